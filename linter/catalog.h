@@ -1,0 +1,38 @@
+// The instance catalog (rules/data/instances.json): what kind of machine an
+// `ml.*` instance type is.
+#ifndef SAGELINT_LINTER_CATALOG_H_
+#define SAGELINT_LINTER_CATALOG_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sagelint {
+
+enum class Accelerator : std::uint8_t { kNone, kGpu, kInferentia, kTrainium, kGaudi, kElasticInference };
+std::string_view AcceleratorName(Accelerator a);  // none|gpu|inferentia|trainium|gaudi|elastic_inference
+
+struct InstanceInfo {
+  std::string family;  // "p3", "g4dn", "p6-b200"
+  Accelerator accelerator = Accelerator::kNone;
+  bool training_class = false;       // p2/p3/p4/p5/p6, trn: poor value for inference
+  bool previous_generation = false;  // has a current successor
+  std::string successor;             // "t3" for "t2"
+  bool nvme = false;                 // local NVMe storage (fixed volume)
+  bool accelerated() const {
+    return accelerator != Accelerator::kNone && accelerator != Accelerator::kElasticInference;
+  }
+};
+
+// The family of an instance type: "ml.p3.2xlarge" -> "p3"; empty if the
+// text is not an `ml.<family>.<size>` name.
+std::string InstanceFamily(std::string_view instance_type);
+// nullopt for a name that is not `ml.*` or whose family the catalog lacks.
+std::optional<InstanceInfo> LookupInstance(std::string_view instance_type);
+// SDK local mode ("local", "local_gpu"): not a cloud workload.
+bool IsLocalMode(std::string_view instance_type);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_CATALOG_H_

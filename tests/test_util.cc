@@ -1,0 +1,72 @@
+#include "tests/test_util.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace sagelint::testing {
+
+std::string SourcePath(const std::string& rel) { return std::string(SAGELINT_SOURCE_DIR) + "/" + rel; }
+
+std::string ReadFileOrDie(const std::string& abs_path) {
+  std::ifstream in(abs_path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + abs_path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string CompareGolden(const std::string& rel, const std::string& actual) {
+  std::string path = SourcePath(rel);
+  const char* update = std::getenv("UPDATE_SNAPSHOTS");
+  if (update && std::string(update) == "1") {
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    std::ofstream(path, std::ios::binary) << actual;
+    return "";
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "missing golden file " + rel + " (run with UPDATE_SNAPSHOTS=1)\n--- actual ---\n" + actual;
+  std::ostringstream s;
+  s << in.rdbuf();
+  std::string expected = s.str();
+  if (expected == actual) return "";
+  std::istringstream e(expected), a(actual);
+  std::string le, la;
+  int line = 0;
+  while (true) {
+    ++line;
+    bool he = static_cast<bool>(std::getline(e, le));
+    bool ha = static_cast<bool>(std::getline(a, la));
+    if (!he && !ha) break;
+    if (!he || !ha || le != la) {
+      return rel + ":" + std::to_string(line) + ": golden differs\n  expected: " + (he ? le : "<end>") +
+             "\n  actual:   " + (ha ? la : "<end>") + "\n--- whole actual ---\n" + actual;
+    }
+  }
+  return rel + ": golden differs (line endings)";
+}
+
+CommandResult RunSagelint(const std::string& args, const std::string& cwd) {
+  namespace fs = std::filesystem;
+  fs::path tmp = fs::temp_directory_path() / ("sagelint-test-" + std::to_string(::getpid()) + "-" +
+                                              std::to_string(std::rand()));
+  fs::create_directories(tmp);
+  std::string cmd;
+  if (!cwd.empty()) cmd = "cd '" + cwd + "' && ";
+  cmd += std::string("'") + SAGELINT_BINARY + "' " + args + " >'" + (tmp / "out").string() + "' 2>'" +
+         (tmp / "err").string() + "' </dev/null";
+  int rc = std::system(cmd.c_str());
+  CommandResult r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.out = ReadFileOrDie((tmp / "out").string());
+  r.err = ReadFileOrDie((tmp / "err").string());
+  fs::remove_all(tmp);
+  return r;
+}
+
+}  // namespace sagelint::testing
