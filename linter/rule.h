@@ -15,6 +15,8 @@
 
 namespace sagelint {
 
+class DatasetSizes;  // linter/datasets.h
+
 struct RuleOption {
   std::string_view name;  // e.g. "threshold_gb"
   double default_value;
@@ -47,6 +49,7 @@ class Sink {
 
 struct RuleContext {
   std::map<std::string, double> options;  // the rule's options, defaults applied
+  const DatasetSizes* datasets = nullptr;  // known sizes of S3 prefixes (SM301)
   double Option(std::string_view name) const;
 };
 
