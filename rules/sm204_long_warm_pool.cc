@@ -1,0 +1,30 @@
+// SM204 long-warm-pool: a warm pool keeps the training instances billing while
+// they wait for the next job.
+#include <cmath>
+
+#include "rules/checks.h"
+#include "rules/rule_util.h"
+
+namespace sagelint::rules {
+
+void CheckLongWarmPool(const Workload& w, const RuleContext& ctx, Sink& sink) {
+  double limit = ctx.Option("max_keep_alive_seconds");
+  ForEachKnown(w.keep_alive_seconds, [&](const Val& v) {
+    auto seconds = v.number();
+    if (!seconds || *seconds <= limit) return;
+    Report r = At(v);
+    r.message = w.label + " keeps its warm pool alive for " + v.text + " s (limit " +
+                std::to_string(static_cast<long long>(std::llround(limit))) +
+                " s): warm-pool instances bill for every idle second";
+    r.suggestion = "lower KeepAlivePeriodInSeconds (keep_alive_period_in_seconds) to the gap you expect "
+                   "between jobs, at most " +
+                   std::to_string(static_cast<long long>(std::llround(limit))) + " s";
+    r.iam = IamHint{"sagemaker:KeepAlivePeriod", {"sagemaker:CreateTrainingJob", "sagemaker:UpdateTrainingJob"}};
+    ForEachKnown(w.instance_type, [&](const Val& t) {
+      r.cost = CostRequest{t.text, w.instance_count.number().value_or(1), false, ""};
+    });
+    sink.Emit(w, std::move(r));
+  });
+}
+
+}  // namespace sagelint::rules
