@@ -1,17 +1,307 @@
 #include "linter/cli.h"
 
+#include <unistd.h>
+
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "linter/config.h"
+#include "linter/emit.h"
+#include "linter/rule.h"
+#include "linter/scan.h"
+#include "linter/strings.h"
 
 namespace sagelint {
+namespace {
+
+constexpr const char* kUsage = R"(sagelint — finds Amazon SageMaker cost leaks in CloudFormation, Terraform,
+SageMaker Python SDK / boto3 code and Jupyter notebooks.
+
+Usage:
+  sagelint [scan] [OPTIONS] [PATH ...]   check files and directories (default: .)
+  sagelint rules                         list the rules
+  sagelint explain ID                    explain one rule
+  sagelint --version | --help
+
+Options of scan:
+  --format F[=FILE]      text (default) or json; repeatable, each to stdout or FILE
+  --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
+  --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
+  --select ID,...        run only these rules
+  --ignore ID,...        skip these rules
+  --param KEY=VALUE      CloudFormation parameter value (repeatable)
+  --var KEY=VALUE        Terraform variable value (repeatable)
+  --var-file FILE        Terraform variable file (repeatable)
+  --jobs N               worker threads (default: all cores)
+  --no-ignore            do not honour .gitignore files
+  --report-unused-ignores  report sagelint:ignore comments that suppress nothing
+  --no-color             no colours even on a terminal
+  --quiet                findings only, no details and no summary
+
+Exit status: 0 no finding at or above --fail-on, 1 at least one, 2 usage or configuration error.
+)";
+
+struct UsageError {
+  std::string message;
+};
+
+struct Output {
+  std::string format;
+  std::string file;  // empty = stdout
+};
+
+struct CliOptions {
+  std::string command = "scan";
+  std::vector<std::string> args;  // positional
+  std::vector<Output> outputs;
+  std::optional<FailOn> fail_on;
+  std::string config_path;
+  std::vector<std::string> select, ignore;
+  std::map<std::string, std::string> params, vars;
+  std::vector<std::string> var_files;
+  int jobs = 0;
+  bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
+};
+
+std::pair<std::string, std::string> KeyValue(const std::string& flag, const std::string& v) {
+  size_t eq = v.find('=');
+  if (eq == std::string::npos || eq == 0) throw UsageError{flag + " expects KEY=VALUE, got '" + v + "'"};
+  return {v.substr(0, eq), v.substr(eq + 1)};
+}
+
+std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) {
+  std::vector<std::string> ids;
+  for (const std::string& raw : SplitList(v, ',')) {
+    std::string id = Trim(raw);
+    if (!id.empty()) ids.push_back(id);
+  }
+  if (ids.empty()) throw UsageError{flag + " expects rule IDs, e.g. SM401,SM402"};
+  return ids;
+}
+
+CliOptions ParseArgs(int argc, char** argv) {
+  CliOptions o;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  size_t i = 0;
+  if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain")) o.command = args[i++];
+  bool only_paths = false;
+  for (; i < args.size(); ++i) {
+    std::string a = args[i];
+    if (only_paths || a.empty() || a[0] != '-' || a == "-") {
+      o.args.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      only_paths = true;
+      continue;
+    }
+    std::string value;
+    bool inline_value = false;
+    if (a.rfind("--", 0) == 0) {
+      size_t eq = a.find('=');
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        inline_value = true;
+      }
+    }
+    auto next = [&]() -> std::string {
+      if (inline_value) return value;
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      o.command = "help";
+    } else if (a == "--version" || a == "-V") {
+      o.command = "version";
+    } else if (a == "--format" || a == "-f") {
+      std::string v = next();
+      // With --format=F=FILE the first '=' was taken as the flag's.
+      size_t eq = v.find('=');
+      Output out{v.substr(0, eq), eq == std::string::npos ? "" : v.substr(eq + 1)};
+      if (!FindEmitter(out.format)) {
+        std::vector<std::string> names;
+        for (const Emitter& e : Emitters()) names.emplace_back(e.name);
+        throw UsageError{"unknown format '" + out.format + "'" + DidYouMeanSuffix(out.format, names)};
+      }
+      o.outputs.push_back(out);
+    } else if (a == "--fail-on") {
+      std::string v = next();
+      o.fail_on = FailOnFromName(v);
+      if (!o.fail_on) throw UsageError{"--fail-on expects error, warning, note or none, got '" + v + "'"};
+    } else if (a == "--config" || a == "-c") {
+      o.config_path = next();
+    } else if (a == "--select") {
+      for (auto& id : RuleIds(a, next())) o.select.push_back(id);
+    } else if (a == "--ignore") {
+      for (auto& id : RuleIds(a, next())) o.ignore.push_back(id);
+    } else if (a == "--param") {
+      o.params.insert(KeyValue(a, next()));
+    } else if (a == "--var") {
+      o.vars.insert(KeyValue(a, next()));
+    } else if (a == "--var-file") {
+      o.var_files.push_back(next());
+    } else if (a == "--jobs" || a == "-j") {
+      std::string v = next();
+      try {
+        o.jobs = std::stoi(v);
+      } catch (const std::exception&) {
+        o.jobs = -1;
+      }
+      if (o.jobs < 1 || o.jobs > 1024) throw UsageError{"--jobs expects a number from 1 to 1024, got '" + v + "'"};
+    } else if (a == "--no-color") {
+      o.no_color = true;
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
+    } else if (a == "--no-ignore") {
+      o.no_ignore = true;
+    } else if (a == "--report-unused-ignores") {
+      o.report_unused = true;
+    } else {
+      throw UsageError{"unknown option '" + a + "' (see sagelint --help)"};
+    }
+  }
+  return o;
+}
+
+// A rule ID given on the command line or in the config must exist.
+void CheckRuleIds(const std::vector<std::string>& ids, const std::string& flag) {
+  std::vector<std::string> known;
+  for (const RuleInfo& r : AllRules()) known.emplace_back(r.id);
+  for (const std::string& id : ids) {
+    if (!FindRule(id)) throw UsageError{flag + ": unknown rule ID '" + id + "'" + DidYouMeanSuffix(id, known)};
+  }
+}
+
+int CommandRules() {
+  std::printf("%-6s %-36s %-8s %s\n", "ID", "NAME", "SEVERITY", "SUMMARY");
+  for (const RuleInfo& r : AllRules()) {
+    std::printf("%-6s %-36s %-8s %s\n", std::string(r.id).c_str(), std::string(r.name).c_str(),
+                std::string(SeverityName(r.severity)).c_str(), std::string(r.summary).c_str());
+  }
+  return 0;
+}
+
+int CommandExplain(const CliOptions& o) {
+  if (o.args.size() != 1) throw UsageError{"explain expects one rule ID, e.g. sagelint explain SM401"};
+  std::string id = o.args[0];
+  for (char& c : id) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const RuleInfo* r = FindRule(id);
+  if (!r) {
+    // Accept the rule name as well: `sagelint explain training-without-spot`.
+    for (const RuleInfo& info : AllRules()) {
+      if (info.name == o.args[0]) r = &info;
+    }
+  }
+  if (!r) CheckRuleIds({id}, "explain");
+  std::cout << r->id << " " << r->name << " (" << SeverityName(r->severity) << ")\n" << r->summary << "\n\n";
+  if (!r->options.empty()) {
+    std::cout << "Options (.sagelint.yaml `rules: {" << r->id << ": {...}}`):\n";
+    for (const RuleOption& opt : r->options) {
+      std::cout << "  " << opt.name << " (default " << opt.default_value << "): " << opt.help << "\n";
+    }
+    std::cout << "\n";
+  }
+  std::cout << RuleDoc(r->id);
+  return 0;
+}
+
+Config LoadConfigFor(const CliOptions& o) {
+  std::string path = o.config_path;
+  if (path.empty()) {
+    std::error_code ec;
+    path = FindConfig(std::filesystem::current_path(ec).string());
+  } else if (!std::filesystem::exists(path)) {
+    throw UsageError{"--config: " + path + " does not exist"};
+  }
+  if (path.empty()) return Config{};
+  ConfigError err;
+  auto c = LoadConfig(path, &err);
+  if (!c) throw UsageError{err.message};
+  return *c;
+}
+
+int CommandScan(const CliOptions& o) {
+  CheckRuleIds(o.select, "--select");
+  CheckRuleIds(o.ignore, "--ignore");
+  ScanOptions so;
+  so.config = LoadConfigFor(o);
+  so.paths = o.args;
+  so.select.insert(o.select.begin(), o.select.end());
+  so.ignore.insert(o.ignore.begin(), o.ignore.end());
+  so.no_ignore = o.no_ignore;
+  so.report_unused_ignores = o.report_unused;
+  so.jobs = o.jobs;
+  so.resolve.cfn_parameters = so.config.parameters;
+  for (const auto& [k, v] : o.params) so.resolve.cfn_parameters[k] = v;
+  so.resolve.tf_variables = so.config.variables;
+  for (const auto& [k, v] : o.vars) so.resolve.tf_variables[k] = v;
+  so.resolve.tf_var_files = o.var_files;
+  std::error_code ec;
+  so.resolve.root = std::filesystem::current_path(ec).string();
+  for (const std::string& f : o.var_files) {
+    if (!std::filesystem::exists(f)) throw UsageError{"--var-file: " + f + " does not exist"};
+  }
+
+  ScanResult result = Scan(so);
+  if (!result.missing.empty()) {
+    for (const std::string& m : result.missing) std::cerr << "sagelint: " << m << ": no such file or directory\n";
+    return 2;
+  }
+  for (const std::string& s : result.skipped) std::cerr << "sagelint: skipped " << s << "\n";
+
+  std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
+  EmitOptions eo;
+  eo.quiet = o.quiet;
+  bool tty = ::isatty(STDOUT_FILENO) == 1;
+  for (const Output& out : outputs) {
+    eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
+    const Emitter* e = FindEmitter(out.format);
+    if (out.file.empty()) {
+      e->emit(std::cout, result, eo);
+    } else {
+      std::ofstream f(out.file, std::ios::binary);
+      if (!f) throw UsageError{"cannot write " + out.file};
+      e->emit(f, result, eo);
+    }
+  }
+  FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
+  for (const Finding& f : result.findings) {
+    if (FailsOn(level, f.severity)) return 1;
+  }
+  return 0;
+}
+
+}  // namespace
 
 int RunCli(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
-    std::printf("sagelint %s\n", SAGELINT_VERSION);
-    return 0;
+  try {
+    CliOptions o = ParseArgs(argc, argv);
+    if (o.command == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (o.command == "version") {
+      std::cout << "sagelint " << SAGELINT_VERSION << "\n";
+      return 0;
+    }
+    if (o.command == "rules") return CommandRules();
+    if (o.command == "explain") return CommandExplain(o);
+    return CommandScan(o);
+  } catch (const UsageError& e) {
+    std::cerr << "sagelint: " << e.message << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "sagelint: internal error: " << e.what() << "\n";
+    return 2;
   }
-  std::fprintf(stderr, "sagelint: the scan command is being assembled\n");
-  return 2;
 }
 
 }  // namespace sagelint

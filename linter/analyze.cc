@@ -1,0 +1,209 @@
+#include "linter/analyze.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <map>
+
+#include "linter/link.h"
+#include "linter/rule.h"
+#include "linter/scan.h"
+#include "linter/suppress.h"
+
+namespace sagelint {
+namespace {
+
+std::string JoinConditions(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty() || a == b) return a;
+  return a + " and " + b;
+}
+
+// A rule as it runs in this scan: severity and options from the config.
+struct ActiveRule {
+  const RuleInfo* info;
+  Severity severity;
+  RuleContext ctx;
+};
+
+class FindingSink : public Sink {
+ public:
+  FindingSink(const ActiveRule& rule, std::vector<Finding>& out, int& suppressed)
+      : rule_(rule), out_(out), suppressed_(suppressed) {}
+
+  void Emit(const Workload& w, Report r) override {
+    if (std::find(w.suppressed.begin(), w.suppressed.end(), rule_.info->id) != w.suppressed.end()) {
+      ++suppressed_;
+      return;
+    }
+    Finding f;
+    f.rule = std::string(rule_.info->id);
+    f.name = std::string(rule_.info->name);
+    f.severity = rule_.severity;
+    f.path = w.path;
+    f.format = w.format;
+    f.range = r.at.valid() ? r.at : w.range;
+    f.resource_range = w.range;
+    f.resource = w.label;
+    f.condition = JoinConditions(w.condition, r.condition);
+    f.message = std::move(r.message);
+    f.suggestion = std::move(r.suggestion);
+    f.iam = std::move(r.iam);
+    if (r.cost && !r.cost->instance_type.empty()) {
+      CostEstimate c;
+      c.instance_type = r.cost->instance_type;
+      c.count = std::max(1, static_cast<int>(r.cost->count));
+      f.cost = c;
+    }
+    out_.push_back(std::move(f));
+  }
+
+ private:
+  const ActiveRule& rule_;
+  std::vector<Finding>& out_;
+  int& suppressed_;
+};
+
+Finding ToolFinding(const char* id, const char* name, Severity sev, const std::string& path, SourcePos pos,
+                    std::string message, Format format) {
+  Finding f;
+  f.rule = id;
+  f.name = name;
+  f.severity = sev;
+  f.path = path;
+  f.format = format;
+  f.range.begin = pos.valid() ? pos : SourcePos{1, 1};
+  f.range.end = f.range.begin;
+  f.message = std::move(message);
+  return f;
+}
+
+std::vector<ActiveRule> ActiveRules(const ScanOptions& opts) {
+  std::vector<ActiveRule> active;
+  for (const RuleInfo& info : AllRules()) {
+    if (!info.check || !RuleEnabled(opts, std::string(info.id))) continue;
+    ActiveRule a{&info, info.severity, {}};
+    for (const RuleOption& o : info.options) a.ctx.options[std::string(o.name)] = o.default_value;
+    auto it = opts.config.rules.find(std::string(info.id));
+    if (it != opts.config.rules.end()) {
+      if (it->second.severity) a.severity = *it->second.severity;
+      for (const auto& [k, v] : it->second.options) a.ctx.options[k] = v;
+    }
+    active.push_back(std::move(a));
+  }
+  return active;
+}
+
+Severity SeverityOf(const ScanOptions& opts, const std::string& id, Severity def) {
+  auto it = opts.config.rules.find(id);
+  return it != opts.config.rules.end() && it->second.severity ? *it->second.severity : def;
+}
+
+}  // namespace
+
+Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
+  Analysis out;
+  std::vector<Workload*> all;
+  for (ParsedFile& pf : files) {
+    for (Workload& w : pf.result.workloads) {
+      if (w.scope.empty()) w.scope = w.path.empty() ? pf.result.path : w.path;
+      if (w.path.empty()) w.path = pf.result.path;
+      all.push_back(&w);
+    }
+  }
+  LinkWorkloads(all);
+
+  std::vector<ActiveRule> rules = ActiveRules(opts);
+  bool parse_errors = RuleEnabled(opts, "SM000");
+  bool internal_errors = RuleEnabled(opts, "SM001");
+  for (ParsedFile& pf : files) {
+    std::vector<Finding> found;
+    int suppressed = 0;
+    if (parse_errors) {
+      for (const ParseError& e : pf.result.errors) {
+        found.push_back(ToolFinding("SM000", "parse-error", SeverityOf(opts, "SM000", Severity::kError),
+                                    pf.result.path, e.pos, e.message, pf.result.format));
+      }
+    }
+    for (const Workload& w : pf.result.workloads) {
+      for (const ActiveRule& rule : rules) {
+        if (std::find(rule.info->kinds.begin(), rule.info->kinds.end(), w.kind) == rule.info->kinds.end()) continue;
+        FindingSink sink(rule, found, suppressed);
+        try {
+          rule.info->check(w, rule.ctx, sink);
+        } catch (const std::exception& e) {
+          if (internal_errors) {
+            found.push_back(ToolFinding("SM001", "internal-error", Severity::kError, w.path, w.range.begin,
+                                        "internal error while checking " + std::string(rule.info->id) + " on " +
+                                            w.label + ": " + e.what(),
+                                        w.format));
+          }
+        }
+      }
+    }
+    // Comment suppressions.
+    SuppressionIndex index(FindIgnoreDirectives(pf.text));
+    std::vector<Finding> kept;
+    for (Finding& f : found) {
+      if (index.Suppresses(f)) {
+        ++suppressed;
+      } else {
+        kept.push_back(std::move(f));
+      }
+    }
+    for (const IgnoreDirective& d : index.directives()) {
+      for (size_t i = 0; i < d.ids.size(); ++i) {
+        const std::string& id = d.ids[i];
+        SourcePos pos{d.line, d.column};
+        if (!FindRule(id) && !opts.config.rules.count(id)) {
+          if (RuleEnabled(opts, "SM002")) {
+            kept.push_back(ToolFinding("SM002", "suppression-unknown-rule", SeverityOf(opts, "SM002", Severity::kNote),
+                                       pf.result.path, pos, "sagelint:ignore names an unknown rule ID '" + id + "'",
+                                       pf.result.format));
+          }
+        } else if (opts.report_unused_ignores && !d.used[i] && RuleEnabled(opts, "SM003")) {
+          kept.push_back(ToolFinding("SM003", "unused-suppression", SeverityOf(opts, "SM003", Severity::kNote),
+                                     pf.result.path, pos, "sagelint:ignore=" + id + " suppresses nothing here",
+                                     pf.result.format));
+        }
+      }
+    }
+    out.suppressed += suppressed;
+    for (Finding& f : kept) {
+      f.fingerprint = Fingerprint(f);
+      out.findings.push_back(std::move(f));
+    }
+  }
+  std::sort(out.findings.begin(), out.findings.end(), FindingLess);
+  for (ParsedFile& pf : files) {
+    for (Workload& w : pf.result.workloads) out.workloads.push_back(std::move(w));
+  }
+  std::stable_sort(out.workloads.begin(), out.workloads.end(), [](const Workload& a, const Workload& b) {
+    return std::tie(a.path, a.range.begin.line, a.range.begin.column) <
+           std::tie(b.path, b.range.begin.line, b.range.begin.column);
+  });
+  return out;
+}
+
+std::string Fingerprint(const Finding& f) {
+  // FNV-1a over what the finding is about, not where it is.
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;
+    h *= 1099511628211ull;
+  };
+  mix(f.rule);
+  mix(f.path);
+  mix(f.resource);
+  mix(f.message);
+  mix(f.condition);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace sagelint

@@ -1,0 +1,31 @@
+// From parsed files to findings: link workloads, run the rules, apply
+// suppressions. Separate from file reading so tests can feed models directly.
+#ifndef SAGELINT_LINTER_ANALYZE_H_
+#define SAGELINT_LINTER_ANALYZE_H_
+
+#include <string>
+#include <vector>
+
+#include "linter/finding.h"
+#include "linter/model.h"
+
+namespace sagelint {
+
+struct ScanOptions;
+
+struct ParsedFile {
+  FileResult result;
+  std::string text;  // for comment suppressions; may be empty
+};
+
+struct Analysis {
+  std::vector<Finding> findings;  // sorted
+  std::vector<Workload> workloads;
+  int suppressed = 0;
+};
+
+Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_ANALYZE_H_

@@ -1,0 +1,197 @@
+// The command line end to end: exit codes, config errors, suppressions,
+// output shapes. Runs the built binary.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/test_util.h"
+
+namespace fs = std::filesystem;
+using sagelint::testing::RunSagelint;
+using sagelint::testing::SourcePath;
+
+namespace {
+
+// A scratch directory with files, removed at the end of the test.
+class Scratch {
+ public:
+  Scratch() {
+    static int n = 0;
+    dir_ = fs::temp_directory_path() / ("sagelint-cli-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  ~Scratch() { fs::remove_all(dir_); }
+  void Write(const std::string& rel, const std::string& text) const {
+    fs::create_directories((dir_ / rel).parent_path());
+    std::ofstream(dir_ / rel, std::ios::binary) << text;
+  }
+  std::string path() const { return dir_.string(); }
+
+ private:
+  fs::path dir_;
+};
+
+constexpr const char* kNotebook = R"(AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Explore:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: ml.t3.xlarge
+      RoleArn: arn:aws:iam::111122223333:role/sagemaker-execution
+)";
+
+}  // namespace
+
+TEST_CASE("version and help exit 0", "[cli]") {
+  auto r = RunSagelint("--version");
+  CHECK(r.status == 0);
+  CHECK(r.out == "sagelint 0.1.0\n");
+  r = RunSagelint("--help");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("Usage:") != std::string::npos);
+}
+
+TEST_CASE("usage errors exit 2 with a message", "[cli]") {
+  auto r = RunSagelint("scan --frobnicate");
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: unknown option '--frobnicate' (see sagelint --help)\n");
+  r = RunSagelint("scan does/not/exist");
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: does/not/exist: no such file or directory\n");
+  r = RunSagelint("scan --select SM4O1 .");
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: --select: unknown rule ID 'SM4O1' (did you mean 'SM401'?)\n");
+  r = RunSagelint("scan --fail-on loud .");
+  CHECK(r.status == 2);
+  r = RunSagelint("scan --format xml .");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("unknown format 'xml'") != std::string::npos);
+}
+
+TEST_CASE("findings exit 1 unless below --fail-on", "[cli]") {
+  Scratch s;
+  s.Write("nb.yaml", kNotebook);
+  auto r = RunSagelint("scan --no-color .", s.path());
+  CHECK(r.status == 1);
+  CHECK(r.out.find("nb.yaml:4:5: warning[SM201] notebook instance 'Explore' has no lifecycle configuration: it never "
+                   "stops when idle\n") == 0);
+  CHECK(r.out.find("1 finding (0 errors, 1 warning, 0 notes) in 1 file") != std::string::npos);
+  r = RunSagelint("scan --fail-on error .", s.path());
+  CHECK(r.status == 0);
+  r = RunSagelint("scan --ignore SM201 .", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("No findings in 1 file") != std::string::npos);
+}
+
+TEST_CASE("configuration is validated strictly", "[cli][config]") {
+  Scratch s;
+  s.Write("nb.yaml", kNotebook);
+  s.Write(".sagelint.yaml", "fail_on: warning\nrulez:\n  SM201: off\n");
+  auto r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find(".sagelint.yaml:2: unknown key 'rulez' (did you mean 'rules'?)") != std::string::npos);
+
+  s.Write(".sagelint.yaml", "rules:\n  SM201: sometimes\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find(".sagelint.yaml:2: rules.SM201: 'sometimes' is not one of off, note, warning, error") !=
+        std::string::npos);
+
+  s.Write(".sagelint.yaml", "rules:\n  SM999: off\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find(".sagelint.yaml:2: rules: unknown rule ID 'SM999'") != std::string::npos);
+
+  s.Write(".sagelint.yaml", "rules:\n  SM204: { max_keep_alive: 60 }\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("unknown option 'max_keep_alive' (did you mean 'max_keep_alive_seconds'?)") != std::string::npos);
+
+  s.Write(".sagelint.yaml", "rules:\n  SM201: off\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 0);
+
+  s.Write(".sagelint.yaml", "rules:\n  SM201: error\nfail_on: error\n");
+  r = RunSagelint("scan --no-color .", s.path());
+  CHECK(r.status == 1);
+  CHECK(r.out.find("error[SM201]") != std::string::npos);
+
+  s.Write(".sagelint.yaml", "exclude: [\"nb.yaml\"]\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("No findings in 0 files") != std::string::npos);
+}
+
+TEST_CASE("comment and metadata suppressions", "[cli][suppress]") {
+  Scratch s;
+  std::string above = kNotebook;
+  above.replace(above.find("  Explore:"), 0, "  # sagelint:ignore=SM201 lab machine, stopped by a scheduler\n");
+  s.Write("above.yaml", above);
+  std::string meta = kNotebook;
+  meta += "    Metadata:\n      sagelint:\n        ignore: [SM201]\n";
+  s.Write("meta.yaml", meta);
+  auto r = RunSagelint("scan --no-color .", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out == "No findings in 2 files, 2 suppressed\n");
+
+  std::string typo = kNotebook;
+  typo.replace(typo.find("  Explore:"), 0, "  # sagelint:ignore=SM2O1\n");
+  s.Write("typo.yaml", typo);
+  r = RunSagelint("scan --no-color --quiet typo.yaml", s.path());
+  CHECK(r.status == 1);
+  CHECK(r.out ==
+        "typo.yaml:3:5: note[SM002] sagelint:ignore names an unknown rule ID 'SM2O1'\n"
+        "typo.yaml:5:5: warning[SM201] notebook instance 'Explore' has no lifecycle configuration: it never stops "
+        "when idle\n");
+
+  r = RunSagelint("scan --no-color --quiet --report-unused-ignores --ignore SM201 above.yaml", s.path());
+  CHECK(r.out == "above.yaml:3:5: note[SM003] sagelint:ignore=SM201 suppresses nothing here\n");
+}
+
+TEST_CASE("a broken file is SM000 and the other files are still scanned", "[cli][errors]") {
+  Scratch s;
+  s.Write("good.yaml", kNotebook);
+  s.Write("broken.yaml", "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  X: [unclosed\n");
+  auto r = RunSagelint("scan --no-color --quiet .", s.path());
+  CHECK(r.status == 1);
+  CHECK(r.out.find("broken.yaml:") == 0);
+  CHECK(r.out.find("error[SM000]") != std::string::npos);
+  CHECK(r.out.find("good.yaml:4:5: warning[SM201]") != std::string::npos);
+}
+
+TEST_CASE("JSON output has the stable shape", "[cli][json]") {
+  Scratch s;
+  s.Write("nb.yaml", kNotebook);
+  auto r = RunSagelint("scan --format json .", s.path());
+  CHECK(r.status == 1);
+  auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["schema_version"] == 1);
+  CHECK(doc["tool"]["name"] == "sagelint");
+  REQUIRE(doc["findings"].size() == 1);
+  const auto& f = doc["findings"][0];
+  CHECK(f["rule"] == "SM201");
+  CHECK(f["name"] == "notebook-without-lifecycle-config");
+  CHECK(f["severity"] == "warning");
+  CHECK(f["path"] == "nb.yaml");
+  CHECK(f["line"] == 4);
+  CHECK(f["column"] == 5);
+  CHECK(f["cell"].is_null());
+  CHECK(f["resource"] == "notebook instance 'Explore'");
+  CHECK(f["iam"]["condition_key"] == "sagemaker:NotebookInstanceLifecycleConfigArns");
+  CHECK(f["fingerprint"].get<std::string>().size() == 16);
+  CHECK(doc["summary"] == nlohmann::json::parse(
+                              R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0})"));
+}
+
+TEST_CASE("rules and explain", "[cli]") {
+  auto r = RunSagelint("rules");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("SM401  training-without-spot") != std::string::npos);
+  r = RunSagelint("explain sm401");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("SM401 training-without-spot (warning)") == 0);
+  r = RunSagelint("explain SM4O1");
+  CHECK(r.status == 2);
+}
