@@ -15,6 +15,7 @@
 #include "linter/config.h"
 #include "linter/emit.h"
 #include "linter/rule.h"
+#include "linter/rules_table.h"
 #include "linter/scan.h"
 #include "linter/strings.h"
 
@@ -180,12 +181,9 @@ void CheckRuleIds(const std::vector<std::string>& ids, const std::string& flag) 
   }
 }
 
-int CommandRules() {
-  std::printf("%-6s %-36s %-8s %s\n", "ID", "NAME", "SEVERITY", "SUMMARY");
-  for (const RuleInfo& r : AllRules()) {
-    std::printf("%-6s %-36s %-8s %s\n", std::string(r.id).c_str(), std::string(r.name).c_str(),
-                std::string(SeverityName(r.severity)).c_str(), std::string(r.summary).c_str());
-  }
+int CommandRules(const CliOptions& o) {
+  bool markdown = !o.outputs.empty() && o.outputs.front().format == "markdown";
+  std::cout << (markdown ? RulesMarkdown() : RulesText());
   return 0;
 }
 
@@ -292,7 +290,7 @@ int RunCli(int argc, char** argv) {
       std::cout << "sagelint " << SAGELINT_VERSION << "\n";
       return 0;
     }
-    if (o.command == "rules") return CommandRules();
+    if (o.command == "rules") return CommandRules(o);
     if (o.command == "explain") return CommandExplain(o);
     return CommandScan(o);
   } catch (const UsageError& e) {
