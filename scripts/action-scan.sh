@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The scan step of action.yml: runs sagelint with GitHub annotations on stdout
+# and SARIF to a file, and records the exit status for the later steps (so the
+# SARIF upload happens before the job fails).
+# Usage: action-scan.sh SAGELINT_BINARY   (inputs in SAGELINT_* variables)
+set -uo pipefail
+bin="$1"
+read -r -a paths <<< "${SAGELINT_PATHS:-.}"
+read -r -a extra <<< "${SAGELINT_ARGS:-}"
+"$bin" scan --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" \
+  --fail-on "${SAGELINT_FAIL_ON:-warning}" "${extra[@]}" -- "${paths[@]}"
+rc=$?
+echo "exit-code=$rc" >> "${GITHUB_OUTPUT:-/dev/null}"
+# A usage or configuration error fails here; findings fail after the upload.
+[ "$rc" -eq 2 ] && exit 2
+exit 0
