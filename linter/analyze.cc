@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <set>
 
+#include "linter/catalog.h"
 #include "linter/link.h"
 #include "linter/rule.h"
 #include "linter/scan.h"
@@ -99,6 +101,31 @@ Severity SeverityOf(const ScanOptions& opts, const std::string& id, Severity def
   return it != opts.config.rules.end() && it->second.severity ? *it->second.severity : def;
 }
 
+// An `ml.*` type the catalog does not know is reported once per scan rather
+// than guessed at: every instance rule skips it.
+void ReportUnknownInstanceTypes(const Workload& w, const ScanOptions& opts, std::set<std::string>& seen,
+                                std::vector<Finding>& out) {
+  auto check = [&](const Val& v) {
+    v.ForEach([&](const Val& t) {
+      if (!t.known() || t.text.rfind("ml.", 0) != 0 || IsKnownInstanceType(t.text)) return;
+      if (!seen.insert(t.text).second) return;
+      Finding f = ToolFinding("SM004", "unknown-instance-type", SeverityOf(opts, "SM004", Severity::kNote), w.path,
+                              t.range.valid() ? t.range.begin : w.range.begin,
+                              w.label + " uses " + t.text +
+                                  ", an instance type sagelint does not know: no instance rule checked it",
+                              w.format);
+      f.range = t.range.valid() ? t.range : w.range;
+      f.resource = w.label;
+      f.resource_range = w.range;
+      f.suggestion = "check the spelling against the SageMaker instance types; if it is new, report it so the "
+                     "catalog can learn it";
+      out.push_back(std::move(f));
+    });
+  };
+  check(w.instance_type);
+  for (const StudioApp& app : w.apps) check(app.instance_type);
+}
+
 }  // namespace
 
 Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
@@ -114,6 +141,8 @@ Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
   LinkWorkloads(all);
 
   std::vector<ActiveRule> rules = ActiveRules(opts);
+  bool unknown_types = RuleEnabled(opts, "SM004");
+  std::set<std::string> seen_types;
   bool parse_errors = RuleEnabled(opts, "SM000");
   bool internal_errors = RuleEnabled(opts, "SM001");
   for (ParsedFile& pf : files) {
@@ -126,6 +155,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
       }
     }
     for (const Workload& w : pf.result.workloads) {
+      if (unknown_types) ReportUnknownInstanceTypes(w, opts, seen_types, found);
       for (const ActiveRule& rule : rules) {
         if (std::find(rule.info->kinds.begin(), rule.info->kinds.end(), w.kind) == rule.info->kinds.end()) continue;
         FindingSink sink(rule, found, suppressed);

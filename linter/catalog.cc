@@ -63,6 +63,8 @@ std::optional<InstanceInfo> LookupInstance(std::string_view instance_type) {
   return it->second;
 }
 
+bool IsKnownInstanceType(std::string_view instance_type) { return LookupInstance(instance_type).has_value(); }
+
 bool IsLocalMode(std::string_view t) { return t == "local" || t == "local_gpu"; }
 
 }  // namespace sagelint

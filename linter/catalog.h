@@ -30,6 +30,8 @@ struct InstanceInfo {
 std::string InstanceFamily(std::string_view instance_type);
 // nullopt for a name that is not `ml.*` or whose family the catalog lacks.
 std::optional<InstanceInfo> LookupInstance(std::string_view instance_type);
+// True if the catalog knows the type (its family; sizes are not checked yet).
+bool IsKnownInstanceType(std::string_view instance_type);
 // SDK local mode ("local", "local_gpu"): not a cloud workload.
 bool IsLocalMode(std::string_view instance_type);
 
