@@ -46,6 +46,18 @@ std::string_view AcceleratorName(Accelerator a) {
   return "none";
 }
 
+std::string AcceleratorDisplayName(Accelerator a) {
+  switch (a) {
+    case Accelerator::kGpu: return "NVIDIA GPU";
+    case Accelerator::kInferentia: return "AWS Inferentia";
+    case Accelerator::kTrainium: return "AWS Trainium";
+    case Accelerator::kGaudi: return "Intel Gaudi";
+    case Accelerator::kElasticInference: return "Elastic Inference";
+    case Accelerator::kNone: return "no";
+  }
+  return "no";
+}
+
 std::string InstanceFamily(std::string_view t) {
   if (t.substr(0, 3) != "ml.") return {};
   t.remove_prefix(3);

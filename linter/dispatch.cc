@@ -119,16 +119,6 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
       texts[f.display] = s.text;
       sources.push_back(std::move(s));
     }
-    try {
-      for (FileResult& r : ParseTerraformModule(sources, opts, unit.report_only)) {
-        ParsedFile pf;
-        pf.text = texts[r.path];
-        pf.result = std::move(r);
-        out.push_back(std::move(pf));
-      }
-    } catch (const std::exception& e) {
-      out.push_back(Failed(unit.files.front(), Format::kTerraform, std::string("internal parser error: ") + e.what()));
-    }
     return out;
   }
 
@@ -141,18 +131,8 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
   }
   // A cheap byte scan first: only files that can mention SageMaker are parsed.
   switch (f.kind) {
-    case FileKind::kPython:
-      if (s.text.find("sagemaker") == std::string::npos) return out;
-      out.push_back(Guarded(f, Format::kPython, s.text, [&] { return ParsePython(s, opts); }));
-      break;
-    case FileKind::kNotebook:
-      if (s.text.find("sagemaker") == std::string::npos) return out;
-      out.push_back(Guarded(f, Format::kNotebook, s.text, [&] { return ParseNotebook(s, opts); }));
-      break;
     case FileKind::kYamlOrJson:
-      if (LooksLikeTerraformPlan(s.text)) {
-        out.push_back(Guarded(f, Format::kTerraform, {}, [&] { return ParseTerraformPlan(s, opts); }));
-      } else if (LooksLikeCloudFormation(s.text)) {
+      if (LooksLikeCloudFormation(s.text)) {
         out.push_back(Guarded(f, Format::kCloudFormation, s.text, [&] { return ParseCloudFormation(s, opts); }));
       }
       break;

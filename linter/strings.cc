@@ -23,6 +23,8 @@ std::string DidYouMean(std::string_view word, const std::vector<std::string>& ca
   std::string best;
   size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
   for (const std::string& c : candidates) {
+    // A truncated name ("max_keep_alive" for "max_keep_alive_seconds") is a likely slip too.
+    if (word.size() >= 4 && c.size() > word.size() && c.compare(0, word.size(), word) == 0) return c;
     size_t d = EditDistance(word, c);
     if (d < best_d) {
       best_d = d;

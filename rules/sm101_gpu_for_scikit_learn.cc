@@ -13,7 +13,7 @@ void CheckGpuForScikitLearn(const Workload& w, const RuleContext&, Sink& sink) {
                                "xlarge");
     Report r = At(type);
     r.message = w.label + " runs scikit-learn on " + type.text + ", an instance with " +
-                std::string(AcceleratorName(info.accelerator)) +
+                AcceleratorDisplayName(info.accelerator) +
                 " accelerators: scikit-learn runs on CPU only, so the accelerators are paid for and never used";
     r.suggestion = "use a CPU instance such as " + cpu + " (or ml.c5 for compute-bound jobs)";
     r.iam = InstanceTypesHint(w.kind);

@@ -10,7 +10,7 @@ void CheckAcceleratedNotebook(const Workload& w, const RuleContext&, Sink& sink)
     if (!info.accelerated()) return;
     Report r = At(type);
     r.message = w.label + " uses " + type.text +
-                " for interactive work: an accelerated instance bills its full price while the notebook sits idle";
+                " for interactive work: an accelerated instance bills its full price while it sits idle";
     r.suggestion =
         "use a CPU instance such as ml.t3.medium for the notebook and run GPU work as training or processing jobs";
     r.iam = InstanceTypesHint(w.kind);

@@ -75,7 +75,7 @@ TEST_CASE("findings exit 1 unless below --fail-on", "[cli]") {
   s.Write("nb.yaml", kNotebook);
   auto r = RunSagelint("scan --no-color .", s.path());
   CHECK(r.status == 1);
-  CHECK(r.out.find("nb.yaml:4:5: warning[SM201] notebook instance 'Explore' has no lifecycle configuration: it never "
+  CHECK(r.out.find("nb.yaml:3:3: warning[SM201] notebook instance 'Explore' has no lifecycle configuration: it never "
                    "stops when idle\n") == 0);
   CHECK(r.out.find("1 finding (0 errors, 1 warning, 0 notes) in 1 file") != std::string::npos);
   r = RunSagelint("scan --fail-on error .", s.path());
@@ -121,7 +121,7 @@ TEST_CASE("configuration is validated strictly", "[cli][config]") {
   s.Write(".sagelint.yaml", "exclude: [\"nb.yaml\"]\n");
   r = RunSagelint("scan .", s.path());
   CHECK(r.status == 0);
-  CHECK(r.out.find("No findings in 0 files") != std::string::npos);
+  CHECK(r.out.find("No findings in 1 file") != std::string::npos);  // only the config itself was read
 }
 
 TEST_CASE("comment and metadata suppressions", "[cli][suppress]") {
@@ -143,7 +143,7 @@ TEST_CASE("comment and metadata suppressions", "[cli][suppress]") {
   CHECK(r.status == 1);
   CHECK(r.out ==
         "typo.yaml:3:5: note[SM002] sagelint:ignore names an unknown rule ID 'SM2O1'\n"
-        "typo.yaml:5:5: warning[SM201] notebook instance 'Explore' has no lifecycle configuration: it never stops "
+        "typo.yaml:4:3: warning[SM201] notebook instance 'Explore' has no lifecycle configuration: it never stops "
         "when idle\n");
 
   r = RunSagelint("scan --no-color --quiet --report-unused-ignores --ignore SM201 above.yaml", s.path());
@@ -158,7 +158,7 @@ TEST_CASE("a broken file is SM000 and the other files are still scanned", "[cli]
   CHECK(r.status == 1);
   CHECK(r.out.find("broken.yaml:") == 0);
   CHECK(r.out.find("error[SM000]") != std::string::npos);
-  CHECK(r.out.find("good.yaml:4:5: warning[SM201]") != std::string::npos);
+  CHECK(r.out.find("good.yaml:3:3: warning[SM201]") != std::string::npos);
 }
 
 TEST_CASE("JSON output has the stable shape", "[cli][json]") {
@@ -175,8 +175,8 @@ TEST_CASE("JSON output has the stable shape", "[cli][json]") {
   CHECK(f["name"] == "notebook-without-lifecycle-config");
   CHECK(f["severity"] == "warning");
   CHECK(f["path"] == "nb.yaml");
-  CHECK(f["line"] == 4);
-  CHECK(f["column"] == 5);
+  CHECK(f["line"] == 3);
+  CHECK(f["column"] == 3);
   CHECK(f["cell"].is_null());
   CHECK(f["resource"] == "notebook instance 'Explore'");
   CHECK(f["iam"]["condition_key"] == "sagemaker:NotebookInstanceLifecycleConfigArns");

@@ -1,0 +1,645 @@
+// CloudFormation front end: template -> workloads.
+#include <map>
+#include <set>
+#include <string>
+
+#include "linter/frontend.h"
+#include "parsers/cloudformation/node.h"
+#include "parsers/cloudformation/request.h"
+#include "parsers/cloudformation/template.h"
+
+namespace sagelint {
+namespace cfn {
+namespace {
+
+constexpr size_t kMaxTemplateBytes = 16u << 20;  // CloudFormation itself takes at most 1 MB
+constexpr int kMaxStateDepth = 32;
+
+SourceRange RangeOf(SourcePos p) { return {p, p}; }
+
+std::string Base64Decode(std::string_view in, bool* ok) {
+  static const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  int val = 0, bits = -8;
+  size_t chars = 0;
+  for (char c : in) {
+    if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
+    size_t pos = kAlphabet.find(c);
+    if (pos == std::string::npos) {
+      *ok = false;
+      return {};
+    }
+    ++chars;
+    val = (val << 6) + static_cast<int>(pos);
+    bits += 6;
+    if (bits >= 0) {
+      out.push_back(static_cast<char>((val >> bits) & 0xFF));
+      bits -= 8;
+    }
+  }
+  *ok = chars >= 4;
+  return out;
+}
+
+class Extractor {
+ public:
+  Extractor(const Node& root, const SourceFile& file, const ResolveOptions& opts, FileResult* out)
+      : t_(root, opts), file_(file), opts_(opts), out_(out) {}
+
+  void Run() {
+    const Node* resources = t_.root().Get("Resources");
+    if (!resources || !resources->is_map()) return;
+    for (size_t i = 0; i < resources->entries.size(); ++i) {
+      const auto& [id, res] = resources->entries[i];
+      if (!res.is_map()) continue;
+      const Node* type = res.Get("Type");
+      if (!type || !type->is_scalar()) continue;
+      Workload base = Base(id, resources->key_pos[i], res);
+      const Node* props = res.Get("Properties");
+      if (props && !props->is_map()) base.complete = false;
+      const std::string& ty = type->text;
+      if (ty == "AWS::SageMaker::NotebookInstance") Notebook(base, props);
+      else if (ty == "AWS::SageMaker::NotebookInstanceLifecycleConfig") LifecycleConfig(base, props);
+      else if (ty == "AWS::SageMaker::EndpointConfig") EndpointConfig(base, props);
+      else if (ty == "AWS::SageMaker::Domain") Studio(base, props, WorkloadKind::kStudioDomain);
+      else if (ty == "AWS::SageMaker::UserProfile") Studio(base, props, WorkloadKind::kStudioUserProfile);
+      else if (ty == "AWS::SageMaker::Space") Studio(base, props, WorkloadKind::kStudioSpace);
+      else if (ty == "AWS::SageMaker::ProcessingJob") Processing(base, props);
+      else if (ty == "AWS::ApplicationAutoScaling::ScalableTarget") ScalableTarget(base, props);
+      else if (ty == "AWS::IAM::Policy" || ty == "AWS::IAM::ManagedPolicy" || ty == "AWS::IAM::Role") Iam(base, res, props);
+      else if (ty == "AWS::StepFunctions::StateMachine") StateMachine(base, props);
+      else if (ty == "AWS::SageMaker::Pipeline") Pipeline(base, props);
+    }
+  }
+
+ private:
+  Workload Base(const std::string& id, SourcePos pos, const Node& res) {
+    Workload w;
+    w.format = Format::kCloudFormation;
+    w.path = file_.path;
+    w.scope = file_.path;
+    w.name = id;
+    w.range = RangeOf(pos);
+    if (const Node* cond = res.Get("Condition"); cond && cond->is_scalar()) {
+      w.condition = "condition " + cond->text + " is true";
+    }
+    if (const Node* ignore = res.Find({"Metadata", "sagelint", "ignore"})) {
+      if (ignore->is_scalar()) w.suppressed.push_back(ignore->text);
+      for (const Node& id_node : ignore->items) {
+        if (id_node.is_scalar()) w.suppressed.push_back(id_node.text);
+      }
+    }
+    return w;
+  }
+
+  Val Prop(const Node* props, std::string_view key) { return props ? t_.Resolve(props->Get(key)) : Val::Absent(); }
+
+  std::string Ref(const std::string& id) const { return "ref:" + file_.path + "#" + id; }
+
+  void Emit(Workload w) { out_->workloads.push_back(std::move(w)); }
+
+  void Notebook(Workload w, const Node* props) {
+    w.kind = WorkloadKind::kNotebookInstance;
+    w.label = "notebook instance '" + w.name + "'";
+    w.instance_type = Prop(props, "InstanceType");
+    w.volume_gb = Prop(props, "VolumeSizeInGB");
+    const Node* acc = props ? props->Get("AcceleratorTypes") : nullptr;
+    if (acc && acc->is_seq() && !acc->items.empty()) {
+      w.accelerator_type = t_.Resolve(&acc->items[0]);
+    } else if (acc) {
+      w.accelerator_type = t_.Resolve(acc);
+    }
+    const Node* lc = props ? props->Get("LifecycleConfigName") : nullptr;
+    w.lifecycle_config = t_.Resolve(lc);
+    w.lifecycle_config.ForEach([&](const Val& v) {
+      if (v.known()) w.refs.push_back("lc:" + v.text);
+    });
+    // References to a lifecycle configuration of this template, in any branch.
+    if (lc) LinkRefs(*lc, [&](const std::string& id) { w.refs.push_back(Ref(id)); }, 0);
+    Emit(std::move(w));
+  }
+
+  // Calls `fn` with every resource a (possibly conditional) value refers to.
+  void LinkRefs(const Node& n, const std::function<void(const std::string&)>& fn, int depth) {
+    if (depth > 16) return;
+    const Node* args = nullptr;
+    if (IntrinsicName(n, &args) == "Fn::If") {
+      for (size_t i = 1; args->is_seq() && i < args->items.size(); ++i) LinkRefs(args->items[i], fn, depth + 1);
+      return;
+    }
+    if (auto target = t_.RefTarget(&n)) fn(*target);
+  }
+
+  void LifecycleConfig(Workload w, const Node* props) {
+    w.kind = WorkloadKind::kLifecycleScript;
+    w.label = "lifecycle configuration '" + w.name + "'";
+    w.keys.push_back(Ref(w.name));
+    Val name = Prop(props, "NotebookInstanceLifecycleConfigName");
+    if (name.known()) w.keys.push_back("lc:" + name.text);
+    w.on_start = Script(props ? props->Get("OnStart") : nullptr);
+    w.on_create = Script(props ? props->Get("OnCreate") : nullptr);
+    Emit(std::move(w));
+  }
+
+  // The script text of OnStart/OnCreate: `[{Content: !Base64 "..."}]`, or a
+  // literal base64 string.
+  Val Script(const Node* hooks) {
+    if (!hooks) return Val::Absent();
+    if (!hooks->is_seq()) return Val::Unknown(RangeOf(hooks->pos));
+    std::string text;
+    SourceRange range = RangeOf(hooks->pos);
+    for (const Node& hook : hooks->items) {
+      const Node* content = hook.Get("Content");
+      if (!content) continue;
+      const Node* args = nullptr;
+      bool wrapped = IntrinsicName(*content, &args) == "Fn::Base64";
+      Val v = t_.Resolve(content);
+      if (!v.known()) return Val::Unknown(RangeOf(content->pos), "script not resolvable");
+      if (wrapped) {
+        text += v.text;
+      } else {
+        bool ok = false;
+        std::string decoded = Base64Decode(v.text, &ok);
+        if (!ok) return Val::Unknown(RangeOf(content->pos), "content is not base64");
+        text += decoded;
+      }
+    }
+    return Val::Known(text, range, "decoded script");
+  }
+
+  void EndpointConfig(Workload base, const Node* props) {
+    const Node* variants = props ? props->Get("ProductionVariants") : nullptr;
+    if (!variants) return;
+    if (!variants->is_seq()) return;  // computed list: nothing we can see
+    // The endpoints of this template that deploy this config.
+    struct Deployer {
+      std::string id;
+      Val name;
+    };
+    std::vector<Deployer> deployers;
+    Val config_name = Prop(props, "EndpointConfigName");
+    const Node* resources = t_.root().Get("Resources");
+    for (const auto& [id, res] : resources->entries) {
+      if (t_.ResourceType(id) != "AWS::SageMaker::Endpoint") continue;
+      const Node* cfg = res.Find({"Properties", "EndpointConfigName"});
+      if (!cfg) continue;
+      auto target = t_.RefTarget(cfg);
+      Val literal = t_.Resolve(cfg);
+      bool uses = (target && *target == base.name) ||
+                  (literal.known() && config_name.known() && literal.text == config_name.text);
+      if (uses) deployers.push_back({id, t_.Resolve(res.Find({"Properties", "EndpointName"}))});
+    }
+    bool async = props->Get("AsyncInferenceConfig") != nullptr;
+    Val image, framework;
+    for (const Node& v : variants->items) {
+      Workload w = base;
+      w.kind = WorkloadKind::kEndpointVariant;
+      w.range = RangeOf(v.pos);
+      w.variant_name = t_.Resolve(v.Get("VariantName"));
+      std::string vname = w.variant_name.known() ? w.variant_name.text : "?";
+      w.name = base.name + "/" + vname;
+      w.label = "endpoint variant '" + w.name + "'";
+      w.instance_type = t_.Resolve(v.Get("InstanceType"));
+      w.instance_count = t_.Resolve(v.Get("InitialInstanceCount"));
+      w.accelerator_type = t_.Resolve(v.Get("AcceleratorType"));
+      if (const Node* sc = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", RangeOf(sc->pos));
+      if (async) w.async_inference = Val::Known("true", RangeOf(props->Get("AsyncInferenceConfig")->pos));
+      if (const Node* mis = v.Get("ManagedInstanceScaling")) w.managed_scaling = t_.Resolve(mis->Get("Status"));
+      ModelImage(v.Get("ModelName"), &w);
+      if (w.variant_name.known()) {
+        for (const Deployer& d : deployers) {
+          w.keys.push_back(Ref(d.id) + "/variant/" + vname);
+          if (d.name.known()) {
+            w.endpoint_name = d.name;
+            w.keys.push_back("endpoint:" + d.name.text + "/variant/" + vname);
+          }
+        }
+      }
+      Emit(std::move(w));
+    }
+  }
+
+  // The container image of the model a variant serves, when the model is in this template.
+  void ModelImage(const Node* model_name, Workload* w) {
+    if (!model_name) return;
+    auto target = t_.RefTarget(model_name);
+    const Node* model = target ? t_.Resource(*target) : nullptr;
+    if (!model) {
+      // A literal name of a model defined here.
+      Val name = t_.Resolve(model_name);
+      const Node* resources = t_.root().Get("Resources");
+      for (const auto& [id, res] : resources->entries) {
+        if (name.known() && t_.ResourceType(id) == "AWS::SageMaker::Model" &&
+            t_.Resolve(res.Find({"Properties", "ModelName"})).text == name.text) {
+          model = &res;
+        }
+      }
+    }
+    if (!model) return;
+    const Node* props = model->Get("Properties");
+    if (!props) return;
+    if (const Node* primary = props->Get("PrimaryContainer")) {
+      w->image = t_.Resolve(primary->Get("Image"));
+    } else if (const Node* containers = props->Get("Containers"); containers && containers->is_seq()) {
+      // An inference pipeline: the first container that names a known framework decides.
+      for (const Node& c : containers->items) {
+        Val image = t_.Resolve(c.Get("Image"));
+        if (!w->image.present() || (image.known() && image.text.find("scikit-learn") != std::string::npos)) {
+          w->image = image;
+        }
+      }
+    }
+  }
+
+  void Studio(Workload w, const Node* props, WorkloadKind kind) {
+    w.kind = kind;
+    const char* what = kind == WorkloadKind::kStudioDomain        ? "Studio domain"
+                       : kind == WorkloadKind::kStudioUserProfile ? "Studio user profile"
+                                                                  : "Studio space";
+    w.label = std::string(what) + " '" + w.name + "'";
+    std::vector<std::string> scopes;
+    if (kind == WorkloadKind::kStudioDomain) scopes = {"DefaultUserSettings", "DefaultSpaceSettings"};
+    if (kind == WorkloadKind::kStudioUserProfile) scopes = {"UserSettings"};
+    if (kind == WorkloadKind::kStudioSpace) scopes = {"SpaceSettings"};
+    for (const std::string& scope : scopes) {
+      const Node* settings = props ? props->Get(scope) : nullptr;
+      if (!settings) continue;
+      if (!settings->is_map()) {
+        w.complete = false;
+        continue;
+      }
+      for (const char* app : {"JupyterLab", "CodeEditor", "KernelGateway"}) {
+        const Node* s = settings->Get(std::string(app) + "AppSettings");
+        if (!s) continue;
+        if (!s->is_map()) {
+          w.complete = false;
+          continue;
+        }
+        StudioApp a;
+        a.app = app;
+        a.scope = scope;
+        a.range = RangeOf(settings->KeyPos(std::string(app) + "AppSettings"));
+        a.instance_type = t_.Resolve(s->Find({"DefaultResourceSpec", "InstanceType"}));
+        const Node* idle = s->Find({"AppLifecycleManagement", "IdleSettings"});
+        if (idle && !idle->is_map()) {
+          a.idle_management = Val::Unknown(RangeOf(idle->pos));
+          a.idle_timeout_minutes = Val::Unknown(RangeOf(idle->pos));
+        } else if (idle) {
+          a.idle_management = t_.Resolve(idle->Get("LifecycleManagement"));
+          a.idle_timeout_minutes = t_.Resolve(idle->Get("IdleTimeoutInMinutes"));
+        }
+        w.apps.push_back(std::move(a));
+      }
+    }
+    Emit(std::move(w));
+  }
+
+  ValueFn TemplateValues() {
+    return [this](const Node* n) { return t_.Resolve(n); };
+  }
+
+  void Processing(Workload w, const Node* props) {
+    if (!props) return;
+    w.label = "processing job '" + w.name + "'";
+    MapRequest(RequestKind::kProcessing, *props, TemplateValues(), w, &out_->workloads);
+  }
+
+  void ScalableTarget(Workload w, const Node* props) {
+    w.kind = WorkloadKind::kScalableTarget;
+    w.label = "scalable target '" + w.name + "'";
+    w.service_namespace = Prop(props, "ServiceNamespace");
+    w.scalable_dimension = Prop(props, "ScalableDimension");
+    w.min_capacity = Prop(props, "MinCapacity");
+    w.max_capacity = Prop(props, "MaxCapacity");
+    w.resource_id = Prop(props, "ResourceId");
+    if (auto text = t_.LinkText(props ? props->Get("ResourceId") : nullptr)) {
+      // endpoint/<name or \x01Id\x01>/variant/<variant>
+      const std::string& s = *text;
+      size_t v = s.find("/variant/");
+      if (s.rfind("endpoint/", 0) == 0 && v != std::string::npos) {
+        std::string endpoint = s.substr(9, v - 9);
+        std::string variant = s.substr(v + 9);
+        if (endpoint.size() > 2 && endpoint.front() == kRefMark && endpoint.back() == kRefMark) {
+          w.refs.push_back(Ref(endpoint.substr(1, endpoint.size() - 2)) + "/variant/" + variant);
+        } else if (endpoint.find(kRefMark) == std::string::npos) {
+          w.refs.push_back("endpoint:" + endpoint + "/variant/" + variant);
+        }
+      }
+    }
+    Emit(std::move(w));
+  }
+
+  void Iam(const Workload& base, const Node& res, const Node* props) {
+    if (!props) return;
+    const Node* type = res.Get("Type");
+    auto policy_doc = [&](const Node* doc, const std::string& policy) {
+      if (!doc) return;
+      const Node* statements = doc->Get("Statement");
+      if (!statements) return;
+      std::vector<const Node*> list;
+      if (statements->is_map()) list.push_back(statements);
+      for (const Node& s : statements->items) list.push_back(&s);
+      for (size_t i = 0; i < list.size(); ++i) Statement(base, *list[i], policy, i + 1);
+    };
+    if (type->text == "AWS::IAM::Role") {
+      if (const Node* policies = props->Get("Policies"); policies && policies->is_seq()) {
+        for (const Node& p : policies->items) {
+          Val name = t_.Resolve(p.Get("PolicyName"));
+          policy_doc(p.Get("PolicyDocument"), base.name + "/" + (name.known() ? name.text : "?"));
+        }
+      }
+      ManagedArns(base, props->Get("ManagedPolicyArns"));
+    } else {
+      Val name = Prop(props, type->text == "AWS::IAM::Policy" ? "PolicyName" : "ManagedPolicyName");
+      policy_doc(props->Get("PolicyDocument"), name.known() ? name.text : base.name);
+    }
+  }
+
+  // AmazonSageMakerFullAccess attached by ARN allows every SageMaker action unconditionally.
+  void ManagedArns(const Workload& base, const Node* arns) {
+    if (!arns || !arns->is_seq()) return;
+    for (const Node& a : arns->items) {
+      Val v = t_.Resolve(&a);
+      std::string text = v.known() ? v.text : (a.is_scalar() ? a.text : "");
+      const Node* args = nullptr;
+      if (!v.known() && IntrinsicName(a, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
+      if (text.size() < 26 || text.substr(text.size() - 26) != "policy/AmazonSageMakerFullAccess") continue;
+      Workload w = base;
+      w.kind = WorkloadKind::kIamStatement;
+      w.range = RangeOf(a.pos);
+      w.label = "IAM role '" + base.name + "' managed policy AmazonSageMakerFullAccess";
+      w.iam.policy = base.name;
+      w.iam.managed_policy = "AmazonSageMakerFullAccess";
+      w.iam.effect = Val::Known("Allow", w.range);
+      w.iam.actions.push_back(Val::Known("sagemaker:*", w.range));
+      Emit(std::move(w));
+    }
+  }
+
+  void Statement(const Workload& base, const Node& s, const std::string& policy, size_t index) {
+    if (!s.is_map()) return;
+    Workload w = base;
+    w.kind = WorkloadKind::kIamStatement;
+    w.range = RangeOf(s.pos);
+    w.label = "IAM policy '" + policy + "' statement " + std::to_string(index);
+    w.iam.policy = policy;
+    w.iam.effect = t_.Resolve(s.Get("Effect"));
+    const Node* actions = s.Get("Action");
+    if (!actions && (actions = s.Get("NotAction"))) w.iam.not_action = true;
+    if (!actions) return;
+    auto add_action = [&](const Node& a) {
+      Val v = t_.Resolve(&a);
+      if (!v.known()) w.iam.actions_complete = false;
+      w.iam.actions.push_back(std::move(v));
+    };
+    if (actions->is_seq()) {
+      for (const Node& a : actions->items) add_action(a);
+    } else {
+      add_action(*actions);
+    }
+    if (const Node* cond = s.Get("Condition")) {
+      if (!cond->is_map()) {
+        w.iam.conditions_known = false;
+      } else {
+        for (const auto& [op, keys] : cond->entries) {
+          if (!keys.is_map()) {
+            w.iam.conditions_known = false;
+            continue;
+          }
+          for (const auto& [key, values] : keys.entries) {
+            IamCondition c;
+            c.op = op;
+            c.key = key;
+            auto add = [&](const Node& n) {
+              Val v = t_.Resolve(&n);
+              if (v.known()) c.values.push_back(v.text);
+              else c.known = false;
+            };
+            if (values.is_seq()) {
+              for (const Node& n : values.items) add(n);
+            } else {
+              add(values);
+            }
+            w.iam.conditions.push_back(std::move(c));
+          }
+        }
+      }
+    }
+    Emit(std::move(w));
+  }
+
+  // Step Functions: the SageMaker tasks of `Definition`, or of `DefinitionString` JSON.
+  void StateMachine(const Workload& base, const Node* props) {
+    if (!props) return;
+    if (const Node* def = props->Get("Definition"); def && def->is_map()) {
+      States(base, *def, TemplateValues(), 0);
+      return;
+    }
+    const Node* str = props->Get("DefinitionString");
+    if (!str) return;
+    Node doc;
+    if (EmbeddedJson(*str, &doc)) States(base, doc, PlainValues(), 0);
+  }
+
+  void States(const Workload& base, const Node& def, const ValueFn& value, int depth) {
+    if (depth > kMaxStateDepth) return;
+    const Node* states = def.Get("States");
+    if (!states || !states->is_map()) return;
+    for (size_t i = 0; i < states->entries.size(); ++i) {
+      const auto& [name, state] = states->entries[i];
+      if (!state.is_map()) continue;
+      for (const char* nested : {"Iterator", "ItemProcessor"}) {
+        if (const Node* n = state.Get(nested)) States(base, *n, value, depth + 1);
+      }
+      if (const Node* branches = state.Get("Branches"); branches && branches->is_seq()) {
+        for (const Node& b : branches->items) States(base, b, value, depth + 1);
+      }
+      const Node* resource = state.Get("Resource");
+      const Node* params = state.Get("Parameters");
+      if (!params) params = state.Get("Arguments");
+      if (!resource || !resource->is_scalar() || !params || !params->is_map()) continue;
+      RequestKind kind = RequestKindOfTaskResource(resource->text);
+      if (kind == RequestKind::kNone) continue;
+      Workload w = base;
+      w.name = base.name + "." + name;
+      w.range = RangeOf(states->key_pos[i]);
+      w.label = std::string(KindLabel(kind)) + " '" + w.name + "'";
+      MapRequest(kind, *params, value, w, &out_->workloads);
+    }
+  }
+
+  static const char* KindLabel(RequestKind k) {
+    switch (k) {
+      case RequestKind::kTraining: return "training job";
+      case RequestKind::kTuning: return "tuning job";
+      case RequestKind::kProcessing: return "processing job";
+      case RequestKind::kTransform: return "transform job";
+      default: return "job";
+    }
+  }
+
+  // JSON text held in a template string (plain, !Sub or Fn::Join), parsed with
+  // positions that point into this file where the text is a block scalar.
+  bool EmbeddedJson(const Node& str, Node* doc) {
+    std::string text;
+    const Node* args = nullptr;
+    std::string fn = IntrinsicName(str, &args);
+    int line_offset = str.pos.line;  // block scalar content starts on the next line
+    if (fn.empty() && str.is_scalar()) {
+      text = str.text;
+      if (str.quoted) line_offset = str.pos.line - 1;
+    } else if (fn == "Fn::Sub") {
+      text = SubstituteForJson(*args);
+      const Node* tmpl = args->is_seq() && !args->items.empty() ? &args->items[0] : args;
+      line_offset = tmpl->pos.line;
+    } else {
+      Val v = t_.Resolve(&str);
+      if (!v.known()) return false;
+      text = v.text;
+    }
+    std::vector<LoadError> errors;
+    if (LoadDocument(text, line_offset, LoadLimits{}, doc, &errors)) return doc->is_map();
+    for (const LoadError& e : errors) out_->errors.push_back({"in embedded JSON: " + e.message, e.pos});
+    return false;
+  }
+
+  // A Fn::Sub template with known variables substituted and unknown ones
+  // replaced by a marker that the value function reads as unknown.
+  std::string SubstituteForJson(const Node& args) {
+    const Node* tmpl = args.is_seq() && !args.items.empty() ? &args.items[0] : &args;
+    if (!tmpl->is_scalar()) return {};
+    const Node* vars = args.is_seq() && args.items.size() > 1 ? &args.items[1] : nullptr;
+    std::string out;
+    const std::string& s = tmpl->text;
+    for (size_t i = 0; i < s.size();) {
+      if (s.compare(i, 2, "${") == 0) {
+        size_t close = s.find('}', i + 2);
+        if (close != std::string::npos) {
+          std::string var = s.substr(i + 2, close - i - 2);
+          i = close + 1;
+          if (!var.empty() && var[0] == '!') {
+            out += "${" + var.substr(1) + "}";
+            continue;
+          }
+          Node ref;
+          ref.kind = Node::Kind::kScalar;
+          ref.tag = "!Sub";
+          ref.text = "${" + var + "}";
+          Node sub;
+          sub.kind = Node::Kind::kSeq;
+          sub.tag = "!Sub";
+          sub.items.push_back(ref);
+          if (vars) sub.items.push_back(*vars);
+          Val v = t_.Resolve(&sub);
+          out += v.known() ? v.text : std::string(kUnknownMarker);
+          continue;
+        }
+      }
+      out += s[i++];
+    }
+    return out;
+  }
+
+  static constexpr std::string_view kUnknownMarker = "__sagelint_unknown__";
+
+  static ValueFn PlainValues() {
+    return [](const Node* n) -> Val {
+      if (!n) return Val::Absent();
+      SourceRange r = RangeOf(n->pos);
+      if (!n->is_scalar()) return n->is_null() ? Val::Absent(r) : Val::Unknown(r, "a structured value");
+      if (n->text.find(kUnknownMarker) != std::string::npos) return Val::Unknown(r, "a template substitution");
+      return Val::Known(n->text, r);
+    };
+  }
+
+  // SageMaker Pipelines: the steps of PipelineDefinitionBody (JSON).
+  void Pipeline(const Workload& base, const Node* props) {
+    const Node* body = props ? props->Find({"PipelineDefinition", "PipelineDefinitionBody"}) : nullptr;
+    Node doc;
+    if (!body || !EmbeddedJson(*body, &doc)) return;
+    std::map<std::string, Val> defaults;
+    if (const Node* params = doc.Get("Parameters"); params && params->is_seq()) {
+      for (const Node& p : params->items) {
+        const Node* name = p.Get("Name");
+        const Node* def = p.Get("DefaultValue");
+        if (name && name->is_scalar() && def && def->is_scalar()) {
+          defaults[name->text] = Val::Known(def->text, RangeOf(def->pos), "pipeline parameter " + name->text + " default");
+        }
+      }
+    }
+    ValueFn plain = PlainValues();
+    ValueFn value = [&defaults, plain](const Node* n) -> Val {
+      if (n && n->is_map()) {
+        const Node* get = n->Get("Get");
+        if (get && get->is_scalar() && get->text.rfind("Parameters.", 0) == 0) {
+          auto it = defaults.find(get->text.substr(11));
+          if (it != defaults.end()) {
+            Val v = it->second;
+            v.range = RangeOf(n->pos);
+            return v;
+          }
+          return Val::Unknown(RangeOf(n->pos), "pipeline parameter without default");
+        }
+      }
+      return plain(n);
+    };
+    const Node* steps = doc.Get("Steps");
+    if (!steps || !steps->is_seq()) return;
+    for (const Node& step : steps->items) {
+      const Node* type = step.Get("Type");
+      const Node* args = step.Get("Arguments");
+      const Node* name = step.Get("Name");
+      if (!type || !type->is_scalar() || !args || !args->is_map()) continue;
+      RequestKind kind = RequestKindOfPipelineStep(type->text);
+      if (kind == RequestKind::kNone) continue;
+      Workload w = base;
+      w.name = base.name + "." + (name && name->is_scalar() ? name->text : "?");
+      w.range = RangeOf(step.pos);
+      w.label = std::string(KindLabel(kind)) + " '" + w.name + "'";
+      MapRequest(kind, *args, value, w, &out_->workloads);
+    }
+  }
+
+  Template t_;
+  const SourceFile& file_;
+  const ResolveOptions& opts_;
+  FileResult* out_;
+};
+
+}  // namespace
+}  // namespace cfn
+
+bool LooksLikeCloudFormation(std::string_view text) {
+  if (text.find("AWSTemplateFormatVersion") != std::string_view::npos) return true;
+  // Templates without the version key: a Resources section with AWS:: types.
+  return text.find("Resources") != std::string_view::npos && text.find("AWS::") != std::string_view::npos &&
+         text.find("Type") != std::string_view::npos;
+}
+
+FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opts) {
+  FileResult result;
+  result.path = file.path;
+  result.format = Format::kCloudFormation;
+  std::string_view text = file.text;
+  if (text.size() > cfn::kMaxTemplateBytes) {
+    result.errors.push_back({"template larger than 16 MiB; not parsed", {1, 1}});
+    return result;
+  }
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  if (text.find('\0') != std::string_view::npos) {
+    result.errors.push_back({"file contains NUL bytes; not a text template", {1, 1}});
+    return result;
+  }
+  cfn::Node root;
+  std::vector<cfn::LoadError> errors;
+  bool loaded = cfn::LoadDocument(text, 0, cfn::LoadLimits{}, &root, &errors);
+  for (const cfn::LoadError& e : errors) result.errors.push_back({e.message, e.pos});
+  if (!loaded || !root.is_map()) {
+    if (loaded) result.errors.push_back({"a template must be a mapping", root.pos});
+    return result;
+  }
+  cfn::Extractor(root, file, opts, &result).Run();
+  return result;
+}
+
+}  // namespace sagelint

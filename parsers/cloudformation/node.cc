@@ -1,0 +1,183 @@
+#include "parsers/cloudformation/node.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <set>
+
+namespace sagelint::cfn {
+
+const Node* Node::Get(std::string_view key) const {
+  if (kind != Kind::kMap) return nullptr;
+  for (const auto& [k, v] : entries) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+const Node* Node::Find(std::initializer_list<std::string_view> path) const {
+  const Node* n = this;
+  for (std::string_view k : path) {
+    n = n ? n->Get(k) : nullptr;
+  }
+  return n;
+}
+
+SourcePos Node::KeyPos(std::string_view key) const {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].first == key) return key_pos[i];
+  }
+  return {};
+}
+
+namespace {
+
+struct TooBig {};
+struct TooDeep {
+  SourcePos pos;
+};
+
+class Converter {
+ public:
+  Converter(int line_offset, const LoadLimits& limits, std::vector<LoadError>* errors)
+      : line_offset_(line_offset), limits_(limits), errors_(errors) {}
+
+  SourcePos Pos(const YAML::Mark& m) const {
+    if (m.line < 0) return {};
+    return {m.line + 1 + line_offset_, m.column + 1};
+  }
+
+  void Convert(const YAML::Node& y, Node* out, int depth) {
+    if (++count_ > limits_.max_nodes) throw TooBig{};
+    out->pos = Pos(y.Mark());
+    if (depth > limits_.max_depth) throw TooDeep{out->pos};
+    const std::string& tag = y.Tag();
+    if (!tag.empty() && tag != "?" && tag != "!") out->tag = tag;
+    switch (y.Type()) {
+      case YAML::NodeType::Scalar:
+        out->kind = Node::Kind::kScalar;
+        out->text = y.Scalar();
+        out->quoted = tag == "!";
+        break;
+      case YAML::NodeType::Sequence:
+        out->kind = Node::Kind::kSeq;
+        out->items.reserve(y.size());
+        for (const auto& item : y) {
+          out->items.emplace_back();
+          Convert(item, &out->items.back(), depth + 1);
+        }
+        break;
+      case YAML::NodeType::Map: {
+        out->kind = Node::Kind::kMap;
+        std::set<std::string> seen;
+        for (const auto& kv : y) {
+          std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+          SourcePos kpos = Pos(kv.first.Mark());
+          if (!seen.insert(key).second) {
+            errors_->push_back({"duplicate key '" + key + "'", kpos});
+            continue;
+          }
+          out->entries.emplace_back(key, Node{});
+          out->key_pos.push_back(kpos);
+          Convert(kv.second, &out->entries.back().second, depth + 1);
+        }
+        break;
+      }
+      default:
+        out->kind = Node::Kind::kNull;
+        // A tag with no value (`Key: !Ref`) still counts as a scalar of that tag.
+        if (!out->tag.empty()) out->kind = Node::Kind::kScalar;
+        break;
+    }
+  }
+
+ private:
+  int line_offset_;
+  LoadLimits limits_;
+  std::vector<LoadError>* errors_;
+  size_t count_ = 0;
+};
+
+std::string_view StripIndent(std::string_view s) {
+  size_t i = s.find_first_not_of(" \t");
+  return i == std::string_view::npos ? std::string_view() : s.substr(i);
+}
+
+// "!Sub |", "!Sub >-", "!Base64 |+": a tag followed only by a block indicator.
+bool IsLoneTaggedBlock(std::string_view line) {
+  std::string_view s = StripIndent(line);
+  if (s.size() < 3 || s[0] != '!') return false;
+  size_t sp = s.find(' ');
+  if (sp == std::string_view::npos) return false;
+  std::string_view rest = StripIndent(s.substr(sp));
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\r')) rest.remove_suffix(1);
+  if (rest.empty() || (rest[0] != '|' && rest[0] != '>')) return false;
+  for (char c : rest.substr(1)) {
+    if (c != '-' && c != '+' && !(c >= '1' && c <= '9')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string FixTaggedBlockScalars(std::string_view text) {
+  if (text.find('!') == std::string_view::npos) return std::string(text);
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) nl = text.size();
+    lines.emplace_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  bool changed = false;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    if (!IsLoneTaggedBlock(lines[i])) continue;
+    // The previous non-blank line must be a key with no value: "Key:".
+    size_t j = i;
+    while (j > 0 && StripIndent(lines[j - 1]).empty()) --j;
+    if (j == 0) continue;
+    std::string& prev = lines[j - 1];
+    std::string_view p = prev;
+    while (!p.empty() && (p.back() == ' ' || p.back() == '\r')) p.remove_suffix(1);
+    if (p.empty() || p.back() != ':') continue;
+    bool cr = !prev.empty() && prev.back() == '\r';
+    prev = std::string(p) + " " + std::string(StripIndent(lines[i]));
+    while (!prev.empty() && (prev.back() == ' ' || prev.back() == '\r')) prev.pop_back();
+    if (cr) prev += '\r';
+    lines[i].clear();
+    changed = true;
+  }
+  if (!changed) return std::string(text);
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i) out += '\n';
+    out += lines[i];
+  }
+  return out;
+}
+
+bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limits, Node* out,
+                  std::vector<LoadError>* errors) {
+  std::string fixed = FixTaggedBlockScalars(text);
+  try {
+    YAML::Node root = YAML::Load(fixed);
+    Converter c(line_offset, limits, errors);
+    c.Convert(root, out, 0);
+    return true;
+  } catch (const TooBig&) {
+    errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) +
+                           " nodes (YAML aliases?); not parsed",
+                       {1 + line_offset, 1}});
+  } catch (const TooDeep& e) {
+    errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});
+  } catch (const YAML::Exception& e) {
+    SourcePos pos{e.mark.line >= 0 ? e.mark.line + 1 + line_offset : 1 + line_offset,
+                  e.mark.column >= 0 ? e.mark.column + 1 : 1};
+    errors->push_back({e.msg, pos});
+  }
+  return false;
+}
+
+}  // namespace sagelint::cfn

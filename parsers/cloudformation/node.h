@@ -1,0 +1,61 @@
+// A template as a plain tree with positions and tags, loaded through yaml-cpp
+// (YAML and JSON alike) with bounds: node count (alias expansion), depth,
+// duplicate keys.
+#ifndef SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
+#define SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "linter/model.h"
+
+namespace sagelint::cfn {
+
+struct Node {
+  enum class Kind { kNull, kScalar, kMap, kSeq };
+  Kind kind = Kind::kNull;
+  std::string tag;   // a local tag such as "!Ref", "!GetAtt"; empty when none
+  std::string text;  // scalar text
+  bool quoted = false;
+  SourcePos pos;
+  std::vector<std::pair<std::string, Node>> entries;  // mapping, in order
+  std::vector<SourcePos> key_pos;                     // position of each key
+  std::vector<Node> items;                            // sequence
+
+  bool is_map() const { return kind == Kind::kMap; }
+  bool is_seq() const { return kind == Kind::kSeq; }
+  bool is_scalar() const { return kind == Kind::kScalar; }
+  bool is_null() const { return kind == Kind::kNull; }
+  // The value of `key` in a mapping, or nullptr.
+  const Node* Get(std::string_view key) const;
+  // Like Get, through a path of keys: Find({"ResourceConfig", "InstanceType"}).
+  const Node* Find(std::initializer_list<std::string_view> path) const;
+  // The position of `key` in a mapping (invalid if absent).
+  SourcePos KeyPos(std::string_view key) const;
+};
+
+struct LoadError {
+  std::string message;
+  SourcePos pos;
+};
+
+struct LoadLimits {
+  size_t max_nodes = 2'000'000;  // after alias expansion
+  int max_depth = 400;
+};
+
+// Parses YAML or JSON text. `line_offset` is added to every line (for
+// documents embedded in another file's string). Returns false on error.
+bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limits, Node* out,
+                  std::vector<LoadError>* errors);
+
+// Works around yaml-cpp 0.7 rejecting a tagged block scalar whose tag stands
+// alone on the line after its key ("Key:\n  !Sub |\n  ..."): the tag moves up
+// to the key's line and its own line becomes blank, so no line number changes.
+std::string FixTaggedBlockScalars(std::string_view text);
+
+}  // namespace sagelint::cfn
+
+#endif  // SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_

@@ -1,0 +1,193 @@
+#include "parsers/cloudformation/request.h"
+
+#include <string>
+
+namespace sagelint::cfn {
+namespace {
+
+// A request field. Step Functions writes "Key.$": "$.path" for a value taken
+// from the state input at run time: unknown, and it may supply anything.
+struct Field {
+  const Node* node = nullptr;
+  bool dynamic = false;
+  SourcePos pos;
+};
+
+Field Get(const Node* req, std::string_view key) {
+  Field f;
+  if (!req || !req->is_map()) return f;
+  if ((f.node = req->Get(key))) return f;
+  std::string dyn = std::string(key) + ".$";
+  if (const Node* d = req->Get(dyn)) {
+    f.dynamic = true;
+    f.pos = d->pos;
+  }
+  return f;
+}
+
+class Mapper {
+ public:
+  Mapper(const ValueFn& value, Workload* w) : value_(value), w_(w) {}
+
+  // The value of `key` in `req`; an unknown if written dynamically.
+  Val At(const Node* req, std::string_view key) {
+    Field f = Get(req, key);
+    if (f.dynamic) {
+      w_->complete = false;
+      return Val::Unknown({f.pos, f.pos}, "set from the state input");
+    }
+    return value_(f.node);
+  }
+
+  // The sub-object `key`; nullptr when absent. A dynamic one makes the workload incomplete.
+  const Node* Obj(const Node* req, std::string_view key) {
+    Field f = Get(req, key);
+    if (f.dynamic || (f.node && !f.node->is_map())) w_->complete = false;
+    return f.node && f.node->is_map() ? f.node : nullptr;
+  }
+
+  const Node* List(const Node* req, std::string_view key) {
+    Field f = Get(req, key);
+    if (f.dynamic || (f.node && !f.node->is_seq())) w_->complete = false;
+    return f.node && f.node->is_seq() ? f.node : nullptr;
+  }
+
+  void Training(const Node* req) {
+    w_->spot = At(req, "EnableManagedSpotTraining");
+    const Node* algo = Obj(req, "AlgorithmSpecification");
+    w_->image = At(algo, "TrainingImage");
+    w_->input_mode = At(algo, "TrainingInputMode");
+    if (!w_->image.present()) {
+      Val name = At(algo, "AlgorithmName");
+      if (name.known()) w_->image = name;
+    }
+    const Node* rc = Obj(req, "ResourceConfig");
+    w_->instance_type = At(rc, "InstanceType");
+    w_->instance_count = At(rc, "InstanceCount");
+    w_->volume_gb = At(rc, "VolumeSizeInGB");
+    w_->keep_alive_seconds = At(rc, "KeepAlivePeriodInSeconds");
+    if (const Node* groups = List(rc, "InstanceGroups"); groups && !groups->items.empty()) {
+      // Heterogeneous clusters: the first group stands for the job's type.
+      w_->instance_type = At(&groups->items[0], "InstanceType");
+      w_->instance_count = At(&groups->items[0], "InstanceCount");
+    }
+    const Node* stop = Obj(req, "StoppingCondition");
+    w_->max_run_seconds = At(stop, "MaxRuntimeInSeconds");
+    w_->max_wait_seconds = At(stop, "MaxWaitTimeInSeconds");
+    const Node* cp = Obj(req, "CheckpointConfig");
+    w_->checkpoint = At(cp, "S3Uri");
+    if (!cp && Get(req, "CheckpointConfig").node) w_->checkpoint = Val::Unknown();
+    if (const Node* inputs = List(req, "InputDataConfig")) {
+      for (const Node& in : inputs->items) {
+        Channel c;
+        c.range = {in.pos, in.pos};
+        Val name = At(&in, "ChannelName");
+        c.name = name.known() ? name.text : "?";
+        c.input_mode = At(&in, "InputMode");
+        const Node* ds = Obj(&in, "DataSource");
+        if (const Node* s3 = Obj(ds, "S3DataSource")) {
+          c.s3_uri = At(s3, "S3Uri");
+          c.distribution = At(s3, "S3DataDistributionType");
+        } else if (Get(ds, "FileSystemDataSource").node) {
+          c.file_system = true;
+        }
+        w_->channels.push_back(std::move(c));
+      }
+    }
+  }
+
+  void Processing(const Node* req) {
+    const Node* cluster = Obj(Obj(req, "ProcessingResources"), "ClusterConfig");
+    w_->instance_type = At(cluster, "InstanceType");
+    w_->instance_count = At(cluster, "InstanceCount");
+    w_->volume_gb = At(cluster, "VolumeSizeInGB");
+    w_->image = At(Obj(req, "AppSpecification"), "ImageUri");
+    w_->max_run_seconds = At(Obj(req, "StoppingCondition"), "MaxRuntimeInSeconds");
+    if (const Node* inputs = List(req, "ProcessingInputs")) {
+      for (const Node& in : inputs->items) {
+        const Node* s3 = Obj(&in, "S3Input");
+        if (!s3) continue;
+        Channel c;
+        c.range = {in.pos, in.pos};
+        Val name = At(&in, "InputName");
+        c.name = name.known() ? name.text : "?";
+        c.s3_uri = At(s3, "S3Uri");
+        c.input_mode = At(s3, "S3InputMode");
+        c.distribution = At(s3, "S3DataDistributionType");
+        w_->channels.push_back(std::move(c));
+      }
+    }
+  }
+
+  void Transform(const Node* req) {
+    const Node* res = Obj(req, "TransformResources");
+    w_->instance_type = At(res, "InstanceType");
+    w_->instance_count = At(res, "InstanceCount");
+  }
+
+ private:
+  const ValueFn& value_;
+  Workload* w_;
+};
+
+}  // namespace
+
+RequestKind RequestKindOfTaskResource(std::string_view r) {
+  auto has = [&](std::string_view s) { return r.find(s) != std::string_view::npos; };
+  if (!has(":sagemaker:")) return RequestKind::kNone;
+  if (has("createTrainingJob")) return RequestKind::kTraining;
+  if (has("createHyperParameterTuningJob")) return RequestKind::kTuning;
+  if (has("createProcessingJob")) return RequestKind::kProcessing;
+  if (has("createTransformJob")) return RequestKind::kTransform;
+  return RequestKind::kNone;
+}
+
+RequestKind RequestKindOfPipelineStep(std::string_view type) {
+  if (type == "Training") return RequestKind::kTraining;
+  if (type == "Tuning") return RequestKind::kTuning;
+  if (type == "Processing") return RequestKind::kProcessing;
+  if (type == "Transform") return RequestKind::kTransform;
+  return RequestKind::kNone;
+}
+
+void MapRequest(RequestKind kind, const Node& request, const ValueFn& value, const Workload& base,
+                std::vector<Workload>* out) {
+  Workload w = base;
+  Mapper m(value, &w);
+  switch (kind) {
+    case RequestKind::kTraining:
+      w.kind = WorkloadKind::kTrainingJob;
+      m.Training(&request);
+      out->push_back(std::move(w));
+      break;
+    case RequestKind::kProcessing:
+      w.kind = WorkloadKind::kProcessingJob;
+      m.Processing(&request);
+      out->push_back(std::move(w));
+      break;
+    case RequestKind::kTransform:
+      w.kind = WorkloadKind::kTransformJob;
+      m.Transform(&request);
+      out->push_back(std::move(w));
+      break;
+    case RequestKind::kTuning: {
+      std::vector<const Node*> defs;
+      if (const Node* one = m.Obj(&request, "TrainingJobDefinition")) defs.push_back(one);
+      if (const Node* many = m.List(&request, "TrainingJobDefinitions")) {
+        for (const Node& d : many->items) defs.push_back(&d);
+      }
+      for (size_t i = 0; i < defs.size(); ++i) {
+        Workload t = w;
+        t.kind = WorkloadKind::kTuningJob;
+        if (defs.size() > 1) t.label = base.label + " definition " + std::to_string(i + 1);
+        Mapper(value, &t).Training(defs[i]);
+        out->push_back(std::move(t));
+      }
+      break;
+    }
+    case RequestKind::kNone:
+      break;
+  }
+}
+
+}  // namespace sagelint::cfn

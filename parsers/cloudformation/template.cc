@@ -1,0 +1,276 @@
+#include "parsers/cloudformation/template.h"
+
+#include <set>
+
+namespace sagelint::cfn {
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+SourceRange At(const Node& n) { return {n.pos, n.pos}; }
+
+// GetAtt attributes that return a resource's name, and the property that sets it.
+std::string_view NameProperty(std::string_view attr) {
+  static const std::set<std::string_view> kNames = {"EndpointName", "EndpointConfigName", "ModelName",
+                                                    "NotebookInstanceLifecycleConfigName", "NotebookInstanceName",
+                                                    "DomainName", "UserProfileName", "SpaceName"};
+  return kNames.count(attr) ? attr : std::string_view();
+}
+
+std::string Mark(std::string_view id) { return std::string(1, kRefMark) + std::string(id) + kRefMark; }
+
+std::string Combine(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return a + " and " + b;
+}
+
+// Prefixes every alternative of `v` with `cond`.
+Val WithCondition(Val v, const std::string& cond) {
+  if (v.conditional()) {
+    for (Val& a : v.alternatives) a = WithCondition(std::move(a), cond);
+    return v;
+  }
+  v.condition = Combine(cond, v.condition);
+  return v;
+}
+
+}  // namespace
+
+std::string IntrinsicName(const Node& n, const Node** args) {
+  static const std::set<std::string_view> kTags = {"Ref",    "GetAtt", "Sub",   "Join",     "Select",
+                                                   "If",     "FindInMap", "Base64", "GetAZs", "ImportValue",
+                                                   "Split",  "Equals", "And",   "Or",       "Not",
+                                                   "Cidr",   "Condition", "Transform", "Length", "ToJsonString"};
+  if (!n.tag.empty() && n.tag[0] == '!') {
+    std::string t = n.tag.substr(1);
+    if (kTags.count(t)) {
+      *args = &n;
+      return t == "Ref" || t == "Condition" ? t : "Fn::" + t;
+    }
+    // An unknown tag (a preprocessor's, e.g. !Rain::Embed): a value we cannot know.
+    *args = &n;
+    return n.tag;
+  }
+  if (n.is_map() && n.entries.size() == 1) {
+    const std::string& k = n.entries[0].first;
+    if (k == "Ref" || k == "Condition" || k.rfind("Fn::", 0) == 0) {
+      *args = &n.entries[0].second;
+      return k;
+    }
+  }
+  return {};
+}
+
+std::optional<std::string> KnownText(const Val& v) {
+  if (v.known()) return v.text;
+  return std::nullopt;
+}
+
+Template::Template(const Node& root, const ResolveOptions& opts)
+    : root_(root), overrides_(opts.cfn_parameters) {
+  params_ = root.Get("Parameters");
+  mappings_ = root.Get("Mappings");
+  resources_ = root.Get("Resources");
+}
+
+const Node* Template::Resource(std::string_view id) const { return resources_ ? resources_->Get(id) : nullptr; }
+
+std::string_view Template::ResourceType(std::string_view id) const {
+  const Node* r = Resource(id);
+  const Node* t = r ? r->Get("Type") : nullptr;
+  return t && t->is_scalar() ? std::string_view(t->text) : std::string_view();
+}
+
+Val Template::Resolve(const Node* n) const { return Eval(n, false, 0); }
+
+std::optional<std::string> Template::LinkText(const Node* n) const {
+  Val v = Eval(n, true, 0);
+  return KnownText(v);
+}
+
+std::optional<std::string> Template::RefTarget(const Node* n) const {
+  if (!n) return std::nullopt;
+  auto text = LinkText(n);
+  if (!text) return std::nullopt;
+  size_t a = text->find(kRefMark);
+  if (a == std::string::npos) return std::nullopt;
+  size_t b = text->find(kRefMark, a + 1);
+  if (b == std::string::npos) return std::nullopt;
+  return text->substr(a + 1, b - a - 1);
+}
+
+Val Template::Eval(const Node* n, bool link, int depth) const {
+  if (!n) return Val::Absent();
+  if (depth > kMaxDepth) return Val::Unknown(At(*n), "nested too deeply");
+  const Node* args = nullptr;
+  std::string fn = IntrinsicName(*n, &args);
+  if (!fn.empty()) return Intrinsic(fn, *args, *n, link, depth);
+  switch (n->kind) {
+    case Node::Kind::kNull: return Val::Absent(At(*n));
+    case Node::Kind::kScalar: return Val::Known(n->text, At(*n));
+    default: return Val::Unknown(At(*n), "a structured value");
+  }
+}
+
+Val Template::RefValue(std::string_view name, const Node& at, bool link) const {
+  if (name == "AWS::NoValue") return Val::Absent(At(at));
+  if (const Node* p = params_ ? params_->Get(name) : nullptr) {
+    auto o = overrides_.find(std::string(name));
+    if (o != overrides_.end()) return Val::Known(o->second, At(at), "parameter " + std::string(name) + " (given)");
+    const Node* def = p->Get("Default");
+    if (def && def->is_scalar()) {
+      return Val::Known(def->text, At(at), "parameter " + std::string(name) + " default");
+    }
+    return Val::Unknown(At(at), "parameter " + std::string(name) + " has no default");
+  }
+  if (Resource(name)) {
+    if (link) return Val::Known(Mark(name), At(at));
+    return Val::Unknown(At(at), "reference to resource " + std::string(name));
+  }
+  return Val::Unknown(At(at), "reference to " + std::string(name));
+}
+
+Val Template::GetAttValue(std::string_view res, std::string_view attr, const Node& at, bool link) const {
+  const Node* r = Resource(res);
+  if (!r) return Val::Unknown(At(at), "attribute of " + std::string(res));
+  std::string_view prop = NameProperty(attr);
+  if (!prop.empty()) {
+    const Node* name = r->Find({"Properties", prop});
+    if (name && name->is_scalar() && name->tag.empty()) {
+      return Val::Known(name->text, At(at), "name of resource " + std::string(res));
+    }
+  }
+  if (link) return Val::Known(Mark(res), At(at));
+  return Val::Unknown(At(at), "attribute " + std::string(attr) + " of resource " + std::string(res));
+}
+
+Val Template::SubValue(const Node& args, const Node& at, bool link, int depth) const {
+  const Node* tmpl = &args;
+  const Node* vars = nullptr;
+  if (args.is_seq() && !args.items.empty()) {
+    tmpl = &args.items[0];
+    if (args.items.size() > 1 && args.items[1].is_map()) vars = &args.items[1];
+  }
+  if (!tmpl->is_scalar()) return Val::Unknown(At(at), "Fn::Sub of a computed string");
+  const std::string& s = tmpl->text;
+  std::string out;
+  std::string why;
+  bool known = true;
+  for (size_t i = 0; i < s.size();) {
+    if (s[i] == '$' && i + 1 < s.size() && s[i + 1] == '{') {
+      size_t close = s.find('}', i + 2);
+      if (close == std::string::npos) {
+        out += s.substr(i);
+        break;
+      }
+      std::string var = s.substr(i + 2, close - i - 2);
+      i = close + 1;
+      if (!var.empty() && var[0] == '!') {  // ${!Literal} stays literal
+        out += "${" + var.substr(1) + "}";
+        continue;
+      }
+      Val v;
+      if (const Node* given = vars ? vars->Get(var) : nullptr) {
+        v = Eval(given, link, depth + 1);
+      } else if (size_t dot = var.find('.'); dot != std::string::npos && var.rfind("AWS::", 0) != 0) {
+        v = GetAttValue(var.substr(0, dot), var.substr(dot + 1), at, link);
+      } else {
+        v = RefValue(var, at, link);
+      }
+      if (v.known()) {
+        out += v.text;
+      } else {
+        known = false;
+        if (why.empty()) why = v.origin.empty() ? "${" + var + "}" : v.origin;
+      }
+      continue;
+    }
+    out += s[i++];
+  }
+  if (!known) return Val::Unknown(At(at), why);
+  return Val::Known(out, At(at));
+}
+
+Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, bool link, int depth) const {
+  auto arg = [&](size_t i) -> const Node* { return args.is_seq() && i < args.items.size() ? &args.items[i] : nullptr; };
+  if (fn == "Ref") return args.is_scalar() ? RefValue(args.text, at, link) : Val::Unknown(At(at));
+  if (fn == "Fn::GetAtt") {
+    if (args.is_scalar()) {
+      size_t dot = args.text.find('.');
+      if (dot == std::string::npos) return Val::Unknown(At(at));
+      return GetAttValue(std::string_view(args.text).substr(0, dot), std::string_view(args.text).substr(dot + 1), at,
+                         link);
+    }
+    const Node* r = arg(0);
+    const Node* a = arg(1);
+    if (r && a && r->is_scalar() && a->is_scalar()) return GetAttValue(r->text, a->text, at, link);
+    return Val::Unknown(At(at));
+  }
+  if (fn == "Fn::Sub") return SubValue(args, at, link, depth);
+  if (fn == "Fn::Base64") return Eval(&args, link, depth + 1);
+  if (fn == "Fn::Join") {
+    const Node* delim = arg(0);
+    const Node* list = arg(1);
+    if (!delim || !list || !delim->is_scalar() || !list->is_seq()) return Val::Unknown(At(at), "Fn::Join of a computed list");
+    std::string out;
+    for (size_t i = 0; i < list->items.size(); ++i) {
+      Val v = Eval(&list->items[i], link, depth + 1);
+      if (!v.known()) return Val::Unknown(At(at), v.origin);
+      if (i) out += delim->text;
+      out += v.text;
+    }
+    return Val::Known(out, At(at));
+  }
+  if (fn == "Fn::Select") {
+    Val idx = Eval(arg(0), link, depth + 1);
+    const Node* list = arg(1);
+    auto i = idx.number();
+    if (!i || !list || !list->is_seq() || *i < 0 || *i >= static_cast<double>(list->items.size())) {
+      return Val::Unknown(At(at), "Fn::Select of a computed list");
+    }
+    return Eval(&list->items[static_cast<size_t>(*i)], link, depth + 1);
+  }
+  if (fn == "Fn::If") {
+    const Node* cond = arg(0);
+    if (!cond || !cond->is_scalar() || !arg(1) || !arg(2)) return Val::Unknown(At(at));
+    Val yes = WithCondition(Eval(arg(1), link, depth + 1), "condition " + cond->text + " is true");
+    Val no = WithCondition(Eval(arg(2), link, depth + 1), "condition " + cond->text + " is false");
+    if (!yes.range.valid()) yes.range = At(*arg(1));
+    if (!no.range.valid()) no.range = At(*arg(2));
+    std::vector<Val> alts;
+    for (Val* v : {&yes, &no}) {
+      if (v->conditional()) {
+        for (Val& a : v->alternatives) alts.push_back(std::move(a));
+      } else {
+        alts.push_back(std::move(*v));
+      }
+    }
+    return Val::OneOf(std::move(alts), At(at));
+  }
+  if (fn == "Fn::FindInMap") {
+    const Node* map = arg(0) && arg(0)->is_scalar() && mappings_ ? mappings_->Get(arg(0)->text) : nullptr;
+    if (!map) return Val::Unknown(At(at), "Fn::FindInMap");
+    Val top = Eval(arg(1), link, depth + 1);
+    Val second = Eval(arg(2), link, depth + 1);
+    if (!second.known()) return Val::Unknown(At(at), "Fn::FindInMap with a computed key");
+    std::string origin = "mapping " + arg(0)->text;
+    if (top.known()) {
+      const Node* v = map->Find({top.text, second.text});
+      if (v && v->is_scalar()) return Val::Known(v->text, At(at), origin);
+      return Val::Unknown(At(at), origin);
+    }
+    // An unknown top-level key (often the region): known if every entry agrees.
+    std::optional<std::string> same;
+    for (const auto& [k, entry] : map->entries) {
+      const Node* v = entry.Get(second.text);
+      if (!v || !v->is_scalar() || (same && *same != v->text)) return Val::Unknown(At(at), origin);
+      same = v->text;
+    }
+    if (same) return Val::Known(*same, At(at), origin + " (same for every key)");
+    return Val::Unknown(At(at), origin);
+  }
+  return Val::Unknown(At(at), std::string(fn));
+}
+
+}  // namespace sagelint::cfn

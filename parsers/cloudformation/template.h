@@ -1,0 +1,58 @@
+// Intrinsic-function resolution over a loaded template: parameters (user
+// values, then Default), Fn::FindInMap, Fn::Sub, Fn::Join, Fn::Select,
+// Fn::If (both branches), Fn::Base64, and Ref/GetAtt between resources.
+#ifndef SAGELINT_PARSERS_CLOUDFORMATION_TEMPLATE_H_
+#define SAGELINT_PARSERS_CLOUDFORMATION_TEMPLATE_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "linter/frontend.h"
+#include "parsers/cloudformation/node.h"
+
+namespace sagelint::cfn {
+
+// In link texts, a reference to a resource is written \x01LogicalId\x01.
+inline constexpr char kRefMark = '\x01';
+
+class Template {
+ public:
+  Template(const Node& root, const ResolveOptions& opts);
+
+  // The value of a property node; nullptr is Absent.
+  Val Resolve(const Node* n) const;
+  // The text of a node with references to resources kept as \x01Id\x01
+  // marks, for linking; nullopt when anything else is unknown.
+  std::optional<std::string> LinkText(const Node* n) const;
+  // The logical ID a `Ref X` / `GetAtt X.Attr` / `!Sub ${X.Attr}` names, if X is a resource.
+  std::optional<std::string> RefTarget(const Node* n) const;
+
+  const Node* Resource(std::string_view id) const;
+  std::string_view ResourceType(std::string_view id) const;
+  const Node& root() const { return root_; }
+
+ private:
+  Val Eval(const Node* n, bool link, int depth) const;
+  Val Intrinsic(std::string_view fn, const Node& args, const Node& at, bool link, int depth) const;
+  Val RefValue(std::string_view name, const Node& at, bool link) const;
+  Val GetAttValue(std::string_view res, std::string_view attr, const Node& at, bool link) const;
+  Val SubValue(const Node& args, const Node& at, bool link, int depth) const;
+
+  const Node& root_;
+  const Node* params_ = nullptr;
+  const Node* mappings_ = nullptr;
+  const Node* resources_ = nullptr;
+  std::map<std::string, std::string> overrides_;
+};
+
+// "Fn::If" for `{"Fn::If": [...]}` and for the tag `!If`; empty if `n` is no intrinsic.
+std::string IntrinsicName(const Node& n, const Node** args);
+
+// The plain text of a known Val, or nullopt.
+std::optional<std::string> KnownText(const Val& v);
+
+}  // namespace sagelint::cfn
+
+#endif  // SAGELINT_PARSERS_CLOUDFORMATION_TEMPLATE_H_
