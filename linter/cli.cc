@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "linter/config.h"
+#include "linter/dispatch.h"
+#include "linter/model_dump.h"
 #include "linter/emit.h"
 #include "linter/rule.h"
 #include "linter/rules_table.h"
@@ -91,7 +93,9 @@ CliOptions ParseArgs(int argc, char** argv) {
   CliOptions o;
   std::vector<std::string> args(argv + 1, argv + argc);
   size_t i = 0;
-  if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain")) o.command = args[i++];
+  if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain" || args[0] == "dump-model")) {
+    o.command = args[i++];
+  }
   bool only_paths = false;
   for (; i < args.size(); ++i) {
     std::string a = args[i];
@@ -211,6 +215,22 @@ int CommandExplain(const CliOptions& o) {
   return 0;
 }
 
+// Developer aid: the normalized model of each file, as the golden tests print it.
+int CommandDumpModel(const CliOptions& o) {
+  ResolveOptions ro;
+  ro.cfn_parameters = o.params;
+  ro.tf_variables = o.vars;
+  for (const std::string& path : o.args) {
+    DiscoveredFile f{path, DisplayPath(path), KindOfPath(path), true};
+    std::vector<std::string> skipped;
+    for (const ParsedFile& pf : ParseUnit(WorkUnit{{f}, false, {}}, ro, &skipped)) {
+      std::cout << DumpFileResult(pf.result);
+    }
+    for (const std::string& s : skipped) std::cerr << "sagelint: skipped " << s << "\n";
+  }
+  return 0;
+}
+
 Config LoadConfigFor(const CliOptions& o) {
   std::string path = o.config_path;
   if (path.empty()) {
@@ -292,6 +312,7 @@ int RunCli(int argc, char** argv) {
     }
     if (o.command == "rules") return CommandRules(o);
     if (o.command == "explain") return CommandExplain(o);
+    if (o.command == "dump-model") return CommandDumpModel(o);
     return CommandScan(o);
   } catch (const UsageError& e) {
     std::cerr << "sagelint: " << e.message << "\n";

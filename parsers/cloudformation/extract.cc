@@ -153,16 +153,18 @@ class Extractor {
       if (!content) continue;
       const Node* args = nullptr;
       bool wrapped = IntrinsicName(*content, &args) == "Fn::Base64";
+      if (wrapped) {
+        auto script = t_.ScriptText(content);
+        if (!script) return Val::Unknown(RangeOf(content->pos), "script not resolvable");
+        text += *script;
+        continue;
+      }
       Val v = t_.Resolve(content);
       if (!v.known()) return Val::Unknown(RangeOf(content->pos), "script not resolvable");
-      if (wrapped) {
-        text += v.text;
-      } else {
-        bool ok = false;
-        std::string decoded = Base64Decode(v.text, &ok);
-        if (!ok) return Val::Unknown(RangeOf(content->pos), "content is not base64");
-        text += decoded;
-      }
+      bool ok = false;
+      std::string decoded = Base64Decode(v.text, &ok);
+      if (!ok) return Val::Unknown(RangeOf(content->pos), "content is not base64");
+      text += decoded;
     }
     return Val::Known(text, range, "decoded script");
   }
@@ -552,44 +554,65 @@ class Extractor {
     };
   }
 
-  // SageMaker Pipelines: the steps of PipelineDefinitionBody (JSON).
+  // SageMaker Pipelines: the steps of PipelineDefinitionBody — JSON text, or an
+  // object under Fn::ToJsonString (AWS::LanguageExtensions).
   void Pipeline(const Workload& base, const Node* props) {
     const Node* body = props ? props->Find({"PipelineDefinition", "PipelineDefinitionBody"}) : nullptr;
-    Node doc;
-    if (!body || !EmbeddedJson(*body, &doc)) return;
+    if (!body) return;
+    Node parsed;
+    const Node* doc = nullptr;
+    ValueFn inner;
+    const Node* args = nullptr;
+    if (IntrinsicName(*body, &args) == "Fn::ToJsonString" && args->is_map()) {
+      doc = args;
+      inner = TemplateValues();
+    } else if (EmbeddedJson(*body, &parsed)) {
+      doc = &parsed;
+      inner = PlainValues();
+    } else {
+      return;
+    }
     std::map<std::string, Val> defaults;
-    if (const Node* params = doc.Get("Parameters"); params && params->is_seq()) {
+    if (const Node* params = doc->Get("Parameters"); params && params->is_seq()) {
       for (const Node& p : params->items) {
         const Node* name = p.Get("Name");
-        const Node* def = p.Get("DefaultValue");
-        if (name && name->is_scalar() && def && def->is_scalar()) {
-          defaults[name->text] = Val::Known(def->text, RangeOf(def->pos), "pipeline parameter " + name->text + " default");
-        }
+        if (!name || !name->is_scalar()) continue;
+        Val def = inner(p.Get("DefaultValue"));
+        if (def.known()) def.origin = "pipeline parameter " + name->text + " default";
+        defaults[name->text] = def;
       }
     }
-    ValueFn plain = PlainValues();
-    ValueFn value = [&defaults, plain](const Node* n) -> Val {
+    ValueFn value = [&defaults, inner](const Node* n) -> Val {
       if (n && n->is_map()) {
         const Node* get = n->Get("Get");
         if (get && get->is_scalar() && get->text.rfind("Parameters.", 0) == 0) {
           auto it = defaults.find(get->text.substr(11));
-          if (it != defaults.end()) {
+          if (it != defaults.end() && it->second.known()) {
             Val v = it->second;
             v.range = RangeOf(n->pos);
             return v;
           }
-          return Val::Unknown(RangeOf(n->pos), "pipeline parameter without default");
+          return Val::Unknown(RangeOf(n->pos), "pipeline parameter without a known default");
         }
       }
-      return plain(n);
+      return inner(n);
     };
-    const Node* steps = doc.Get("Steps");
-    if (!steps || !steps->is_seq()) return;
+    PipelineSteps(base, doc->Get("Steps"), value, 0);
+  }
+
+  // Steps, including those inside Condition steps (IfSteps / ElseSteps).
+  void PipelineSteps(const Workload& base, const Node* steps, const ValueFn& value, int depth) {
+    if (!steps || !steps->is_seq() || depth > kMaxStateDepth) return;
     for (const Node& step : steps->items) {
       const Node* type = step.Get("Type");
       const Node* args = step.Get("Arguments");
       const Node* name = step.Get("Name");
       if (!type || !type->is_scalar() || !args || !args->is_map()) continue;
+      if (type->text == "Condition") {
+        PipelineSteps(base, args->Get("IfSteps"), value, depth + 1);
+        PipelineSteps(base, args->Get("ElseSteps"), value, depth + 1);
+        continue;
+      }
       RequestKind kind = RequestKindOfPipelineStep(type->text);
       if (kind == RequestKind::kNone) continue;
       Workload w = base;

@@ -82,10 +82,12 @@ std::string_view Template::ResourceType(std::string_view id) const {
   return t && t->is_scalar() ? std::string_view(t->text) : std::string_view();
 }
 
-Val Template::Resolve(const Node* n) const { return Eval(n, false, 0); }
+Val Template::Resolve(const Node* n) const { return Eval(n, Mode::kValue, 0); }
+
+std::optional<std::string> Template::ScriptText(const Node* n) const { return KnownText(Eval(n, Mode::kScript, 0)); }
 
 std::optional<std::string> Template::LinkText(const Node* n) const {
-  Val v = Eval(n, true, 0);
+  Val v = Eval(n, Mode::kLink, 0);
   return KnownText(v);
 }
 
@@ -100,12 +102,20 @@ std::optional<std::string> Template::RefTarget(const Node* n) const {
   return text->substr(a + 1, b - a - 1);
 }
 
-Val Template::Eval(const Node* n, bool link, int depth) const {
+Val Template::Eval(const Node* n, Mode mode, int depth) const {
   if (!n) return Val::Absent();
   if (depth > kMaxDepth) return Val::Unknown(At(*n), "nested too deeply");
   const Node* args = nullptr;
   std::string fn = IntrinsicName(*n, &args);
-  if (!fn.empty()) return Intrinsic(fn, *args, *n, link, depth);
+  if (!fn.empty()) {
+    if (args == n) {
+      // The short form `!Fn value`: the arguments are the node without its tag.
+      Node untagged = *n;
+      untagged.tag.clear();
+      return Intrinsic(fn, untagged, *n, mode, depth);
+    }
+    return Intrinsic(fn, *args, *n, mode, depth);
+  }
   switch (n->kind) {
     case Node::Kind::kNull: return Val::Absent(At(*n));
     case Node::Kind::kScalar: return Val::Known(n->text, At(*n));
@@ -113,7 +123,7 @@ Val Template::Eval(const Node* n, bool link, int depth) const {
   }
 }
 
-Val Template::RefValue(std::string_view name, const Node& at, bool link) const {
+Val Template::RefValue(std::string_view name, const Node& at, Mode mode) const {
   if (name == "AWS::NoValue") return Val::Absent(At(at));
   if (const Node* p = params_ ? params_->Get(name) : nullptr) {
     auto o = overrides_.find(std::string(name));
@@ -122,17 +132,22 @@ Val Template::RefValue(std::string_view name, const Node& at, bool link) const {
     if (def && def->is_scalar()) {
       return Val::Known(def->text, At(at), "parameter " + std::string(name) + " default");
     }
+    if (mode == Mode::kScript) return Val::Known("${" + std::string(name) + "}", At(at));
     return Val::Unknown(At(at), "parameter " + std::string(name) + " has no default");
   }
+  if (mode == Mode::kScript) return Val::Known("${" + std::string(name) + "}", At(at));
   if (Resource(name)) {
-    if (link) return Val::Known(Mark(name), At(at));
+    if (mode == Mode::kLink) return Val::Known(Mark(name), At(at));
     return Val::Unknown(At(at), "reference to resource " + std::string(name));
   }
   return Val::Unknown(At(at), "reference to " + std::string(name));
 }
 
-Val Template::GetAttValue(std::string_view res, std::string_view attr, const Node& at, bool link) const {
+Val Template::GetAttValue(std::string_view res, std::string_view attr, const Node& at, Mode mode) const {
   const Node* r = Resource(res);
+  if (mode == Mode::kScript && (!r || NameProperty(attr).empty())) {
+    return Val::Known("${" + std::string(res) + "." + std::string(attr) + "}", At(at));
+  }
   if (!r) return Val::Unknown(At(at), "attribute of " + std::string(res));
   std::string_view prop = NameProperty(attr);
   if (!prop.empty()) {
@@ -141,11 +156,12 @@ Val Template::GetAttValue(std::string_view res, std::string_view attr, const Nod
       return Val::Known(name->text, At(at), "name of resource " + std::string(res));
     }
   }
-  if (link) return Val::Known(Mark(res), At(at));
+  if (mode == Mode::kLink) return Val::Known(Mark(res), At(at));
+  if (mode == Mode::kScript) return Val::Known("${" + std::string(res) + "." + std::string(attr) + "}", At(at));
   return Val::Unknown(At(at), "attribute " + std::string(attr) + " of resource " + std::string(res));
 }
 
-Val Template::SubValue(const Node& args, const Node& at, bool link, int depth) const {
+Val Template::SubValue(const Node& args, const Node& at, Mode mode, int depth) const {
   const Node* tmpl = &args;
   const Node* vars = nullptr;
   if (args.is_seq() && !args.items.empty()) {
@@ -172,11 +188,11 @@ Val Template::SubValue(const Node& args, const Node& at, bool link, int depth) c
       }
       Val v;
       if (const Node* given = vars ? vars->Get(var) : nullptr) {
-        v = Eval(given, link, depth + 1);
+        v = Eval(given, mode, depth + 1);
       } else if (size_t dot = var.find('.'); dot != std::string::npos && var.rfind("AWS::", 0) != 0) {
-        v = GetAttValue(var.substr(0, dot), var.substr(dot + 1), at, link);
+        v = GetAttValue(var.substr(0, dot), var.substr(dot + 1), at, mode);
       } else {
-        v = RefValue(var, at, link);
+        v = RefValue(var, at, mode);
       }
       if (v.known()) {
         out += v.text;
@@ -192,30 +208,30 @@ Val Template::SubValue(const Node& args, const Node& at, bool link, int depth) c
   return Val::Known(out, At(at));
 }
 
-Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, bool link, int depth) const {
+Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, Mode mode, int depth) const {
   auto arg = [&](size_t i) -> const Node* { return args.is_seq() && i < args.items.size() ? &args.items[i] : nullptr; };
-  if (fn == "Ref") return args.is_scalar() ? RefValue(args.text, at, link) : Val::Unknown(At(at));
+  if (fn == "Ref") return args.is_scalar() ? RefValue(args.text, at, mode) : Val::Unknown(At(at));
   if (fn == "Fn::GetAtt") {
     if (args.is_scalar()) {
       size_t dot = args.text.find('.');
       if (dot == std::string::npos) return Val::Unknown(At(at));
       return GetAttValue(std::string_view(args.text).substr(0, dot), std::string_view(args.text).substr(dot + 1), at,
-                         link);
+                         mode);
     }
     const Node* r = arg(0);
     const Node* a = arg(1);
-    if (r && a && r->is_scalar() && a->is_scalar()) return GetAttValue(r->text, a->text, at, link);
+    if (r && a && r->is_scalar() && a->is_scalar()) return GetAttValue(r->text, a->text, at, mode);
     return Val::Unknown(At(at));
   }
-  if (fn == "Fn::Sub") return SubValue(args, at, link, depth);
-  if (fn == "Fn::Base64") return Eval(&args, link, depth + 1);
+  if (fn == "Fn::Sub") return SubValue(args, at, mode, depth);
+  if (fn == "Fn::Base64") return Eval(&args, mode, depth + 1);
   if (fn == "Fn::Join") {
     const Node* delim = arg(0);
     const Node* list = arg(1);
     if (!delim || !list || !delim->is_scalar() || !list->is_seq()) return Val::Unknown(At(at), "Fn::Join of a computed list");
     std::string out;
     for (size_t i = 0; i < list->items.size(); ++i) {
-      Val v = Eval(&list->items[i], link, depth + 1);
+      Val v = Eval(&list->items[i], mode, depth + 1);
       if (!v.known()) return Val::Unknown(At(at), v.origin);
       if (i) out += delim->text;
       out += v.text;
@@ -223,19 +239,20 @@ Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, b
     return Val::Known(out, At(at));
   }
   if (fn == "Fn::Select") {
-    Val idx = Eval(arg(0), link, depth + 1);
+    Val idx = Eval(arg(0), mode, depth + 1);
     const Node* list = arg(1);
     auto i = idx.number();
     if (!i || !list || !list->is_seq() || *i < 0 || *i >= static_cast<double>(list->items.size())) {
       return Val::Unknown(At(at), "Fn::Select of a computed list");
     }
-    return Eval(&list->items[static_cast<size_t>(*i)], link, depth + 1);
+    return Eval(&list->items[static_cast<size_t>(*i)], mode, depth + 1);
   }
   if (fn == "Fn::If") {
     const Node* cond = arg(0);
     if (!cond || !cond->is_scalar() || !arg(1) || !arg(2)) return Val::Unknown(At(at));
-    Val yes = WithCondition(Eval(arg(1), link, depth + 1), "condition " + cond->text + " is true");
-    Val no = WithCondition(Eval(arg(2), link, depth + 1), "condition " + cond->text + " is false");
+    if (mode == Mode::kScript) return Val::Known("${if " + cond->text + "}", At(at));
+    Val yes = WithCondition(Eval(arg(1), mode, depth + 1), "condition " + cond->text + " is true");
+    Val no = WithCondition(Eval(arg(2), mode, depth + 1), "condition " + cond->text + " is false");
     if (!yes.range.valid()) yes.range = At(*arg(1));
     if (!no.range.valid()) no.range = At(*arg(2));
     std::vector<Val> alts;
@@ -251,8 +268,8 @@ Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, b
   if (fn == "Fn::FindInMap") {
     const Node* map = arg(0) && arg(0)->is_scalar() && mappings_ ? mappings_->Get(arg(0)->text) : nullptr;
     if (!map) return Val::Unknown(At(at), "Fn::FindInMap");
-    Val top = Eval(arg(1), link, depth + 1);
-    Val second = Eval(arg(2), link, depth + 1);
+    Val top = Eval(arg(1), mode, depth + 1);
+    Val second = Eval(arg(2), mode, depth + 1);
     if (!second.known()) return Val::Unknown(At(at), "Fn::FindInMap with a computed key");
     std::string origin = "mapping " + arg(0)->text;
     if (top.known()) {

@@ -26,6 +26,10 @@ class Template {
   // The text of a node with references to resources kept as \x01Id\x01
   // marks, for linking; nullopt when anything else is unknown.
   std::optional<std::string> LinkText(const Node* n) const;
+  // The text of a script: references that cannot be resolved (parameters
+  // without defaults, attributes, pseudo parameters) stand as ${Name}. They
+  // are values substituted into the script, never its commands.
+  std::optional<std::string> ScriptText(const Node* n) const;
   // The logical ID a `Ref X` / `GetAtt X.Attr` / `!Sub ${X.Attr}` names, if X is a resource.
   std::optional<std::string> RefTarget(const Node* n) const;
 
@@ -34,11 +38,14 @@ class Template {
   const Node& root() const { return root_; }
 
  private:
-  Val Eval(const Node* n, bool link, int depth) const;
-  Val Intrinsic(std::string_view fn, const Node& args, const Node& at, bool link, int depth) const;
-  Val RefValue(std::string_view name, const Node& at, bool link) const;
-  Val GetAttValue(std::string_view res, std::string_view attr, const Node& at, bool link) const;
-  Val SubValue(const Node& args, const Node& at, bool link, int depth) const;
+  // kValue: what the setting is; kLink: resource references as marks;
+  // kScript: unresolvable references as ${Name}.
+  enum class Mode { kValue, kLink, kScript };
+  Val Eval(const Node* n, Mode mode, int depth) const;
+  Val Intrinsic(std::string_view fn, const Node& args, const Node& at, Mode mode, int depth) const;
+  Val RefValue(std::string_view name, const Node& at, Mode mode) const;
+  Val GetAttValue(std::string_view res, std::string_view attr, const Node& at, Mode mode) const;
+  Val SubValue(const Node& args, const Node& at, Mode mode, int depth) const;
 
   const Node& root_;
   const Node* params_ = nullptr;
