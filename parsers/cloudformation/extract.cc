@@ -365,7 +365,7 @@ class Extractor {
       std::string text = v.known() ? v.text : (a.is_scalar() ? a.text : "");
       const Node* args = nullptr;
       if (!v.known() && IntrinsicName(a, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
-      if (text.size() < 26 || text.substr(text.size() - 26) != "policy/AmazonSageMakerFullAccess") continue;
+      if (!text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) continue;
       Workload w = base;
       w.kind = WorkloadKind::kIamStatement;
       w.range = RangeOf(a.pos);

@@ -118,6 +118,40 @@ bool IsLoneTaggedBlock(std::string_view line) {
   return true;
 }
 
+// Flow collections nested deeper than the limit, found by a cheap scan before
+// yaml-cpp (which gives up on deep input with a message that says nothing).
+bool TooDeeplyNested(std::string_view text, int max_depth, SourcePos* where) {
+  int depth = 0, line = 1, col = 0;
+  char quote = 0;
+  for (char c : text) {
+    ++col;
+    if (c == '\n') {
+      ++line;
+      col = 0;
+      if (quote == '"') continue;
+      quote = 0;
+      continue;
+    }
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) {
+        *where = {line, col};
+        return true;
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == '#' && depth == 0) {
+      quote = '\n';  // a comment runs to the end of the line
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string FixTaggedBlockScalars(std::string_view text) {
@@ -160,6 +194,12 @@ std::string FixTaggedBlockScalars(std::string_view text) {
 
 bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limits, Node* out,
                   std::vector<LoadError>* errors) {
+  SourcePos deep;
+  if (TooDeeplyNested(text, limits.max_depth, &deep)) {
+    errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed",
+                       {deep.line + line_offset, deep.column}});
+    return false;
+  }
   std::string fixed = FixTaggedBlockScalars(text);
   try {
     YAML::Node root = YAML::Load(fixed);

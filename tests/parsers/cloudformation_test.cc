@@ -1,0 +1,79 @@
+// CloudFormation front end: golden dumps of the normalized model, and bounded
+// handling of hostile input.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "linter/frontend.h"
+#include "linter/model_dump.h"
+#include "parsers/cloudformation/node.h"
+#include "tests/test_util.h"
+
+using namespace sagelint;
+using sagelint::testing::CompareGolden;
+using sagelint::testing::ReadFileOrDie;
+using sagelint::testing::SourcePath;
+
+namespace {
+
+FileResult ParseText(const std::string& path, const std::string& text) {
+  SourceFile f{path, path, text};
+  return ParseCloudFormation(f, ResolveOptions{});
+}
+
+}  // namespace
+
+TEST_CASE("CloudFormation model goldens", "[cloudformation]") {
+  for (const char* name : {"intrinsics.yaml", "resources.yaml", "template.json", "duplicate.yaml", "broken.yaml",
+                           "bom-crlf.yaml"}) {
+    std::string rel = std::string("fixtures/parsers/cloudformation/") + name;
+    DYNAMIC_SECTION(name) {
+      FileResult r = ParseText(rel, ReadFileOrDie(SourcePath(rel)));
+      CHECK(CompareGolden(std::string("tests/golden/cloudformation/") + name + ".model", DumpFileResult(r)) == "");
+    }
+  }
+}
+
+TEST_CASE("parameter values given by the user win over defaults", "[cloudformation]") {
+  std::string rel = "fixtures/parsers/cloudformation/intrinsics.yaml";
+  ResolveOptions opts;
+  opts.cfn_parameters["NotebookType"] = "ml.m5.large";
+  opts.cfn_parameters["Env"] = "dev";
+  FileResult r = ParseCloudFormation({rel, rel, ReadFileOrDie(SourcePath(rel))}, opts);
+  REQUIRE(r.workloads.size() >= 2);
+  CHECK(DumpVal(r.workloads[0].instance_type) == "\"ml.m5.large\"@22:21 (parameter NotebookType (given))");
+  CHECK(DumpVal(r.workloads[1].instance_type) == "\"ml.t3.medium\"@29:21 (mapping Sizes)");
+}
+
+TEST_CASE("a tag alone on the line after its key keeps every line number", "[cloudformation]") {
+  std::string text = "A:\n  B:\n    !Sub |\n    {\"x\": 1}\n";
+  CHECK(cfn::FixTaggedBlockScalars(text) == "A:\n  B: !Sub |\n\n    {\"x\": 1}\n");
+  CHECK(cfn::FixTaggedBlockScalars("A: !Sub |\n  x\n") == "A: !Sub |\n  x\n");
+}
+
+TEST_CASE("alias bombs and deep nesting end in a clear error", "[cloudformation][adversarial]") {
+  std::string bomb = "AWSTemplateFormatVersion: x\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  char prev = 'a';
+  for (char c = 'b'; c <= 'j'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 10; ++i) bomb += std::string(i ? ", " : "") + "*" + prev;
+    bomb += "]\n";
+    prev = c;
+  }
+  FileResult r = ParseText("bomb.yaml", bomb);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].message == "the document expands to more than 2000000 nodes (YAML aliases?); not parsed");
+
+  std::string deep = "AWSTemplateFormatVersion: x\nResources: " + std::string(1000, '[') + std::string(1000, ']') + "\n";
+  r = ParseText("deep.yaml", deep);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].message.find("not parsed") != std::string::npos);
+  CHECK(r.errors[0].pos.line == 2);
+}
+
+TEST_CASE("templates are recognised by content", "[cloudformation]") {
+  CHECK(LooksLikeCloudFormation("AWSTemplateFormatVersion: '2010-09-09'\n"));
+  CHECK(LooksLikeCloudFormation("Resources:\n  X:\n    Type: AWS::S3::Bucket\n"));
+  CHECK(!LooksLikeCloudFormation("{\"Parameters\": {\"InstanceType\": \"ml.m5.xlarge\"}}"));
+  CHECK(!LooksLikeCloudFormation("name: ci\non: push\n"));
+}
