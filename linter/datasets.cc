@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace sagelint {
@@ -236,6 +238,43 @@ bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std
     out->AddObject(base + std::string(rest.substr(1)), *bytes, label);  // one blank separates SIZE and KEY
   }
   return true;
+}
+
+bool AddDatasetSizeArg(std::string_view arg, DatasetSizes* out, std::string* error) {
+  size_t eq = arg.rfind('=');
+  std::string_view uri = arg.substr(0, eq == std::string_view::npos ? 0 : eq);
+  if (eq == std::string_view::npos || !uri.starts_with("s3://") || uri.size() <= 5) {
+    *error = "--dataset-size expects S3URI=SIZE (e.g. s3://bkt/imagenet/=1.2TB), not " + std::string(arg);
+    return false;
+  }
+  auto gb = ParseSize(arg.substr(eq + 1));
+  if (!gb) {
+    *error = "--dataset-size: bad size '" + std::string(arg.substr(eq + 1)) + "' (e.g. 500GB, 1.2TB, 2TiB)";
+    return false;
+  }
+  out->AddPrefix(std::string(uri), *gb, "--dataset-size");
+  return true;
+}
+
+bool AddS3ListingArg(std::string_view arg, DatasetSizes* out, std::string* error) {
+  std::string_view bucket, path = arg;
+  if (arg.starts_with("s3://")) {
+    size_t eq = arg.find('=');
+    if (eq == std::string_view::npos) {
+      *error = "--s3-listing expects [s3://BUCKET/=]FILE, not " + std::string(arg);
+      return false;
+    }
+    bucket = arg.substr(0, eq);
+    path = arg.substr(eq + 1);
+  }
+  std::ifstream in{std::string(path), std::ios::binary};
+  if (!in) {
+    *error = std::string(path) + ": cannot read";
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return LoadS3Listing(text.str(), bucket, std::string(path), out, error);
 }
 
 }  // namespace sagelint

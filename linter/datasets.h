@@ -64,6 +64,13 @@ class DatasetSizes {
 bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std::string& label,
                    DatasetSizes* out, std::string* error);
 
+// `--dataset-size S3URI=SIZE` (split at the last '='; the URI must start
+// with s3://). Adds the prefix with source "--dataset-size".
+bool AddDatasetSizeArg(std::string_view arg, DatasetSizes* out, std::string* error);
+// `--s3-listing [s3://BUCKET/=]FILE`: reads FILE and loads it (LoadS3Listing,
+// label = FILE). The bucket part is needed for `aws s3 ls` output only.
+bool AddS3ListingArg(std::string_view arg, DatasetSizes* out, std::string* error);
+
 }  // namespace sagelint
 
 #endif  // SAGELINT_LINTER_DATASETS_H_

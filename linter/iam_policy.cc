@@ -201,6 +201,37 @@ bool ActionMatches(std::string_view pattern, std::string_view action) {
   return p == pattern.size();
 }
 
+std::vector<std::string> CoveredLaunchActions(const IamStatement& s) {
+  std::vector<std::string> covered;
+  if (!s.actions_complete) return covered;
+  for (const Val& a : s.actions) {
+    if (!a.known()) return covered;
+  }
+  for (const std::string& action : InstanceLaunchingActions()) {
+    bool named = std::any_of(s.actions.begin(), s.actions.end(),
+                             [&](const Val& a) { return ActionMatches(a.text, action); });
+    if (named != s.not_action) covered.push_back(action);
+  }
+  return covered;
+}
+
+bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action) {
+  if (!s.managed_policy.empty() || !s.effect.known() || s.effect.text != "Deny" || !s.conditions_known) return false;
+  auto covered = CoveredLaunchActions(s);
+  if (std::find(covered.begin(), covered.end(), action) == covered.end()) return false;
+  bool guard = false;
+  for (const IamCondition& c : s.conditions) {
+    if (!c.known) return false;
+    std::string op = Lower(c.op);
+    if (Lower(c.key) != Lower(kInstanceTypes) || c.values.empty()) continue;
+    if (op == "foranyvalue:stringnotlike" || op == "foranyvalue:stringnotequals" ||
+        op == "foranyvalue:stringlike" || op == "foranyvalue:stringequals") {
+      guard = true;
+    }
+  }
+  return guard;
+}
+
 std::optional<IamHint> IamHintFor(std::string_view rule_id, WorkloadKind kind) {
   auto it = KeyedClasses().find(rule_id);
   if (it == KeyedClasses().end()) return std::nullopt;

@@ -23,6 +23,18 @@ const std::vector<std::string>& InstanceLaunchingActions();
 // IAM action matching: case-insensitive, `*` and `?` wildcards ("sagemaker:Create*").
 bool ActionMatches(std::string_view pattern, std::string_view action);
 
+// The instance-launching actions a statement's Action (or NotAction) covers,
+// in InstanceLaunchingActions() order; empty when an action is not known.
+std::vector<std::string> CoveredLaunchActions(const IamStatement& s);
+// True when `s` is a fully known Deny covering `action` whose condition
+// limits sagemaker:InstanceTypes the way FACTS recommends for a Deny:
+// ForAnyValue:StringNotLike / StringNotEquals (an allow-list) or
+// ForAnyValue:StringLike / StringEquals (explicit types to refuse). SM501
+// sees one statement at a time; the engine can use this to drop an SM501
+// finding on an Allow whose policy (IamStatement::policy) has such a Deny
+// for every action the finding's `iam.actions` names.
+bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action);
+
 // The `iam` block for a finding of `rule_id` on a workload of `kind`: the key
 // that prevents the class and the actions (for that kind) it applies to.
 // nullopt when no condition key exists for the class (Spot, input mode,

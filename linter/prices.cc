@@ -213,6 +213,14 @@ std::optional<double> PriceTable::Hourly(std::string_view instance_type, PriceCo
 
 std::string PriceTable::Describe() const { return description_; }
 
+double AvoidableMonthlyUsd(const std::vector<Finding>& findings) {
+  double total = 0;
+  for (const Finding& f : findings) {
+    if (f.cost && f.cost->monthly_savings_usd) total += *f.cost->monthly_savings_usd;
+  }
+  return total;
+}
+
 std::string FormatUsd(double usd) {
   char buf[64];
   if (std::fabs(usd) < 100) {

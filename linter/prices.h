@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "linter/finding.h"
 #include "linter/model.h"
@@ -69,6 +70,11 @@ class PriceTable {
 // The basis names the price source. Without a price the figures stay empty and
 // the basis says why.
 CostEstimate EstimateCost(const CostRequest& request, WorkloadKind kind, const PriceTable& prices);
+
+// The estimated avoidable monthly spend of a scan: the sum of the findings'
+// monthly savings (only findings naming a concrete cheaper always-on instance
+// have one). For the summary line and the markdown cost table.
+double AvoidableMonthlyUsd(const std::vector<Finding>& findings);
 
 // "$0.20", "$3.83", "$146", "$2,310": two decimals below $100, whole dollars above.
 std::string FormatUsd(double usd);

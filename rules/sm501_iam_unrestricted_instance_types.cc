@@ -71,11 +71,12 @@ std::string JoinQuoted(const std::vector<std::string>& values) {
 
 constexpr const char* kAnyType =
     "whoever holds it can launch any instance type, up to multi-GPU ml.p5.48xlarge clusters";
-constexpr const char* kFix =
+constexpr const char* kRestrictAllow =
     "restrict the Allow with \"ForAllValues:StringLike\": {\"sagemaker:InstanceTypes\": [approved types]} plus "
-    "\"Null\": {\"sagemaker:InstanceTypes\": \"false\"}, or add a Deny with \"ForAnyValue:StringLike\" on explicit "
-    "GPU families (ml.p4d.*, ml.p5.*, ml.g5.*, …; not ml.g*, which also matches ml.geospatial.*); "
-    "`sagelint iam-policy` writes one";
+    "\"Null\": {\"sagemaker:InstanceTypes\": \"false\"}, or ";
+constexpr const char* kAddDeny =
+    "add a Deny with \"ForAnyValue:StringLike\" on explicit GPU families (ml.p4d.*, ml.p5.*, ml.g5.*, …; not ml.g*, "
+    "which also matches ml.geospatial.*); `sagelint iam-policy` writes one";
 
 void Emit(const Workload& w, SourceRange at, std::string message, std::string suggestion,
           std::vector<std::string> actions, Sink& sink) {
@@ -98,39 +99,34 @@ void CheckIamUnrestrictedInstanceTypes(const Workload& w, const RuleContext&, Si
     Emit(w, {},
          w.label + " attaches the AWS managed policy AmazonSageMakerFullAccess, which allows sagemaker:* with no " +
              std::string(kKey) + " condition: " + kAnyType,
-         "replace it with a customer managed policy whose Allow restricts sagemaker:InstanceTypes, or " +
-             std::string(kFix).substr(std::string(kFix).find("add a Deny")),
+         std::string("replace it with a customer managed policy whose Allow restricts sagemaker:InstanceTypes, or ") +
+             kAddDeny,
          InstanceLaunchingActions(), sink);
     return;
   }
   if (!s.effect.known() || s.effect.text != "Allow") return;  // a Deny never grants
-  if (!s.actions_complete || !s.conditions_known) return;
-  for (const Val& a : s.actions) {
-    if (!a.known()) return;
-  }
+  if (!s.conditions_known) return;
   for (const IamCondition& c : s.conditions) {
     if (!c.known) return;
   }
 
-  std::vector<std::string> covered;
-  SourceRange at;
-  for (const std::string& action : InstanceLaunchingActions()) {
-    const Val* match = nullptr;
-    for (const Val& a : s.actions) {
-      if (ActionMatches(a.text, action)) match = &a;
-    }
-    if ((match != nullptr) == s.not_action) continue;
-    covered.push_back(action);
-    if (!at.valid() && match != nullptr) at = match->range;
-  }
+  std::vector<std::string> covered = CoveredLaunchActions(s);
   if (covered.empty()) return;
+  SourceRange at;  // the first action that names a covered one
+  for (const Val& a : s.actions) {
+    bool names = std::any_of(covered.begin(), covered.end(), [&](const std::string& c) { return ActionMatches(a.text, c); });
+    if (names && !s.not_action) {
+      at = a.range;
+      break;
+    }
+  }
 
   Restriction r = Evaluate(s.conditions);
   if (!r.restricted) {
     Emit(w, at,
          w.label + " allows " + ListActions(covered) + (s.not_action ? " (through NotAction)" : "") + " with no " +
              std::string(kKey) + " condition: " + kAnyType,
-         kFix, covered, sink);
+         std::string(kRestrictAllow) + kAddDeny, covered, sink);
     return;
   }
   if (!r.for_all_values_op.empty() && !r.null_guard) {

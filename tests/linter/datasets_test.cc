@@ -122,3 +122,27 @@ TEST_CASE("S3 Inventory CSV: bucket per row, URL-encoded keys, size column found
   CHECK(v.Lookup("s3://b/k/")->gb == Approx(2));
   CHECK(v.Lookup("s3://b/k/")->source == "S3 listing v.csv: 1 object under s3://b/k/");
 }
+
+TEST_CASE("--dataset-size and --s3-listing arguments", "[datasets]") {
+  DatasetSizes d;
+  std::string error;
+  REQUIRE(AddDatasetSizeArg("s3://bkt/imagenet/=1.2TB", &d, &error));
+  CHECK(d.Lookup("s3://bkt/imagenet/train/")->gb == Approx(1200));
+  CHECK(d.Lookup("s3://bkt/imagenet/train/")->source == "--dataset-size");
+  CHECK_FALSE(AddDatasetSizeArg("bkt/imagenet=1TB", &d, &error));
+  CHECK(error == "--dataset-size expects S3URI=SIZE (e.g. s3://bkt/imagenet/=1.2TB), not bkt/imagenet=1TB");
+  CHECK_FALSE(AddDatasetSizeArg("s3://bkt/x/=lots", &d, &error));
+  CHECK(error == "--dataset-size: bad size 'lots' (e.g. 500GB, 1.2TB, 2TiB)");
+
+  std::string listing = testing::SourcePath("fixtures/datasets/s3_ls_recursive.txt");
+  REQUIRE(AddS3ListingArg("s3://ml-data/=" + listing, &d, &error));
+  CHECK(d.Lookup("s3://ml-data/imagenet/val/")->source ==
+        "S3 listing " + listing + ": 1 object under s3://ml-data/imagenet/val/");
+  CHECK_FALSE(AddS3ListingArg(listing, &d, &error));
+  CHECK(error == listing + ": `aws s3 ls` output does not name the bucket; give it as s3://BUCKET/=" + listing);
+  REQUIRE(AddS3ListingArg(testing::SourcePath("fixtures/datasets/inventory.csv"), &d, &error));
+  CHECK_FALSE(AddS3ListingArg("s3://bkt/", &d, &error));
+  CHECK(error == "--s3-listing expects [s3://BUCKET/=]FILE, not s3://bkt/");
+  CHECK_FALSE(AddS3ListingArg("/nonexistent.txt", &d, &error));
+  CHECK(error == "/nonexistent.txt: cannot read");
+}

@@ -238,3 +238,33 @@ TEST_CASE("IamHintFor: only keys that exist for the actions of the workload kind
   CHECK_FALSE(IamHintFor("SM401", WorkloadKind::kTrainingJob));
   CHECK_FALSE(IamHintFor("SM203", WorkloadKind::kStudioDomain));
 }
+
+TEST_CASE("covered launch actions and Deny guards", "[iam]") {
+  IamStatement s;
+  s.effect = Val::Known("Deny");
+  s.actions = {Val::Known("sagemaker:Create*Job")};
+  CHECK(CoveredLaunchActions(s) == std::vector<std::string>{"sagemaker:CreateHyperParameterTuningJob",
+                                                            "sagemaker:CreateProcessingJob",
+                                                            "sagemaker:CreateTrainingJob",
+                                                            "sagemaker:CreateTransformJob"});
+  s.conditions = {IamCondition{"ForAnyValue:StringNotLike", "sagemaker:InstanceTypes", {"ml.m5.*"}, true}};
+  CHECK(DenyGuardsInstanceTypes(s, "sagemaker:CreateTrainingJob"));
+  CHECK_FALSE(DenyGuardsInstanceTypes(s, "sagemaker:CreateNotebookInstance"));  // not covered
+  s.conditions[0].op = "ForAllValues:StringNotLike";  // true when the key is absent: not the recommended guard
+  CHECK_FALSE(DenyGuardsInstanceTypes(s, "sagemaker:CreateTrainingJob"));
+  s.conditions[0].op = "ForAnyValue:StringLike";
+  CHECK(DenyGuardsInstanceTypes(s, "sagemaker:CreateTrainingJob"));
+  s.conditions[0].known = false;
+  CHECK_FALSE(DenyGuardsInstanceTypes(s, "sagemaker:CreateTrainingJob"));
+  s.conditions[0].known = true;
+  s.effect = Val::Known("Allow");
+  CHECK_FALSE(DenyGuardsInstanceTypes(s, "sagemaker:CreateTrainingJob"));
+
+  IamStatement na;
+  na.effect = Val::Known("Allow");
+  na.not_action = true;
+  na.actions = {Val::Known("sagemaker:Create*")};
+  CHECK(CoveredLaunchActions(na) == std::vector<std::string>{"sagemaker:UpdateNotebookInstance"});
+  na.actions.push_back(Val::Unknown());
+  CHECK(CoveredLaunchActions(na).empty());
+}

@@ -156,3 +156,12 @@ TEST_CASE("EstimateCost: Spot is a range with its basis; missing prices say why"
   e = EstimateCost(unknown, WorkloadKind::kScalableTarget, PriceTable::BuiltIn());
   CHECK(e.basis == "no instance price applies to a scalable_target");
 }
+
+TEST_CASE("avoidable monthly spend sums the findings' monthly savings", "[prices]") {
+  std::vector<Finding> findings(3);
+  findings[0].cost = CostEstimate{"ml.g4dn.xlarge", 1, 0.7364, 537.572, 501.072, ""};
+  findings[1].cost = CostEstimate{"ml.p3.2xlarge", 1, 3.825, std::nullopt, std::nullopt, ""};
+  findings[2].cost = CostEstimate{"ml.g5.xlarge", 2, 2.816, 2055.68, 1000.5, ""};
+  CHECK(AvoidableMonthlyUsd(findings) == Approx(1501.572));
+  CHECK(AvoidableMonthlyUsd({}) == 0);
+}
