@@ -111,7 +111,7 @@ std::optional<PriceComponent> ComponentFor(WorkloadKind kind) {
 const PriceTable& PriceTable::BuiltIn() {
   static const PriceTable* table = [] {
     std::string error;
-    auto t = Parse(Embedded("rules/data/prices.json"), "", "rules/data/prices.json", &error);
+    auto t = Parse(Embedded("rules/data/prices.json"), "", "built-in price table", &error);
     // The embedded table is checked by tests; an empty table is the safe fallback.
     return new PriceTable(t ? std::move(*t) : PriceTable());
   }();

@@ -53,7 +53,7 @@ class PriceTable {
   const std::string& region() const { return region_; }
   const std::string& as_of() const { return as_of_; }
   // One line for bases and `sagelint explain`: where the figures come from.
-  // "built-in table (…source…, us-east-1, as of 2026-11-22)" or
+  // "built-in price table (…source…, us-east-1, as of 2026-11-22)" or
   // "AWS Price List offer file prices.json (eu-west-1, published 2025-…)".
   std::string Describe() const;
 
