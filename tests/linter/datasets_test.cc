@@ -146,3 +146,25 @@ TEST_CASE("--dataset-size and --s3-listing arguments", "[datasets]") {
   CHECK_FALSE(AddS3ListingArg("/nonexistent.txt", &d, &error));
   CHECK(error == "/nonexistent.txt: cannot read");
 }
+
+TEST_CASE("odd listings are errors naming the line, not crashes", "[datasets]") {
+  const std::string csv = "odd.txt:1: expected \"bucket\",\"key\",…,\"size\",… (S3 Inventory CSV)";
+  const std::string ls = "odd.txt:1: expected `aws s3 ls --recursive` output (DATE TIME SIZE KEY) or S3 Inventory CSV";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"\"", csv},
+      {"\"a\",\"b\"", csv},
+      {"2024-01-01 12:00:00", ls},
+      {"2024-01-01 12:00:00 x y", ls},
+      {"\x01\x02\xff", ls},
+      // A row without a size is skipped; a row without a bucket is an error.
+      {"\"a\",\"b\",\"c\",\"d\"\n\"\",\"k\",\"1\"",
+       "odd.txt:2: expected \"bucket\",\"key\",…,\"size\",… (S3 Inventory CSV)"},
+  };
+  for (const auto& [text, expected] : cases) {
+    INFO(text);
+    DatasetSizes d;
+    std::string error;
+    CHECK_FALSE(LoadS3Listing(text, "s3://bkt/", "odd.txt", &d, &error));
+    CHECK(error == expected);
+  }
+}

@@ -166,3 +166,25 @@ TEST_CASE("avoidable monthly spend sums the findings' monthly savings", "[prices
   CHECK(AvoidableMonthlyUsd(findings) == Approx(1501.572));
   CHECK(AvoidableMonthlyUsd({}) == 0);
 }
+
+TEST_CASE("odd offer files are errors, not crashes", "[prices]") {
+  std::string error;
+  for (const char* text : {
+           R"({"products": [], "terms": {}})",
+           R"({"products": {}, "terms": {"OnDemand": "x"}})",
+           R"({"products": {"S": 1}, "terms": {"OnDemand": {"S": 2}}})",
+           R"({"products": {"S": {"productFamily": "ML Instance", "attributes": [1]}}, "terms": {"OnDemand": {}}})",
+           R"({"products": {"S": {"productFamily": "ML Instance", "attributes": {"instanceName": "ml.m5.large",
+               "component": "Training", "regionCode": "us-east-1"}}},
+               "terms": {"OnDemand": {"S": {"T": {"priceDimensions": [1, 2]}}}}})",
+           R"({"products": {"S": {"productFamily": "ML Instance", "attributes": {"instanceName": "ml.m5.large",
+               "component": "Training", "regionCode": "us-east-1"}}},
+               "terms": {"OnDemand": {"S": {"T": {"priceDimensions": {"R": {"unit": "Hrs", "pricePerUnit": {"USD": "abc"}}}}}}}})",
+           R"({"region": "us-east-1", "prices": {"ml.m5.large": [0.1]}})",
+           R"({"region": 5, "prices": {}})",
+       }) {
+    INFO(text);
+    CHECK_FALSE(PriceTable::Parse(text, "us-east-1", "odd.json", &error));
+    CHECK(error.rfind("odd.json: ", 0) == 0);
+  }
+}
