@@ -7,6 +7,9 @@
 #include <set>
 
 #include "linter/catalog.h"
+#include "linter/datasets.h"
+#include "linter/iam_policy.h"
+#include "linter/prices.h"
 #include "linter/link.h"
 #include "linter/rule.h"
 #include "linter/scan.h"
@@ -30,8 +33,8 @@ struct ActiveRule {
 
 class FindingSink : public Sink {
  public:
-  FindingSink(const ActiveRule& rule, std::vector<Finding>& out, int& suppressed)
-      : rule_(rule), out_(out), suppressed_(suppressed) {}
+  FindingSink(const ActiveRule& rule, const PriceTable& prices, std::vector<Finding>& out, int& suppressed)
+      : rule_(rule), prices_(prices), out_(out), suppressed_(suppressed) {}
 
   void Emit(const Workload& w, Report r) override {
     if (std::find(w.suppressed.begin(), w.suppressed.end(), rule_.info->id) != w.suppressed.end()) {
@@ -50,18 +53,15 @@ class FindingSink : public Sink {
     f.condition = JoinConditions(w.condition, r.condition);
     f.message = std::move(r.message);
     f.suggestion = std::move(r.suggestion);
-    f.iam = std::move(r.iam);
-    if (r.cost && !r.cost->instance_type.empty()) {
-      CostEstimate c;
-      c.instance_type = r.cost->instance_type;
-      c.count = std::max(1, static_cast<int>(r.cost->count));
-      f.cost = c;
-    }
+    // The condition key comes from one table, so every finding names only keys that exist for the action.
+    f.iam = r.iam ? std::move(r.iam) : IamHintFor(rule_.info->id, w.kind);
+    if (r.cost && !r.cost->instance_type.empty()) f.cost = EstimateCost(*r.cost, w.kind, prices_);
     out_.push_back(std::move(f));
   }
 
  private:
   const ActiveRule& rule_;
+  const PriceTable& prices_;
   std::vector<Finding>& out_;
   int& suppressed_;
 };
@@ -85,6 +85,7 @@ std::vector<ActiveRule> ActiveRules(const ScanOptions& opts) {
   for (const RuleInfo& info : AllRules()) {
     if (!info.check || !RuleEnabled(opts, std::string(info.id))) continue;
     ActiveRule a{&info, info.severity, {}};
+    a.ctx.datasets = &opts.datasets;
     for (const RuleOption& o : info.options) a.ctx.options[std::string(o.name)] = o.default_value;
     auto it = opts.config.rules.find(std::string(info.id));
     if (it != opts.config.rules.end()) {
@@ -141,6 +142,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
   LinkWorkloads(all);
 
   std::vector<ActiveRule> rules = ActiveRules(opts);
+  const PriceTable& prices = opts.prices ? *opts.prices : PriceTable::BuiltIn();
   bool unknown_types = RuleEnabled(opts, "SM004");
   std::set<std::string> seen_types;
   bool parse_errors = RuleEnabled(opts, "SM000");
@@ -158,7 +160,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
       if (unknown_types) ReportUnknownInstanceTypes(w, opts, seen_types, found);
       for (const ActiveRule& rule : rules) {
         if (std::find(rule.info->kinds.begin(), rule.info->kinds.end(), w.kind) == rule.info->kinds.end()) continue;
-        FindingSink sink(rule, found, suppressed);
+        FindingSink sink(rule, prices, found, suppressed);
         try {
           rule.info->check(w, rule.ctx, sink);
         } catch (const std::exception& e) {

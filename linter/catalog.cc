@@ -8,9 +8,20 @@
 namespace sagelint {
 namespace {
 
-const std::map<std::string, InstanceInfo, std::less<>>& Families() {
+struct Size {
+  int vcpu = 0;
+  double memory_gib = 0;
+  std::optional<int> accelerators;
+};
+
+struct Family {
+  InstanceInfo info;
+  std::map<std::string, Size, std::less<>> sizes;  // empty: sizes not tabulated
+};
+
+const std::map<std::string, Family, std::less<>>& Families() {
   static const auto* families = [] {
-    auto* m = new std::map<std::string, InstanceInfo, std::less<>>();
+    auto* m = new std::map<std::string, Family, std::less<>>();
     nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/instances.json"));
     for (const auto& [name, f] : doc.at("families").items()) {
       InstanceInfo info;
@@ -25,7 +36,16 @@ const std::map<std::string, InstanceInfo, std::less<>>& Families() {
       info.previous_generation = f.value("previous_generation", false);
       info.successor = f.value("successor", "");
       info.nvme = f.value("storage", "ebs") == "nvme";
-      (*m)[name] = std::move(info);
+      Family& fam = (*m)[name];
+      fam.info = std::move(info);
+      if (f.contains("sizes")) {
+        for (const auto& [size, z] : f.at("sizes").items()) {
+          Size& sz = fam.sizes[size];
+          sz.vcpu = z.at("vcpu").get<int>();
+          sz.memory_gib = z.at("memory_gib").get<double>();
+          if (z.contains("accelerators")) sz.accelerators = z.at("accelerators").get<int>();
+        }
+      }
     }
     return m;
   }();
@@ -66,16 +86,47 @@ std::string InstanceFamily(std::string_view t) {
   return std::string(t.substr(0, dot));
 }
 
-std::optional<InstanceInfo> LookupInstance(std::string_view instance_type) {
+namespace {
+
+// The catalog entry of the type's family and the type's size text.
+const Family* FindFamily(std::string_view instance_type, std::string_view* size) {
   std::string family = InstanceFamily(instance_type);
-  if (family.empty()) return std::nullopt;
+  if (family.empty()) return nullptr;
   const auto& families = Families();
   auto it = families.find(family);
-  if (it == families.end()) return std::nullopt;
-  return it->second;
+  if (it == families.end()) return nullptr;
+  *size = instance_type.substr(3 + family.size() + 1);
+  return &it->second;
 }
 
-bool IsKnownInstanceType(std::string_view instance_type) { return LookupInstance(instance_type).has_value(); }
+}  // namespace
+
+std::optional<InstanceInfo> LookupInstance(std::string_view instance_type) {
+  std::string_view size;
+  const Family* fam = FindFamily(instance_type, &size);
+  if (fam == nullptr) return std::nullopt;
+  InstanceInfo info = fam->info;
+  auto it = fam->sizes.find(size);
+  if (it != fam->sizes.end()) {
+    info.vcpu = it->second.vcpu;
+    info.memory_gib = it->second.memory_gib;
+    info.accelerator_count = it->second.accelerators;
+    if (!info.accelerator_count && info.accelerator == Accelerator::kNone) info.accelerator_count = 0;
+  }
+  return info;
+}
+
+std::vector<InstanceInfo> CatalogFamilies() {
+  std::vector<InstanceInfo> out;
+  for (const auto& [name, fam] : Families()) out.push_back(fam.info);
+  return out;
+}
+
+bool IsKnownInstanceType(std::string_view instance_type) {
+  std::string_view size;
+  const Family* fam = FindFamily(instance_type, &size);
+  return fam != nullptr && (fam->sizes.empty() || fam->sizes.contains(size));
+}
 
 bool IsLocalMode(std::string_view t) { return t == "local" || t == "local_gpu"; }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sagelint {
 
@@ -21,6 +22,10 @@ struct InstanceInfo {
   bool previous_generation = false;  // has a current successor
   std::string successor;             // "t3" for "t2"
   bool nvme = false;                 // local NVMe storage (fixed volume)
+  // Filled when the catalog lists the size (rules/data/instances.json `sizes`).
+  std::optional<int> vcpu;
+  std::optional<double> memory_gib;
+  std::optional<int> accelerator_count;  // GPUs, Inferentia/Trainium chips, Gaudi cards
   bool accelerated() const {
     return accelerator != Accelerator::kNone && accelerator != Accelerator::kElasticInference;
   }
@@ -31,7 +36,11 @@ struct InstanceInfo {
 std::string InstanceFamily(std::string_view instance_type);
 // nullopt for a name that is not `ml.*` or whose family the catalog lacks.
 std::optional<InstanceInfo> LookupInstance(std::string_view instance_type);
-// True if the catalog knows the type (its family; sizes are not checked yet).
+// Every family of the catalog (sizes not filled), sorted by family name.
+std::vector<InstanceInfo> CatalogFamilies();
+// True when the catalog knows the type: its family is listed and, for a family
+// with a size table, so is its size. The driver reports an unknown type once
+// instead of letting rules guess.
 bool IsKnownInstanceType(std::string_view instance_type);
 // SDK local mode ("local", "local_gpu"): not a cloud workload.
 bool IsLocalMode(std::string_view instance_type);

@@ -1,7 +1,5 @@
 #include "linter/emit.h"
 
-#include <cmath>
-#include <cstdio>
 
 namespace sagelint {
 
@@ -38,16 +36,6 @@ std::string TallyText(const Tally& t) {
   };
   return part(t.errors, "error", "errors") + ", " + part(t.warnings, "warning", "warnings") + ", " +
          part(t.notes, "note", "notes");
-}
-
-std::string Dollars(double usd, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, usd);
-  std::string s = buf;
-  size_t dot = s.find('.');
-  size_t int_end = dot == std::string::npos ? s.size() : dot;
-  for (int i = static_cast<int>(int_end) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-  return "$" + s;
 }
 
 }  // namespace sagelint

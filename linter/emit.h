@@ -43,8 +43,6 @@ struct Tally {
 Tally CountFindings(const std::vector<Finding>& findings);
 // "1 error, 4 warnings, 1 note"
 std::string TallyText(const Tally& t);
-// Money for people: "$2,310" / "$0.20".
-std::string Dollars(double usd, int decimals);
 
 }  // namespace sagelint
 

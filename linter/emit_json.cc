@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "linter/emit.h"
+#include "linter/iam_policy.h"
 
 namespace sagelint {
 namespace {
@@ -29,7 +30,13 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
       {"condition", f.condition.empty() ? json(nullptr) : json(f.condition)},
   };
   if (f.iam) {
-    j["iam"] = {{"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", json::object()}};
+    // The guardrail statement that prevents this class (the same one `sagelint iam-policy` prints).
+    json statement = json::object();
+    for (const nlohmann::json& st : GuardrailStatementsFor(f.rule, {})) {
+      statement = json::parse(st.dump());
+      break;
+    }
+    j["iam"] = {{"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", statement}};
   } else {
     j["iam"] = nullptr;
   }

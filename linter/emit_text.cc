@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "linter/emit.h"
+#include "linter/prices.h"
 
 namespace sagelint {
 namespace {
@@ -25,10 +26,9 @@ const char* SeverityColor(Severity s) {
 std::string CostLine(const CostEstimate& c) {
   if (!c.hourly_usd) return "";
   std::string type = c.count > 1 ? std::to_string(c.count) + " × " + c.instance_type : c.instance_type;
-  std::string s = type + " ≈ " + Dollars(*c.hourly_usd, 2) + "/h";
-  if (c.monthly_usd) s += ", ≈ " + Dollars(std::round(*c.monthly_usd), 0) + "/month while running";
-  if (c.monthly_savings_usd) s += "; the suggested change saves ≈ " + Dollars(std::round(*c.monthly_savings_usd), 0) + "/month";
-  if (!c.basis.empty() && !c.monthly_savings_usd) s += " (" + c.basis + ")";
+  std::string s = type + " ≈ " + FormatUsd(*c.hourly_usd) + "/h";
+  if (c.monthly_usd) s += ", ≈ " + FormatUsd(*c.monthly_usd) + "/month while running";
+  if (c.monthly_savings_usd) s += "; the suggested change saves ≈ " + FormatUsd(*c.monthly_savings_usd) + "/month";
   return s;
 }
 
@@ -36,7 +36,6 @@ std::string CostLine(const CostEstimate& c) {
 
 void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
   Style st{opts.color};
-  double savings = 0;
   for (const Finding& f : scan.findings) {
     out << st("1", f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column) + ":")
         << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + f.rule + "]") << " "
@@ -50,7 +49,6 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
     if (f.cost) {
       std::string line = CostLine(*f.cost);
       if (!line.empty()) out << "  " << st("35", "cost:") << " " << line << "\n";
-      if (f.cost->monthly_savings_usd) savings += *f.cost->monthly_savings_usd;
     }
     if (f.iam && !f.iam->actions.empty()) {
       out << "  " << st("34", "guard:") << " " << f.iam->condition_key << " on " << f.iam->actions.front()
@@ -65,7 +63,8 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
                                        : std::to_string(t.total()) + (t.total() == 1 ? " finding (" : " findings (") +
                                              TallyText(t) + ") in " + files;
   if (scan.suppressed > 0) summary += ", " + std::to_string(scan.suppressed) + " suppressed";
-  if (savings > 0) summary += " · est. avoidable spend ≈ " + Dollars(std::round(savings), 0) + "/month";
+  double savings = AvoidableMonthlyUsd(scan.findings);
+  if (savings > 0) summary += " · est. avoidable spend ≈ " + FormatUsd(savings) + "/month";
   out << st("1", summary) << "\n";
 }
 

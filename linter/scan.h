@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "linter/config.h"
+#include "linter/datasets.h"
 #include "linter/finding.h"
 #include "linter/frontend.h"
 #include "linter/model.h"
@@ -24,6 +25,8 @@ struct ScanOptions {
   bool no_ignore = false;             // do not read .gitignore
   bool report_unused_ignores = false;
   int jobs = 0;  // 0 = all cores
+  const class PriceTable* prices = nullptr;  // nullptr = the built-in table
+  DatasetSizes datasets;  // config `datasets:`, --dataset-size, --s3-listing
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

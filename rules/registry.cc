@@ -7,6 +7,7 @@
 #include "linter/embedded.h"
 #include "linter/rule.h"
 #include "rules/checks.h"
+#include "rules/checks_cost.h"
 
 namespace sagelint {
 namespace {
@@ -72,6 +73,11 @@ const std::vector<RuleInfo>& Table() {
       {"SM212", "autoscaling-cannot-scale", Severity::kNote,
        "A SageMaker scalable target has MinCapacity equal to MaxCapacity, so it never scales.",
        {K::kScalableTarget}, {}, "", rules::CheckAutoscalingCannotScale},
+      {"SM301", "file-mode-large-dataset", Severity::kWarning,
+       "A training channel in File mode reads a large dataset that is copied in full before the first step.",
+       {K::kTrainingJob, K::kTuningJob},
+       {{"threshold_gb", 50, "dataset size (GB) from which File mode is reported"}}, "",
+       rules::CheckFileModeLargeDataset},
       {"SM302", "pipe-mode", Severity::kNote,
        "A training channel uses Pipe mode where FastFile streams the same data with a plain file interface.",
        {K::kTrainingJob, K::kTuningJob}, {}, "", rules::CheckPipeMode},
@@ -87,6 +93,9 @@ const std::vector<RuleInfo>& Table() {
       {"SM403", "spot-max-wait-invalid", Severity::kError,
        "Spot without a max wait, a max wait below the max runtime, or a max wait without Spot: the API rejects it.",
        {K::kTrainingJob, K::kTuningJob}, {}, "", rules::CheckSpotMaxWaitInvalid},
+      {"SM501", "iam-unrestricted-instance-types", Severity::kWarning,
+       "An IAM policy allows an instance-launching SageMaker action without a sagemaker:InstanceTypes condition.",
+       {K::kIamStatement}, {}, "sagemaker:InstanceTypes", rules::CheckIamUnrestrictedInstanceTypes},
   };
   return rules;
 }

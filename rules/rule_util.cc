@@ -26,38 +26,6 @@ void ForEachInstance(const Workload& w,
   for (const StudioApp& app : w.apps) visit(app.instance_type);
 }
 
-std::string_view CreateAction(WorkloadKind kind) {
-  switch (kind) {
-    case WorkloadKind::kTrainingJob: return "sagemaker:CreateTrainingJob";
-    case WorkloadKind::kTuningJob: return "sagemaker:CreateHyperParameterTuningJob";
-    case WorkloadKind::kProcessingJob: return "sagemaker:CreateProcessingJob";
-    case WorkloadKind::kTransformJob: return "sagemaker:CreateTransformJob";
-    case WorkloadKind::kNotebookInstance: return "sagemaker:CreateNotebookInstance";
-    case WorkloadKind::kStudioDomain: return "sagemaker:CreateDomain";
-    case WorkloadKind::kStudioUserProfile: return "sagemaker:CreateUserProfile";
-    case WorkloadKind::kStudioSpace: return "sagemaker:CreateSpace";
-    case WorkloadKind::kEndpointVariant: return "sagemaker:CreateEndpointConfig";
-    default: return "";
-  }
-}
-
-IamHint InstanceTypesHint(WorkloadKind kind) {
-  IamHint hint{"sagemaker:InstanceTypes", {std::string(CreateAction(kind))}};
-  switch (kind) {
-    case WorkloadKind::kNotebookInstance:
-      hint.actions.push_back("sagemaker:UpdateNotebookInstance");
-      break;
-    case WorkloadKind::kStudioDomain:
-    case WorkloadKind::kStudioUserProfile:
-    case WorkloadKind::kStudioSpace:
-      hint.actions.insert(hint.actions.begin(), "sagemaker:CreateApp");
-      break;
-    default:
-      break;
-  }
-  return hint;
-}
-
 std::string SameSize(std::string_view instance_type, std::string_view family,
                      std::initializer_list<std::string_view> sizes, std::string_view fallback_size) {
   std::string_view size = instance_type.substr(instance_type.rfind('.') + 1);

@@ -27,11 +27,6 @@ void ForEachAbsent(const Workload& w, const Val& v, const std::function<void(con
 void ForEachInstance(const Workload& w,
                      const std::function<void(const Val& type, const InstanceInfo& info)>& fn);
 
-// The API action that launches this kind of workload: "sagemaker:CreateTrainingJob".
-std::string_view CreateAction(WorkloadKind kind);
-// The `sagemaker:InstanceTypes` hint for this kind's create action.
-IamHint InstanceTypesHint(WorkloadKind kind);
-
 // "ml.p3.2xlarge" -> "ml.<family>.2xlarge" if "2xlarge" is one of `sizes`,
 // else "ml.<family>.<fallback_size>".
 std::string SameSize(std::string_view instance_type, std::string_view family,

@@ -16,7 +16,6 @@ void CheckGpuForScikitLearn(const Workload& w, const RuleContext&, Sink& sink) {
                 AcceleratorDisplayName(info.accelerator) +
                 " accelerators: scikit-learn runs on CPU only, so the accelerators are paid for and never used";
     r.suggestion = "use a CPU instance such as " + cpu + " (or ml.c5 for compute-bound jobs)";
-    r.iam = InstanceTypesHint(w.kind);
     r.cost = CostRequest{type.text, w.instance_count.number().value_or(1),
                          w.kind == WorkloadKind::kEndpointVariant, cpu};
     sink.Emit(w, std::move(r));

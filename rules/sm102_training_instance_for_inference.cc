@@ -20,7 +20,6 @@ void CheckTrainingInstanceForInference(const Workload& w, const RuleContext&, Si
                 ", a training-class instance: it costs several times an inference instance of similar throughput";
     r.suggestion = "use an inference instance such as " + cheaper +
                    " (ml.g4dn, ml.g5, ml.g6 and ml.inf2 are built for inference), or a CPU instance";
-    r.iam = InstanceTypesHint(w.kind);
     r.cost = CostRequest{type.text, w.instance_count.number().value_or(1),
                          w.kind == WorkloadKind::kEndpointVariant, cheaper};
     sink.Emit(w, std::move(r));

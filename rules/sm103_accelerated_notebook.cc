@@ -13,7 +13,6 @@ void CheckAcceleratedNotebook(const Workload& w, const RuleContext&, Sink& sink)
                 " for interactive work: an accelerated instance bills its full price while it sits idle";
     r.suggestion =
         "use a CPU instance such as ml.t3.medium for the notebook and run GPU work as training or processing jobs";
-    r.iam = InstanceTypesHint(w.kind);
     r.cost = CostRequest{type.text, 1, true, "ml.t3.medium"};
     sink.Emit(w, std::move(r));
   });

@@ -16,7 +16,6 @@ void CheckPreviousGenerationInstance(const Workload& w, const RuleContext&, Sink
     r.message = w.label + " uses " + type.text + ", a previous-generation instance: " + successor +
                 " is faster for the same or a lower price";
     r.suggestion = "switch to " + successor;
-    r.iam = InstanceTypesHint(w.kind);
     bool always_on = w.kind == WorkloadKind::kNotebookInstance || w.kind == WorkloadKind::kEndpointVariant ||
                      w.kind == WorkloadKind::kStudioDomain || w.kind == WorkloadKind::kStudioUserProfile ||
                      w.kind == WorkloadKind::kStudioSpace;

@@ -13,9 +13,6 @@ void CheckElasticInference(const Workload& w, const RuleContext&, Sink& sink) {
                 ": Elastic Inference is no longer available, so the request fails or pins a retired setup";
     r.suggestion = "remove the accelerator; serve from a CPU instance, ml.inf2 (AWS Inferentia) or a small GPU "
                    "instance such as ml.g4dn.xlarge";
-    std::string action = w.kind == WorkloadKind::kNotebookInstance ? "sagemaker:CreateNotebookInstance"
-                                                                    : "sagemaker:CreateEndpointConfig";
-    r.iam = IamHint{"sagemaker:AcceleratorTypes", {action}};
     sink.Emit(w, std::move(r));
   });
 }

@@ -14,8 +14,6 @@ void CheckLifecycleConfigWithoutIdleStop(const Workload& w, const RuleContext&, 
               " whose on-start script has no idle-stop logic: the instance never stops when idle";
   r.suggestion = "add an idle check to the on-start script (a cron job that calls StopNotebookInstance after "
                  "IDLE_TIME seconds without kernel activity)";
-  r.iam = IamHint{"sagemaker:NotebookInstanceLifecycleConfigArns",
-                  {"sagemaker:CreateNotebookInstance", "sagemaker:UpdateNotebookInstance"}};
   ForEachKnown(w.instance_type, [&](const Val& t) { r.cost = CostRequest{t.text, 1, true, ""}; });
   sink.Emit(w, std::move(r));
 }
