@@ -127,12 +127,55 @@ void ReportUnknownInstanceTypes(const Workload& w, const ScanOptions& opts, std:
   for (const StudioApp& app : w.apps) check(app.instance_type);
 }
 
+// `# sagelint:dataset-size=2TB` on the line of a channel's S3 URI, or on the
+// line above it, states the size of the data that channel reads.
+void ApplyDatasetAnnotations(ParsedFile& pf) {
+  static constexpr std::string_view kMarker = "sagelint:dataset-size=";
+  const std::string& text = pf.text;
+  if (text.find(kMarker) == std::string::npos) return;
+  std::map<int, Val> sizes;  // by line
+  int line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != '\n') continue;
+    std::string_view l(text.data() + line_start, i - line_start);
+    size_t at = l.find(kMarker);
+    size_t comment = std::min(l.find('#'), l.find("//"));
+    if (at != std::string_view::npos && comment < at) {
+      std::string_view rest = l.substr(at + kMarker.size());
+      size_t end = rest.find_first_of(" \t\r\",");
+      std::string size(rest.substr(0, end));
+      int column = static_cast<int>(at) + 1;
+      if (auto gb = ParseSize(size)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", *gb);
+        sizes[line] = Val::Known(buf, {{line, column}, {line, column}}, "sagelint:dataset-size annotation");
+      } else {
+        pf.result.errors.push_back({"sagelint:dataset-size='" + size + "' is not a size such as 2TB or 500GB",
+                                    {line, column}});
+      }
+    }
+    ++line;
+    line_start = i + 1;
+  }
+  for (Workload& w : pf.result.workloads) {
+    for (Channel& c : w.channels) {
+      if (c.dataset_size_gb.present() || !c.s3_uri.range.valid()) continue;
+      int l = c.s3_uri.range.begin.line;
+      auto it = sizes.find(l);
+      if (it == sizes.end()) it = sizes.find(l - 1);
+      if (it != sizes.end()) c.dataset_size_gb = it->second;
+    }
+  }
+}
+
 }  // namespace
 
 Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
   Analysis out;
   std::vector<Workload*> all;
   for (ParsedFile& pf : files) {
+    ApplyDatasetAnnotations(pf);
     for (Workload& w : pf.result.workloads) {
       if (w.scope.empty()) w.scope = w.path.empty() ? pf.result.path : w.path;
       if (w.path.empty()) w.path = pf.result.path;

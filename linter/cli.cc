@@ -13,6 +13,9 @@
 #include <vector>
 
 #include "linter/config.h"
+#include "linter/datasets.h"
+#include "linter/iam_policy.h"
+#include "linter/prices.h"
 #include "linter/dispatch.h"
 #include "linter/model_dump.h"
 #include "linter/emit.h"
@@ -31,6 +34,7 @@ Usage:
   sagelint [scan] [OPTIONS] [PATH ...]   check files and directories (default: .)
   sagelint rules                         list the rules
   sagelint explain ID                    explain one rule
+  sagelint iam-policy [OPTIONS] [PATH ...]  an IAM/SCP guardrail policy for the findings' classes
   sagelint --version | --help
 
 Options of scan:
@@ -42,6 +46,10 @@ Options of scan:
   --param KEY=VALUE      CloudFormation parameter value (repeatable)
   --var KEY=VALUE        Terraform variable value (repeatable)
   --var-file FILE        Terraform variable file (repeatable)
+  --dataset-size S3URI=SIZE  size of the data under an S3 prefix (e.g. s3://bkt/imagenet/=1.2TB)
+  --s3-listing [s3://BUCKET/=]FILE  `aws s3 ls --recursive --summarize` output or an S3 Inventory CSV
+  --prices FILE          price file (ours or the AWS Price List offer file for AmazonSageMaker)
+  --lifecycle-arn ARN    iam-policy: an approved lifecycle configuration (repeatable)
   --jobs N               worker threads (default: all cores)
   --no-ignore            do not honour .gitignore files
   --report-unused-ignores  report sagelint:ignore comments that suppress nothing
@@ -69,6 +77,9 @@ struct CliOptions {
   std::vector<std::string> select, ignore;
   std::map<std::string, std::string> params, vars;
   std::vector<std::string> var_files;
+  std::vector<std::string> dataset_sizes, s3_listings;
+  std::string prices;
+  std::vector<std::string> lifecycle_arns;  // iam-policy
   int jobs = 0;
   bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
 };
@@ -93,7 +104,8 @@ CliOptions ParseArgs(int argc, char** argv) {
   CliOptions o;
   std::vector<std::string> args(argv + 1, argv + argc);
   size_t i = 0;
-  if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain" || args[0] == "dump-model")) {
+  if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain" || args[0] == "dump-model" ||
+                         args[0] == "iam-policy")) {
     o.command = args[i++];
   }
   bool only_paths = false;
@@ -153,6 +165,14 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.vars.insert(KeyValue(a, next()));
     } else if (a == "--var-file") {
       o.var_files.push_back(next());
+    } else if (a == "--dataset-size") {
+      o.dataset_sizes.push_back(next());
+    } else if (a == "--s3-listing") {
+      o.s3_listings.push_back(next());
+    } else if (a == "--prices") {
+      o.prices = next();
+    } else if (a == "--lifecycle-arn") {
+      o.lifecycle_arns.push_back(next());
     } else if (a == "--jobs" || a == "-j") {
       std::string v = next();
       try {
@@ -212,6 +232,10 @@ int CommandExplain(const CliOptions& o) {
     std::cout << "\n";
   }
   std::cout << RuleDoc(r->id);
+  if (r->severity != Severity::kNote || !r->iam_key.empty()) {
+    std::cout << "\nPrices in cost estimates: " << PriceTable::BuiltIn().Describe()
+              << ". Replace them with `prices:` in .sagelint.yaml or --prices FILE.\n";
+  }
   return 0;
 }
 
@@ -246,7 +270,8 @@ Config LoadConfigFor(const CliOptions& o) {
   return *c;
 }
 
-int CommandScan(const CliOptions& o) {
+// Everything a scan needs from flags and configuration; `prices` keeps a loaded price file alive.
+ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices) {
   CheckRuleIds(o.select, "--select");
   CheckRuleIds(o.ignore, "--ignore");
   ScanOptions so;
@@ -267,13 +292,65 @@ int CommandScan(const CliOptions& o) {
   for (const std::string& f : o.var_files) {
     if (!std::filesystem::exists(f)) throw UsageError{"--var-file: " + f + " does not exist"};
   }
-
-  ScanResult result = Scan(so);
-  if (!result.missing.empty()) {
-    for (const std::string& m : result.missing) std::cerr << "sagelint: " << m << ": no such file or directory\n";
-    return 2;
+  for (const auto& [uri, size] : so.config.datasets) {
+    so.datasets.AddPrefix(uri, *ParseSize(size), "datasets: in " + DisplayPath(so.config.path));
   }
+  std::string error;
+  for (const std::string& a : o.dataset_sizes) {
+    if (!AddDatasetSizeArg(a, &so.datasets, &error)) throw UsageError{"--dataset-size: " + error};
+  }
+  for (const std::string& a : o.s3_listings) {
+    if (!AddS3ListingArg(a, &so.datasets, &error)) throw UsageError{"--s3-listing: " + error};
+  }
+  std::string price_file = o.prices;
+  if (price_file.empty() && !so.config.prices.empty()) {
+    std::filesystem::path p = so.config.prices;
+    price_file = p.is_absolute() ? p.string() : (std::filesystem::path(so.config.dir) / p).string();
+  }
+  if (!price_file.empty()) {
+    *prices = PriceTable::Load(price_file, so.config.region, &error);
+    if (!*prices) throw UsageError{"prices: " + error};
+    so.prices = &**prices;
+  } else if (so.config.region != "us-east-1") {
+    throw UsageError{"region " + so.config.region +
+                     ": the built-in price table covers us-east-1 only; name a price file with `prices:` or --prices "
+                     "(the AWS Price List offer file for AmazonSageMaker works)"};
+  }
+  return so;
+}
+
+// Named paths that do not exist are a usage error (exit 2); unreadable entries are reported and skipped.
+bool ReportMissing(const ScanResult& result) {
+  for (const std::string& m : result.missing) std::cerr << "sagelint: " << m << ": no such file or directory\n";
   for (const std::string& s : result.skipped) std::cerr << "sagelint: skipped " << s << "\n";
+  return !result.missing.empty();
+}
+
+int CommandIamPolicy(const CliOptions& o) {
+  std::optional<PriceTable> prices;
+  ScanOptions so = BuildScanOptions(o, &prices);
+  ScanResult result = Scan(so);
+  if (ReportMissing(result)) return 2;
+  GuardrailOptions go;
+  auto it = so.config.rules.find("SM204");
+  if (it != so.config.rules.end() && it->second.options.count("max_keep_alive_seconds")) {
+    go.max_keep_alive_seconds = it->second.options.at("max_keep_alive_seconds");
+  }
+  std::cout << BuildGuardrailPolicy(result.findings, o.lifecycle_arns, go).dump(2) << "\n";
+  for (const std::string& note : GuardrailNotes(result.findings, o.lifecycle_arns)) {
+    std::cerr << "note: " << note << "\n";
+  }
+  for (const CiOnlyClass& c : ClassesWithoutConditionKey(result.findings)) {
+    std::cerr << "not enforceable by IAM: " << c.rule << " " << c.what << "\n";
+  }
+  return 0;
+}
+
+int CommandScan(const CliOptions& o) {
+  std::optional<PriceTable> prices;
+  ScanOptions so = BuildScanOptions(o, &prices);
+  ScanResult result = Scan(so);
+  if (ReportMissing(result)) return 2;
 
   std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
   EmitOptions eo;
@@ -313,6 +390,7 @@ int RunCli(int argc, char** argv) {
     if (o.command == "rules") return CommandRules(o);
     if (o.command == "explain") return CommandExplain(o);
     if (o.command == "dump-model") return CommandDumpModel(o);
+    if (o.command == "iam-policy") return CommandIamPolicy(o);
     return CommandScan(o);
   } catch (const UsageError& e) {
     std::cerr << "sagelint: " << e.message << "\n";

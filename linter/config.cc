@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "linter/datasets.h"
 #include "linter/rule.h"
 #include "linter/strings.h"
 
@@ -154,6 +155,13 @@ class Loader {
         }
       } else if (key == "datasets") {
         c.datasets = StringMap(v, key);
+        for (const auto& d : v) {
+          std::string uri = d.first.Scalar();
+          if (uri.rfind("s3://", 0) != 0) Fail(d.first, "datasets: '" + uri + "' is not an s3:// URI");
+          if (!ParseSize(d.second.Scalar())) {
+            Fail(d.second, "datasets." + uri + ": '" + d.second.Scalar() + "' is not a size such as 1.2TB or 500GB");
+          }
+        }
       } else if (key == "parameters") {
         c.parameters = StringMap(v, key);
       } else if (key == "variables") {
