@@ -131,6 +131,14 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
   }
   // A cheap byte scan first: only files that can mention SageMaker are parsed.
   switch (f.kind) {
+    case FileKind::kPython:
+      if (s.text.find("sagemaker") == std::string::npos) return out;
+      out.push_back(Guarded(f, Format::kPython, s.text, [&] { return ParsePython(s, opts); }));
+      break;
+    case FileKind::kNotebook:
+      if (s.text.find("sagemaker") == std::string::npos) return out;
+      out.push_back(Guarded(f, Format::kNotebook, s.text, [&] { return ParseNotebook(s, opts); }));
+      break;
     case FileKind::kYamlOrJson:
       if (LooksLikeCloudFormation(s.text)) {
         out.push_back(Guarded(f, Format::kCloudFormation, s.text, [&] { return ParseCloudFormation(s, opts); }));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "linter/frontend.h"
+#include "parsers/common/base64.h"
 #include "parsers/cloudformation/node.h"
 #include "parsers/cloudformation/request.h"
 #include "parsers/cloudformation/template.h"
@@ -16,30 +17,6 @@ constexpr size_t kMaxTemplateBytes = 16u << 20;  // CloudFormation itself takes 
 constexpr int kMaxStateDepth = 32;
 
 SourceRange RangeOf(SourcePos p) { return {p, p}; }
-
-std::string Base64Decode(std::string_view in, bool* ok) {
-  static const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -8;
-  size_t chars = 0;
-  for (char c : in) {
-    if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-    size_t pos = kAlphabet.find(c);
-    if (pos == std::string::npos) {
-      *ok = false;
-      return {};
-    }
-    ++chars;
-    val = (val << 6) + static_cast<int>(pos);
-    bits += 6;
-    if (bits >= 0) {
-      out.push_back(static_cast<char>((val >> bits) & 0xFF));
-      bits -= 8;
-    }
-  }
-  *ok = chars >= 4;
-  return out;
-}
 
 class Extractor {
  public:

@@ -1,0 +1,53 @@
+// tree-sitter with guards: a parse deadline, owned trees, positions, and the
+// first syntax error of a tree.
+#ifndef SAGELINT_PARSERS_COMMON_TREE_SITTER_H_
+#define SAGELINT_PARSERS_COMMON_TREE_SITTER_H_
+
+#include <tree_sitter/api.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "linter/model.h"
+
+namespace sagelint::ts {
+
+struct TreeDeleter {
+  void operator()(TSTree* t) const { ts_tree_delete(t); }
+};
+using Tree = std::unique_ptr<TSTree, TreeDeleter>;
+
+// Parses `text` with `language`; nullptr if the deadline passed (pathological input).
+Tree Parse(const TSLanguage* language, std::string_view text, int deadline_ms);
+
+inline std::string_view Text(TSNode n, std::string_view src) {
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  if (a > src.size() || b > src.size() || b < a) return {};
+  return src.substr(a, b - a);
+}
+inline std::string_view Type(TSNode n) { return ts_node_type(n); }
+inline TSNode Field(TSNode n, const char* name) {
+  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::char_traits<char>::length(name)));
+}
+// 1-based line and byte column of the node's start.
+inline SourcePos Start(TSNode n) {
+  TSPoint p = ts_node_start_point(n);
+  return {static_cast<int>(p.row) + 1, static_cast<int>(p.column) + 1};
+}
+inline SourcePos End(TSNode n) {
+  TSPoint p = ts_node_end_point(n);
+  return {static_cast<int>(p.row) + 1, static_cast<int>(p.column) + 1};
+}
+
+struct SyntaxError {
+  SourcePos pos;
+  std::string message;
+};
+// The first ERROR or MISSING node in document order (iterative walk).
+std::optional<SyntaxError> FirstError(TSNode root, std::string_view src);
+
+}  // namespace sagelint::ts
+
+#endif  // SAGELINT_PARSERS_COMMON_TREE_SITTER_H_
