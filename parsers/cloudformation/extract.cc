@@ -312,13 +312,7 @@ class Extractor {
     if (!props) return;
     const Node* type = res.Get("Type");
     auto policy_doc = [&](const Node* doc, const std::string& policy) {
-      if (!doc) return;
-      const Node* statements = doc->Get("Statement");
-      if (!statements) return;
-      std::vector<const Node*> list;
-      if (statements->is_map()) list.push_back(statements);
-      for (const Node& s : statements->items) list.push_back(&s);
-      for (size_t i = 0; i < list.size(); ++i) Statement(base, *list[i], policy, i + 1);
+      if (doc) MapPolicyDocument(*doc, TemplateValues(), base, policy, &out_->workloads);
     };
     if (type->text == "AWS::IAM::Role") {
       if (const Node* policies = props->Get("Policies"); policies && policies->is_seq()) {
@@ -355,106 +349,17 @@ class Extractor {
     }
   }
 
-  void Statement(const Workload& base, const Node& s, const std::string& policy, size_t index) {
-    if (!s.is_map()) return;
-    Workload w = base;
-    w.kind = WorkloadKind::kIamStatement;
-    w.range = RangeOf(s.pos);
-    w.label = "IAM policy '" + policy + "' statement " + std::to_string(index);
-    w.iam.policy = policy;
-    w.iam.effect = t_.Resolve(s.Get("Effect"));
-    const Node* actions = s.Get("Action");
-    if (!actions && (actions = s.Get("NotAction"))) w.iam.not_action = true;
-    if (!actions) return;
-    auto add_action = [&](const Node& a) {
-      Val v = t_.Resolve(&a);
-      if (!v.known()) w.iam.actions_complete = false;
-      w.iam.actions.push_back(std::move(v));
-    };
-    if (actions->is_seq()) {
-      for (const Node& a : actions->items) add_action(a);
-    } else {
-      add_action(*actions);
-    }
-    if (const Node* cond = s.Get("Condition")) {
-      if (!cond->is_map()) {
-        w.iam.conditions_known = false;
-      } else {
-        for (const auto& [op, keys] : cond->entries) {
-          if (!keys.is_map()) {
-            w.iam.conditions_known = false;
-            continue;
-          }
-          for (const auto& [key, values] : keys.entries) {
-            IamCondition c;
-            c.op = op;
-            c.key = key;
-            auto add = [&](const Node& n) {
-              Val v = t_.Resolve(&n);
-              if (v.known()) c.values.push_back(v.text);
-              else c.known = false;
-            };
-            if (values.is_seq()) {
-              for (const Node& n : values.items) add(n);
-            } else {
-              add(values);
-            }
-            w.iam.conditions.push_back(std::move(c));
-          }
-        }
-      }
-    }
-    Emit(std::move(w));
-  }
-
   // Step Functions: the SageMaker tasks of `Definition`, or of `DefinitionString` JSON.
   void StateMachine(const Workload& base, const Node* props) {
     if (!props) return;
     if (const Node* def = props->Get("Definition"); def && def->is_map()) {
-      States(base, *def, TemplateValues(), 0);
+      MapStateMachine(*def, TemplateValues(), base, &out_->workloads);
       return;
     }
     const Node* str = props->Get("DefinitionString");
     if (!str) return;
     Node doc;
-    if (EmbeddedJson(*str, &doc)) States(base, doc, PlainValues(), 0);
-  }
-
-  void States(const Workload& base, const Node& def, const ValueFn& value, int depth) {
-    if (depth > kMaxStateDepth) return;
-    const Node* states = def.Get("States");
-    if (!states || !states->is_map()) return;
-    for (size_t i = 0; i < states->entries.size(); ++i) {
-      const auto& [name, state] = states->entries[i];
-      if (!state.is_map()) continue;
-      for (const char* nested : {"Iterator", "ItemProcessor"}) {
-        if (const Node* n = state.Get(nested)) States(base, *n, value, depth + 1);
-      }
-      if (const Node* branches = state.Get("Branches"); branches && branches->is_seq()) {
-        for (const Node& b : branches->items) States(base, b, value, depth + 1);
-      }
-      const Node* resource = state.Get("Resource");
-      const Node* params = state.Get("Parameters");
-      if (!params) params = state.Get("Arguments");
-      if (!resource || !resource->is_scalar() || !params || !params->is_map()) continue;
-      RequestKind kind = RequestKindOfTaskResource(resource->text);
-      if (kind == RequestKind::kNone) continue;
-      Workload w = base;
-      w.name = base.name + "." + name;
-      w.range = RangeOf(states->key_pos[i]);
-      w.label = std::string(KindLabel(kind)) + " '" + w.name + "'";
-      MapRequest(kind, *params, value, w, &out_->workloads);
-    }
-  }
-
-  static const char* KindLabel(RequestKind k) {
-    switch (k) {
-      case RequestKind::kTraining: return "training job";
-      case RequestKind::kTuning: return "tuning job";
-      case RequestKind::kProcessing: return "processing job";
-      case RequestKind::kTransform: return "transform job";
-      default: return "job";
-    }
+    if (EmbeddedJson(*str, &doc)) MapStateMachine(doc, PlainValues(), base, &out_->workloads);
   }
 
   // JSON text held in a template string (plain, !Sub or Fn::Join), parsed with
@@ -595,7 +500,7 @@ class Extractor {
       Workload w = base;
       w.name = base.name + "." + (name && name->is_scalar() ? name->text : "?");
       w.range = RangeOf(step.pos);
-      w.label = std::string(KindLabel(kind)) + " '" + w.name + "'";
+      w.label = std::string(RequestKindLabel(kind)) + " '" + w.name + "'";
       MapRequest(kind, *args, value, w, &out_->workloads);
     }
   }

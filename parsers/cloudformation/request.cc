@@ -190,4 +190,115 @@ void MapRequest(RequestKind kind, const Node& request, const ValueFn& value, con
   }
 }
 
+const char* RequestKindLabel(RequestKind k) {
+  switch (k) {
+    case RequestKind::kTraining: return "training job";
+    case RequestKind::kTuning: return "tuning job";
+    case RequestKind::kProcessing: return "processing job";
+    case RequestKind::kTransform: return "transform job";
+    default: return "job";
+  }
+}
+
+namespace {
+
+constexpr int kMaxStateDepth = 32;
+
+void States(const Node& def, const ValueFn& value, const Workload& base, std::vector<Workload>* out, int depth) {
+  if (depth > kMaxStateDepth) return;
+  const Node* states = def.Get("States");
+  if (!states || !states->is_map()) return;
+  for (size_t i = 0; i < states->entries.size(); ++i) {
+    const auto& [name, state] = states->entries[i];
+    if (!state.is_map()) continue;
+    for (const char* nested : {"Iterator", "ItemProcessor"}) {
+      if (const Node* n = state.Get(nested)) States(*n, value, base, out, depth + 1);
+    }
+    if (const Node* branches = state.Get("Branches"); branches && branches->is_seq()) {
+      for (const Node& b : branches->items) States(b, value, base, out, depth + 1);
+    }
+    const Node* resource = state.Get("Resource");
+    const Node* params = state.Get("Parameters");
+    if (!params) params = state.Get("Arguments");
+    if (!resource || !resource->is_scalar() || !params || !params->is_map()) continue;
+    RequestKind kind = RequestKindOfTaskResource(resource->text);
+    if (kind == RequestKind::kNone) continue;
+    Workload w = base;
+    w.name = base.name + "." + name;
+    w.range = {states->key_pos[i], states->key_pos[i]};
+    w.label = std::string(RequestKindLabel(kind)) + " '" + w.name + "'";
+    MapRequest(kind, *params, value, w, out);
+  }
+}
+
+void Statement(const Node& s, const ValueFn& value, const Workload& base, const std::string& policy, size_t index,
+               std::vector<Workload>* out) {
+  if (!s.is_map()) return;
+  Workload w = base;
+  w.kind = WorkloadKind::kIamStatement;
+  w.range = {s.pos, s.pos};
+  w.label = "IAM policy '" + policy + "' statement " + std::to_string(index);
+  w.iam.policy = policy;
+  w.iam.effect = value(s.Get("Effect"));
+  const Node* actions = s.Get("Action");
+  if (!actions && (actions = s.Get("NotAction"))) w.iam.not_action = true;
+  if (!actions) return;
+  auto add_action = [&](const Node& a) {
+    Val v = value(&a);
+    if (!v.known()) w.iam.actions_complete = false;
+    w.iam.actions.push_back(std::move(v));
+  };
+  if (actions->is_seq()) {
+    for (const Node& a : actions->items) add_action(a);
+  } else {
+    add_action(*actions);
+  }
+  if (const Node* cond = s.Get("Condition")) {
+    if (!cond->is_map()) {
+      w.iam.conditions_known = false;
+    } else {
+      for (const auto& [op, keys] : cond->entries) {
+        if (!keys.is_map()) {
+          w.iam.conditions_known = false;
+          continue;
+        }
+        for (const auto& [key, values] : keys.entries) {
+          IamCondition c;
+          c.op = op;
+          c.key = key;
+          auto add = [&](const Node& n) {
+            Val v = value(&n);
+            if (v.known()) c.values.push_back(v.text);
+            else c.known = false;
+          };
+          if (values.is_seq()) {
+            for (const Node& n : values.items) add(n);
+          } else {
+            add(values);
+          }
+          w.iam.conditions.push_back(std::move(c));
+        }
+      }
+    }
+  }
+  out->push_back(std::move(w));
+}
+
+}  // namespace
+
+void MapStateMachine(const Node& definition, const ValueFn& value, const Workload& base,
+                     std::vector<Workload>* out) {
+  States(definition, value, base, out, 0);
+}
+
+void MapPolicyDocument(const Node& document, const ValueFn& value, const Workload& base, const std::string& policy,
+                       std::vector<Workload>* out) {
+  const Node* statements = document.Get("Statement");
+  if (!statements) return;
+  std::vector<const Node*> list;
+  if (statements->is_map()) list.push_back(statements);
+  for (const Node& s : statements->items) list.push_back(&s);
+  for (size_t i = 0; i < list.size(); ++i) Statement(*list[i], value, base, policy, i + 1, out);
+}
+
 }  // namespace sagelint::cfn

@@ -26,6 +26,19 @@ RequestKind RequestKindOfPipelineStep(std::string_view type);      // "Training"
 void MapRequest(RequestKind kind, const Node& request, const ValueFn& value, const Workload& base,
                 std::vector<Workload>* out);
 
+// "training job", "tuning job", …: how labels name a request's workload.
+const char* RequestKindLabel(RequestKind kind);
+
+// The SageMaker tasks of a Step Functions definition (States, including
+// Parallel branches and Map iterators): one request each.
+void MapStateMachine(const Node& definition, const ValueFn& value, const Workload& base,
+                     std::vector<Workload>* out);
+
+// The statements of an IAM policy document (`Statement` object or list), one
+// iam_statement workload each, labelled "IAM policy '<policy>' statement N".
+void MapPolicyDocument(const Node& document, const ValueFn& value, const Workload& base, const std::string& policy,
+                       std::vector<Workload>* out);
+
 }  // namespace sagelint::cfn
 
 #endif  // SAGELINT_PARSERS_CLOUDFORMATION_REQUEST_H_
