@@ -119,6 +119,16 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
       texts[f.display] = s.text;
       sources.push_back(std::move(s));
     }
+    try {
+      for (FileResult& r : ParseTerraformModule(sources, opts, unit.report_only)) {
+        ParsedFile pf;
+        pf.text = texts[r.path];
+        pf.result = std::move(r);
+        out.push_back(std::move(pf));
+      }
+    } catch (const std::exception& e) {
+      out.push_back(Failed(unit.files.front(), Format::kTerraform, std::string("internal parser error: ") + e.what()));
+    }
     return out;
   }
 
@@ -140,7 +150,9 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
       out.push_back(Guarded(f, Format::kNotebook, s.text, [&] { return ParseNotebook(s, opts); }));
       break;
     case FileKind::kYamlOrJson:
-      if (LooksLikeCloudFormation(s.text)) {
+      if (LooksLikeTerraformPlan(s.text)) {
+        out.push_back(Guarded(f, Format::kTerraform, {}, [&] { return ParseTerraformPlan(s, opts); }));
+      } else if (LooksLikeCloudFormation(s.text)) {
         out.push_back(Guarded(f, Format::kCloudFormation, s.text, [&] { return ParseCloudFormation(s, opts); }));
       }
       break;

@@ -1,0 +1,395 @@
+#include "parsers/terraform/resources.h"
+
+#include <set>
+
+#include "parsers/cloudformation/request.h"
+#include "parsers/common/base64.h"
+
+namespace sagelint::tf {
+namespace {
+
+constexpr std::string_view kUnknownMarker = "__sagelint_unknown__";
+
+Val NodeVal(const cfn::Node* n) {
+  if (!n || n->is_null()) return n ? Val::Absent({n->pos, n->pos}) : Val::Absent();
+  SourceRange r{n->pos, n->pos};
+  if (!n->is_scalar()) return Val::Unknown(r, "a structured value");
+  if (n->text == kUnknownMarker) return Val::Unknown(r);
+  return Val::Known(n->text, r, n->tag);
+}
+
+// The resource address a link text refers to ("\x01aws_x.y\x01"), if it is only that.
+std::string RefOf(const TfVal* v) {
+  if (!v || v->link.size() < 3 || v->link.front() != kRefMark || v->link.back() != kRefMark) return {};
+  std::string inner = v->link.substr(1, v->link.size() - 2);
+  return inner.find(kRefMark) == std::string::npos ? inner : std::string();
+}
+
+class Extractor {
+ public:
+  Extractor(const std::vector<Resource>& resources, std::vector<Workload>* out) : rs_(resources), out_(out) {}
+
+  void Run() {
+    for (const Resource& r : rs_) {
+      const std::string& t = r.type;
+      if (r.mode == "data") {
+        if (t == "aws_iam_policy_document") PolicyDocumentData(r);
+        continue;
+      }
+      if (t == "aws_sagemaker_notebook_instance") Notebook(r);
+      else if (t == "aws_sagemaker_notebook_instance_lifecycle_configuration") LifecycleConfig(r);
+      else if (t == "aws_sagemaker_endpoint_configuration") EndpointConfig(r);
+      else if (t == "aws_sagemaker_domain") Studio(r, WorkloadKind::kStudioDomain);
+      else if (t == "aws_sagemaker_user_profile") Studio(r, WorkloadKind::kStudioUserProfile);
+      else if (t == "aws_sagemaker_space") Studio(r, WorkloadKind::kStudioSpace);
+      else if (t == "aws_sagemaker_training_job") Request(r, cfn::RequestKind::kTraining);
+      else if (t == "aws_sagemaker_hyper_parameter_tuning_job") Request(r, cfn::RequestKind::kTuning);
+      else if (t == "aws_appautoscaling_target") ScalableTarget(r);
+      else if (t == "aws_iam_policy" || t == "aws_iam_role_policy") Policy(r, r.body.Get("policy"));
+      else if (t == "aws_iam_role") Role(r);
+      else if (t == "aws_iam_role_policy_attachment" || t == "aws_iam_policy_attachment") Attachment(r);
+      else if (t == "aws_sfn_state_machine") StateMachine(r);
+    }
+  }
+
+ private:
+  Workload Base(const Resource& r, WorkloadKind kind, const std::string& what) {
+    Workload w;
+    w.kind = kind;
+    w.format = r.format;
+    w.path = r.path;
+    w.scope = r.scope;
+    w.name = r.address;
+    w.label = what + " '" + r.address + "'";
+    w.range = r.range;
+    w.complete = !r.body.dynamic;
+    return w;
+  }
+  std::string Ref(const Resource& r, const std::string& address) const { return "ref:" + r.scope + "#" + address; }
+  const Resource* Find(const std::string& address) const {
+    for (const Resource& r : rs_) {
+      if (r.address == address && r.mode == "resource") return &r;
+    }
+    return nullptr;
+  }
+
+  void Notebook(const Resource& r) {
+    Workload w = Base(r, WorkloadKind::kNotebookInstance, "notebook instance");
+    const TfVal& b = r.body;
+    w.instance_type = ToVal(b.Get("instance_type"));
+    w.volume_gb = ToVal(b.Get("volume_size"));
+    if (const TfVal* acc = b.Get("accelerator_types"); acc && acc->kind == TfVal::Kind::kList && !acc->items.empty()) {
+      w.accelerator_type = ToVal(&acc->items[0]);
+    }
+    const TfVal* lc = b.Get("lifecycle_config_name");
+    w.lifecycle_config = ToVal(lc);
+    w.lifecycle_config.ForEach([&](const Val& v) {
+      if (v.known()) w.refs.push_back("lc:" + v.text);
+    });
+    auto add_ref = [&](const TfVal* v) {
+      std::string ref = RefOf(v);
+      if (!ref.empty()) w.refs.push_back(Ref(r, ref));
+    };
+    add_ref(lc);
+    if (lc && lc->kind == TfVal::Kind::kCond) {
+      for (const TfVal& alt : lc->items) add_ref(&alt);
+    }
+    out_->push_back(std::move(w));
+  }
+
+  void LifecycleConfig(const Resource& r) {
+    Workload w = Base(r, WorkloadKind::kLifecycleScript, "lifecycle configuration");
+    w.keys.push_back(Ref(r, r.address));
+    const TfVal* name = r.body.Get("name");
+    if (name && name->known()) w.keys.push_back("lc:" + name->text);
+    w.on_start = Script(r.body.Get("on_start"));
+    w.on_create = Script(r.body.Get("on_create"));
+    out_->push_back(std::move(w));
+  }
+
+  static Val Script(const TfVal* v) {
+    if (!v || v->kind == TfVal::Kind::kNull) return Val::Absent();
+    if (!v->known()) return Val::Unknown(v->range, "script not resolvable");
+    bool ok = false;
+    std::string text = Base64Decode(v->text, &ok);
+    if (!ok) return Val::Unknown(v->range, "on_start is not base64");
+    return Val::Known(text, v->range, "decoded script");
+  }
+
+  void EndpointConfig(const Resource& r) {
+    const TfVal& b = r.body;
+    const TfVal* cfg_name = b.Get("name");
+    // Endpoints deploying this configuration, by reference or by name.
+    std::vector<const Resource*> endpoints;
+    for (const Resource& e : rs_) {
+      if (e.type != "aws_sagemaker_endpoint" || e.mode != "resource") continue;
+      const TfVal* ref = e.body.Get("endpoint_config_name");
+      if (!ref) continue;
+      bool uses = RefOf(ref) == r.address ||
+                  (ref->known() && cfg_name && cfg_name->known() && ref->text == cfg_name->text);
+      if (uses) endpoints.push_back(&e);
+    }
+    bool async = b.Block("async_inference_config") != nullptr;
+    for (const TfVal* v : b.Blocks("production_variants")) {
+      Val vname = ToVal(v->Get("variant_name"));
+      std::string variant = vname.known() ? vname.text : "?";
+      Workload w = Base(r, WorkloadKind::kEndpointVariant, "endpoint variant");
+      w.name = r.address + "/" + variant;
+      w.label = "endpoint variant '" + w.name + "'";
+      w.range = v->range.valid() ? v->range : r.range;
+      w.complete = w.complete && !v->dynamic;
+      w.variant_name = vname;
+      w.instance_type = ToVal(v->Get("instance_type"));
+      w.instance_count = ToVal(v->Get("initial_instance_count"));
+      w.accelerator_type = ToVal(v->Get("accelerator_type"));
+      if (const TfVal* s = v->Block("serverless_config")) w.serverless = Val::Known("true", s->range);
+      if (const TfVal* m = v->Block("managed_instance_scaling")) w.managed_scaling = ToVal(m->Get("status"));
+      if (async) w.async_inference = Val::Known("true", b.Block("async_inference_config")->range);
+      ModelImage(r, v->Get("model_name"), &w);
+      if (vname.known()) {
+        for (const Resource* e : endpoints) {
+          w.keys.push_back(Ref(r, e->address) + "/variant/" + variant);
+          const TfVal* ename = e->body.Get("name");
+          if (ename && ename->known()) {
+            w.endpoint_name = ToVal(ename);
+            w.keys.push_back("endpoint:" + ename->text + "/variant/" + variant);
+          }
+        }
+      }
+      out_->push_back(std::move(w));
+    }
+  }
+
+  void ModelImage(const Resource& r, const TfVal* model_name, Workload* w) {
+    const Resource* model = nullptr;
+    std::string ref = RefOf(model_name);
+    if (!ref.empty()) model = Find(ref);
+    if (!model && model_name && model_name->known()) {
+      for (const Resource& m : rs_) {
+        const TfVal* n = m.body.Get("name");
+        if (m.type == "aws_sagemaker_model" && n && n->known() && n->text == model_name->text) model = &m;
+      }
+    }
+    (void)r;
+    if (!model) return;
+    if (const TfVal* primary = model->body.Block("primary_container")) {
+      w->image = ToVal(primary->Get("image"));
+      return;
+    }
+    for (const TfVal* c : model->body.Blocks("container")) {
+      Val image = ToVal(c->Get("image"));
+      if (!w->image.present() || (image.known() && image.text.find("scikit-learn") != std::string::npos)) {
+        w->image = image;
+      }
+    }
+  }
+
+  void Studio(const Resource& r, WorkloadKind kind) {
+    const char* what = kind == WorkloadKind::kStudioDomain        ? "Studio domain"
+                       : kind == WorkloadKind::kStudioUserProfile ? "Studio user profile"
+                                                                  : "Studio space";
+    Workload w = Base(r, kind, what);
+    std::vector<std::pair<const char*, const char*>> scopes;
+    if (kind == WorkloadKind::kStudioDomain) {
+      scopes = {{"default_user_settings", "DefaultUserSettings"}, {"default_space_settings", "DefaultSpaceSettings"}};
+    } else if (kind == WorkloadKind::kStudioUserProfile) {
+      scopes = {{"user_settings", "UserSettings"}};
+    } else {
+      scopes = {{"space_settings", "SpaceSettings"}};
+    }
+    static const std::pair<const char*, const char*> kApps[] = {{"jupyter_lab_app_settings", "JupyterLab"},
+                                                                {"code_editor_app_settings", "CodeEditor"},
+                                                                {"kernel_gateway_app_settings", "KernelGateway"}};
+    for (const auto& [key, scope] : scopes) {
+      const TfVal* settings = r.body.Block(key);
+      if (!settings) continue;
+      if (settings->dynamic) w.complete = false;
+      for (const auto& [app_key, app] : kApps) {
+        const TfVal* s = settings->Block(app_key);
+        if (!s) continue;
+        StudioApp a;
+        a.app = app;
+        a.scope = scope;
+        a.range = s->range;
+        if (const TfVal* spec = s->Block("default_resource_spec")) a.instance_type = ToVal(spec->Get("instance_type"));
+        if (const TfVal* alm = s->Block("app_lifecycle_management")) {
+          if (const TfVal* idle = alm->Block("idle_settings")) {
+            a.idle_management = ToVal(idle->Get("lifecycle_management"));
+            a.idle_timeout_minutes = ToVal(idle->Get("idle_timeout_in_minutes"));
+          }
+        }
+        if (s->dynamic) w.complete = false;
+        w.apps.push_back(std::move(a));
+      }
+    }
+    out_->push_back(std::move(w));
+  }
+
+  void Request(const Resource& r, cfn::RequestKind kind) {
+    bool complete = !r.body.dynamic;
+    cfn::Node req = ToNode(r.body, true, &complete);
+    // Single nested blocks arrive as lists of one object; unwrap all but the real lists.
+    Unwrap(&req, 0);
+    Workload base = Base(r, WorkloadKind::kTrainingJob, cfn::RequestKindLabel(kind));
+    std::vector<Workload> made;
+    cfn::MapRequest(kind, req, NodeVal, base, &made);
+    for (Workload& w : made) {
+      if (!complete) w.complete = false;
+      out_->push_back(std::move(w));
+    }
+  }
+
+  static void Unwrap(cfn::Node* n, int depth) {
+    if (depth > 32) return;
+    static const std::set<std::string> kLists = {"InputDataConfig", "InstanceGroups", "TrainingJobDefinitions"};
+    for (auto& [k, v] : n->entries) {
+      if (v.is_seq() && !kLists.count(k) && v.items.size() == 1 && v.items[0].is_map()) {
+        cfn::Node one = v.items[0];
+        v = one;
+      }
+      if (v.is_map()) Unwrap(&v, depth + 1);
+      for (cfn::Node& item : v.items) Unwrap(&item, depth + 1);
+    }
+  }
+
+  void ScalableTarget(const Resource& r) {
+    Workload w = Base(r, WorkloadKind::kScalableTarget, "scalable target");
+    const TfVal& b = r.body;
+    w.service_namespace = ToVal(b.Get("service_namespace"));
+    w.scalable_dimension = ToVal(b.Get("scalable_dimension"));
+    w.min_capacity = ToVal(b.Get("min_capacity"));
+    w.max_capacity = ToVal(b.Get("max_capacity"));
+    const TfVal* id = b.Get("resource_id");
+    w.resource_id = ToVal(id);
+    if (id) {
+      std::string text = id->known() ? id->text : id->link;
+      size_t v = text.find("/variant/");
+      if (text.rfind("endpoint/", 0) == 0 && v != std::string::npos) {
+        std::string endpoint = text.substr(9, v - 9);
+        std::string variant = text.substr(v + 9);
+        if (endpoint.size() > 2 && endpoint.front() == kRefMark && endpoint.back() == kRefMark &&
+            endpoint.find(kRefMark, 1) == endpoint.size() - 1) {
+          w.refs.push_back(Ref(r, endpoint.substr(1, endpoint.size() - 2)) + "/variant/" + variant);
+        } else if (endpoint.find(kRefMark) == std::string::npos) {
+          w.refs.push_back("endpoint:" + endpoint + "/variant/" + variant);
+        }
+      }
+    }
+    out_->push_back(std::move(w));
+  }
+
+  void Policy(const Resource& r, const TfVal* policy) {
+    if (!policy) return;
+    // `policy = data.aws_iam_policy_document.x.json`: reported with the data source.
+    if (!RefOf(policy).empty()) return;
+    Workload base = Base(r, WorkloadKind::kIamStatement, "IAM policy");
+    const TfVal* name = r.body.Get("name");
+    std::string label = name && name->known() ? name->text : r.address;
+    if (policy->kind == TfVal::Kind::kMap) {
+      bool complete = true;
+      cfn::Node doc = ToNode(*policy, false, &complete);
+      cfn::MapPolicyDocument(doc, NodeVal, base, label, out_);
+    } else if (policy->known()) {
+      cfn::Node doc;
+      std::vector<cfn::LoadError> errors;
+      int offset = policy->range.begin.line > 0 ? policy->range.begin.line - 1 : 0;
+      if (cfn::LoadDocument(policy->text, offset, cfn::LoadLimits{}, &doc, &errors) && doc.is_map()) {
+        cfn::MapPolicyDocument(doc, NodeVal, base, label, out_);
+      }
+    }
+  }
+
+  void Role(const Resource& r) {
+    for (const TfVal* inline_policy : r.body.Blocks("inline_policy")) Policy(r, inline_policy->Get("policy"));
+    if (const TfVal* arns = r.body.Get("managed_policy_arns"); arns && arns->kind == TfVal::Kind::kList) {
+      for (const TfVal& a : arns->items) ManagedPolicy(r, &a);
+    }
+  }
+
+  void Attachment(const Resource& r) { ManagedPolicy(r, r.body.Get("policy_arn")); }
+
+  void ManagedPolicy(const Resource& r, const TfVal* arn) {
+    if (!arn || !arn->known() || !arn->text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) return;
+    Workload w = Base(r, WorkloadKind::kIamStatement, "IAM");
+    w.range = arn->range.valid() ? arn->range : r.range;
+    w.label = "'" + r.address + "' managed policy AmazonSageMakerFullAccess";
+    w.iam.policy = r.address;
+    w.iam.managed_policy = "AmazonSageMakerFullAccess";
+    w.iam.effect = Val::Known("Allow", w.range);
+    w.iam.actions.push_back(Val::Known("sagemaker:*", w.range));
+    out_->push_back(std::move(w));
+  }
+
+  void PolicyDocumentData(const Resource& r) {
+    int index = 0;
+    for (const TfVal* s : r.body.Blocks("statement")) {
+      ++index;
+      Workload w = Base(r, WorkloadKind::kIamStatement, "IAM policy");
+      w.range = s->range.valid() ? s->range : r.range;
+      w.label = "IAM policy '" + r.address + "' statement " + std::to_string(index);
+      w.iam.policy = r.address;
+      const TfVal* effect = s->Get("effect");
+      w.iam.effect = effect ? ToVal(effect) : Val::Known("Allow", w.range, "default");
+      const TfVal* actions = s->Get("actions");
+      if (!actions && (actions = s->Get("not_actions"))) w.iam.not_action = true;
+      if (!actions) continue;
+      if (actions->kind == TfVal::Kind::kList) {
+        for (const TfVal& a : actions->items) {
+          w.iam.actions.push_back(ToVal(&a));
+          if (!a.known()) w.iam.actions_complete = false;
+        }
+      } else {
+        w.iam.actions_complete = false;
+      }
+      for (const TfVal* c : s->Blocks("condition")) {
+        IamCondition cond;
+        Val test = ToVal(c->Get("test"));
+        Val variable = ToVal(c->Get("variable"));
+        cond.op = test.known() ? test.text : "";
+        cond.key = variable.known() ? variable.text : "";
+        cond.known = test.known() && variable.known();
+        if (const TfVal* values = c->Get("values"); values && values->kind == TfVal::Kind::kList) {
+          for (const TfVal& v : values->items) {
+            if (v.known()) cond.values.push_back(v.text);
+            else cond.known = false;
+          }
+        } else {
+          cond.known = false;
+        }
+        if (!cond.known) w.iam.conditions_known = false;
+        w.iam.conditions.push_back(std::move(cond));
+      }
+      if (s->dynamic) w.iam.conditions_known = false;
+      out_->push_back(std::move(w));
+    }
+  }
+
+  void StateMachine(const Resource& r) {
+    const TfVal* def = r.body.Get("definition");
+    if (!def) return;
+    Workload base = Base(r, WorkloadKind::kTrainingJob, "state machine");
+    if (def->kind == TfVal::Kind::kMap) {
+      bool complete = true;
+      cfn::Node doc = ToNode(*def, false, &complete);
+      cfn::MapStateMachine(doc, NodeVal, base, out_);
+    } else if (def->known()) {
+      cfn::Node doc;
+      std::vector<cfn::LoadError> errors;
+      int offset = def->range.begin.line > 0 ? def->range.begin.line - 1 : 0;
+      if (cfn::LoadDocument(def->text, offset, cfn::LoadLimits{}, &doc, &errors) && doc.is_map()) {
+        cfn::MapStateMachine(doc, NodeVal, base, out_);
+      }
+    }
+  }
+
+  const std::vector<Resource>& rs_;
+  std::vector<Workload>* out_;
+};
+
+}  // namespace
+
+void ExtractWorkloads(const std::vector<Resource>& resources, std::vector<Workload>* out) {
+  Extractor(resources, out).Run();
+}
+
+}  // namespace sagelint::tf

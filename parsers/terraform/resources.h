@@ -1,0 +1,31 @@
+// Terraform resources (from HCL evaluation or a plan) -> workloads.
+#ifndef SAGELINT_PARSERS_TERRAFORM_RESOURCES_H_
+#define SAGELINT_PARSERS_TERRAFORM_RESOURCES_H_
+
+#include <string>
+#include <vector>
+
+#include "linter/model.h"
+#include "parsers/terraform/value.h"
+
+namespace sagelint::tf {
+
+struct Resource {
+  std::string mode;     // "resource" or "data"
+  std::string type;     // "aws_sagemaker_notebook_instance"
+  std::string address;  // "aws_sagemaker_notebook_instance.explore" (with "module.x." prefix in modules)
+  TfVal body;           // evaluated attributes; nested blocks as lists of objects
+  SourceRange range;    // the block's first line
+  std::string path;     // display path of the file that declares it
+  std::string scope;    // the module directory
+  Format format = Format::kTerraform;
+};
+
+// Appends the workloads the resources declare. Links between them (endpoint
+// -> config -> model, lifecycle configurations, scalable targets) are
+// resolved among `resources`.
+void ExtractWorkloads(const std::vector<Resource>& resources, std::vector<Workload>* out);
+
+}  // namespace sagelint::tf
+
+#endif  // SAGELINT_PARSERS_TERRAFORM_RESOURCES_H_

@@ -1,0 +1,102 @@
+#include "parsers/terraform/value.h"
+
+#include <cctype>
+
+namespace sagelint::tf {
+
+const TfVal* TfVal::Get(std::string_view key) const {
+  if (kind != Kind::kMap) return nullptr;
+  for (const auto& [k, v] : fields) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+const TfVal* TfVal::Block(std::string_view key) const {
+  const TfVal* v = Get(key);
+  if (v && v->kind == Kind::kList) return v->items.empty() ? nullptr : &v->items[0];
+  return v && v->kind == Kind::kMap ? v : nullptr;
+}
+
+std::vector<const TfVal*> TfVal::Blocks(std::string_view key) const {
+  std::vector<const TfVal*> out;
+  const TfVal* v = Get(key);
+  if (!v) return out;
+  if (v->kind == Kind::kMap) out.push_back(v);
+  if (v->kind == Kind::kList) {
+    for (const TfVal& i : v->items) {
+      if (i.kind == Kind::kMap) out.push_back(&i);
+    }
+  }
+  return out;
+}
+
+Val ToVal(const TfVal* v) {
+  if (!v || v->kind == TfVal::Kind::kNull) return v ? Val::Absent(v->range) : Val::Absent();
+  if (v->known()) return Val::Known(v->text, v->range, v->origin);
+  if (v->kind == TfVal::Kind::kCond && v->items.size() == 2) {
+    Val yes = ToVal(&v->items[0]);
+    Val no = ToVal(&v->items[1]);
+    yes.condition = "when " + v->condition + " is true";
+    no.condition = "when " + v->condition + " is false";
+    if (!yes.range.valid()) yes.range = v->range;
+    if (!no.range.valid()) no.range = v->range;
+    return Val::OneOf({yes, no}, v->range);
+  }
+  return Val::Unknown(v->range, v->origin);
+}
+
+std::string PascalCase(std::string_view snake) {
+  std::string out;
+  bool up = true;
+  for (size_t i = 0; i < snake.size(); ++i) {
+    char c = snake[i];
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    // The API spells gigabytes "GB" ("VolumeSizeInGB").
+    if (up && snake.substr(i, 2) == "gb" && (i + 2 == snake.size() || snake[i + 2] == '_')) {
+      out += "GB";
+      ++i;
+      up = false;
+      continue;
+    }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out;
+}
+
+cfn::Node ToNode(const TfVal& v, bool pascal, bool* complete) {
+  cfn::Node n;
+  n.pos = v.range.begin;
+  switch (v.kind) {
+    case TfVal::Kind::kMap:
+      n.kind = cfn::Node::Kind::kMap;
+      if (v.dynamic) *complete = false;
+      for (const auto& [k, x] : v.fields) {
+        n.entries.emplace_back(pascal ? PascalCase(k) : k, ToNode(x, pascal, complete));
+        n.key_pos.push_back(x.range.begin);
+      }
+      return n;
+    case TfVal::Kind::kList:
+      n.kind = cfn::Node::Kind::kSeq;
+      for (const TfVal& x : v.items) n.items.push_back(ToNode(x, pascal, complete));
+      return n;
+    case TfVal::Kind::kNull:
+      n.kind = cfn::Node::Kind::kNull;
+      return n;
+    default:
+      n.kind = cfn::Node::Kind::kScalar;
+      if (v.known()) {
+        n.text = v.text;
+        n.tag = v.origin;
+      } else {
+        n.text = "__sagelint_unknown__";
+      }
+      return n;
+  }
+}
+
+}  // namespace sagelint::tf

@@ -1,0 +1,51 @@
+// Terraform values as sagelint evaluates them: known scalars, lists and
+// objects (nested blocks are lists of objects, as in plan JSON), unknowns,
+// and conditionals whose condition is not known.
+#ifndef SAGELINT_PARSERS_TERRAFORM_VALUE_H_
+#define SAGELINT_PARSERS_TERRAFORM_VALUE_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "linter/model.h"
+#include "parsers/cloudformation/node.h"
+
+namespace sagelint::tf {
+
+// In link texts, a reference to a resource is written \x01type.name\x01.
+inline constexpr char kRefMark = '\x01';
+
+struct TfVal {
+  enum class Kind { kUnknown, kNull, kStr, kNum, kBool, kList, kMap, kCond };
+  Kind kind = Kind::kUnknown;
+  std::string text;  // kStr / kNum / kBool
+  std::vector<TfVal> items;                          // kList; kCond: {when true, when false}
+  std::vector<std::pair<std::string, TfVal>> fields;  // kMap
+  std::string condition;  // kCond: the condition's source text
+  bool dynamic = false;   // kMap: a dynamic block could add anything
+  SourceRange range;
+  std::string origin;  // "variable x default", "terraform.tfvars"
+  std::string link;    // text with resource references marked (for linking)
+
+  bool known() const { return kind == Kind::kStr || kind == Kind::kNum || kind == Kind::kBool; }
+  const TfVal* Get(std::string_view key) const;
+  // A nested block: the first object of a block list, or the object itself.
+  const TfVal* Block(std::string_view key) const;
+  // Every object of a (possibly repeated) nested block.
+  std::vector<const TfVal*> Blocks(std::string_view key) const;
+};
+
+// The model's value: known, unknown, absent (null / missing), or one of two
+// alternatives "when <condition> is true/false".
+Val ToVal(const TfVal* v);
+
+// The same value as a tree the PascalCase request mapper reads: keys turned
+// from snake_case into the API's PascalCase ("volume_size_in_gb" ->
+// "VolumeSizeInGB"); `pascal` false keeps keys (jsonencode documents).
+cfn::Node ToNode(const TfVal& v, bool pascal, bool* complete);
+std::string PascalCase(std::string_view snake);
+
+}  // namespace sagelint::tf
+
+#endif  // SAGELINT_PARSERS_TERRAFORM_VALUE_H_
