@@ -8,10 +8,12 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "linter/baseline.h"
 #include "linter/config.h"
 #include "linter/datasets.h"
 #include "linter/iam_policy.h"
@@ -38,7 +40,10 @@ Usage:
   sagelint --version | --help
 
 Options of scan:
-  --format F[=FILE]      text (default) or json; repeatable, each to stdout or FILE
+  --format F[=FILE]      text (default), json, sarif, junit, github, gitlab, markdown;
+                         repeatable, each to stdout or FILE
+  --baseline FILE        hide the findings recorded in FILE (matched by fingerprint)
+  --write-baseline FILE  record the current findings in FILE
   --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
   --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
   --select ID,...        run only these rules
@@ -80,6 +85,7 @@ struct CliOptions {
   std::vector<std::string> dataset_sizes, s3_listings;
   std::string prices;
   std::vector<std::string> lifecycle_arns;  // iam-policy
+  std::string baseline, write_baseline;
   int jobs = 0;
   bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
 };
@@ -171,6 +177,10 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.s3_listings.push_back(next());
     } else if (a == "--prices") {
       o.prices = next();
+    } else if (a == "--baseline") {
+      o.baseline = next();
+    } else if (a == "--write-baseline") {
+      o.write_baseline = next();
     } else if (a == "--lifecycle-arn") {
       o.lifecycle_arns.push_back(next());
     } else if (a == "--jobs" || a == "-j") {
@@ -349,8 +359,16 @@ int CommandIamPolicy(const CliOptions& o) {
 int CommandScan(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
+  std::set<std::string> baseline;
+  std::string error;
+  if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
   ScanResult result = Scan(so);
   if (ReportMissing(result)) return 2;
+  if (!o.write_baseline.empty()) {
+    if (!WriteBaseline(o.write_baseline, result.findings, &error)) throw UsageError{"--write-baseline: " + error};
+    std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << o.write_baseline << "\n";
+  }
+  ApplyBaseline(baseline, &result);
 
   std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
   EmitOptions eo;

@@ -7,6 +7,11 @@ const std::vector<Emitter>& Emitters() {
   static const std::vector<Emitter> emitters = {
       {"text", EmitText},
       {"json", EmitJson},
+      {"sarif", EmitSarif},
+      {"junit", EmitJunit},
+      {"github", EmitGithub},
+      {"gitlab", EmitGitlab},
+      {"markdown", EmitMarkdown},
   };
   return emitters;
 }

@@ -31,6 +31,11 @@ const Emitter* FindEmitter(std::string_view name);
 
 void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitGithub(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitGitlab(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 
 // One finding as the JSON object of SPEC §5 (also used by other emitters).
 nlohmann::ordered_json FindingJson(const Finding& f);

@@ -68,7 +68,8 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
         {"errors", t.errors},
         {"warnings", t.warnings},
         {"notes", t.notes},
-        {"suppressed", scan.suppressed}}},
+        {"suppressed", scan.suppressed},
+        {"baselined", scan.baselined}}},
   };
   out << doc.dump(2) << "\n";
 }

@@ -63,6 +63,7 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
                                        : std::to_string(t.total()) + (t.total() == 1 ? " finding (" : " findings (") +
                                              TallyText(t) + ") in " + files;
   if (scan.suppressed > 0) summary += ", " + std::to_string(scan.suppressed) + " suppressed";
+  if (scan.baselined > 0) summary += ", " + std::to_string(scan.baselined) + " in the baseline";
   double savings = AvoidableMonthlyUsd(scan.findings);
   if (savings > 0) summary += " · est. avoidable spend ≈ " + FormatUsd(savings) + "/month";
   out << st("1", summary) << "\n";

@@ -31,6 +31,13 @@ struct ScanOptions {
   std::function<void(size_t done, size_t total)> progress;
 };
 
+// A custom policy as outputs describe it (SARIF rules, `sagelint rules`).
+struct CustomRuleInfo {
+  std::string id;
+  Severity severity = Severity::kWarning;
+  std::string message;
+};
+
 struct ScanResult {
   std::vector<Finding> findings;  // sorted, suppressions applied
   std::vector<Workload> workloads;  // every extracted workload (inventory), sorted by path and line
@@ -38,6 +45,8 @@ struct ScanResult {
   std::vector<std::string> skipped;  // "path: reason" for entries that could not be read
   int files_scanned = 0;
   int suppressed = 0;
+  int baselined = 0;  // hidden by --baseline
+  std::vector<CustomRuleInfo> custom_rules;
 };
 
 ScanResult Scan(const ScanOptions& opts);

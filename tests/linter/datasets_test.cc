@@ -123,7 +123,7 @@ TEST_CASE("S3 Inventory CSV: bucket per row, URL-encoded keys, size column found
   CHECK(v.Lookup("s3://b/k/")->source == "S3 listing v.csv: 1 object under s3://b/k/");
 }
 
-TEST_CASE("--dataset-size and --s3-listing arguments", "[datasets]") {
+TEST_CASE("the dataset-size and s3-listing arguments", "[datasets]") {
   DatasetSizes d;
   std::string error;
   REQUIRE(AddDatasetSizeArg("s3://bkt/imagenet/=1.2TB", &d, &error));

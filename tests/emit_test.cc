@@ -1,0 +1,106 @@
+// Output formats and baselines, on the scan of the example repository.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "linter/baseline.h"
+#include "linter/emit.h"
+#include "linter/rule.h"
+#include "linter/scan.h"
+#include "tests/test_util.h"
+
+namespace fs = std::filesystem;
+using namespace sagelint;
+using sagelint::testing::CompareGolden;
+
+namespace {
+
+ScanResult ScanExamples() {
+  fs::current_path(SAGELINT_SOURCE_DIR);
+  ScanOptions opts;
+  opts.paths = {"examples"};
+  opts.jobs = 1;
+  return Scan(opts);
+}
+
+std::string Render(const char* format, const ScanResult& r) {
+  std::ostringstream out;
+  FindEmitter(format)->emit(out, r, EmitOptions{});
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("every output format renders the example scan as pinned", "[emit]") {
+  ScanResult r = ScanExamples();
+  REQUIRE(!r.findings.empty());
+  for (const char* format : {"junit", "github", "gitlab", "markdown"}) {
+    DYNAMIC_SECTION(format) {
+      CHECK(CompareGolden(std::string("tests/golden/emit/examples.") + format, Render(format, r)) == "");
+    }
+  }
+}
+
+TEST_CASE("SARIF carries the rule table and one located result per finding", "[emit][sarif]") {
+  ScanResult r = ScanExamples();
+  auto doc = nlohmann::json::parse(Render("sarif", r));
+  CHECK(doc["version"] == "2.1.0");
+  const auto& run = doc["runs"][0];
+  CHECK(run["tool"]["driver"]["name"] == "sagelint");
+  CHECK(run["tool"]["driver"]["rules"].size() == AllRules().size());
+  REQUIRE(run["results"].size() == r.findings.size());
+  for (size_t i = 0; i < r.findings.size(); ++i) {
+    const auto& res = run["results"][i];
+    const Finding& f = r.findings[i];
+    CHECK(res["ruleId"] == f.rule);
+    CHECK(run["tool"]["driver"]["rules"][res["ruleIndex"].get<int>()]["id"] == f.rule);
+    const auto& loc = res["locations"][0]["physicalLocation"];
+    CHECK(loc["artifactLocation"]["uri"] == f.path);
+    CHECK(loc["region"]["startLine"] == f.range.begin.line);
+    CHECK(res["partialFingerprints"]["sagelint/v1"] == f.fingerprint);
+  }
+  nlohmann::json results = run["results"];
+  for (auto& res : results) res.erase("properties");
+  CHECK(CompareGolden("tests/golden/emit/examples.sarif-results", results.dump(2) + "\n") == "");
+}
+
+TEST_CASE("a baseline hides recorded findings, survives moved lines, and lets changes through", "[baseline]") {
+  fs::path dir = fs::temp_directory_path() / ("sagelint-baseline-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string nb = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Explore:\n"
+                   "    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n      InstanceType: ml.p3.2xlarge\n";
+  auto write = [&](const std::string& text) { std::ofstream(dir / "nb.yaml") << text; };
+  auto scan = [&] {
+    ScanOptions opts;
+    opts.paths = {(dir / "nb.yaml").string()};
+    return Scan(opts);
+  };
+  write(nb);
+  ScanResult before = scan();
+  REQUIRE(before.findings.size() == 2);  // SM103, SM201
+  std::string error;
+  REQUIRE(WriteBaseline((dir / "baseline.json").string(), before.findings, &error));
+  std::set<std::string> baseline;
+  REQUIRE(LoadBaseline((dir / "baseline.json").string(), &baseline, &error));
+
+  // Moved down by comments and blank lines, re-indented keys: still the same findings.
+  write("# notebooks of the team\n\n" + nb);
+  ScanResult moved = scan();
+  ApplyBaseline(baseline, &moved);
+  CHECK(moved.findings.empty());
+  CHECK(moved.baselined == 2);
+
+  // Another instance type is a new finding for SM103; SM201 stays hidden.
+  std::string changed = nb;
+  changed.replace(changed.find("ml.p3.2xlarge"), 13, "ml.g5.xlarge");
+  write(changed);
+  ScanResult after = scan();
+  ApplyBaseline(baseline, &after);
+  REQUIRE(after.findings.size() == 1);
+  CHECK(after.findings[0].rule == "SM103");
+  CHECK(after.baselined == 1);
+  fs::remove_all(dir);
+}
