@@ -169,6 +169,34 @@ void ApplyDatasetAnnotations(ParsedFile& pf) {
   }
 }
 
+// Custom policies: a finding where every condition holds.
+void CheckPolicies(const Workload& w, const ScanOptions& opts, const PriceTable& prices, std::vector<Finding>& out,
+                   int& suppressed) {
+  for (const Policy& p : opts.policies) {
+    if (!RuleEnabled(opts, p.id)) continue;
+    SourceRange at = w.range;
+    if (!PolicyMatches(p, w, &prices, &at)) continue;
+    if (std::find(w.suppressed.begin(), w.suppressed.end(), p.id) != w.suppressed.end()) {
+      ++suppressed;
+      continue;
+    }
+    Finding f = ToolFinding(p.id.c_str(), p.id.c_str(), SeverityOf(opts, p.id, p.severity), w.path, at.begin,
+                            w.label + ": " + p.message, w.format);
+    f.range = at;
+    f.resource = w.label;
+    f.resource_range = w.range;
+    f.condition = w.condition;
+    if (w.instance_type.known()) {
+      CostRequest c{w.instance_type.text, w.instance_count.number().value_or(1),
+                    ComponentFor(w.kind) == PriceComponent::kHosting || ComponentFor(w.kind) == PriceComponent::kNotebook ||
+                        ComponentFor(w.kind) == PriceComponent::kStudio,
+                    ""};
+      f.cost = EstimateCost(c, w.kind, prices);
+    }
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
@@ -201,6 +229,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
     }
     for (const Workload& w : pf.result.workloads) {
       if (unknown_types) ReportUnknownInstanceTypes(w, opts, seen_types, found);
+      CheckPolicies(w, opts, prices, found, suppressed);
       for (const ActiveRule& rule : rules) {
         if (std::find(rule.info->kinds.begin(), rule.info->kinds.end(), w.kind) == rule.info->kinds.end()) continue;
         FindingSink sink(rule, prices, found, suppressed);

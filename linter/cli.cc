@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,9 +18,11 @@
 #include "linter/config.h"
 #include "linter/datasets.h"
 #include "linter/iam_policy.h"
+#include "linter/inventory.h"
 #include "linter/prices.h"
 #include "linter/dispatch.h"
 #include "linter/model_dump.h"
+#include "linter/policy.h"
 #include "linter/emit.h"
 #include "linter/rule.h"
 #include "linter/rules_table.h"
@@ -34,7 +37,9 @@ SageMaker Python SDK / boto3 code and Jupyter notebooks.
 
 Usage:
   sagelint [scan] [OPTIONS] [PATH ...]   check files and directories (default: .)
-  sagelint rules                         list the rules
+  sagelint inventory [OPTIONS] [PATH ...]  every workload: instance, count, spot, modes, idle stop,
+                                         autoscaling, cost (--format table|json|csv)
+  sagelint rules                         list the rules (and the configuration's custom policies)
   sagelint explain ID                    explain one rule
   sagelint iam-policy [OPTIONS] [PATH ...]  an IAM/SCP guardrail policy for the findings' classes
   sagelint --version | --help
@@ -111,7 +116,7 @@ CliOptions ParseArgs(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   size_t i = 0;
   if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain" || args[0] == "dump-model" ||
-                         args[0] == "iam-policy")) {
+                         args[0] == "iam-policy" || args[0] == "inventory")) {
     o.command = args[i++];
   }
   bool only_paths = false;
@@ -149,7 +154,12 @@ CliOptions ParseArgs(int argc, char** argv) {
       // With --format=F=FILE the first '=' was taken as the flag's.
       size_t eq = v.find('=');
       Output out{v.substr(0, eq), eq == std::string::npos ? "" : v.substr(eq + 1)};
-      if (!FindEmitter(out.format)) {
+      bool inventory_format =
+          o.command == "inventory" && (out.format == "table" || out.format == "json" || out.format == "csv");
+      if (!inventory_format && o.command == "inventory") {
+        throw UsageError{"inventory formats are table, json and csv, not '" + out.format + "'"};
+      }
+      if (!inventory_format && !FindEmitter(out.format)) {
         std::vector<std::string> names;
         for (const Emitter& e : Emitters()) names.emplace_back(e.name);
         throw UsageError{"unknown format '" + out.format + "'" + DidYouMeanSuffix(out.format, names)};
@@ -206,18 +216,45 @@ CliOptions ParseArgs(int argc, char** argv) {
   return o;
 }
 
-// A rule ID given on the command line or in the config must exist.
-void CheckRuleIds(const std::vector<std::string>& ids, const std::string& flag) {
+Config LoadConfigFor(const CliOptions& o);
+
+// A rule ID given on the command line or in the config must exist (built-in or a custom policy).
+void CheckRuleIds(const std::vector<std::string>& ids, const std::string& flag,
+                  const std::vector<Policy>& policies = {}) {
   std::vector<std::string> known;
   for (const RuleInfo& r : AllRules()) known.emplace_back(r.id);
+  for (const Policy& p : policies) known.push_back(p.id);
   for (const std::string& id : ids) {
-    if (!FindRule(id)) throw UsageError{flag + ": unknown rule ID '" + id + "'" + DidYouMeanSuffix(id, known)};
+    if (std::find(known.begin(), known.end(), id) == known.end()) {
+      throw UsageError{flag + ": unknown rule ID '" + id + "'" + DidYouMeanSuffix(id, known)};
+    }
   }
+}
+
+std::vector<Policy> LoadConfigPolicies(const Config& c) {
+  std::vector<Policy> policies;
+  std::string error;
+  if (!LoadPolicies(c.policies, DisplayPath(c.path), c.policy_files, c.dir, &policies, &error)) {
+    throw UsageError{error};
+  }
+  // `rules:` may name custom policies too; anything else is a typo.
+  std::vector<std::string> config_ids;
+  for (const auto& [id, setting] : c.rules) config_ids.push_back(id);
+  CheckRuleIds(config_ids, DisplayPath(c.path) + ": rules", policies);
+  return policies;
 }
 
 int CommandRules(const CliOptions& o) {
   bool markdown = !o.outputs.empty() && o.outputs.front().format == "markdown";
   std::cout << (markdown ? RulesMarkdown() : RulesText());
+  std::vector<Policy> policies = LoadConfigPolicies(LoadConfigFor(o));
+  if (!policies.empty() && !markdown) {
+    std::cout << "\nCustom policies:\n";
+    for (const Policy& p : policies) {
+      std::printf("%-6s %-36s %-8s %s\n", p.id.c_str(), p.id.c_str(), std::string(SeverityName(p.severity)).c_str(),
+                  p.message.c_str());
+    }
+  }
   return 0;
 }
 
@@ -232,7 +269,15 @@ int CommandExplain(const CliOptions& o) {
       if (info.name == o.args[0]) r = &info;
     }
   }
-  if (!r) CheckRuleIds({id}, "explain");
+  if (!r) {
+    for (const Policy& p : LoadConfigPolicies(LoadConfigFor(o))) {
+      if (p.id == o.args[0]) {
+        std::cout << "custom policy " << DescribePolicy(p);
+        return 0;
+      }
+    }
+    CheckRuleIds({id}, "explain");
+  }
   std::cout << r->id << " " << r->name << " (" << SeverityName(r->severity) << ")\n" << r->summary << "\n\n";
   if (!r->options.empty()) {
     std::cout << "Options (.sagelint.yaml `rules: {" << r->id << ": {...}}`):\n";
@@ -254,12 +299,11 @@ int CommandDumpModel(const CliOptions& o) {
   ResolveOptions ro;
   ro.cfn_parameters = o.params;
   ro.tf_variables = o.vars;
-  for (const std::string& path : o.args) {
-    DiscoveredFile f{path, DisplayPath(path), KindOfPath(path), true};
+  std::vector<DiscoveredFile> files;
+  for (const std::string& path : o.args) files.push_back({path, DisplayPath(path), KindOfPath(path), true});
+  for (const WorkUnit& unit : PlanUnits(files)) {
     std::vector<std::string> skipped;
-    for (const ParsedFile& pf : ParseUnit(WorkUnit{{f}, false, {}}, ro, &skipped)) {
-      std::cout << DumpFileResult(pf.result);
-    }
+    for (const ParsedFile& pf : ParseUnit(unit, ro, &skipped)) std::cout << DumpFileResult(pf.result);
     for (const std::string& s : skipped) std::cerr << "sagelint: skipped " << s << "\n";
   }
   return 0;
@@ -282,10 +326,11 @@ Config LoadConfigFor(const CliOptions& o) {
 
 // Everything a scan needs from flags and configuration; `prices` keeps a loaded price file alive.
 ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices) {
-  CheckRuleIds(o.select, "--select");
-  CheckRuleIds(o.ignore, "--ignore");
   ScanOptions so;
   so.config = LoadConfigFor(o);
+  so.policies = LoadConfigPolicies(so.config);
+  CheckRuleIds(o.select, "--select", so.policies);
+  CheckRuleIds(o.ignore, "--ignore", so.policies);
   so.paths = o.args;
   so.select.insert(o.select.begin(), o.select.end());
   so.ignore.insert(o.ignore.begin(), o.ignore.end());
@@ -356,6 +401,25 @@ int CommandIamPolicy(const CliOptions& o) {
   return 0;
 }
 
+int CommandInventory(const CliOptions& o) {
+  std::optional<PriceTable> prices;
+  ScanOptions so = BuildScanOptions(o, &prices);
+  ScanResult result = Scan(so);
+  if (ReportMissing(result)) return 2;
+  const PriceTable& table = so.prices ? *so.prices : PriceTable::BuiltIn();
+  std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"table", ""}} : o.outputs;
+  for (const Output& out : outputs) {
+    if (out.file.empty()) {
+      EmitInventory(std::cout, out.format, result.workloads, table);
+    } else {
+      std::ofstream f(out.file, std::ios::binary);
+      if (!f) throw UsageError{"cannot write " + out.file};
+      EmitInventory(f, out.format, result.workloads, table);
+    }
+  }
+  return 0;
+}
+
 int CommandScan(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
@@ -364,6 +428,7 @@ int CommandScan(const CliOptions& o) {
   if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
   ScanResult result = Scan(so);
   if (ReportMissing(result)) return 2;
+  for (const Policy& p : so.policies) result.custom_rules.push_back({p.id, p.severity, p.message});
   if (!o.write_baseline.empty()) {
     if (!WriteBaseline(o.write_baseline, result.findings, &error)) throw UsageError{"--write-baseline: " + error};
     std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << o.write_baseline << "\n";
@@ -409,6 +474,7 @@ int RunCli(int argc, char** argv) {
     if (o.command == "explain") return CommandExplain(o);
     if (o.command == "dump-model") return CommandDumpModel(o);
     if (o.command == "iam-policy") return CommandIamPolicy(o);
+    if (o.command == "inventory") return CommandInventory(o);
     return CommandScan(o);
   } catch (const UsageError& e) {
     std::cerr << "sagelint: " << e.message << "\n";

@@ -13,6 +13,7 @@
 #include "linter/finding.h"
 #include "linter/frontend.h"
 #include "linter/model.h"
+#include "linter/policy.h"
 
 namespace sagelint {
 
@@ -27,6 +28,7 @@ struct ScanOptions {
   int jobs = 0;  // 0 = all cores
   const class PriceTable* prices = nullptr;  // nullptr = the built-in table
   DatasetSizes datasets;  // config `datasets:`, --dataset-size, --s3-listing
+  std::vector<Policy> policies;  // custom policies of the configuration
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

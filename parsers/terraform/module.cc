@@ -617,7 +617,7 @@ class Module {
           text += lit;
           link += lit;
         } else if (t == "template_interpolation") {
-          append(Eval(ts_node_named_child(c, 0), f, depth + 1));
+          append(Eval(InterpolationExpr(c), f, depth + 1));
         } else if (t == "template_directive") {
           known = linkable = false;
         }
@@ -645,7 +645,7 @@ class Module {
           if (Type(c) == "template_directive") {
             known = linkable = false;
           } else {
-            TfVal part = Eval(ts_node_named_child(c, 0), f, depth + 1);
+            TfVal part = Eval(InterpolationExpr(c), f, depth + 1);
             if (part.known()) {
               raw += part.text;
             } else {
@@ -669,6 +669,14 @@ class Module {
       v.link = link;
     }
     return v;
+  }
+
+  static TSNode InterpolationExpr(TSNode interpolation) {
+    uint32_t n = ts_node_named_child_count(interpolation);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (Type(ts_node_named_child(interpolation, i)) == "expression") return ts_node_named_child(interpolation, i);
+    }
+    return TSNode{};
   }
 
   static std::string Dedent(const std::string& s) {
