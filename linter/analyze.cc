@@ -5,6 +5,7 @@
 #include <exception>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "linter/catalog.h"
 #include "linter/datasets.h"
@@ -143,7 +144,7 @@ void ApplyDatasetAnnotations(ParsedFile& pf) {
     size_t comment = std::min(l.find('#'), l.find("//"));
     if (at != std::string_view::npos && comment < at) {
       std::string_view rest = l.substr(at + kMarker.size());
-      size_t end = rest.find_first_of(" \t\r\",");
+      size_t end = rest.find_first_of(" \t\r\",\\");
       std::string size(rest.substr(0, end));
       int column = static_cast<int>(at) + 1;
       if (auto gb = ParseSize(size)) {
@@ -199,8 +200,33 @@ void CheckPolicies(const Workload& w, const ScanOptions& opts, const PriceTable&
 
 }  // namespace
 
+// A Terraform child module is evaluated on its own (its directory was scanned)
+// and through each module call (with the caller's inputs). The same resource
+// then appears twice: keep the evaluation through a call, which knows more.
+void DropStandaloneModuleCopies(std::vector<ParsedFile>& files) {
+  std::set<std::tuple<std::string, int, int, WorkloadKind>> called;
+  for (const ParsedFile& pf : files) {
+    for (const Workload& w : pf.result.workloads) {
+      if (w.format == Format::kTerraform && w.name.rfind("module.", 0) == 0) {
+        called.insert({w.path, w.range.begin.line, w.range.begin.column, w.kind});
+      }
+    }
+  }
+  if (called.empty()) return;
+  for (ParsedFile& pf : files) {
+    auto& ws = pf.result.workloads;
+    ws.erase(std::remove_if(ws.begin(), ws.end(),
+                            [&](const Workload& w) {
+                              return w.format == Format::kTerraform && w.name.rfind("module.", 0) != 0 &&
+                                     called.count({w.path, w.range.begin.line, w.range.begin.column, w.kind});
+                            }),
+             ws.end());
+  }
+}
+
 Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
   Analysis out;
+  DropStandaloneModuleCopies(files);
   std::vector<Workload*> all;
   for (ParsedFile& pf : files) {
     ApplyDatasetAnnotations(pf);
