@@ -227,7 +227,11 @@ nlohmann::ordered_json AttributesJson(const Workload& w, const PriceTable* price
     if (!v.known()) {
       j[std::string(info.name)] = nullptr;
     } else if (info.type == AttrType::kNumber) {
-      j[std::string(info.name)] = v.number;
+      if (v.number == std::floor(v.number) && std::fabs(v.number) < 1e15) {
+        j[std::string(info.name)] = static_cast<long long>(v.number);
+      } else {
+        j[std::string(info.name)] = v.number;
+      }
     } else if (info.type == AttrType::kBool) {
       j[std::string(info.name)] = v.boolean;
     } else if (info.type == AttrType::kList) {

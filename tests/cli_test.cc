@@ -195,3 +195,43 @@ TEST_CASE("rules and explain", "[cli]") {
   r = RunSagelint("explain SM4O1");
   CHECK(r.status == 2);
 }
+
+TEST_CASE("custom policies from the configuration: scan, rules, explain, typos", "[cli][policy]") {
+  Scratch s;
+  s.Write("nb.yaml", kNotebook);
+  s.Write(".sagelint.yaml", "policy_files: [policies.yaml]\nrules:\n  SM201: off\n");
+  s.Write("policies.yaml",
+          "policies:\n  - id: ORG001\n    severity: error\n    workload: notebook_instance\n    where:\n"
+          "      instance_type: { not_matches: '^ml\\.(t3|m5)\\.large$' }\n    message: notebooks must be t3/m5 large\n");
+  auto r = RunSagelint("scan --no-color --quiet .", s.path());
+  CHECK(r.status == 1);
+  CHECK(r.out == "nb.yaml:6:21: error[ORG001] notebook instance 'Explore': notebooks must be t3/m5 large\n");
+  r = RunSagelint("scan --quiet --ignore ORG001 .", s.path());
+  CHECK(r.status == 0);
+  r = RunSagelint("rules", s.path());
+  CHECK(r.out.find("Custom policies:\nORG001") != std::string::npos);
+  r = RunSagelint("explain ORG001", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("custom policy ORG001 (error, policies.yaml:2): notebooks must be t3/m5 large") == 0);
+  s.Write("policies.yaml", "policies:\n  - id: ORG001\n    workload: notebook_instance\n    where:\n"
+                           "      instance_typ: x\n    message: m\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: policies.yaml:5: policy ORG001: unknown attribute 'instance_typ' (did you mean "
+                 "'instance_type'?)\n");
+}
+
+TEST_CASE("inventory lists every workload", "[cli][inventory]") {
+  Scratch s;
+  s.Write("nb.yaml", kNotebook);
+  auto r = RunSagelint("inventory --format csv .", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "kind,resource,location,instance_type,instance_count,accelerator,spot,input_modes,lifecycle_config,"
+        "idle_shutdown,autoscaling,hourly_usd,monthly_usd\n"
+        "notebook_instance,notebook instance 'Explore',nb.yaml:3,ml.t3.xlarge,-,none,-,-,-,false,-,$0.20,$146\n");
+  r = RunSagelint("inventory --format json .", s.path());
+  auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["workloads"][0]["instance_type"] == "ml.t3.xlarge");
+  CHECK(doc["workloads"][0]["idle_shutdown"] == false);
+}
