@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The pre-commit hook end to end with the real `pre-commit`: a commit with a
+# costly template is blocked with the finding shown, a clean one passes, only
+# staged files are scanned, and a staged Terraform file is evaluated with its
+# module's unstaged siblings.
+# Usage: pre_commit.sh SAGELINT_BINARY SOURCE_DIR
+set -euo pipefail
+bin="$1" src="$2"
+command -v pre-commit >/dev/null || { echo "pre-commit is not installed (scripts/test.sh installs it)"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export PATH="$(dirname "$bin"):$PATH" PRE_COMMIT_HOME="$work/cache" HOME="$work/home"
+mkdir -p "$HOME"
+# The hook repository: this source tree as pre-commit clones it.
+hooks="$work/hooks"
+git clone -q "$src" "$hooks"
+cp "$src/.pre-commit-hooks.yaml" "$hooks/"
+git -C "$hooks" -c user.email=t@t -c user.name=t add -A
+git -C "$hooks" -c user.email=t@t -c user.name=t commit -qm hooks --allow-empty
+rev=$(git -C "$hooks" rev-parse HEAD)
+
+repo="$work/repo"
+mkdir -p "$repo/infra" "$repo/tf"
+cd "$repo"
+git init -q .
+git config user.email t@t
+git config user.name t
+cat > .pre-commit-config.yaml <<YAML
+repos:
+  - repo: $hooks
+    rev: $rev
+    hooks:
+      - id: sagelint
+YAML
+git add .pre-commit-config.yaml
+git commit -qm config --no-verify
+pre-commit install >/dev/null
+
+cat > infra/notebook.yaml <<'YAML'
+AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Explore:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: ml.t3.xlarge
+      RoleArn: arn:aws:iam::111122223333:role/sagemaker
+YAML
+git add infra/notebook.yaml
+if out=$(git commit -qm "costly notebook" 2>&1); then
+  echo "FAIL: the commit with a costly template was not blocked"; echo "$out"; exit 1
+fi
+echo "$out" | grep -q "warning\[SM201\] notebook instance 'Explore'" || { echo "FAIL: finding not shown"; echo "$out"; exit 1; }
+echo "ok: blocked with the finding shown"
+
+# Unstage it; a clean template passes, and the unstaged one is not scanned.
+git reset -q infra/notebook.yaml
+cat > infra/clean.yaml <<'YAML'
+AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Explore:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: ml.t3.medium
+      RoleArn: arn:aws:iam::111122223333:role/sagemaker
+      LifecycleConfigName: auto-stop-idle
+YAML
+git add infra/clean.yaml
+out=$(git commit -qm "clean notebook" 2>&1) || { echo "FAIL: a clean commit was blocked"; echo "$out"; exit 1; }
+echo "ok: clean commit passes; unstaged files ignored"
+
+# Terraform: only main.tf is staged; its instance type comes from variables.tf, committed earlier.
+cat > tf/variables.tf <<'HCL'
+variable "notebook_type" {
+  default = "ml.p3.2xlarge"
+}
+HCL
+git add tf/variables.tf
+git commit -qm variables --no-verify
+cat > tf/main.tf <<'HCL'
+resource "aws_sagemaker_notebook_instance" "gpu" {
+  name                  = "gpu"
+  instance_type         = var.notebook_type
+  role_arn              = "arn:aws:iam::111122223333:role/sagemaker"
+  lifecycle_config_name = "auto-stop-idle"
+}
+HCL
+git add tf/main.tf
+if out=$(git commit -qm "gpu notebook" 2>&1); then
+  echo "FAIL: the Terraform notebook on a GPU was not blocked"; echo "$out"; exit 1
+fi
+echo "$out" | grep -q "tf/main.tf:3:.*warning\[SM103\].*ml.p3.2xlarge" || { echo "FAIL: sibling variables not used"; echo "$out"; exit 1; }
+if echo "$out" | grep -q "variables.tf:"; then echo "FAIL: an unstaged sibling was reported"; exit 1; fi
+echo "ok: Terraform evaluated with its module, findings for the staged file only"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Validates sagelint's SARIF with the official SARIF validator (npm
+# @microsoft/sarif-multitool, pinned in package-lock.json): schema and SARIF rules.
+# Usage: validate.sh SAGELINT_BINARY SOURCE_DIR WORK_DIR
+set -euo pipefail
+bin="$1" src="$2" work="$3"
+mkdir -p "$work"
+if [ ! -x "$work/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" ]; then
+  cp "$src/tests/sarif/package.json" "$src/tests/sarif/package-lock.json" "$work/"
+  (cd "$work" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  chmod +x "$work/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+fi
+tool="$work/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+cd "$src"
+"$bin" scan --fail-on none --format "sarif=$work/fixtures.sarif" fixtures/rules examples >/dev/null
+rm -f "$work/validation.sarif"
+out=$("$tool" validate "$work/fixtures.sarif" -o "$work/validation.sarif" 2>&1) || { echo "$out"; exit 1; }
+echo "$out" | grep -E ": (error|warning) " || true
+if echo "$out" | grep -q ": error "; then
+  echo "SARIF validation failed"
+  exit 1
+fi
+results=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['runs'][0]['results']))" "$work/fixtures.sarif")
+echo "SARIF valid: $results results"
+[ "$results" -gt 0 ]
