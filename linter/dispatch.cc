@@ -1,5 +1,6 @@
 #include "linter/dispatch.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -39,6 +40,14 @@ ParsedFile Guarded(const DiscoveredFile& f, Format format, std::string text, Fn&
   pf.result.path = f.display;
   pf.text = std::move(text);
   return pf;
+}
+
+// A cheap byte scan: only files that mention SageMaker (any case, including
+// AWS::SageMaker::, sagemaker: IAM actions, AmazonSageMakerFullAccess and
+// ServiceNamespace: sagemaker) can hold anything the rules look at.
+bool MentionsSageMaker(std::string_view text) {
+  return text.find("agemaker") != std::string_view::npos || text.find("ageMaker") != std::string_view::npos ||
+         text.find("AGEMAKER") != std::string_view::npos;
 }
 
 }  // namespace
@@ -119,6 +128,10 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
       texts[f.display] = s.text;
       sources.push_back(std::move(s));
     }
+    // A module none of whose files mentions SageMaker declares nothing to check.
+    if (std::none_of(sources.begin(), sources.end(), [](const SourceFile& f) { return MentionsSageMaker(f.text); })) {
+      return out;
+    }
     try {
       for (FileResult& r : ParseTerraformModule(sources, opts, unit.report_only)) {
         ParsedFile pf;
@@ -142,14 +155,15 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
   // A cheap byte scan first: only files that can mention SageMaker are parsed.
   switch (f.kind) {
     case FileKind::kPython:
-      if (s.text.find("sagemaker") == std::string::npos) return out;
+      if (!MentionsSageMaker(s.text)) return out;
       out.push_back(Guarded(f, Format::kPython, s.text, [&] { return ParsePython(s, opts); }));
       break;
     case FileKind::kNotebook:
-      if (s.text.find("sagemaker") == std::string::npos) return out;
+      if (!MentionsSageMaker(s.text)) return out;
       out.push_back(Guarded(f, Format::kNotebook, s.text, [&] { return ParseNotebook(s, opts); }));
       break;
     case FileKind::kYamlOrJson:
+      if (!MentionsSageMaker(s.text)) return out;
       if (LooksLikeTerraformPlan(s.text)) {
         out.push_back(Guarded(f, Format::kTerraform, {}, [&] { return ParseTerraformPlan(s, opts); }));
       } else if (LooksLikeCloudFormation(s.text)) {
