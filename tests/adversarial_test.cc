@@ -53,28 +53,32 @@ sagelint::testing::CommandResult ScanTree(const Tree& t) {
 
 }  // namespace
 
+// Files that never mention SageMaker are skipped before any parser runs, so
+// every hostile file here names it somewhere.
 TEST_CASE("broken encodings and bytes", "[adversarial]") {
   Tree t;
   t.Write("bom.yaml", "\xEF\xBB\xBF" + std::string(kGood));
   std::string crlf;
   for (char c : std::string(kGood)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   t.Write("crlf.yaml", crlf);
-  t.Write("nul.yaml", std::string("AWSTemplateFormatVersion: x\nResources: {}\n") + std::string(2, '\0'));
+  t.Write("nul.yaml", std::string("AWSTemplateFormatVersion: x\nDescription: SageMaker\nResources: {}\n") + std::string(2, '\0'));
   t.Write("latin1.yaml", "AWSTemplateFormatVersion: x\nDescription: caf\xE9\nResources:\n  A: {Type: AWS::S3::Bucket}\n");
   t.Write("nul.py", std::string("import sagemaker\n") + std::string(2, '\0') + "x = 1\n");
   t.Write("bad.tf", "resource \"aws_sagemaker_notebook_instance\" \"x\" {\n  name = \"unterminated\n}\n");
+  t.Write("plain.yaml", "AWSTemplateFormatVersion: x\nResources: [unclosed\n");  // no SageMaker: skipped
   auto r = ScanTree(t);
   CHECK(r.out.find("bom.yaml:3:3: warning[SM201]") != std::string::npos);
   CHECK(r.out.find("crlf.yaml:3:3: warning[SM201]") != std::string::npos);
   CHECK(r.out.find("nul.yaml:1:1: error[SM000] file contains NUL bytes; not a text template") != std::string::npos);
   CHECK(r.out.find("bad.tf:") != std::string::npos);
   CHECK(r.out.find("error[SM000] syntax error") != std::string::npos);
+  CHECK(r.out.find("plain.yaml") == std::string::npos);
 }
 
 TEST_CASE("deep nesting, alias bombs, huge files and lines", "[adversarial]") {
   Tree t;
-  t.Write("deep.yaml", "AWSTemplateFormatVersion: x\nResources: " + std::string(100000, '[') + std::string(100000, ']'));
-  std::string bomb = "AWSTemplateFormatVersion: x\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  t.Write("deep.yaml", "AWSTemplateFormatVersion: x # SageMaker\nResources: " + std::string(100000, '[') + std::string(100000, ']'));
+  std::string bomb = "AWSTemplateFormatVersion: x # SageMaker\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
   char prev = 'a';
   for (char c = 'b'; c <= 'j'; ++c) {
     bomb += std::string(1, c) + ": &" + c + " [";
@@ -83,8 +87,8 @@ TEST_CASE("deep nesting, alias bombs, huge files and lines", "[adversarial]") {
     prev = c;
   }
   t.Write("bomb.yaml", bomb);
-  t.Write("deep.json", "{\"AWSTemplateFormatVersion\": 1, \"Resources\": " + std::string(50000, '[') + "]}");
-  t.Write("big.yaml", "AWSTemplateFormatVersion: x\nDescription: \"" + std::string(50u << 20, 'a') + "\"\n");
+  t.Write("deep.json", "{\"AWSTemplateFormatVersion\": 1, \"Description\": \"SageMaker\", \"Resources\": " + std::string(50000, '[') + "]}");
+  t.Write("big.yaml", "AWSTemplateFormatVersion: x # SageMaker\nDescription: \"" + std::string(50u << 20, 'a') + "\"\n");
   t.Write("line.py", "import sagemaker\nx = '" + std::string(1u << 20, 'b') + "'\n");
   t.Write("deep.py", "import sagemaker\nx = " + std::string(20000, '(') + "1" + std::string(20000, ')') + "\n");
   auto r = ScanTree(t);

@@ -153,7 +153,7 @@ TEST_CASE("comment and metadata suppressions", "[cli][suppress]") {
 TEST_CASE("a broken file is SM000 and the other files are still scanned", "[cli][errors]") {
   Scratch s;
   s.Write("good.yaml", kNotebook);
-  s.Write("broken.yaml", "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  X: [unclosed\n");
+  s.Write("broken.yaml", "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  X: [unclosed, AWS::SageMaker::Model\n");
   auto r = RunSagelint("scan --no-color --quiet .", s.path());
   CHECK(r.status == 1);
   CHECK(r.out.find("broken.yaml:") == 0);
