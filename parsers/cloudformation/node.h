@@ -14,13 +14,14 @@
 namespace sagelint::cfn {
 
 struct Node {
+  struct Entry;  // a key and its value (defined below: Node must be complete)
   enum class Kind { kNull, kScalar, kMap, kSeq };
   Kind kind = Kind::kNull;
   std::string tag;   // a local tag such as "!Ref", "!GetAtt"; empty when none
   std::string text;  // scalar text
   bool quoted = false;
   SourcePos pos;
-  std::vector<std::pair<std::string, Node>> entries;  // mapping, in order
+  std::vector<Entry> entries;  // mapping, in order
   std::vector<SourcePos> key_pos;                     // position of each key
   std::vector<Node> items;                            // sequence
 
@@ -34,6 +35,12 @@ struct Node {
   const Node* Find(std::initializer_list<std::string_view> path) const;
   // The position of `key` in a mapping (invalid if absent).
   SourcePos KeyPos(std::string_view key) const;
+};
+
+struct Node::Entry {
+  Entry(std::string k, Node v) : first(std::move(k)), second(std::move(v)) {}
+  std::string first;
+  Node second;
 };
 
 struct LoadError {

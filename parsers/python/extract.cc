@@ -30,12 +30,13 @@ constexpr std::string_view kUnknownMarker = "__sagelint_unknown__";
 
 // A statically evaluated Python value.
 struct PyVal {
+  struct Entry;  // a key and its value (defined below: PyVal must be complete)
   enum class Kind { kUnknown, kStr, kNum, kBool, kNone, kDict, kList, kCall, kObject };
   Kind kind = Kind::kUnknown;
   std::string text;    // kStr / kNum / kBool ("true"/"false")
   std::string origin;  // "constant INSTANCE_TYPE", "pipeline parameter X default"
   SourceRange range;
-  std::vector<std::pair<std::string, PyVal>> dict;
+  std::vector<Entry> dict;
   bool complete = true;  // kDict: no unknown spread or key
   std::vector<PyVal> list;
   std::string callee;  // kCall: the SDK helper class ("TrainingInput")
@@ -46,13 +47,21 @@ struct PyVal {
   std::string script;     // base64.b64encode(<script>.encode()): the script text
 
   bool known() const { return kind == Kind::kStr || kind == Kind::kNum || kind == Kind::kBool; }
-  const PyVal* Get(std::string_view key) const {
-    for (const auto& [k, v] : dict) {
-      if (k == key) return &v;
-    }
-    return nullptr;
-  }
+  const PyVal* Get(std::string_view key) const;
 };
+
+struct PyVal::Entry {
+  Entry(std::string k, PyVal v) : first(std::move(k)), second(std::move(v)) {}
+  std::string first;
+  PyVal second;
+};
+
+const PyVal* PyVal::Get(std::string_view key) const {
+  for (const auto& [k, v] : dict) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
 
 enum class ObjKind { kEstimator, kModelTrainer, kModel, kProcessor, kTuner, kTransformer, kPredictor, kClient };
 

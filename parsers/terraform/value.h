@@ -17,11 +17,12 @@ namespace sagelint::tf {
 inline constexpr char kRefMark = '\x01';
 
 struct TfVal {
+  struct Field;  // a key and its value (defined below: TfVal must be complete)
   enum class Kind { kUnknown, kNull, kStr, kNum, kBool, kList, kMap, kCond };
   Kind kind = Kind::kUnknown;
   std::string text;  // kStr / kNum / kBool
   std::vector<TfVal> items;                          // kList; kCond: {when true, when false}
-  std::vector<std::pair<std::string, TfVal>> fields;  // kMap
+  std::vector<Field> fields;  // kMap
   std::string condition;  // kCond: the condition's source text
   bool dynamic = false;   // kMap: a dynamic block could add anything
   SourceRange range;
@@ -34,6 +35,12 @@ struct TfVal {
   const TfVal* Block(std::string_view key) const;
   // Every object of a (possibly repeated) nested block.
   std::vector<const TfVal*> Blocks(std::string_view key) const;
+};
+
+struct TfVal::Field {
+  Field(std::string k, TfVal v) : first(std::move(k)), second(std::move(v)) {}
+  std::string first;
+  TfVal second;
 };
 
 // The model's value: known, unknown, absent (null / missing), or one of two
