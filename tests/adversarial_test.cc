@@ -23,24 +23,10 @@ Resources:
       RoleArn: arn:aws:iam::111122223333:role/sagemaker
 )";
 
-class Tree {
+// A scratch tree that always holds one good template.
+class Tree : public sagelint::testing::TempDir {
  public:
-  Tree() {
-    static int n = 0;
-    dir_ = fs::temp_directory_path() / ("sagelint-adv-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    Write("good.yaml", kGood);
-  }
-  ~Tree() { fs::remove_all(dir_); }
-  void Write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((dir_ / rel).parent_path());
-    std::ofstream(dir_ / rel, std::ios::binary) << text;
-  }
-  std::string path() const { return dir_.string(); }
-
- private:
-  fs::path dir_;
+  Tree() { Write("good.yaml", kGood); }
 };
 
 // Scans the tree; the good file's finding must be there.
@@ -78,14 +64,7 @@ TEST_CASE("broken encodings and bytes", "[adversarial]") {
 TEST_CASE("deep nesting, alias bombs, huge files and lines", "[adversarial]") {
   Tree t;
   t.Write("deep.yaml", "AWSTemplateFormatVersion: x # SageMaker\nResources: " + std::string(100000, '[') + std::string(100000, ']'));
-  std::string bomb = "AWSTemplateFormatVersion: x # SageMaker\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
-  char prev = 'a';
-  for (char c = 'b'; c <= 'j'; ++c) {
-    bomb += std::string(1, c) + ": &" + c + " [";
-    for (int i = 0; i < 10; ++i) bomb += std::string(i ? ", " : "") + "*" + prev;
-    bomb += "]\n";
-    prev = c;
-  }
+  std::string bomb = sagelint::testing::AliasBomb();
   t.Write("bomb.yaml", bomb);
   t.Write("deep.json", "{\"AWSTemplateFormatVersion\": 1, \"Description\": \"SageMaker\", \"Resources\": " + std::string(50000, '[') + "]}");
   t.Write("big.yaml", "AWSTemplateFormatVersion: x # SageMaker\nDescription: \"" + std::string(50u << 20, 'a') + "\"\n");

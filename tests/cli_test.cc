@@ -13,25 +13,7 @@ using sagelint::testing::SourcePath;
 
 namespace {
 
-// A scratch directory with files, removed at the end of the test.
-class Scratch {
- public:
-  Scratch() {
-    static int n = 0;
-    dir_ = fs::temp_directory_path() / ("sagelint-cli-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~Scratch() { fs::remove_all(dir_); }
-  void Write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((dir_ / rel).parent_path());
-    std::ofstream(dir_ / rel, std::ios::binary) << text;
-  }
-  std::string path() const { return dir_.string(); }
-
- private:
-  fs::path dir_;
-};
+using Scratch = sagelint::testing::TempDir;
 
 constexpr const char* kNotebook = R"(AWSTemplateFormatVersion: "2010-09-09"
 Resources:

@@ -1,6 +1,7 @@
 #include "tests/test_util.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +68,41 @@ CommandResult RunSagelint(const std::string& args, const std::string& cwd) {
   r.err = ReadFileOrDie((tmp / "err").string());
   fs::remove_all(tmp);
   return r;
+}
+
+TempDir::TempDir() {
+  static int n = 0;
+  namespace fs = std::filesystem;
+  fs::path d = fs::temp_directory_path() /
+               ("sagelint-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  dir_ = d.string();
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+void TempDir::Write(const std::string& rel, const std::string& text) const {
+  std::filesystem::path p = std::filesystem::path(dir_) / rel;
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+std::string TempDir::path() const { return dir_; }
+
+std::string AliasBomb() {
+  std::string bomb = "AWSTemplateFormatVersion: x # SageMaker\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  char prev = 'a';
+  for (char c = 'b'; c <= 'j'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 10; ++i) bomb += std::string(i ? ", " : "") + "*" + prev;
+    bomb += "]\n";
+    prev = c;
+  }
+  return bomb;
 }
 
 }  // namespace sagelint::testing

@@ -22,6 +22,23 @@ struct CommandResult {
 // Runs the built sagelint binary with `args` (a shell-quoted string) in `cwd`.
 CommandResult RunSagelint(const std::string& args, const std::string& cwd = "");
 
+// A scratch directory with files, removed when it goes out of scope.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  void Write(const std::string& rel, const std::string& text) const;
+  std::string path() const;
+
+ private:
+  std::string dir_;
+};
+
+// A YAML "billion laughs": ten levels of ten aliases each.
+std::string AliasBomb();
+
 }  // namespace sagelint::testing
 
 #endif  // SAGELINT_TESTS_TEST_UTIL_H_

@@ -12,6 +12,7 @@
 #include "linter/frontend.h"
 #include "parsers/cloudformation/request.h"
 #include "parsers/common/base64.h"
+#include "parsers/common/escapes.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/python/notebook.h"
 
@@ -128,29 +129,6 @@ std::string LastComponent(std::string_view q) {
   return std::string(dot == std::string_view::npos ? q : q.substr(dot + 1));
 }
 
-std::string DecodeEscapes(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\' || i + 1 == s.size()) {
-      out += s[i];
-      continue;
-    }
-    char e = s[++i];
-    switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case '\\': out += '\\'; break;
-      case '\'': out += '\''; break;
-      case '"': out += '"'; break;
-      case '\n': break;
-      default:
-        out += '\\';
-        out += e;
-    }
-  }
-  return out;
-}
 
 class Analyzer {
  public:

@@ -12,6 +12,7 @@
 #include "linter/frontend.h"
 #include "parsers/cloudformation/node.h"
 #include "parsers/common/base64.h"
+#include "parsers/common/escapes.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/terraform/resources.h"
 #include "parsers/terraform/value.h"
@@ -38,27 +39,6 @@ std::string DisplayOf(const fs::path& p) {
   return rel.empty() ? p.generic_string() : rel.generic_string();
 }
 
-std::string DecodeEscapes(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\' || i + 1 == s.size()) {
-      out += s[i];
-      continue;
-    }
-    char e = s[++i];
-    switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      default:
-        out += '\\';
-        out += e;
-    }
-  }
-  return out;
-}
 
 // One parsed file of the module.
 struct HclFile {

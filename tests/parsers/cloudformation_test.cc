@@ -52,14 +52,7 @@ TEST_CASE("a tag alone on the line after its key keeps every line number", "[clo
 }
 
 TEST_CASE("alias bombs and deep nesting end in a clear error", "[cloudformation][adversarial]") {
-  std::string bomb = "AWSTemplateFormatVersion: x\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
-  char prev = 'a';
-  for (char c = 'b'; c <= 'j'; ++c) {
-    bomb += std::string(1, c) + ": &" + c + " [";
-    for (int i = 0; i < 10; ++i) bomb += std::string(i ? ", " : "") + "*" + prev;
-    bomb += "]\n";
-    prev = c;
-  }
+  std::string bomb = sagelint::testing::AliasBomb();
   FileResult r = ParseText("bomb.yaml", bomb);
   REQUIRE(r.errors.size() == 1);
   CHECK(r.errors[0].message == "the document expands to more than 2000000 nodes (YAML aliases?); not parsed");
