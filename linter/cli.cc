@@ -423,10 +423,18 @@ int CommandInventory(const CliOptions& o) {
 int CommandScan(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
+  // A progress line on a terminal, for long scans; it is erased when done.
+  bool progress = !o.quiet && ::isatty(STDERR_FILENO) == 1;
+  if (progress) {
+    so.progress = [](size_t done, size_t total) {
+      if (total >= 200 && (done % 50 == 0 || done == total)) std::fprintf(stderr, "\rscanning %zu/%zu", done, total);
+    };
+  }
   std::set<std::string> baseline;
   std::string error;
   if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
   ScanResult result = Scan(so);
+  if (progress) std::fprintf(stderr, "\r\x1b[K");
   if (ReportMissing(result)) return 2;
   for (const Policy& p : so.policies) result.custom_rules.push_back({p.id, p.severity, p.message});
   if (!o.write_baseline.empty()) {
