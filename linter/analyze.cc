@@ -32,12 +32,40 @@ struct ActiveRule {
   RuleContext ctx;
 };
 
+// The Deny statements of each IAM policy, by file and policy name: SM501 sees
+// one statement at a time, but a Deny elsewhere in the same policy can
+// already restrict the instance types an Allow grants.
+using DenyIndex = std::map<std::pair<std::string, std::string>, std::vector<const IamStatement*>>;
+
+DenyIndex IndexDenies(const std::vector<Workload*>& all) {
+  DenyIndex index;
+  for (const Workload* w : all) {
+    if (w->kind == WorkloadKind::kIamStatement && w->iam.effect.known() && w->iam.effect.text == "Deny") {
+      index[{w->path, w->iam.policy}].push_back(&w->iam);
+    }
+  }
+  return index;
+}
+
+bool GuardedByDeny(const Workload& w, const IamHint& hint, const DenyIndex& denies) {
+  auto it = denies.find({w.path, w.iam.policy});
+  if (it == denies.end() || hint.actions.empty()) return false;
+  for (const std::string& action : hint.actions) {
+    bool guarded = false;
+    for (const IamStatement* s : it->second) guarded = guarded || DenyGuardsInstanceTypes(*s, action);
+    if (!guarded) return false;
+  }
+  return true;
+}
+
 class FindingSink : public Sink {
  public:
-  FindingSink(const ActiveRule& rule, const PriceTable& prices, std::vector<Finding>& out, int& suppressed)
-      : rule_(rule), prices_(prices), out_(out), suppressed_(suppressed) {}
+  FindingSink(const ActiveRule& rule, const PriceTable& prices, const DenyIndex& denies, std::vector<Finding>& out,
+              int& suppressed)
+      : rule_(rule), prices_(prices), denies_(denies), out_(out), suppressed_(suppressed) {}
 
   void Emit(const Workload& w, Report r) override {
+    if (w.kind == WorkloadKind::kIamStatement && r.iam && GuardedByDeny(w, *r.iam, denies_)) return;
     if (std::find(w.suppressed.begin(), w.suppressed.end(), rule_.info->id) != w.suppressed.end()) {
       ++suppressed_;
       return;
@@ -63,6 +91,7 @@ class FindingSink : public Sink {
  private:
   const ActiveRule& rule_;
   const PriceTable& prices_;
+  const DenyIndex& denies_;
   std::vector<Finding>& out_;
   int& suppressed_;
 };
@@ -240,6 +269,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
 
   std::vector<ActiveRule> rules = ActiveRules(opts);
   const PriceTable& prices = opts.prices ? *opts.prices : PriceTable::BuiltIn();
+  const DenyIndex denies = IndexDenies(all);
   bool unknown_types = RuleEnabled(opts, "SM004");
   std::set<std::string> seen_types;
   bool parse_errors = RuleEnabled(opts, "SM000");
@@ -258,7 +288,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const ScanOptions& opts) {
       CheckPolicies(w, opts, prices, found, suppressed);
       for (const ActiveRule& rule : rules) {
         if (std::find(rule.info->kinds.begin(), rule.info->kinds.end(), w.kind) == rule.info->kinds.end()) continue;
-        FindingSink sink(rule, prices, found, suppressed);
+        FindingSink sink(rule, prices, denies, found, suppressed);
         try {
           rule.info->check(w, rule.ctx, sink);
         } catch (const std::exception& e) {
