@@ -424,17 +424,7 @@ class Extractor {
     return out;
   }
 
-  static constexpr std::string_view kUnknownMarker = "__sagelint_unknown__";
-
-  static ValueFn PlainValues() {
-    return [](const Node* n) -> Val {
-      if (!n) return Val::Absent();
-      SourceRange r = RangeOf(n->pos);
-      if (!n->is_scalar()) return n->is_null() ? Val::Absent(r) : Val::Unknown(r, "a structured value");
-      if (n->text.find(kUnknownMarker) != std::string::npos) return Val::Unknown(r, "a template substitution");
-      return Val::Known(n->text, r);
-    };
-  }
+  static ValueFn PlainValues() { return PlainValue; }
 
   // SageMaker Pipelines: the steps of PipelineDefinitionBody — JSON text, or an
   // object under Fn::ToJsonString (AWS::LanguageExtensions).

@@ -190,6 +190,14 @@ void MapRequest(RequestKind kind, const Node& request, const ValueFn& value, con
   }
 }
 
+Val PlainValue(const Node* n) {
+  if (!n || n->is_null()) return n ? Val::Absent({n->pos, n->pos}) : Val::Absent();
+  SourceRange r{n->pos, n->pos};
+  if (!n->is_scalar()) return Val::Unknown(r, "a structured value");
+  if (n->text.find(kUnknownMarker) != std::string::npos) return Val::Unknown(r);
+  return Val::Known(n->text, r, n->tag.rfind("script:", 0) == 0 ? "" : n->tag);
+}
+
 const char* RequestKindLabel(RequestKind k) {
   switch (k) {
     case RequestKind::kTraining: return "training job";

@@ -15,6 +15,14 @@ namespace sagelint::cfn {
 // Resolves one value node of the request (intrinsics, pipeline parameters…).
 using ValueFn = std::function<Val(const Node*)>;
 
+// Front ends that build request trees from their own values write an unknown
+// scalar as this marker; PlainValue reads it back as unknown.
+inline constexpr std::string_view kUnknownMarker = "__sagelint_unknown__";
+// A request tree's scalar as a Val: the marker (anywhere in it) is unknown, a
+// null or missing node is absent, a structure is unknown. A scalar's tag
+// carries its origin.
+Val PlainValue(const Node* n);
+
 // The API call a Step Functions task resource or a pipeline step type stands for.
 enum class RequestKind { kNone, kTraining, kTuning, kProcessing, kTransform };
 RequestKind RequestKindOfTaskResource(std::string_view resource);  // "arn:aws:states:::sagemaker:createTrainingJob.sync"

@@ -27,7 +27,7 @@ constexpr int kDeadlineMs = 3000;
 constexpr int kMaxEvalDepth = 48;
 constexpr int kMaxWalkNodes = 2'000'000;
 constexpr char kRefMark = '\x01';
-constexpr std::string_view kUnknownMarker = "__sagelint_unknown__";
+using cfn::kUnknownMarker;
 
 // A statically evaluated Python value.
 struct PyVal {
@@ -908,16 +908,8 @@ class Analyzer {
     }
   }
 
-  static Val NodeVal(const cfn::Node* n, const NotebookSource*) {
-    if (!n || n->is_null()) return n ? Val::Absent({n->pos, n->pos}) : Val::Absent();
-    SourceRange r{n->pos, n->pos};
-    if (!n->is_scalar()) return Val::Unknown(r, "a structured value");
-    if (n->text == kUnknownMarker) return Val::Unknown(r);
-    return Val::Known(n->text, r, n->tag.rfind("script:", 0) == 0 ? "" : n->tag);
-  }
-
   void EmitClientCalls() {
-    cfn::ValueFn value = [this](const cfn::Node* n) { return NodeVal(n, nb_); };
+    cfn::ValueFn value = cfn::PlainValue;
     // Endpoint names by endpoint config name, from create_endpoint calls.
     std::map<std::string, std::vector<std::string>> endpoints;
     for (const ClientCall& c : client_calls_) {

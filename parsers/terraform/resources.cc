@@ -8,16 +8,6 @@
 namespace sagelint::tf {
 namespace {
 
-constexpr std::string_view kUnknownMarker = "__sagelint_unknown__";
-
-Val NodeVal(const cfn::Node* n) {
-  if (!n || n->is_null()) return n ? Val::Absent({n->pos, n->pos}) : Val::Absent();
-  SourceRange r{n->pos, n->pos};
-  if (!n->is_scalar()) return Val::Unknown(r, "a structured value");
-  if (n->text == kUnknownMarker) return Val::Unknown(r);
-  return Val::Known(n->text, r, n->tag);
-}
-
 // The resource address a link text refers to ("\x01aws_x.y\x01"), if it is only that.
 std::string RefOf(const TfVal* v) {
   if (!v || v->link.size() < 3 || v->link.front() != kRefMark || v->link.back() != kRefMark) return {};
@@ -232,7 +222,7 @@ class Extractor {
     Unwrap(&req, 0);
     Workload base = Base(r, WorkloadKind::kTrainingJob, cfn::RequestKindLabel(kind));
     std::vector<Workload> made;
-    cfn::MapRequest(kind, req, NodeVal, base, &made);
+    cfn::MapRequest(kind, req, cfn::PlainValue, base, &made);
     for (Workload& w : made) {
       if (!complete) w.complete = false;
       out_->push_back(std::move(w));
@@ -288,13 +278,13 @@ class Extractor {
     if (policy->kind == TfVal::Kind::kMap) {
       bool complete = true;
       cfn::Node doc = ToNode(*policy, false, &complete);
-      cfn::MapPolicyDocument(doc, NodeVal, base, label, out_);
+      cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
     } else if (policy->known()) {
       cfn::Node doc;
       std::vector<cfn::LoadError> errors;
       int offset = policy->range.begin.line > 0 ? policy->range.begin.line - 1 : 0;
       if (cfn::LoadDocument(policy->text, offset, cfn::LoadLimits{}, &doc, &errors) && doc.is_map()) {
-        cfn::MapPolicyDocument(doc, NodeVal, base, label, out_);
+        cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
       }
     }
   }
@@ -371,13 +361,13 @@ class Extractor {
     if (def->kind == TfVal::Kind::kMap) {
       bool complete = true;
       cfn::Node doc = ToNode(*def, false, &complete);
-      cfn::MapStateMachine(doc, NodeVal, base, out_);
+      cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
     } else if (def->known()) {
       cfn::Node doc;
       std::vector<cfn::LoadError> errors;
       int offset = def->range.begin.line > 0 ? def->range.begin.line - 1 : 0;
       if (cfn::LoadDocument(def->text, offset, cfn::LoadLimits{}, &doc, &errors) && doc.is_map()) {
-        cfn::MapStateMachine(doc, NodeVal, base, out_);
+        cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
       }
     }
   }

@@ -1,5 +1,7 @@
 #include "parsers/terraform/value.h"
 
+#include "parsers/cloudformation/request.h"
+
 #include <cctype>
 
 namespace sagelint::tf {
@@ -93,7 +95,7 @@ cfn::Node ToNode(const TfVal& v, bool pascal, bool* complete) {
         n.text = v.text;
         n.tag = v.origin;
       } else {
-        n.text = "__sagelint_unknown__";
+        n.text = std::string(cfn::kUnknownMarker);
       }
       return n;
   }
