@@ -2,7 +2,7 @@
 #ifndef SAGELINT_RULES_CHECKS_COST_H_
 #define SAGELINT_RULES_CHECKS_COST_H_
 
-#include "linter/rule.h"
+#include "linter/model/rule.h"
 
 namespace sagelint::rules {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <string>
 
-#include "linter/embedded.h"
-#include "linter/rule.h"
+#include "linter/base/embedded.h"
+#include "linter/model/rule.h"
 #include "rules/checks.h"
 #include "rules/checks_cost.h"
 

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "linter/catalog.h"
-#include "linter/model.h"
-#include "linter/rule.h"
+#include "linter/model/catalog.h"
+#include "linter/model/model.h"
+#include "linter/model/rule.h"
 
 namespace sagelint::rules {
 

@@ -1,5 +1,6 @@
 // SM104 previous-generation-instance: the current family is faster and costs
 // the same or less.
+#include "linter/cost/prices.h"
 #include "rules/checks.h"
 #include "rules/rule_util.h"
 
@@ -16,10 +17,7 @@ void CheckPreviousGenerationInstance(const Workload& w, const RuleContext&, Sink
     r.message = w.label + " uses " + type.text + ", a previous-generation instance: " + successor +
                 " is faster for the same or a lower price";
     r.suggestion = "switch to " + successor;
-    bool always_on = w.kind == WorkloadKind::kNotebookInstance || w.kind == WorkloadKind::kEndpointVariant ||
-                     w.kind == WorkloadKind::kStudioDomain || w.kind == WorkloadKind::kStudioUserProfile ||
-                     w.kind == WorkloadKind::kStudioSpace;
-    r.cost = CostRequest{type.text, w.instance_count.number().value_or(1), always_on, successor};
+    r.cost = CostRequest{type.text, w.instance_count.number().value_or(1), AlwaysOn(w.kind), successor};
     sink.Emit(w, std::move(r));
   });
 }

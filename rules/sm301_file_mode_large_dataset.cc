@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "linter/datasets.h"
+#include "linter/cost/datasets.h"
 #include "rules/checks_cost.h"
 
 namespace sagelint::rules {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "linter/iam_policy.h"
+#include "linter/iam/iam_policy.h"
 #include "rules/checks_cost.h"
 
 namespace sagelint::rules {

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "linter/baseline.h"
-#include "linter/emit.h"
-#include "linter/rule.h"
-#include "linter/scan.h"
+#include "linter/engine/baseline.h"
+#include "linter/report/emit.h"
+#include "linter/model/rule.h"
+#include "linter/cli/scan_options.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;

@@ -2,8 +2,8 @@
 // images -> frameworks, Studio idle shutdown.
 #include <catch2/catch.hpp>
 
-#include "linter/link.h"
-#include "linter/model_dump.h"
+#include "linter/engine/link.h"
+#include "linter/report/model_dump.h"
 
 using namespace sagelint;
 

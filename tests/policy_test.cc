@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "linter/policy.h"
-#include "linter/scan.h"
+#include "linter/policy/policy.h"
+#include "linter/cli/scan_options.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;

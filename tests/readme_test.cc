@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "linter/rules_table.h"
+#include "linter/report/rules_table.h"
 #include "tests/test_util.h"
 
 TEST_CASE("README rule table matches the rule metadata", "[registry][docs]") {

@@ -2,7 +2,7 @@
 #include <set>
 #include <string>
 
-#include "linter/rule.h"
+#include "linter/model/rule.h"
 
 using namespace sagelint;
 

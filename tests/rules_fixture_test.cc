@@ -11,8 +11,8 @@
 #include <set>
 #include <sstream>
 
-#include "linter/rule.h"
-#include "linter/scan.h"
+#include "linter/model/rule.h"
+#include "linter/cli/scan_options.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;

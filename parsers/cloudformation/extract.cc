@@ -3,7 +3,7 @@
 #include <set>
 #include <string>
 
-#include "linter/frontend.h"
+#include "parsers/frontend.h"
 #include "parsers/common/base64.h"
 #include "parsers/cloudformation/node.h"
 #include "parsers/cloudformation/request.h"

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "linter/model.h"
+#include "linter/model/model.h"
 
 namespace sagelint::cfn {
 

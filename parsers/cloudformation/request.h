@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "linter/model.h"
+#include "linter/model/model.h"
 #include "parsers/cloudformation/node.h"
 
 namespace sagelint::cfn {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "linter/frontend.h"
+#include "parsers/frontend.h"
 #include "parsers/cloudformation/node.h"
 
 namespace sagelint::cfn {

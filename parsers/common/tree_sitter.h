@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "linter/model.h"
+#include "linter/model/model.h"
 
 namespace sagelint::ts {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "linter/catalog.h"
-#include "linter/frontend.h"
+#include "linter/model/catalog.h"
+#include "parsers/frontend.h"
 #include "parsers/cloudformation/request.h"
 #include "parsers/common/base64.h"
 #include "parsers/common/escapes.h"

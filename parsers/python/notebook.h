@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "linter/model.h"
+#include "linter/model/model.h"
 
 namespace sagelint::py {
 

@@ -9,7 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "linter/frontend.h"
+#include "linter/base/paths.h"
+#include "parsers/frontend.h"
 #include "parsers/cloudformation/node.h"
 #include "parsers/common/base64.h"
 #include "parsers/common/escapes.h"
@@ -32,13 +33,6 @@ constexpr int kMaxModuleDepth = 4;
 constexpr size_t kMaxReadBytes = 1u << 20;  // file(), templatefile()
 
 std::string_view Type(TSNode n) { return ts::Type(n); }
-
-std::string DisplayOf(const fs::path& p) {
-  std::error_code ec;
-  fs::path rel = p.lexically_normal().lexically_relative(fs::current_path(ec));
-  return rel.empty() ? p.generic_string() : rel.generic_string();
-}
-
 
 // One parsed file of the module.
 struct HclFile {
@@ -123,7 +117,7 @@ class Module {
       r.body = body;
       r.range = decl.range;
       r.path = decl.file->path;
-      r.scope = DisplayOf(dir_);
+      r.scope = DisplayPath(dir_.string());
       out->push_back(std::move(r));
     }
     if (depth_ >= kMaxModuleDepth || !report_only.empty()) return;
@@ -204,7 +198,7 @@ class Module {
   void LoadVarFile(const std::string& path) {
     auto f = std::make_unique<HclFile>();
     f->abs = fs::absolute(path).string();
-    f->path = DisplayOf(f->abs);
+    f->path = DisplayPath(f->abs);
     std::string text;
     if (!ReadLimited(f->abs, &text)) return;
     f->text = text;
@@ -773,7 +767,7 @@ class Module {
     if ((name == "file" || name == "filebase64" || name == "templatefile") && arg(0) && arg(0)->known()) {
       std::string content;
       if (!ReadModuleFile(arg(0)->text, &content)) return v;
-      std::string origin = "file " + DisplayOf(fs::absolute(arg(0)->text));
+      std::string origin = "file " + DisplayPath(fs::absolute(arg(0)->text).string());
       if (name == "templatefile") {
         const TfVal* vars = arg(1);
         std::string out;
@@ -873,7 +867,7 @@ class Module {
       if (!p.ends_with(".tf")) continue;
       auto f = std::make_unique<HclFile>();
       f->abs = p;
-      f->path = DisplayOf(e.path());
+      f->path = DisplayPath(e.path().string());
       if (!ReadLimited(p, &f->text) || f->text.size() > kMaxFileBytes) continue;
       f->tree = ts::Parse(tree_sitter_hcl(), f->text, kDeadlineMs);
       if (!f->tree || ts_node_has_error(ts_tree_root_node(f->tree.get()))) continue;

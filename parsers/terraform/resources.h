@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "linter/model.h"
+#include "linter/model/model.h"
 #include "parsers/terraform/value.h"
 
 namespace sagelint::tf {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "linter/model.h"
+#include "linter/model/model.h"
 #include "parsers/cloudformation/node.h"
 
 namespace sagelint::tf {

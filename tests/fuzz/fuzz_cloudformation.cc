@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "linter/frontend.h"
+#include "parsers/frontend.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sagelint::SourceFile file{"input.yaml", "/nonexistent/input.yaml", std::string(reinterpret_cast<const char*>(data), size)};

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "linter/config.h"
-#include "linter/policy.h"
+#include "linter/cli/config.h"
+#include "linter/policy/policy.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "linter/frontend.h"
+#include "parsers/frontend.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sagelint::SourceFile file{"main.tf", "/nonexistent/main.tf", std::string(reinterpret_cast<const char*>(data), size)};

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "linter/catalog.h"
+#include "linter/model/catalog.h"
 
 using namespace sagelint;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "linter/datasets.h"
+#include "linter/cost/datasets.h"
 #include "tests/test_util.h"
 
 using namespace sagelint;

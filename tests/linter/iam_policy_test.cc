@@ -2,7 +2,7 @@
 #include <map>
 #include <set>
 
-#include "linter/iam_policy.h"
+#include "linter/iam/iam_policy.h"
 
 using namespace sagelint;
 using nlohmann::json;

@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "linter/catalog.h"
-#include "linter/embedded.h"
-#include "linter/prices.h"
+#include "linter/model/catalog.h"
+#include "linter/base/embedded.h"
+#include "linter/cost/prices.h"
 #include "tests/test_util.h"
 
 using namespace sagelint;

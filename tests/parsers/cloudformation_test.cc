@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <string>
 
-#include "linter/frontend.h"
-#include "linter/model_dump.h"
+#include "parsers/frontend.h"
+#include "linter/report/model_dump.h"
 #include "parsers/cloudformation/node.h"
 #include "tests/test_util.h"
 

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "linter/model_dump.h"
-#include "linter/scan.h"
+#include "linter/report/model_dump.h"
+#include "linter/cli/scan_options.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;

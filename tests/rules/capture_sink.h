@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "linter/rule.h"
+#include "linter/model/rule.h"
 
 namespace sagelint::testing {
 

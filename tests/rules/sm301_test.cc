@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "linter/datasets.h"
+#include "linter/cost/datasets.h"
 #include "rules/checks_cost.h"
 #include "tests/rules/capture_sink.h"
 

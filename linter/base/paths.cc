@@ -1,0 +1,17 @@
+#include "linter/base/paths.h"
+
+#include <filesystem>
+
+namespace sagelint {
+namespace fs = std::filesystem;
+
+std::string DisplayPath(const std::string& path) {
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  fs::path p = fs::absolute(path, ec).lexically_normal();
+  fs::path rel = p.lexically_relative(cwd);
+  std::string s = rel.empty() ? p.generic_string() : rel.generic_string();
+  return s.empty() ? "." : s;
+}
+
+}  // namespace sagelint

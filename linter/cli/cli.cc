@@ -1,0 +1,489 @@
+#include "linter/cli/cli.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "linter/engine/baseline.h"
+#include "linter/cli/config.h"
+#include "linter/cost/datasets.h"
+#include "linter/iam/iam_policy.h"
+#include "linter/report/inventory.h"
+#include "linter/cost/prices.h"
+#include "linter/engine/dispatch.h"
+#include "linter/report/model_dump.h"
+#include "linter/policy/policy.h"
+#include "linter/report/emit.h"
+#include "linter/model/rule.h"
+#include "linter/report/rules_table.h"
+#include "linter/cli/scan_options.h"
+#include "linter/base/strings.h"
+
+namespace sagelint {
+namespace {
+
+constexpr const char* kUsage = R"(sagelint — finds Amazon SageMaker cost leaks in CloudFormation, Terraform,
+SageMaker Python SDK / boto3 code and Jupyter notebooks.
+
+Usage:
+  sagelint [scan] [OPTIONS] [PATH ...]   check files and directories (default: .)
+  sagelint inventory [OPTIONS] [PATH ...]  every workload: instance, count, spot, modes, idle stop,
+                                         autoscaling, cost (--format table|json|csv)
+  sagelint rules                         list the rules (and the configuration's custom policies)
+  sagelint explain ID                    explain one rule
+  sagelint iam-policy [OPTIONS] [PATH ...]  an IAM/SCP guardrail policy for the findings' classes
+  sagelint --version | --help
+
+Options of scan:
+  --format F[=FILE]      text (default), json, sarif, junit, github, gitlab, markdown;
+                         repeatable, each to stdout or FILE
+  --baseline FILE        hide the findings recorded in FILE (matched by fingerprint)
+  --write-baseline FILE  record the current findings in FILE
+  --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
+  --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
+  --select ID,...        run only these rules
+  --ignore ID,...        skip these rules
+  --param KEY=VALUE      CloudFormation parameter value (repeatable)
+  --var KEY=VALUE        Terraform variable value (repeatable)
+  --var-file FILE        Terraform variable file (repeatable)
+  --dataset-size S3URI=SIZE  size of the data under an S3 prefix (e.g. s3://bkt/imagenet/=1.2TB)
+  --s3-listing [s3://BUCKET/=]FILE  `aws s3 ls --recursive --summarize` output or an S3 Inventory CSV
+  --prices FILE          price file (ours or the AWS Price List offer file for AmazonSageMaker)
+  --lifecycle-arn ARN    iam-policy: an approved lifecycle configuration (repeatable)
+  --jobs N               worker threads (default: all cores)
+  --no-ignore            do not honour .gitignore files
+  --report-unused-ignores  report sagelint:ignore comments that suppress nothing
+  --no-color             no colours even on a terminal
+  --quiet                findings only, no details and no summary
+
+Exit status: 0 no finding at or above --fail-on, 1 at least one, 2 usage or configuration error.
+)";
+
+struct UsageError {
+  std::string message;
+};
+
+struct Output {
+  std::string format;
+  std::string file;  // empty = stdout
+};
+
+struct CliOptions {
+  std::string command = "scan";
+  std::vector<std::string> args;  // positional
+  std::vector<Output> outputs;
+  std::optional<FailOn> fail_on;
+  std::string config_path;
+  std::vector<std::string> select, ignore;
+  std::map<std::string, std::string> params, vars;
+  std::vector<std::string> var_files;
+  std::vector<std::string> dataset_sizes, s3_listings;
+  std::string prices;
+  std::vector<std::string> lifecycle_arns;  // iam-policy
+  std::string baseline, write_baseline;
+  int jobs = 0;
+  bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
+};
+
+std::pair<std::string, std::string> KeyValue(const std::string& flag, const std::string& v) {
+  size_t eq = v.find('=');
+  if (eq == std::string::npos || eq == 0) throw UsageError{flag + " expects KEY=VALUE, got '" + v + "'"};
+  return {v.substr(0, eq), v.substr(eq + 1)};
+}
+
+std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) {
+  std::vector<std::string> ids;
+  for (const std::string& raw : SplitList(v, ',')) {
+    std::string id = Trim(raw);
+    if (!id.empty()) ids.push_back(id);
+  }
+  if (ids.empty()) throw UsageError{flag + " expects rule IDs, e.g. SM401,SM402"};
+  return ids;
+}
+
+CliOptions ParseArgs(int argc, char** argv) {
+  CliOptions o;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  size_t i = 0;
+  if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain" || args[0] == "dump-model" ||
+                         args[0] == "iam-policy" || args[0] == "inventory")) {
+    o.command = args[i++];
+  }
+  bool only_paths = false;
+  for (; i < args.size(); ++i) {
+    std::string a = args[i];
+    if (only_paths || a.empty() || a[0] != '-' || a == "-") {
+      o.args.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      only_paths = true;
+      continue;
+    }
+    std::string value;
+    bool inline_value = false;
+    if (a.rfind("--", 0) == 0) {
+      size_t eq = a.find('=');
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        inline_value = true;
+      }
+    }
+    auto next = [&]() -> std::string {
+      if (inline_value) return value;
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      o.command = "help";
+    } else if (a == "--version" || a == "-V") {
+      o.command = "version";
+    } else if (a == "--format" || a == "-f") {
+      std::string v = next();
+      // With --format=F=FILE the first '=' was taken as the flag's.
+      size_t eq = v.find('=');
+      Output out{v.substr(0, eq), eq == std::string::npos ? "" : v.substr(eq + 1)};
+      bool inventory_format =
+          o.command == "inventory" && (out.format == "table" || out.format == "json" || out.format == "csv");
+      if (!inventory_format && o.command == "inventory") {
+        throw UsageError{"inventory formats are table, json and csv, not '" + out.format + "'"};
+      }
+      if (!inventory_format && !FindEmitter(out.format)) {
+        std::vector<std::string> names;
+        for (const Emitter& e : Emitters()) names.emplace_back(e.name);
+        throw UsageError{"unknown format '" + out.format + "'" + DidYouMeanSuffix(out.format, names)};
+      }
+      o.outputs.push_back(out);
+    } else if (a == "--fail-on") {
+      std::string v = next();
+      o.fail_on = FailOnFromName(v);
+      if (!o.fail_on) throw UsageError{"--fail-on expects error, warning, note or none, got '" + v + "'"};
+    } else if (a == "--config" || a == "-c") {
+      o.config_path = next();
+    } else if (a == "--select") {
+      for (auto& id : RuleIds(a, next())) o.select.push_back(id);
+    } else if (a == "--ignore") {
+      for (auto& id : RuleIds(a, next())) o.ignore.push_back(id);
+    } else if (a == "--param") {
+      o.params.insert(KeyValue(a, next()));
+    } else if (a == "--var") {
+      o.vars.insert(KeyValue(a, next()));
+    } else if (a == "--var-file") {
+      o.var_files.push_back(next());
+    } else if (a == "--dataset-size") {
+      o.dataset_sizes.push_back(next());
+    } else if (a == "--s3-listing") {
+      o.s3_listings.push_back(next());
+    } else if (a == "--prices") {
+      o.prices = next();
+    } else if (a == "--baseline") {
+      o.baseline = next();
+    } else if (a == "--write-baseline") {
+      o.write_baseline = next();
+    } else if (a == "--lifecycle-arn") {
+      o.lifecycle_arns.push_back(next());
+    } else if (a == "--jobs" || a == "-j") {
+      std::string v = next();
+      try {
+        o.jobs = std::stoi(v);
+      } catch (const std::exception&) {
+        o.jobs = -1;
+      }
+      if (o.jobs < 1 || o.jobs > 1024) throw UsageError{"--jobs expects a number from 1 to 1024, got '" + v + "'"};
+    } else if (a == "--no-color") {
+      o.no_color = true;
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
+    } else if (a == "--no-ignore") {
+      o.no_ignore = true;
+    } else if (a == "--report-unused-ignores") {
+      o.report_unused = true;
+    } else {
+      throw UsageError{"unknown option '" + a + "' (see sagelint --help)"};
+    }
+  }
+  return o;
+}
+
+Config LoadConfigFor(const CliOptions& o);
+
+// A rule ID given on the command line or in the config must exist (built-in or a custom policy).
+void CheckRuleIds(const std::vector<std::string>& ids, const std::string& flag,
+                  const std::vector<Policy>& policies = {}) {
+  std::vector<std::string> known;
+  for (const RuleInfo& r : AllRules()) known.emplace_back(r.id);
+  for (const Policy& p : policies) known.push_back(p.id);
+  for (const std::string& id : ids) {
+    if (std::find(known.begin(), known.end(), id) == known.end()) {
+      throw UsageError{flag + ": unknown rule ID '" + id + "'" + DidYouMeanSuffix(id, known)};
+    }
+  }
+}
+
+std::vector<Policy> LoadConfigPolicies(const Config& c) {
+  std::vector<Policy> policies;
+  std::string error;
+  if (!LoadPolicies(c.policies, DisplayPath(c.path), c.policy_files, c.dir, &policies, &error)) {
+    throw UsageError{error};
+  }
+  // `rules:` may name custom policies too; anything else is a typo.
+  std::vector<std::string> config_ids;
+  for (const auto& [id, setting] : c.rules) config_ids.push_back(id);
+  CheckRuleIds(config_ids, DisplayPath(c.path) + ": rules", policies);
+  return policies;
+}
+
+int CommandRules(const CliOptions& o) {
+  bool markdown = !o.outputs.empty() && o.outputs.front().format == "markdown";
+  std::vector<CustomRuleInfo> custom;
+  for (const Policy& p : LoadConfigPolicies(LoadConfigFor(o))) custom.push_back({p.id, p.severity, p.message});
+  std::cout << (markdown ? RulesMarkdown() : RulesText(custom));
+  return 0;
+}
+
+int CommandExplain(const CliOptions& o) {
+  if (o.args.size() != 1) throw UsageError{"explain expects one rule ID, e.g. sagelint explain SM401"};
+  std::string id = o.args[0];
+  for (char& c : id) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const RuleInfo* r = FindRule(id);
+  if (!r) {
+    // Accept the rule name as well: `sagelint explain training-without-spot`.
+    for (const RuleInfo& info : AllRules()) {
+      if (info.name == o.args[0]) r = &info;
+    }
+  }
+  if (!r) {
+    for (const Policy& p : LoadConfigPolicies(LoadConfigFor(o))) {
+      if (p.id == o.args[0]) {
+        std::cout << "custom policy " << DescribePolicy(p);
+        return 0;
+      }
+    }
+    CheckRuleIds({id}, "explain");
+  }
+  std::cout << r->id << " " << r->name << " (" << SeverityName(r->severity) << ")\n" << r->summary << "\n\n";
+  if (!r->options.empty()) {
+    std::cout << "Options (.sagelint.yaml `rules: {" << r->id << ": {...}}`):\n";
+    for (const RuleOption& opt : r->options) {
+      std::cout << "  " << opt.name << " (default " << opt.default_value << "): " << opt.help << "\n";
+    }
+    std::cout << "\n";
+  }
+  std::cout << RuleDoc(r->id);
+  if (r->severity != Severity::kNote || !r->iam_key.empty()) {
+    std::cout << "\nPrices in cost estimates: " << PriceTable::BuiltIn().Describe()
+              << ". Replace them with `prices:` in .sagelint.yaml or --prices FILE.\n";
+  }
+  return 0;
+}
+
+// Developer aid: the normalized model of each file, as the golden tests print it.
+int CommandDumpModel(const CliOptions& o) {
+  ResolveOptions ro;
+  ro.cfn_parameters = o.params;
+  ro.tf_variables = o.vars;
+  std::vector<DiscoveredFile> files;
+  for (const std::string& path : o.args) files.push_back({path, DisplayPath(path), KindOfPath(path), true});
+  for (const WorkUnit& unit : PlanUnits(files)) {
+    std::vector<std::string> skipped;
+    for (const ParsedFile& pf : ParseUnit(unit, ro, &skipped)) std::cout << DumpFileResult(pf.result);
+    for (const std::string& s : skipped) std::cerr << "sagelint: skipped " << s << "\n";
+  }
+  return 0;
+}
+
+Config LoadConfigFor(const CliOptions& o) {
+  std::string path = o.config_path;
+  if (path.empty()) {
+    std::error_code ec;
+    path = FindConfig(std::filesystem::current_path(ec).string());
+  } else if (!std::filesystem::exists(path)) {
+    throw UsageError{"--config: " + path + " does not exist"};
+  }
+  if (path.empty()) return Config{};
+  ConfigError err;
+  auto c = LoadConfig(path, &err);
+  if (!c) throw UsageError{err.message};
+  return *c;
+}
+
+// Everything a scan needs from flags and configuration; `prices` keeps a loaded price file alive.
+ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices) {
+  ScanOptions so;
+  so.config = LoadConfigFor(o);
+  so.policies = LoadConfigPolicies(so.config);
+  CheckRuleIds(o.select, "--select", so.policies);
+  CheckRuleIds(o.ignore, "--ignore", so.policies);
+  so.paths = o.args;
+  so.select.insert(o.select.begin(), o.select.end());
+  so.ignore.insert(o.ignore.begin(), o.ignore.end());
+  so.no_ignore = o.no_ignore;
+  so.report_unused_ignores = o.report_unused;
+  so.jobs = o.jobs;
+  so.resolve.cfn_parameters = so.config.parameters;
+  for (const auto& [k, v] : o.params) so.resolve.cfn_parameters[k] = v;
+  so.resolve.tf_variables = so.config.variables;
+  for (const auto& [k, v] : o.vars) so.resolve.tf_variables[k] = v;
+  so.resolve.tf_var_files = o.var_files;
+  std::error_code ec;
+  so.resolve.root = std::filesystem::current_path(ec).string();
+  for (const std::string& f : o.var_files) {
+    if (!std::filesystem::exists(f)) throw UsageError{"--var-file: " + f + " does not exist"};
+  }
+  for (const auto& [uri, size] : so.config.datasets) {
+    so.datasets.AddPrefix(uri, *ParseSize(size), "datasets: in " + DisplayPath(so.config.path));
+  }
+  std::string error;
+  for (const std::string& a : o.dataset_sizes) {
+    if (!AddDatasetSizeArg(a, &so.datasets, &error)) throw UsageError{"--dataset-size: " + error};
+  }
+  for (const std::string& a : o.s3_listings) {
+    if (!AddS3ListingArg(a, &so.datasets, &error)) throw UsageError{"--s3-listing: " + error};
+  }
+  std::string price_file = o.prices;
+  if (price_file.empty() && !so.config.prices.empty()) {
+    std::filesystem::path p = so.config.prices;
+    price_file = p.is_absolute() ? p.string() : (std::filesystem::path(so.config.dir) / p).string();
+  }
+  if (!price_file.empty()) {
+    *prices = PriceTable::Load(price_file, so.config.region, &error);
+    if (!*prices) throw UsageError{"prices: " + error};
+    so.prices = &**prices;
+  } else if (so.config.region != "us-east-1") {
+    throw UsageError{"region " + so.config.region +
+                     ": the built-in price table covers us-east-1 only; name a price file with `prices:` or --prices "
+                     "(the AWS Price List offer file for AmazonSageMaker works)"};
+  }
+  return so;
+}
+
+// Named paths that do not exist are a usage error (exit 2); unreadable entries are reported and skipped.
+bool ReportMissing(const ScanResult& result) {
+  for (const std::string& m : result.missing) std::cerr << "sagelint: " << m << ": no such file or directory\n";
+  for (const std::string& s : result.skipped) std::cerr << "sagelint: skipped " << s << "\n";
+  return !result.missing.empty();
+}
+
+int CommandIamPolicy(const CliOptions& o) {
+  std::optional<PriceTable> prices;
+  ScanOptions so = BuildScanOptions(o, &prices);
+  ScanResult result = Scan(so);
+  if (ReportMissing(result)) return 2;
+  GuardrailOptions go;
+  auto it = so.config.rules.find("SM204");
+  if (it != so.config.rules.end() && it->second.options.count("max_keep_alive_seconds")) {
+    go.max_keep_alive_seconds = it->second.options.at("max_keep_alive_seconds");
+  }
+  std::cout << BuildGuardrailPolicy(result.findings, o.lifecycle_arns, go).dump(2) << "\n";
+  for (const std::string& note : GuardrailNotes(result.findings, o.lifecycle_arns)) {
+    std::cerr << "note: " << note << "\n";
+  }
+  for (const CiOnlyClass& c : ClassesWithoutConditionKey(result.findings)) {
+    std::cerr << "not enforceable by IAM: " << c.rule << " " << c.what << "\n";
+  }
+  return 0;
+}
+
+int CommandInventory(const CliOptions& o) {
+  std::optional<PriceTable> prices;
+  ScanOptions so = BuildScanOptions(o, &prices);
+  ScanResult result = Scan(so);
+  if (ReportMissing(result)) return 2;
+  const PriceTable& table = so.prices ? *so.prices : PriceTable::BuiltIn();
+  std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"table", ""}} : o.outputs;
+  for (const Output& out : outputs) {
+    if (out.file.empty()) {
+      EmitInventory(std::cout, out.format, result.workloads, table);
+    } else {
+      std::ofstream f(out.file, std::ios::binary);
+      if (!f) throw UsageError{"cannot write " + out.file};
+      EmitInventory(f, out.format, result.workloads, table);
+    }
+  }
+  return 0;
+}
+
+int CommandScan(const CliOptions& o) {
+  std::optional<PriceTable> prices;
+  ScanOptions so = BuildScanOptions(o, &prices);
+  // A progress line on a terminal, for long scans; it is erased when done.
+  bool progress = !o.quiet && ::isatty(STDERR_FILENO) == 1;
+  if (progress) {
+    so.progress = [](size_t done, size_t total) {
+      if (total >= 200 && (done % 50 == 0 || done == total)) std::fprintf(stderr, "\rscanning %zu/%zu", done, total);
+    };
+  }
+  std::set<std::string> baseline;
+  std::string error;
+  if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
+  ScanResult result = Scan(so);
+  if (progress) std::fprintf(stderr, "\r\x1b[K");
+  if (ReportMissing(result)) return 2;
+  if (!o.write_baseline.empty()) {
+    if (!WriteBaseline(o.write_baseline, result.findings, &error)) throw UsageError{"--write-baseline: " + error};
+    std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << o.write_baseline << "\n";
+  }
+  ApplyBaseline(baseline, &result);
+
+  std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
+  EmitOptions eo;
+  eo.quiet = o.quiet;
+  bool tty = ::isatty(STDOUT_FILENO) == 1;
+  for (const Output& out : outputs) {
+    eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
+    const Emitter* e = FindEmitter(out.format);
+    if (out.file.empty()) {
+      e->emit(std::cout, result, eo);
+    } else {
+      std::ofstream f(out.file, std::ios::binary);
+      if (!f) throw UsageError{"cannot write " + out.file};
+      e->emit(f, result, eo);
+    }
+  }
+  FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
+  for (const Finding& f : result.findings) {
+    if (FailsOn(level, f.severity)) return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv) {
+  try {
+    CliOptions o = ParseArgs(argc, argv);
+    if (o.command == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (o.command == "version") {
+      std::cout << "sagelint " << SAGELINT_VERSION << "\n";
+      return 0;
+    }
+    if (o.command == "rules") return CommandRules(o);
+    if (o.command == "explain") return CommandExplain(o);
+    if (o.command == "dump-model") return CommandDumpModel(o);
+    if (o.command == "iam-policy") return CommandIamPolicy(o);
+    if (o.command == "inventory") return CommandInventory(o);
+    return CommandScan(o);
+  } catch (const UsageError& e) {
+    std::cerr << "sagelint: " << e.message << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "sagelint: internal error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace sagelint

@@ -1,0 +1,53 @@
+// `.sagelint.yaml`: strict loading (an unknown key, a bad value or an unknown
+// rule ID is an error naming the key and its line).
+#ifndef SAGELINT_LINTER_CLI_CONFIG_H_
+#define SAGELINT_LINTER_CLI_CONFIG_H_
+
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "linter/engine/rule_set.h"
+#include "linter/model/finding.h"
+
+namespace sagelint {
+
+// --fail-on / fail_on: the lowest severity that makes the exit status 1.
+enum class FailOn { kNote, kWarning, kError, kNone };
+std::optional<FailOn> FailOnFromName(std::string_view name);
+bool FailsOn(FailOn level, Severity s);
+
+struct Config {
+  std::string path;  // the file it came from; empty when none was found
+  std::string dir;   // its directory (exclude patterns and relative files resolve here)
+  std::optional<FailOn> fail_on;
+  std::vector<std::string> exclude;
+  std::string region = "us-east-1";
+  std::string prices;  // price file, relative to `dir` unless absolute
+  std::map<std::string, RuleSetting> rules;
+  std::map<std::string, std::string> datasets;  // S3 prefix -> size text ("1.2TB")
+  std::map<std::string, std::string> parameters;
+  std::map<std::string, std::string> variables;
+  YAML::Node policies;                    // the `policies:` list, validated by linter/policy
+  std::vector<std::string> policy_files;  // files holding more `policies:` lists
+};
+
+struct ConfigError {
+  std::string message;  // "<file>:<line>: <what>"
+};
+
+// Loads and validates a config file. Returns nullopt and sets `error` on failure.
+std::optional<Config> LoadConfig(const std::string& path, ConfigError* error);
+// Loads from text (tests); `path` is used in messages.
+std::optional<Config> ParseConfig(const std::string& text, const std::string& path, ConfigError* error);
+
+// The nearest `.sagelint.yaml` (or `.sagelint.yml`) in `start_dir` or its
+// parents, stopping at the git root; empty if none.
+std::string FindConfig(const std::string& start_dir);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_CLI_CONFIG_H_

@@ -1,0 +1,35 @@
+#include "linter/cli/scan_options.h"
+
+#include <filesystem>
+
+namespace sagelint {
+
+RuleSet BuildRuleSet(const ScanOptions& opts) {
+  RuleSelection selection;
+  selection.settings = opts.config.rules;
+  selection.select = opts.select;
+  selection.ignore = opts.ignore;
+  selection.policies = opts.policies;
+  selection.datasets = opts.datasets;
+  selection.report_unused_ignores = opts.report_unused_ignores;
+  return RuleSet::Resolve(std::move(selection));
+}
+
+ScanSetup BuildScanSetup(const ScanOptions& opts) {
+  ScanSetup setup;
+  setup.paths = opts.paths;
+  setup.discover.exclude = opts.config.exclude;
+  std::error_code ec;
+  setup.discover.exclude_base =
+      opts.config.dir.empty() ? std::filesystem::current_path(ec).string() : opts.config.dir;
+  setup.discover.no_ignore = opts.no_ignore;
+  setup.resolve = opts.resolve;
+  setup.jobs = opts.jobs;
+  setup.prices = opts.prices;
+  setup.progress = opts.progress;
+  return setup;
+}
+
+ScanResult Scan(const ScanOptions& opts) { return Scan(BuildScanSetup(opts), BuildRuleSet(opts)); }
+
+}  // namespace sagelint

@@ -1,0 +1,229 @@
+#include "linter/engine/discover.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "linter/base/strings.h"
+
+namespace sagelint {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool SkippedDirectory(const std::string& name) {
+  static const std::set<std::string> kSkip = {".git", ".terraform", "node_modules", ".venv",
+                                               ".ipynb_checkpoints", "__pycache__", ".hg", ".svn"};
+  return kSkip.count(name) > 0;
+}
+
+// One .gitignore's patterns, relative to its directory.
+struct IgnoreFile {
+  fs::path dir;
+  struct Pattern {
+    std::string glob;
+    bool negate = false;
+    bool dir_only = false;
+    bool anchored = false;  // contains a '/' other than a trailing one: relative to `dir`
+  };
+  std::vector<Pattern> patterns;
+};
+
+IgnoreFile ReadIgnoreFile(const fs::path& dir) {
+  IgnoreFile f;
+  f.dir = dir;
+  std::ifstream in(dir / ".gitignore");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    IgnoreFile::Pattern p;
+    if (line[0] == '!') {
+      p.negate = true;
+      line.erase(0, 1);
+    } else if (line[0] == '\\') {
+      line.erase(0, 1);
+    }
+    if (!line.empty() && line.back() == '/') {
+      p.dir_only = true;
+      line.pop_back();
+    }
+    if (line.empty()) continue;
+    if (line.find('/') != std::string::npos) {
+      p.anchored = true;
+      if (line[0] == '/') line.erase(0, 1);
+    }
+    p.glob = line;
+    f.patterns.push_back(std::move(p));
+  }
+  return f;
+}
+
+class Walker {
+ public:
+  Walker(const DiscoverOptions& opts, DiscoverResult& out) : opts_(opts), out_(out) {}
+
+  void WalkRoot(const fs::path& root) {
+    std::error_code ec;
+    root_ = fs::canonical(root, ec);
+    if (ec) root_ = root;
+    // .gitignore files above the root, up to the repository top, apply too.
+    std::vector<IgnoreFile> stack;
+    if (!opts_.no_ignore) {
+      std::vector<fs::path> parents;
+      for (fs::path d = root_.parent_path(); !d.empty(); d = d.parent_path()) {
+        parents.push_back(d);
+        if (fs::exists(d / ".git", ec) || d == d.parent_path()) break;
+      }
+      if (!fs::exists(root_ / ".git", ec)) {
+        for (auto it = parents.rbegin(); it != parents.rend(); ++it) {
+          if (fs::exists(*it / ".gitignore", ec)) stack.push_back(ReadIgnoreFile(*it));
+        }
+      } 
+    }
+    Walk(root_, stack, 0);
+  }
+
+  void AddFile(const fs::path& p, bool named) {
+    DiscoveredFile f;
+    f.abs_path = p.string();
+    f.display = DisplayPath(f.abs_path);
+    f.kind = KindOfPath(f.abs_path);
+    f.named = named;
+    if (!named && f.kind == FileKind::kOther) return;
+    out_.files.push_back(std::move(f));
+  }
+
+ private:
+  bool Ignored(const fs::path& p, bool is_dir, const std::vector<IgnoreFile>& stack) const {
+    bool ignored = false;
+    for (const IgnoreFile& f : stack) {
+      std::string rel = p.lexically_relative(f.dir).generic_string();
+      std::string base = p.filename().string();
+      for (const auto& pat : f.patterns) {
+        if (pat.dir_only && !is_dir) continue;
+        bool m = pat.anchored ? GlobMatch(pat.glob, rel) : GlobMatch(pat.glob, base);
+        if (m) ignored = !pat.negate;
+      }
+    }
+    return ignored;
+  }
+
+  bool Excluded(const fs::path& p) const {
+    if (opts_.exclude.empty()) return false;
+    std::string rel = p.lexically_relative(opts_.exclude_base).generic_string();
+    for (const std::string& g : opts_.exclude) {
+      if (GlobMatch(g, rel)) return true;
+      // "dir/**" style patterns also exclude the directory itself.
+      if (EndsWith(g, "/**") && GlobMatch(g.substr(0, g.size() - 3), rel)) return true;
+    }
+    return false;
+  }
+
+  bool InsideRoot(const fs::path& target) const {
+    auto rel = target.lexically_relative(root_);
+    return !rel.empty() && *rel.begin() != "..";
+  }
+
+  void Walk(const fs::path& dir, std::vector<IgnoreFile>& stack, int depth) {
+    if (depth > 256) {
+      out_.skipped.push_back(DisplayPath(dir.string()) + ": directory nesting deeper than 256 levels");
+      return;
+    }
+    std::error_code ec;
+    bool pushed = false;
+    if (!opts_.no_ignore && fs::exists(dir / ".gitignore", ec)) {
+      stack.push_back(ReadIgnoreFile(dir));
+      pushed = true;
+    }
+    std::vector<fs::directory_entry> entries;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    if (ec) {
+      out_.skipped.push_back(DisplayPath(dir.string()) + ": " + ec.message());
+    } else {
+      for (; it != fs::directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        entries.push_back(*it);
+      }
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+    for (const auto& e : entries) {
+      const fs::path& p = e.path();
+      std::string name = p.filename().string();
+      bool link = e.is_symlink(ec);
+      fs::path target = p;
+      if (link) {
+        target = fs::canonical(p, ec);
+        if (ec || !InsideRoot(target)) continue;  // dangling, looping, or leaving the root
+      }
+      bool is_dir = fs::is_directory(target, ec);
+      if (is_dir) {
+        if (link) continue;  // linked directories inside the root are walked where they live
+        if (SkippedDirectory(name)) continue;
+        if (name.rfind("asset.", 0) == 0 && dir.filename() == "cdk.out") continue;
+        if (Ignored(p, true, stack) || Excluded(p)) continue;
+        Walk(p, stack, depth + 1);
+        continue;
+      }
+      if (!fs::is_regular_file(target, ec)) continue;
+      if (KindOfPath(p.string()) == FileKind::kOther) continue;
+      if (Ignored(p, false, stack) || Excluded(p)) continue;
+      AddFile(p, false);
+    }
+    if (pushed) stack.pop_back();
+  }
+
+  const DiscoverOptions& opts_;
+  DiscoverResult& out_;
+  fs::path root_;
+};
+
+}  // namespace
+
+FileKind KindOfPath(const std::string& path) {
+  std::string lower = path;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (EndsWith(lower, ".tf.json")) return FileKind::kTerraformJson;
+  if (EndsWith(lower, ".tf")) return FileKind::kTerraform;
+  if (EndsWith(lower, ".tfvars") || EndsWith(lower, ".tfvars.json")) return FileKind::kTerraformVars;
+  if (EndsWith(lower, ".py")) return FileKind::kPython;
+  if (EndsWith(lower, ".ipynb")) return FileKind::kNotebook;
+  if (EndsWith(lower, ".yaml") || EndsWith(lower, ".yml") || EndsWith(lower, ".json") ||
+      EndsWith(lower, ".template")) {
+    return FileKind::kYamlOrJson;
+  }
+  return FileKind::kOther;
+}
+
+DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts) {
+  DiscoverResult out;
+  Walker walker(opts, out);
+  for (const std::string& given : paths) {
+    std::error_code ec;
+    fs::path p = fs::absolute(given, ec).lexically_normal();
+    if (!fs::exists(p, ec)) {
+      out.missing.push_back(given);
+      continue;
+    }
+    if (fs::is_directory(p, ec)) {
+      walker.WalkRoot(p);
+    } else {
+      walker.AddFile(p, true);
+    }
+  }
+  std::sort(out.files.begin(), out.files.end(),
+            [](const DiscoveredFile& a, const DiscoveredFile& b) { return a.display < b.display; });
+  out.files.erase(std::unique(out.files.begin(), out.files.end(),
+                              [](const DiscoveredFile& a, const DiscoveredFile& b) { return a.abs_path == b.abs_path; }),
+                  out.files.end());
+  return out;
+}
+
+}  // namespace sagelint

@@ -1,0 +1,39 @@
+// File discovery: walk the given paths, skip tool directories, honour
+// .gitignore and `exclude:`, never follow links out of the scanned root.
+#ifndef SAGELINT_LINTER_ENGINE_DISCOVER_H_
+#define SAGELINT_LINTER_ENGINE_DISCOVER_H_
+
+#include <string>
+#include <vector>
+
+#include "linter/base/paths.h"
+
+namespace sagelint {
+
+enum class FileKind { kYamlOrJson, kTerraform, kTerraformJson, kTerraformVars, kPython, kNotebook, kOther };
+FileKind KindOfPath(const std::string& path);
+
+struct DiscoveredFile {
+  std::string abs_path;
+  std::string display;  // relative to the working directory, '/' separators
+  FileKind kind = FileKind::kOther;
+  bool named = false;   // passed by name on the command line
+};
+
+struct DiscoverOptions {
+  std::vector<std::string> exclude;  // globs relative to exclude_base
+  std::string exclude_base;          // directory of the config file (or the working directory)
+  bool no_ignore = false;            // ignore .gitignore files
+};
+
+struct DiscoverResult {
+  std::vector<DiscoveredFile> files;     // sorted by display path
+  std::vector<std::string> missing;      // named paths that do not exist
+  std::vector<std::string> skipped;      // "path: reason" for unreadable entries, link loops …
+};
+
+DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_ENGINE_DISCOVER_H_

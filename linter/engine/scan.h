@@ -1,0 +1,38 @@
+// The scan pipeline: discover files -> parse (in parallel) -> link -> rules ->
+// suppressions -> sorted findings.
+#ifndef SAGELINT_LINTER_ENGINE_SCAN_H_
+#define SAGELINT_LINTER_ENGINE_SCAN_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "linter/engine/discover.h"
+#include "linter/engine/rule_set.h"
+#include "linter/model/finding.h"
+#include "linter/model/scan_result.h"
+#include "parsers/frontend.h"
+
+namespace sagelint {
+
+class PriceTable;
+
+// Where and how to read: everything a scan needs besides its rules.
+struct ScanSetup {
+  std::vector<std::string> paths;  // files and directories as given (default ".")
+  DiscoverOptions discover;
+  ResolveOptions resolve;
+  int jobs = 0;                              // 0 = all cores
+  const PriceTable* prices = nullptr;        // nullptr = the built-in table
+  // Called after each file unit is parsed (progress display); may be empty.
+  std::function<void(size_t done, size_t total)> progress;
+};
+
+ScanResult Scan(const ScanSetup& setup, const RuleSet& rules);
+
+// A stable identity of a finding that survives moved lines and reformatting.
+std::string Fingerprint(const Finding& f);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_ENGINE_SCAN_H_

@@ -1,0 +1,339 @@
+#include "linter/iam/iam_policy.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "linter/model/catalog.h"
+#include "linter/base/embedded.h"
+
+namespace sagelint {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kInstanceTypes = "sagemaker:InstanceTypes";
+constexpr std::string_view kAcceleratorTypes = "sagemaker:AcceleratorTypes";
+constexpr std::string_view kKeepAlive = "sagemaker:KeepAlivePeriod";
+constexpr std::string_view kNotebookLcArns = "sagemaker:NotebookInstanceLifecycleConfigArns";
+constexpr std::string_view kStudioLcArns = "sagemaker:StudioLifecycleConfigArns";
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// key (lower case) -> actions (lower case, "sagemaker:"-prefixed).
+const std::map<std::string, std::set<std::string>>& KeyTable() {
+  static const auto* table = [] {
+    auto* t = new std::map<std::string, std::set<std::string>>();
+    json doc = json::parse(Embedded("rules/data/iam_keys.json"));
+    for (const auto& [key, entry] : doc.at("keys").items()) {
+      for (const auto& a : entry.at("actions")) (*t)[Lower(key)].insert("sagemaker:" + Lower(a.get<std::string>()));
+    }
+    return t;
+  }();
+  return *table;
+}
+
+std::vector<std::string> Prefixed(std::initializer_list<std::string_view> names) {
+  std::vector<std::string> out;
+  for (auto n : names) out.push_back("sagemaker:" + std::string(n));
+  return out;
+}
+
+// The actions that create or change a workload of `kind` with its instances.
+std::vector<std::string> LaunchActionsFor(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kTrainingJob: return Prefixed({"CreateTrainingJob"});
+    case WorkloadKind::kTuningJob: return Prefixed({"CreateHyperParameterTuningJob"});
+    case WorkloadKind::kProcessingJob: return Prefixed({"CreateProcessingJob"});
+    case WorkloadKind::kTransformJob: return Prefixed({"CreateTransformJob"});
+    case WorkloadKind::kNotebookInstance:
+    case WorkloadKind::kLifecycleScript: return Prefixed({"CreateNotebookInstance", "UpdateNotebookInstance"});
+    case WorkloadKind::kStudioDomain: return Prefixed({"CreateApp", "CreateDomain", "UpdateDomain"});
+    case WorkloadKind::kStudioUserProfile: return Prefixed({"CreateApp", "CreateUserProfile", "UpdateUserProfile"});
+    case WorkloadKind::kStudioSpace: return Prefixed({"CreateApp", "CreateSpace", "UpdateSpace"});
+    case WorkloadKind::kEndpointVariant: return Prefixed({"CreateEndpointConfig"});
+    case WorkloadKind::kIamStatement: return InstanceLaunchingActions();
+    case WorkloadKind::kScalableTarget: return {};
+  }
+  return {};
+}
+
+const std::vector<std::string>& NotebookActions() {
+  static const auto* v = new std::vector<std::string>(Prefixed({"CreateNotebookInstance", "UpdateNotebookInstance"}));
+  return *v;
+}
+
+const std::vector<std::string>& StudioActions() {
+  static const auto* v = new std::vector<std::string>(Prefixed(
+      {"CreateApp", "CreateDomain", "CreateSpace", "CreateUserProfile", "UpdateDomain", "UpdateSpace", "UpdateUserProfile"}));
+  return *v;
+}
+
+// The classes a condition key can prevent: rule -> key.
+const std::map<std::string, std::string_view, std::less<>>& KeyedClasses() {
+  static const auto* m = new std::map<std::string, std::string_view, std::less<>>{
+      {"SM102", kInstanceTypes}, {"SM103", kInstanceTypes}, {"SM104", kInstanceTypes},
+      {"SM105", kAcceleratorTypes}, {"SM201", kNotebookLcArns}, {"SM202", kNotebookLcArns},
+      {"SM204", kKeepAlive},      {"SM501", kInstanceTypes}};
+  return *m;
+}
+
+// The classes only this linter can enforce, and why.
+const std::map<std::string, std::string_view, std::less<>>& CiOnlyClasses() {
+  static const auto* m = new std::map<std::string, std::string_view, std::less<>>{
+      {"SM101", "scikit-learn on accelerated instances: IAM cannot see the framework"},
+      {"SM203", "Studio idle shutdown: no condition key covers idle settings (the policy can only require an "
+                "approved Studio lifecycle configuration)"},
+      {"SM211", "endpoint autoscaling: no condition key exists"},
+      {"SM212", "autoscaling capacity range: no condition key exists"},
+      {"SM301", "channel input mode: no condition key exists"},
+      {"SM302", "channel input mode: no condition key exists"},
+      {"SM303", "S3 input distribution: no condition key exists"},
+      {"SM401", "managed Spot training: no condition key exists"},
+      {"SM402", "checkpoint configuration: no condition key exists"},
+      {"SM403", "Spot max wait: no condition key exists"}};
+  return *m;
+}
+
+std::vector<std::string> FamilyPatterns(bool (*pred)(const InstanceInfo&)) {
+  std::vector<std::string> out;
+  for (const InstanceInfo& f : CatalogFamilies()) {
+    if (pred(f)) out.push_back("ml." + f.family + ".*");
+  }
+  return out;
+}
+
+// The current general-purpose, compute, memory and inference families a
+// platform team usually approves first; the user edits the list.
+const std::vector<std::string>& StartingApprovedFamilies() {
+  static const auto* v = new std::vector<std::string>{
+      "ml.t3.*", "ml.m5.*", "ml.m6i.*", "ml.m7i.*", "ml.c5.*", "ml.c6i.*", "ml.c7i.*", "ml.r5.*",
+      "ml.r6i.*", "ml.g4dn.*", "ml.g5.*", "ml.g6.*", "ml.inf2.*"};
+  return *v;
+}
+
+// Keeps the actions the key applies to: a generated statement never pairs a
+// key with an action that lacks it.
+json ActionsWithKey(const std::vector<std::string>& actions, std::string_view key) {
+  json out = json::array();
+  for (const auto& a : actions) {
+    if (KeyAppliesTo(key, a)) out.push_back(a);
+  }
+  return out;
+}
+
+json Deny(std::string sid, const std::vector<std::string>& actions, std::string_view key, json condition) {
+  return json{{"Sid", std::move(sid)},
+              {"Effect", "Deny"},
+              {"Action", ActionsWithKey(actions, key)},
+              {"Resource", "*"},
+              {"Condition", std::move(condition)}};
+}
+
+json AnyValueLike(std::string_view key, const std::vector<std::string>& patterns) {
+  return json{{"ForAnyValue:StringLike", {{std::string(key), patterns}}}};
+}
+
+// Approved ARNs of one lifecycle configuration kind, or a placeholder.
+std::vector<std::string> ArnsOfKind(const std::vector<std::string>& arns, std::string_view resource,
+                                    std::string_view placeholder) {
+  std::vector<std::string> out;
+  for (const auto& a : arns) {
+    if (a.find(":" + std::string(resource) + "/") != std::string::npos) out.push_back(a);
+  }
+  if (out.empty()) out.emplace_back(placeholder);
+  return out;
+}
+
+constexpr std::string_view kNotebookLcPlaceholder =
+    "arn:aws:sagemaker:*:*:notebook-instance-lifecycle-config/REPLACE-WITH-APPROVED-CONFIG";
+constexpr std::string_view kStudioLcPlaceholder =
+    "arn:aws:sagemaker:*:*:studio-lifecycle-config/REPLACE-WITH-APPROVED-CONFIG";
+
+std::set<std::string> RulesIn(const std::vector<Finding>& findings) {
+  std::set<std::string> rules;
+  for (const auto& f : findings) rules.insert(f.rule);
+  return rules;
+}
+
+}  // namespace
+
+bool KeyAppliesTo(std::string_view key, std::string_view action) {
+  const auto& t = KeyTable();
+  auto it = t.find(Lower(key));
+  return it != t.end() && it->second.contains(Lower(action));
+}
+
+const std::vector<std::string>& InstanceLaunchingActions() {
+  static const auto* v = new std::vector<std::string>(Prefixed(
+      {"CreateApp", "CreateDomain", "CreateEndpointConfig", "CreateHyperParameterTuningJob", "CreateNotebookInstance",
+       "CreateProcessingJob", "CreateSpace", "CreateTrainingJob", "CreateTransformJob", "CreateUserProfile",
+       "UpdateNotebookInstance"}));
+  return *v;
+}
+
+bool ActionMatches(std::string_view pattern, std::string_view action) {
+  // Iterative glob match with backtracking to the last `*`.
+  size_t p = 0, a = 0, star = std::string_view::npos, mark = 0;
+  auto eq = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  while (a < action.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || eq(pattern[p], action[a]))) {
+      ++p;
+      ++a;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = a;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      a = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::vector<std::string> CoveredLaunchActions(const IamStatement& s) {
+  std::vector<std::string> covered;
+  if (!s.actions_complete) return covered;
+  for (const Val& a : s.actions) {
+    if (!a.known()) return covered;
+  }
+  for (const std::string& action : InstanceLaunchingActions()) {
+    bool named = std::any_of(s.actions.begin(), s.actions.end(),
+                             [&](const Val& a) { return ActionMatches(a.text, action); });
+    if (named != s.not_action) covered.push_back(action);
+  }
+  return covered;
+}
+
+bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action) {
+  if (!s.managed_policy.empty() || !s.effect.known() || s.effect.text != "Deny" || !s.conditions_known) return false;
+  auto covered = CoveredLaunchActions(s);
+  if (std::find(covered.begin(), covered.end(), action) == covered.end()) return false;
+  bool guard = false;
+  for (const IamCondition& c : s.conditions) {
+    if (!c.known) return false;
+    std::string op = Lower(c.op);
+    if (Lower(c.key) != Lower(kInstanceTypes) || c.values.empty()) continue;
+    if (op == "foranyvalue:stringnotlike" || op == "foranyvalue:stringnotequals" ||
+        op == "foranyvalue:stringlike" || op == "foranyvalue:stringequals") {
+      guard = true;
+    }
+  }
+  return guard;
+}
+
+std::optional<IamHint> IamHintFor(std::string_view rule_id, WorkloadKind kind) {
+  auto it = KeyedClasses().find(rule_id);
+  if (it == KeyedClasses().end()) return std::nullopt;
+  IamHint hint;
+  hint.condition_key = std::string(it->second);
+  for (const auto& a : LaunchActionsFor(kind)) {
+    if (KeyAppliesTo(hint.condition_key, a)) hint.actions.push_back(a);
+  }
+  if (rule_id == "SM204" && kind == WorkloadKind::kTrainingJob) hint.actions.push_back("sagemaker:UpdateTrainingJob");
+  if (hint.actions.empty()) return std::nullopt;
+  return hint;
+}
+
+std::vector<json> GuardrailStatementsFor(std::string_view rule_id, const std::vector<std::string>& lifecycle_arns,
+                                         const GuardrailOptions& options) {
+  std::vector<json> out;
+  if (rule_id == "SM102") {
+    out.push_back(Deny("DenyTrainingClassForInference", Prefixed({"CreateEndpointConfig", "CreateTransformJob"}),
+                       kInstanceTypes,
+                       AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.training_class; }))));
+  } else if (rule_id == "SM103") {
+    std::vector<std::string> actions = NotebookActions();
+    actions.insert(actions.end(), StudioActions().begin(), StudioActions().end());
+    out.push_back(Deny("DenyAcceleratedNotebooks", actions, kInstanceTypes,
+                       AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.accelerated(); }))));
+  } else if (rule_id == "SM104") {
+    out.push_back(Deny("DenyPreviousGenerationInstances", InstanceLaunchingActions(), kInstanceTypes,
+                       AnyValueLike(kInstanceTypes,
+                                    FamilyPatterns([](const InstanceInfo& f) { return f.previous_generation; }))));
+  } else if (rule_id == "SM105") {
+    out.push_back(Deny("DenyElasticInference", Prefixed({"CreateEndpointConfig", "CreateNotebookInstance", "UpdateNotebookInstance"}),
+                       kAcceleratorTypes,
+                       AnyValueLike(kAcceleratorTypes, FamilyPatterns([](const InstanceInfo& f) {
+                                      return f.accelerator == Accelerator::kElasticInference;
+                                    }))));
+  } else if (rule_id == "SM201" || rule_id == "SM202") {
+    // Conditions in one statement are ANDed, so "no configuration" and "not
+    // an approved one" need a statement each.
+    out.push_back(Deny("RequireNotebookLifecycleConfig", Prefixed({"CreateNotebookInstance"}), kNotebookLcArns,
+                       json{{"Null", {{std::string(kNotebookLcArns), "true"}}}}));
+    out.push_back(Deny("RequireApprovedNotebookLifecycleConfigs", NotebookActions(), kNotebookLcArns,
+                       json{{"ForAnyValue:ArnNotLike",
+                             {{std::string(kNotebookLcArns),
+                               ArnsOfKind(lifecycle_arns, "notebook-instance-lifecycle-config", kNotebookLcPlaceholder)}}}}));
+  } else if (rule_id == "SM203") {
+    out.push_back(Deny("RequireApprovedStudioLifecycleConfigs", StudioActions(), kStudioLcArns,
+                       json{{"ForAnyValue:ArnNotLike",
+                             {{std::string(kStudioLcArns),
+                               ArnsOfKind(lifecycle_arns, "studio-lifecycle-config", kStudioLcPlaceholder)}}}}));
+  } else if (rule_id == "SM204") {
+    out.push_back(Deny("CapWarmPoolKeepAlive", Prefixed({"CreateTrainingJob", "UpdateTrainingJob"}), kKeepAlive,
+                       json{{"NumericGreaterThan", {{std::string(kKeepAlive), options.max_keep_alive_seconds}}}}));
+  } else if (rule_id == "SM501") {
+    out.push_back(Deny("DenyUnapprovedInstanceTypes", InstanceLaunchingActions(), kInstanceTypes,
+                       json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedFamilies()}}}}));
+  }
+  return out;
+}
+
+json BuildGuardrailPolicy(const std::vector<Finding>& findings, const std::vector<std::string>& lifecycle_arns,
+                          const GuardrailOptions& options) {
+  json statements = json::array();
+  std::set<std::string> sids;
+  for (const auto& rule : RulesIn(findings)) {
+    for (json& s : GuardrailStatementsFor(rule, lifecycle_arns, options)) {
+      if (sids.insert(s.at("Sid").get<std::string>()).second) statements.push_back(std::move(s));
+    }
+  }
+  return json{{"Version", "2012-10-17"}, {"Statement", std::move(statements)}};
+}
+
+std::vector<CiOnlyClass> ClassesWithoutConditionKey(const std::vector<Finding>& findings) {
+  std::vector<CiOnlyClass> out;
+  for (const auto& rule : RulesIn(findings)) {
+    auto it = CiOnlyClasses().find(rule);
+    if (it != CiOnlyClasses().end()) out.push_back({rule, std::string(it->second) + "; enforce with sagelint in CI"});
+  }
+  return out;
+}
+
+std::vector<std::string> GuardrailNotes(const std::vector<Finding>& findings,
+                                        const std::vector<std::string>& lifecycle_arns) {
+  std::vector<std::string> notes;
+  std::set<std::string> rules = RulesIn(findings);
+  auto has_kind = [&](std::string_view resource) {
+    return std::any_of(lifecycle_arns.begin(), lifecycle_arns.end(), [&](const std::string& a) {
+      return a.find(":" + std::string(resource) + "/") != std::string::npos;
+    });
+  };
+  if ((rules.contains("SM201") || rules.contains("SM202")) && !has_kind("notebook-instance-lifecycle-config")) {
+    notes.push_back("RequireApprovedNotebookLifecycleConfigs: replace the placeholder ARN with your approved notebook "
+                    "lifecycle configurations (their on-start script must stop idle instances)");
+  }
+  if (rules.contains("SM203") && !has_kind("studio-lifecycle-config")) {
+    notes.push_back("RequireApprovedStudioLifecycleConfigs: replace the placeholder ARN with your approved Studio "
+                    "lifecycle configurations");
+  }
+  if (rules.contains("SM501")) {
+    notes.push_back("DenyUnapprovedInstanceTypes: the approved families are a starting list; add the families "
+                    "your teams may launch (for example GPU training families) before applying it");
+  }
+  return notes;
+}
+
+}  // namespace sagelint

@@ -1,0 +1,74 @@
+// IAM guardrails: which condition keys exist for which SageMaker actions
+// (rules/data/iam_keys.json, the FACTS table), the `iam` block of findings,
+// and the policy `sagelint iam-policy` prints.
+#ifndef SAGELINT_LINTER_IAM_IAM_POLICY_H_
+#define SAGELINT_LINTER_IAM_IAM_POLICY_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linter/model/finding.h"
+#include "linter/model/model.h"
+
+namespace sagelint {
+
+// True when `key` ("sagemaker:InstanceTypes") exists for `action`
+// ("sagemaker:CreateTrainingJob"); both compared case-insensitively, as IAM does.
+bool KeyAppliesTo(std::string_view key, std::string_view action);
+// The actions that launch SageMaker instances (SM501), "sagemaker:"-prefixed.
+const std::vector<std::string>& InstanceLaunchingActions();
+// IAM action matching: case-insensitive, `*` and `?` wildcards ("sagemaker:Create*").
+bool ActionMatches(std::string_view pattern, std::string_view action);
+
+// The instance-launching actions a statement's Action (or NotAction) covers,
+// in InstanceLaunchingActions() order; empty when an action is not known.
+std::vector<std::string> CoveredLaunchActions(const IamStatement& s);
+// True when `s` is a fully known Deny covering `action` whose condition
+// limits sagemaker:InstanceTypes the way FACTS recommends for a Deny:
+// ForAnyValue:StringNotLike / StringNotEquals (an allow-list) or
+// ForAnyValue:StringLike / StringEquals (explicit types to refuse). SM501
+// sees one statement at a time; the engine can use this to drop an SM501
+// finding on an Allow whose policy (IamStatement::policy) has such a Deny
+// for every action the finding's `iam.actions` names.
+bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action);
+
+// The `iam` block for a finding of `rule_id` on a workload of `kind`: the key
+// that prevents the class and the actions (for that kind) it applies to.
+// nullopt when no condition key exists for the class (Spot, input mode,
+// autoscaling, idle settings, …): only sagelint in CI can enforce those.
+std::optional<IamHint> IamHintFor(std::string_view rule_id, WorkloadKind kind);
+
+struct GuardrailOptions {
+  double max_keep_alive_seconds = 1800;  // SM204's option
+};
+
+// The guardrail statements of one finding class (Deny statements, Resource
+// "*"), empty when the class has no condition key. `lifecycle_arns` are the
+// approved notebook / Studio lifecycle configuration ARNs (told apart by
+// their resource type); missing ones become placeholders the user fills.
+std::vector<nlohmann::json> GuardrailStatementsFor(std::string_view rule_id,
+                                                   const std::vector<std::string>& lifecycle_arns,
+                                                   const GuardrailOptions& options = {});
+// One IAM policy document (usable as an SCP): {"Version": "2012-10-17",
+// "Statement": [...]}, one or two statements per finding class present, in
+// rule ID order, each Sid once.
+nlohmann::json BuildGuardrailPolicy(const std::vector<Finding>& findings,
+                                    const std::vector<std::string>& lifecycle_arns,
+                                    const GuardrailOptions& options = {});
+
+struct CiOnlyClass {
+  std::string rule;  // "SM401"
+  std::string what;  // "managed Spot training: no IAM condition key exists; enforce with sagelint in CI"
+};
+// The classes present in `findings` that no condition key can prevent, in rule ID order.
+std::vector<CiOnlyClass> ClassesWithoutConditionKey(const std::vector<Finding>& findings);
+// What the user must edit before applying the policy (placeholders, starting lists).
+std::vector<std::string> GuardrailNotes(const std::vector<Finding>& findings,
+                                        const std::vector<std::string>& lifecycle_arns);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_IAM_IAM_POLICY_H_

@@ -1,0 +1,133 @@
+#include "linter/model/catalog.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "linter/base/embedded.h"
+
+namespace sagelint {
+namespace {
+
+struct Size {
+  int vcpu = 0;
+  double memory_gib = 0;
+  std::optional<int> accelerators;
+};
+
+struct Family {
+  InstanceInfo info;
+  std::map<std::string, Size, std::less<>> sizes;  // empty: sizes not tabulated
+};
+
+const std::map<std::string, Family, std::less<>>& Families() {
+  static const auto* families = [] {
+    auto* m = new std::map<std::string, Family, std::less<>>();
+    nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/instances.json"));
+    for (const auto& [name, f] : doc.at("families").items()) {
+      InstanceInfo info;
+      info.family = name;
+      std::string acc = f.value("accelerator", "none");
+      if (acc == "gpu") info.accelerator = Accelerator::kGpu;
+      else if (acc == "inferentia") info.accelerator = Accelerator::kInferentia;
+      else if (acc == "trainium") info.accelerator = Accelerator::kTrainium;
+      else if (acc == "gaudi") info.accelerator = Accelerator::kGaudi;
+      else if (acc == "elastic_inference") info.accelerator = Accelerator::kElasticInference;
+      info.training_class = f.value("training_class", false);
+      info.previous_generation = f.value("previous_generation", false);
+      info.successor = f.value("successor", "");
+      info.nvme = f.value("storage", "ebs") == "nvme";
+      Family& fam = (*m)[name];
+      fam.info = std::move(info);
+      if (f.contains("sizes")) {
+        for (const auto& [size, z] : f.at("sizes").items()) {
+          Size& sz = fam.sizes[size];
+          sz.vcpu = z.at("vcpu").get<int>();
+          sz.memory_gib = z.at("memory_gib").get<double>();
+          if (z.contains("accelerators")) sz.accelerators = z.at("accelerators").get<int>();
+        }
+      }
+    }
+    return m;
+  }();
+  return *families;
+}
+
+}  // namespace
+
+std::string_view AcceleratorName(Accelerator a) {
+  switch (a) {
+    case Accelerator::kNone: return "none";
+    case Accelerator::kGpu: return "gpu";
+    case Accelerator::kInferentia: return "inferentia";
+    case Accelerator::kTrainium: return "trainium";
+    case Accelerator::kGaudi: return "gaudi";
+    case Accelerator::kElasticInference: return "elastic_inference";
+  }
+  return "none";
+}
+
+std::string AcceleratorDisplayName(Accelerator a) {
+  switch (a) {
+    case Accelerator::kGpu: return "NVIDIA GPU";
+    case Accelerator::kInferentia: return "AWS Inferentia";
+    case Accelerator::kTrainium: return "AWS Trainium";
+    case Accelerator::kGaudi: return "Intel Gaudi";
+    case Accelerator::kElasticInference: return "Elastic Inference";
+    case Accelerator::kNone: return "no";
+  }
+  return "no";
+}
+
+std::string InstanceFamily(std::string_view t) {
+  if (t.substr(0, 3) != "ml.") return {};
+  t.remove_prefix(3);
+  size_t dot = t.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == t.size()) return {};
+  return std::string(t.substr(0, dot));
+}
+
+namespace {
+
+// The catalog entry of the type's family and the type's size text.
+const Family* FindFamily(std::string_view instance_type, std::string_view* size) {
+  std::string family = InstanceFamily(instance_type);
+  if (family.empty()) return nullptr;
+  const auto& families = Families();
+  auto it = families.find(family);
+  if (it == families.end()) return nullptr;
+  *size = instance_type.substr(3 + family.size() + 1);
+  return &it->second;
+}
+
+}  // namespace
+
+std::optional<InstanceInfo> LookupInstance(std::string_view instance_type) {
+  std::string_view size;
+  const Family* fam = FindFamily(instance_type, &size);
+  if (fam == nullptr) return std::nullopt;
+  InstanceInfo info = fam->info;
+  auto it = fam->sizes.find(size);
+  if (it != fam->sizes.end()) {
+    info.vcpu = it->second.vcpu;
+    info.memory_gib = it->second.memory_gib;
+    info.accelerator_count = it->second.accelerators;
+    if (!info.accelerator_count && info.accelerator == Accelerator::kNone) info.accelerator_count = 0;
+  }
+  return info;
+}
+
+std::vector<InstanceInfo> CatalogFamilies() {
+  std::vector<InstanceInfo> out;
+  for (const auto& [name, fam] : Families()) out.push_back(fam.info);
+  return out;
+}
+
+bool IsKnownInstanceType(std::string_view instance_type) {
+  std::string_view size;
+  const Family* fam = FindFamily(instance_type, &size);
+  return fam != nullptr && (fam->sizes.empty() || fam->sizes.contains(size));
+}
+
+bool IsLocalMode(std::string_view t) { return t == "local" || t == "local_gpu"; }
+
+}  // namespace sagelint

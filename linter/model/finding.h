@@ -1,0 +1,56 @@
+// Findings: what rules report and emitters print.
+#ifndef SAGELINT_LINTER_MODEL_FINDING_H_
+#define SAGELINT_LINTER_MODEL_FINDING_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linter/model/model.h"
+
+namespace sagelint {
+
+enum class Severity : std::uint8_t { kNote, kWarning, kError };
+std::string_view SeverityName(Severity s);  // note|warning|error
+std::optional<Severity> SeverityFromName(std::string_view name);
+
+// The IAM condition key that prevents the finding's class organisation-wide.
+struct IamHint {
+  std::string condition_key;         // e.g. "sagemaker:InstanceTypes"
+  std::vector<std::string> actions;  // e.g. {"sagemaker:CreateTrainingJob"}
+};
+
+struct CostEstimate {
+  std::string instance_type;
+  int count = 1;
+  std::optional<double> hourly_usd;           // price × count
+  std::optional<double> monthly_usd;          // always-on resources only (730 h)
+  std::optional<double> monthly_savings_usd;  // only when a concrete cheaper instance is named
+  std::string basis;                          // how the figures were derived
+};
+
+struct Finding {
+  std::string rule;  // SM401, ORG001
+  std::string name;  // training-without-spot
+  Severity severity = Severity::kWarning;
+  std::string path;
+  SourceRange range;           // the offending setting (or the resource if absent)
+  SourceRange resource_range;  // the whole resource / call
+  std::string resource;        // "SKLearn estimator 'est'"
+  std::string message;
+  std::string suggestion;
+  std::string condition;  // "when condition UseGpu is true", empty if unconditional
+  std::optional<IamHint> iam;
+  std::optional<CostEstimate> cost;
+  std::string fingerprint;
+  Format format = Format::kCloudFormation;
+};
+
+// Deterministic order: path, line, column, rule, message.
+bool FindingLess(const Finding& a, const Finding& b);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_MODEL_FINDING_H_

@@ -1,0 +1,109 @@
+#include "linter/model/model.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+
+namespace sagelint {
+
+Val Val::Known(std::string text, SourceRange range, std::string origin) {
+  Val v;
+  v.state = State::kKnown;
+  v.text = std::move(text);
+  v.range = range;
+  v.origin = std::move(origin);
+  return v;
+}
+
+Val Val::Unknown(SourceRange range, std::string why) {
+  Val v;
+  v.state = State::kUnknown;
+  v.range = range;
+  v.origin = std::move(why);
+  return v;
+}
+
+Val Val::Absent(SourceRange range) {
+  Val v;
+  v.range = range;
+  return v;
+}
+
+Val Val::OneOf(std::vector<Val> alts, SourceRange range) {
+  if (alts.size() == 1) {
+    Val only = std::move(alts.front());
+    if (!only.range.valid()) only.range = range;
+    return only;
+  }
+  Val v;
+  v.range = range;
+  v.state = State::kAbsent;
+  for (const Val& a : alts) {
+    if (a.state == State::kUnknown) v.state = State::kUnknown;
+    else if (a.state == State::kKnown && v.state == State::kAbsent) v.state = State::kKnown;
+  }
+  v.alternatives = std::move(alts);
+  return v;
+}
+
+std::optional<double> Val::number() const {
+  if (!known()) return std::nullopt;
+  std::string_view s = text;
+  while (!s.empty() && (s.front() == ' ' || s.front() == '+')) s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  if (s.empty()) return std::nullopt;
+  double d = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(d)) return std::nullopt;
+  return d;
+}
+
+std::optional<bool> Val::boolean() const {
+  if (!known()) return std::nullopt;
+  if (text == "true" || text == "True" || text == "TRUE") return true;
+  if (text == "false" || text == "False" || text == "FALSE") return false;
+  return std::nullopt;
+}
+
+void Val::ForEach(const std::function<void(const Val&)>& fn) const {
+  if (alternatives.empty()) {
+    fn(*this);
+    return;
+  }
+  for (const Val& a : alternatives) a.ForEach(fn);
+}
+
+bool Val::AnyUnknown() const {
+  bool any = false;
+  ForEach([&](const Val& v) { any = any || v.unknown(); });
+  return any;
+}
+
+std::string_view FormatName(Format f) {
+  switch (f) {
+    case Format::kCloudFormation: return "cloudformation";
+    case Format::kTerraform: return "terraform";
+    case Format::kPython: return "python";
+    case Format::kNotebook: return "notebook";
+  }
+  return "unknown";
+}
+
+namespace {
+constexpr std::array<std::string_view, kWorkloadKindCount> kKindNames = {
+    "training_job",        "tuning_job",      "processing_job",   "transform_job",
+    "notebook_instance",   "studio_domain",   "studio_user_profile", "studio_space",
+    "endpoint_variant",    "scalable_target", "lifecycle_script", "iam_statement",
+};
+}  // namespace
+
+std::string_view KindName(WorkloadKind k) { return kKindNames[static_cast<int>(k)]; }
+
+std::optional<WorkloadKind> KindFromName(std::string_view name) {
+  for (int i = 0; i < kWorkloadKindCount; ++i) {
+    if (kKindNames[i] == name) return static_cast<WorkloadKind>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace sagelint

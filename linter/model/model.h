@@ -1,0 +1,219 @@
+// The normalized workload model. Every front end (CloudFormation, Terraform,
+// Python/notebooks) fills it; rules read nothing else.
+#ifndef SAGELINT_LINTER_MODEL_MODEL_H_
+#define SAGELINT_LINTER_MODEL_MODEL_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sagelint {
+
+// 1-based line and column (columns count bytes) in the file as stored.
+struct SourcePos {
+  int line = 0;
+  int column = 0;
+  bool valid() const { return line > 0; }
+};
+
+struct SourceRange {
+  SourcePos begin;
+  SourcePos end;
+  // Notebooks only: 1-based cell index (markdown cells counted) and 1-based
+  // line inside that cell for `begin`; 0 elsewhere.
+  int cell = 0;
+  int cell_line = 0;
+  bool valid() const { return begin.valid(); }
+};
+
+// One extracted setting. A value is absent (not written), unknown (written,
+// but not resolvable statically) or known (a literal or a resolved value).
+// A conditional value (CloudFormation Fn::If, a Terraform conditional) holds
+// its alternatives, each with the condition under which it applies.
+struct Val {
+  enum class State : std::uint8_t { kAbsent, kUnknown, kKnown };
+
+  State state = State::kAbsent;
+  std::string text;       // the known value; numbers in decimal, booleans "true"/"false"
+  SourceRange range;      // where the setting is written
+  std::string origin;     // how a non-literal was resolved, e.g. "parameter InstanceType default"
+  std::string condition;  // for an alternative: when it applies, e.g. "condition UseGpu is true"
+  std::vector<Val> alternatives;
+
+  static Val Known(std::string text, SourceRange range = {}, std::string origin = {});
+  static Val Unknown(SourceRange range = {}, std::string why = {});
+  static Val Absent(SourceRange range = {});
+  // A value that is one of `alts`; collapses to the single alternative if only one.
+  static Val OneOf(std::vector<Val> alts, SourceRange range = {});
+
+  bool known() const { return state == State::kKnown && alternatives.empty(); }
+  bool unknown() const { return state == State::kUnknown; }
+  bool absent() const { return state == State::kAbsent; }
+  bool present() const { return state != State::kAbsent; }
+  bool conditional() const { return !alternatives.empty(); }
+
+  // Known numeric / boolean readings; nullopt when unknown, absent or not of that type.
+  std::optional<double> number() const;
+  std::optional<bool> boolean() const;
+
+  // Calls `fn` for each alternative (or for this value when unconditional).
+  void ForEach(const std::function<void(const Val&)>& fn) const;
+  // True if any alternative is unknown.
+  bool AnyUnknown() const;
+};
+
+enum class Format : std::uint8_t { kCloudFormation, kTerraform, kPython, kNotebook };
+std::string_view FormatName(Format f);  // cloudformation|terraform|python|notebook
+
+enum class WorkloadKind : std::uint8_t {
+  kTrainingJob,
+  kTuningJob,
+  kProcessingJob,
+  kTransformJob,
+  kNotebookInstance,
+  kStudioDomain,
+  kStudioUserProfile,
+  kStudioSpace,
+  kEndpointVariant,
+  kScalableTarget,
+  kLifecycleScript,
+  kIamStatement,
+};
+std::string_view KindName(WorkloadKind k);  // training_job, tuning_job, ... (SPEC §8)
+std::optional<WorkloadKind> KindFromName(std::string_view name);
+inline constexpr int kWorkloadKindCount = 12;
+
+// A training channel or a processing input.
+struct Channel {
+  std::string name;     // channel name ("train") or processing input name
+  Val s3_uri;
+  Val input_mode;       // File | Pipe | FastFile; absent = inherits the job's mode
+  Val distribution;     // FullyReplicated | ShardedByS3Key; absent = FullyReplicated
+  Val dataset_size_gb;  // from an inline `sagelint:dataset-size=` annotation
+  bool file_system = false;  // FileSystemInput (EFS / FSx): no download
+  SourceRange range;
+};
+
+// A Studio app settings block (JupyterLab, CodeEditor, KernelGateway) of a
+// domain, user profile or space, or of a domain's default space settings.
+struct StudioApp {
+  std::string app;       // "JupyterLab", "CodeEditor", "KernelGateway"
+  std::string scope;     // "DefaultUserSettings", "DefaultSpaceSettings", "UserSettings", "SpaceSettings"
+  Val instance_type;     // DefaultResourceSpec.InstanceType
+  Val idle_management;   // AppLifecycleManagement.IdleSettings.LifecycleManagement (ENABLED|DISABLED)
+  Val idle_timeout_minutes;
+  SourceRange range;
+};
+
+struct IamCondition {
+  std::string op;   // e.g. "ForAllValues:StringLike", "StringEquals", "Null"
+  std::string key;  // e.g. "sagemaker:InstanceTypes" (as written)
+  std::vector<std::string> values;
+  bool known = true;  // false when values could not be resolved
+};
+
+struct IamStatement {
+  Val effect;                    // Allow | Deny
+  std::vector<Val> actions;      // Action (or NotAction when not_action)
+  bool not_action = false;
+  bool actions_complete = true;  // false if some action could not be resolved
+  std::vector<IamCondition> conditions;
+  bool conditions_known = true;  // false if the Condition block could not be resolved
+  std::string policy;            // the policy / role name the statement belongs to
+  std::string managed_policy;    // set when the statement stands for an attached AWS managed policy
+};
+
+struct Workload {
+  WorkloadKind kind = WorkloadKind::kTrainingJob;
+  Format format = Format::kCloudFormation;
+  std::string path;   // as displayed: relative to the working directory, '/' separators
+  std::string scope;  // linking scope: the template, module directory or notebook (default: path)
+  std::string name;   // logical ID, Terraform address, Python variable or request name
+  std::string label;  // for messages: "notebook instance 'Explore'", "SKLearn estimator 'est'"
+  SourceRange range;  // the whole resource / call; its first line anchors suppressions
+  std::string condition;  // a CloudFormation resource Condition, if any
+  // False when something we cannot see may supply a missing setting (unknown
+  // **kwargs, a dynamic block, a spread): absence is then not reportable.
+  bool complete = true;
+  std::vector<std::string> suppressed;  // rule IDs suppressed by resource metadata
+
+  // Compute.
+  Val instance_type;
+  Val instance_count;
+  Val volume_gb;
+
+  // Container.
+  Val image;
+  Val framework;  // sklearn, xgboost, pytorch, tensorflow, huggingface, mxnet, ...
+
+  // Training and tuning jobs.
+  Val spot;
+  Val max_run_seconds;
+  Val max_wait_seconds;
+  Val checkpoint;  // checkpoint S3 URI
+  Val keep_alive_seconds;
+  Val input_mode;  // the job-wide default input mode; absent = File
+  std::vector<Channel> channels;  // training channels and processing inputs
+
+  // Endpoint variants and transform jobs.
+  Val accelerator_type;     // Elastic Inference (also notebook AcceleratorTypes)
+  Val serverless;           // "true" for a serverless variant
+  Val async_inference;      // "true" for an asynchronous endpoint
+  Val managed_scaling;      // ManagedInstanceScaling.Status (ENABLED|DISABLED)
+  Val endpoint_name;
+  Val variant_name;
+
+  // Scalable targets.
+  Val service_namespace;
+  Val resource_id;
+  Val scalable_dimension;
+  Val min_capacity;
+  Val max_capacity;
+
+  // Notebook instances.
+  Val lifecycle_config;  // the lifecycle configuration name or reference; absent = none
+
+  // Lifecycle scripts (notebook lifecycle configurations).
+  Val on_start;   // decoded on-start script text
+  Val on_create;  // decoded on-create script text
+
+  // Studio domains, user profiles and spaces.
+  std::vector<StudioApp> apps;
+
+  // IAM statements.
+  IamStatement iam;
+
+  // Links, resolved by the linker across all files of a scan. `keys` are the
+  // identities of this workload ("name:endpoint/foo/variant/AllTraffic",
+  // "cfn:infra/x.yaml#MyEndpoint/variant/AllTraffic", "lc:my-config"); `refs`
+  // are the identities it points at (a scalable target's variant, a
+  // notebook's lifecycle configuration).
+  std::vector<std::string> keys;
+  std::vector<std::string> refs;
+
+  // Filled by the linker (linter/link.cc), read by rules and policies.
+  Val autoscaling;   // endpoint variants: "true"/"false"/unknown
+  Val idle_stop;     // notebooks: lifecycle config's on-start stops idle instances
+  Val idle_shutdown; // Studio: idle shutdown enabled for every app
+};
+
+// A parse failure: becomes an SM000 finding.
+struct ParseError {
+  std::string message;
+  SourcePos pos;
+};
+
+// What a front end reports for one file.
+struct FileResult {
+  std::string path;  // display path
+  Format format = Format::kCloudFormation;
+  std::vector<Workload> workloads;
+  std::vector<ParseError> errors;  // each becomes an SM000 finding (duplicate keys too)
+};
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_MODEL_MODEL_H_

@@ -1,0 +1,79 @@
+// What a rule is: metadata plus a check over one workload.
+#ifndef SAGELINT_LINTER_MODEL_RULE_H_
+#define SAGELINT_LINTER_MODEL_RULE_H_
+
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linter/model/finding.h"
+#include "linter/model/model.h"
+
+namespace sagelint {
+
+class DatasetSizes;  // linter/datasets.h
+
+struct RuleOption {
+  std::string_view name;  // e.g. "threshold_gb"
+  double default_value;
+  std::string_view help;
+};
+
+// What a rule wants priced: the engine turns it into a CostEstimate.
+struct CostRequest {
+  std::string instance_type;
+  double count = 1;
+  bool always_on = false;        // notebooks, endpoints, Studio defaults: monthly figure
+  std::string cheaper_instance;  // a concrete cheaper instance the suggestion names
+  bool spot = false;             // savings from managed Spot: stated as a range
+};
+
+struct Report {
+  SourceRange at;  // the offending setting; invalid = the workload's range
+  std::string message;
+  std::string suggestion;
+  std::string condition;  // when the finding holds (from a conditional value)
+  // Set only when the statement itself names the actions (SM501); otherwise
+  // the engine takes the hint for the rule from the IAM key table.
+  std::optional<IamHint> iam;
+  std::optional<CostRequest> cost;
+};
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void Emit(const Workload& w, Report r) = 0;
+};
+
+struct RuleContext {
+  std::map<std::string, double> options;  // the rule's options, defaults applied
+  const DatasetSizes* datasets = nullptr;  // known sizes of S3 prefixes (SM301)
+  double Option(std::string_view name) const;
+};
+
+using CheckFn = void (*)(const Workload& w, const RuleContext& ctx, Sink& sink);
+
+struct RuleInfo {
+  std::string_view id;       // SM401
+  std::string_view name;     // training-without-spot
+  Severity severity;         // default severity
+  std::string_view summary;  // one sentence used everywhere
+  std::vector<WorkloadKind> kinds;  // workloads the rule applies to
+  std::vector<RuleOption> options;
+  std::string_view iam_key;  // condition key that prevents the class; empty if none
+  CheckFn check;             // nullptr for SM000 (reported by the driver)
+};
+
+// The registered rules, sorted by ID (rules/registry.cc).
+std::span<const RuleInfo> AllRules();
+const RuleInfo* FindRule(std::string_view id);
+// The rule's documentation (markdown, rules/<id>.md), embedded at build time.
+std::string_view RuleDoc(std::string_view id);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_MODEL_RULE_H_

@@ -1,0 +1,246 @@
+#include "linter/policy/attributes.h"
+
+#include <cmath>
+
+#include "linter/model/catalog.h"
+#include "linter/cost/prices.h"
+
+namespace sagelint {
+namespace {
+
+// A single reading of a possibly conditional value: known only when every
+// alternative agrees.
+const Val* Single(const Val& v) {
+  if (!v.conditional()) return &v;
+  const Val* first = nullptr;
+  bool same = true;
+  v.ForEach([&](const Val& alt) {
+    if (!first) first = &alt;
+    else if (!(alt.known() && first->known() && alt.text == first->text)) same = false;
+  });
+  return same ? first : nullptr;
+}
+
+AttrValue FromVal(const Val& v, AttrType type) {
+  AttrValue a;
+  a.type = type;
+  const Val* s = Single(v);
+  a.range = v.range;
+  if (!s) {
+    a.state = AttrValue::State::kUnknown;
+    return a;
+  }
+  a.range = s->range;
+  if (s->absent()) return a;
+  if (!s->known()) {
+    a.state = AttrValue::State::kUnknown;
+    return a;
+  }
+  a.text = s->text;
+  if (type == AttrType::kNumber) {
+    auto n = s->number();
+    if (!n) {
+      a.state = AttrValue::State::kUnknown;
+      return a;
+    }
+    a.number = *n;
+  } else if (type == AttrType::kBool) {
+    auto b = s->boolean();
+    if (!b) {
+      a.state = AttrValue::State::kUnknown;
+      return a;
+    }
+    a.boolean = *b;
+    a.text = *b ? "true" : "false";
+  }
+  a.state = AttrValue::State::kKnown;
+  return a;
+}
+
+AttrValue Known(std::string text) {
+  AttrValue a;
+  a.state = AttrValue::State::kKnown;
+  a.text = std::move(text);
+  return a;
+}
+
+AttrValue KnownBool(bool b, SourceRange r = {}) {
+  AttrValue a;
+  a.state = AttrValue::State::kKnown;
+  a.type = AttrType::kBool;
+  a.boolean = b;
+  a.text = b ? "true" : "false";
+  a.range = r;
+  return a;
+}
+
+bool IsJob(WorkloadKind k) { return k == WorkloadKind::kTrainingJob || k == WorkloadKind::kTuningJob; }
+
+const Val& InstanceType(const Workload& w) {
+  if (w.instance_type.present() || w.apps.empty()) return w.instance_type;
+  for (const StudioApp& a : w.apps) {
+    if (a.instance_type.present()) return a.instance_type;
+  }
+  return w.instance_type;
+}
+
+}  // namespace
+
+const std::vector<AttrInfo>& Attributes() {
+  static const std::vector<AttrInfo> attrs = {
+      {"name", AttrType::kString, "logical ID, Terraform address, variable or request name"},
+      {"path", AttrType::kString, "file, relative to the working directory"},
+      {"format", AttrType::kString, "cloudformation | terraform | python | notebook"},
+      {"instance_type", AttrType::kString, "ml.* instance type (Studio: the first app's default)"},
+      {"instance_family", AttrType::kString, "family of the instance type, e.g. p3, g5"},
+      {"accelerator", AttrType::kString, "none | gpu | inferentia | trainium | gaudi"},
+      {"instance_count", AttrType::kNumber, "instance count"},
+      {"framework", AttrType::kString, "sklearn, xgboost, pytorch, tensorflow, huggingface, …"},
+      {"image", AttrType::kString, "container image URI"},
+      {"spot", AttrType::kBool, "managed Spot training enabled (absent on a visible job: false)"},
+      {"max_run_seconds", AttrType::kNumber, "max runtime"},
+      {"max_wait_seconds", AttrType::kNumber, "max wait (Spot)"},
+      {"checkpoint", AttrType::kString, "checkpoint S3 URI"},
+      {"input_modes", AttrType::kList, "effective input mode of each channel (File by default)"},
+      {"volume_gb", AttrType::kNumber, "storage volume size"},
+      {"keep_alive_seconds", AttrType::kNumber, "warm pool keep-alive"},
+      {"lifecycle_config", AttrType::kString, "notebook lifecycle configuration name"},
+      {"idle_shutdown", AttrType::kBool, "stops when idle (notebook lifecycle script, Studio idle settings)"},
+      {"autoscaling", AttrType::kBool, "endpoint variant registered with Application Auto Scaling"},
+      {"serverless", AttrType::kBool, "serverless endpoint variant"},
+      {"hourly_usd", AttrType::kNumber, "estimated on-demand price per hour (price × count)"},
+  };
+  return attrs;
+}
+
+const AttrInfo* FindAttribute(std::string_view name) {
+  for (const AttrInfo& a : Attributes()) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* prices) {
+  if (name == "name") return Known(w.name);
+  if (name == "path") return Known(w.path);
+  if (name == "format") return Known(std::string(FormatName(w.format)));
+  if (name == "instance_type") return FromVal(InstanceType(w), AttrType::kString);
+  if (name == "instance_family" || name == "accelerator") {
+    AttrValue t = FromVal(InstanceType(w), AttrType::kString);
+    if (!t.known()) return t;
+    if (name == "instance_family") {
+      std::string family = InstanceFamily(t.text);
+      if (family.empty()) t.state = AttrValue::State::kUnknown;
+      t.text = family;
+      return t;
+    }
+    auto info = LookupInstance(t.text);
+    if (!info) {
+      t.state = AttrValue::State::kUnknown;
+      return t;
+    }
+    t.text = info->accelerated() ? std::string(AcceleratorName(info->accelerator)) : "none";
+    return t;
+  }
+  if (name == "instance_count") return FromVal(w.instance_count, AttrType::kNumber);
+  if (name == "framework") return FromVal(w.framework, AttrType::kString);
+  if (name == "image") return FromVal(w.image, AttrType::kString);
+  if (name == "spot") {
+    AttrValue a = FromVal(w.spot, AttrType::kBool);
+    if (a.state == AttrValue::State::kAbsent && IsJob(w.kind) && w.complete) return KnownBool(false, w.range);
+    return a;
+  }
+  if (name == "max_run_seconds") return FromVal(w.max_run_seconds, AttrType::kNumber);
+  if (name == "max_wait_seconds") return FromVal(w.max_wait_seconds, AttrType::kNumber);
+  if (name == "checkpoint") return FromVal(w.checkpoint, AttrType::kString);
+  if (name == "volume_gb") return FromVal(w.volume_gb, AttrType::kNumber);
+  if (name == "keep_alive_seconds") return FromVal(w.keep_alive_seconds, AttrType::kNumber);
+  if (name == "lifecycle_config") return FromVal(w.lifecycle_config, AttrType::kString);
+  if (name == "input_modes") {
+    AttrValue a;
+    a.type = AttrType::kList;
+    if (!IsJob(w.kind) && w.kind != WorkloadKind::kProcessingJob) return a;
+    const Val* job = Single(w.input_mode);
+    if (!job || job->unknown()) {
+      a.state = AttrValue::State::kUnknown;
+      return a;
+    }
+    std::string job_mode = job->known() ? job->text : "File";
+    a.state = AttrValue::State::kKnown;
+    for (const Channel& c : w.channels) {
+      const Val* m = Single(c.input_mode);
+      if (!m || m->unknown()) {
+        a.state = AttrValue::State::kUnknown;
+        return a;
+      }
+      a.list.push_back(c.file_system ? "FileSystem" : m->known() ? m->text : job_mode);
+    }
+    if (w.channels.empty()) a.list.push_back(job_mode);
+    a.text = a.list.front();
+    return a;
+  }
+  if (name == "idle_shutdown") {
+    if (w.kind == WorkloadKind::kNotebookInstance) {
+      if (w.lifecycle_config.absent() && !w.lifecycle_config.conditional() && w.complete) return KnownBool(false, w.range);
+      return FromVal(w.idle_stop, AttrType::kBool);
+    }
+    return FromVal(w.idle_shutdown, AttrType::kBool);
+  }
+  if (name == "autoscaling") return FromVal(w.autoscaling, AttrType::kBool);
+  if (name == "serverless") {
+    if (w.kind != WorkloadKind::kEndpointVariant) return AttrValue{};
+    if (w.serverless.present()) return FromVal(w.serverless, AttrType::kBool);
+    return w.complete ? KnownBool(false) : AttrValue{AttrValue::State::kUnknown};
+  }
+  if (name == "hourly_usd") {
+    AttrValue a;
+    a.type = AttrType::kNumber;
+    auto component = ComponentFor(w.kind);
+    AttrValue t = FromVal(InstanceType(w), AttrType::kString);
+    if (!component || !prices) return a;
+    if (!t.known()) {
+      a.state = t.state;
+      return a;
+    }
+    auto price = prices->Hourly(t.text, *component);
+    if (!price) {
+      a.state = AttrValue::State::kUnknown;
+      return a;
+    }
+    AttrValue count = FromVal(w.instance_count, AttrType::kNumber);
+    double n = count.known() ? count.number : 1;
+    a.state = AttrValue::State::kKnown;
+    a.number = std::round(*price * n * 10000) / 10000;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", a.number);
+    a.text = buf;
+    return a;
+  }
+  return AttrValue{};
+}
+
+nlohmann::ordered_json AttributesJson(const Workload& w, const PriceTable* prices) {
+  nlohmann::ordered_json j = {{"kind", KindName(w.kind)}, {"resource", w.label}, {"line", w.range.begin.line}};
+  for (const AttrInfo& info : Attributes()) {
+    AttrValue v = Attribute(w, info.name, prices);
+    if (v.state == AttrValue::State::kAbsent) continue;
+    if (!v.known()) {
+      j[std::string(info.name)] = nullptr;
+    } else if (info.type == AttrType::kNumber) {
+      if (v.number == std::floor(v.number) && std::fabs(v.number) < 1e15) {
+        j[std::string(info.name)] = static_cast<long long>(v.number);
+      } else {
+        j[std::string(info.name)] = v.number;
+      }
+    } else if (info.type == AttrType::kBool) {
+      j[std::string(info.name)] = v.boolean;
+    } else if (info.type == AttrType::kList) {
+      j[std::string(info.name)] = v.list;
+    } else {
+      j[std::string(info.name)] = v.text;
+    }
+  }
+  return j;
+}
+
+}  // namespace sagelint

@@ -1,0 +1,48 @@
+// The attribute view of a workload (SPEC §8): what `sagelint inventory`
+// prints and what custom policies test.
+#ifndef SAGELINT_LINTER_POLICY_ATTRIBUTES_H_
+#define SAGELINT_LINTER_POLICY_ATTRIBUTES_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linter/model/model.h"
+
+namespace sagelint {
+
+class PriceTable;
+
+enum class AttrType { kString, kNumber, kBool, kList };
+
+struct AttrValue {
+  enum class State { kAbsent, kUnknown, kKnown };
+  State state = State::kAbsent;
+  AttrType type = AttrType::kString;
+  std::string text;                // string; numbers and booleans also as text
+  double number = 0;
+  bool boolean = false;
+  std::vector<std::string> list;  // input_modes
+  SourceRange range;              // where the setting is written, if anywhere
+  bool known() const { return state == State::kKnown; }
+};
+
+struct AttrInfo {
+  std::string_view name;
+  AttrType type;
+  std::string_view help;
+};
+// Every attribute, in SPEC order.
+const std::vector<AttrInfo>& Attributes();
+const AttrInfo* FindAttribute(std::string_view name);
+
+// The value of one attribute. `prices` is used for hourly_usd (may be null).
+AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* prices);
+
+// Every attribute that applies, as JSON (unknown values are null; absent ones are left out).
+nlohmann::ordered_json AttributesJson(const Workload& w, const PriceTable* prices);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_POLICY_ATTRIBUTES_H_

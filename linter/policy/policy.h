@@ -1,0 +1,54 @@
+// Custom policies (SPEC §8): teams' own rules over the workload attributes,
+// from `policies:` in .sagelint.yaml and the files `policy_files:` lists.
+#ifndef SAGELINT_LINTER_POLICY_POLICY_H_
+#define SAGELINT_LINTER_POLICY_POLICY_H_
+
+#include <re2/re2.h>
+#include <yaml-cpp/yaml.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "linter/policy/attributes.h"
+#include "linter/model/finding.h"
+#include "linter/model/model.h"
+
+namespace sagelint {
+
+struct PolicyCondition {
+  std::string attribute;
+  std::string op;  // equals, in, not_in, matches, not_matches, gt, ge, lt, le, exists
+  std::vector<std::string> values;  // equals: one; in/not_in: several
+  double number = 0;                // gt/ge/lt/le
+  bool flag = false;                // exists
+  std::shared_ptr<RE2> regex;       // matches/not_matches
+};
+
+struct Policy {
+  std::string id;
+  Severity severity = Severity::kWarning;
+  std::vector<WorkloadKind> kinds;
+  std::vector<PolicyCondition> conditions;
+  std::string message;
+  std::string file;  // where it is defined
+  int line = 0;
+};
+
+// Loads the policies of a config: `policies` (a YAML list, may be null) and
+// `policy_files` (relative to `config_dir`). Returns false with `error`
+// ("<file>:<line>: policy ORG001: …") on the first invalid policy.
+bool LoadPolicies(const YAML::Node& policies, const std::string& config_path, const std::vector<std::string>& policy_files,
+                  const std::string& config_dir, std::vector<Policy>* out, std::string* error);
+
+// Whether every condition holds. `at` receives the position of the first
+// condition's setting (if written), else stays as is.
+bool PolicyMatches(const Policy& p, const Workload& w, const PriceTable* prices, SourceRange* at);
+
+// One line describing the policy, for `sagelint rules` and `explain`.
+std::string DescribePolicy(const Policy& p);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_POLICY_POLICY_H_

@@ -1,0 +1,54 @@
+// Output formats. Each emitter gets the same findings and rule metadata.
+#ifndef SAGELINT_LINTER_REPORT_EMIT_H_
+#define SAGELINT_LINTER_REPORT_EMIT_H_
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linter/model/finding.h"
+#include "linter/model/scan_result.h"
+
+namespace sagelint {
+
+struct EmitOptions {
+  bool color = false;
+  bool quiet = false;  // text: findings only, no summary
+};
+
+using EmitFn = void (*)(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+
+struct Emitter {
+  std::string_view name;
+  EmitFn emit;
+};
+
+// The output formats, by --format name.
+const std::vector<Emitter>& Emitters();
+const Emitter* FindEmitter(std::string_view name);
+
+void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitGithub(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitGitlab(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+
+// One finding as the JSON object of SPEC §5 (also used by other emitters).
+nlohmann::ordered_json FindingJson(const Finding& f);
+
+// Counts by severity, for summaries.
+struct Tally {
+  int errors = 0, warnings = 0, notes = 0;
+  int total() const { return errors + warnings + notes; }
+};
+Tally CountFindings(const std::vector<Finding>& findings);
+// "1 error, 4 warnings, 1 note"
+std::string TallyText(const Tally& t);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_REPORT_EMIT_H_

@@ -1,0 +1,77 @@
+// The stable machine format (SPEC §5 "JSON", schema_version 1).
+#include <nlohmann/json.hpp>
+
+#include "linter/report/emit.h"
+#include "linter/iam/iam_policy.h"
+
+namespace sagelint {
+namespace {
+
+nlohmann::ordered_json OrNull(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); }
+
+}  // namespace
+
+nlohmann::ordered_json FindingJson(const Finding& f) {
+  using json = nlohmann::ordered_json;
+  json j = {
+      {"rule", f.rule},
+      {"name", f.name},
+      {"severity", SeverityName(f.severity)},
+      {"path", f.path},
+      {"line", f.range.begin.line},
+      {"column", f.range.begin.column},
+      {"end_line", f.range.end.valid() ? f.range.end.line : f.range.begin.line},
+      {"end_column", f.range.end.valid() ? f.range.end.column : f.range.begin.column},
+      {"cell", f.range.cell > 0 ? json(f.range.cell) : json(nullptr)},
+      {"cell_line", f.range.cell > 0 ? json(f.range.cell_line) : json(nullptr)},
+      {"resource", f.resource},
+      {"message", f.message},
+      {"suggestion", f.suggestion},
+      {"condition", f.condition.empty() ? json(nullptr) : json(f.condition)},
+  };
+  if (f.iam) {
+    // The guardrail statement that prevents this class (the same one `sagelint iam-policy` prints).
+    json statement = json::object();
+    for (const nlohmann::json& st : GuardrailStatementsFor(f.rule, {})) {
+      statement = json::parse(st.dump());
+      break;
+    }
+    j["iam"] = {{"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", statement}};
+  } else {
+    j["iam"] = nullptr;
+  }
+  if (f.cost && f.cost->hourly_usd) {
+    j["cost"] = {{"instance_type", f.cost->instance_type},
+                 {"count", f.cost->count},
+                 {"hourly_usd", OrNull(f.cost->hourly_usd)},
+                 {"monthly_usd", OrNull(f.cost->monthly_usd)},
+                 {"monthly_savings_usd", OrNull(f.cost->monthly_savings_usd)},
+                 {"basis", f.cost->basis}};
+  } else {
+    j["cost"] = nullptr;
+  }
+  j["fingerprint"] = f.fingerprint;
+  return j;
+}
+
+void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  for (const Finding& f : scan.findings) findings.push_back(FindingJson(f));
+  Tally t = CountFindings(scan.findings);
+  nlohmann::ordered_json doc = {
+      {"schema_version", 1},
+      {"tool", {{"name", "sagelint"}, {"version", SAGELINT_VERSION}}},
+      {"findings", findings},
+      {"summary",
+       {{"files_scanned", scan.files_scanned},
+        {"findings", t.total()},
+        {"errors", t.errors},
+        {"warnings", t.warnings},
+        {"notes", t.notes},
+        {"suppressed", scan.suppressed},
+        {"baselined", scan.baselined}}},
+  };
+  out << doc.dump(2) << "\n";
+}
+
+}  // namespace sagelint

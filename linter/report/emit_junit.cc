@@ -1,0 +1,45 @@
+// JUnit XML: one test case per finding (CI systems show them as failed tests).
+#include "linter/report/emit.h"
+
+namespace sagelint {
+namespace {
+
+std::string Xml(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
+  size_t n = scan.findings.size();
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuites name=\"sagelint\" tests=\"" << std::max<size_t>(n, 1) << "\" failures=\"" << n << "\">\n"
+      << "  <testsuite name=\"sagelint\" tests=\"" << std::max<size_t>(n, 1) << "\" failures=\"" << n << "\">\n";
+  if (n == 0) {
+    out << "    <testcase classname=\"sagelint\" name=\"scan of " << scan.files_scanned << " files\"/>\n";
+  }
+  for (const Finding& f : scan.findings) {
+    std::string where = f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column);
+    out << "    <testcase classname=\"" << Xml(f.path) << "\" name=\"" << Xml(f.rule + " " + f.resource + " (" + where + ")")
+        << "\" file=\"" << Xml(f.path) << "\" line=\"" << f.range.begin.line << "\">\n"
+        << "      <failure type=\"" << Xml(f.rule) << "\" message=\"" << Xml(f.message) << "\">" << Xml(where) << ": "
+        << SeverityName(f.severity) << "[" << Xml(f.rule) << "] " << Xml(f.message);
+    if (!f.suggestion.empty()) out << "\nhelp: " << Xml(f.suggestion);
+    out << "</failure>\n    </testcase>\n";
+  }
+  out << "  </testsuite>\n</testsuites>\n";
+}
+
+}  // namespace sagelint

@@ -1,0 +1,86 @@
+// SARIF 2.1.0, for code scanning: rules from the rule table, one result per finding.
+#include <nlohmann/json.hpp>
+
+#include "linter/report/emit.h"
+#include "linter/model/rule.h"
+
+namespace sagelint {
+namespace {
+
+std::string_view Level(Severity s) { return s == Severity::kNote ? "note" : SeverityName(s); }
+
+// Artifact URIs are relative references: '/' separators, spaces and '%' escaped.
+std::string Uri(const std::string& path) {
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
+  using json = nlohmann::ordered_json;
+  json rules = json::array();
+  std::map<std::string, int> index;
+  for (const RuleInfo& r : AllRules()) {
+    index[std::string(r.id)] = static_cast<int>(rules.size());
+    rules.push_back({{"id", r.id},
+                     {"name", r.name},
+                     {"shortDescription", {{"text", r.summary}}},
+                     {"fullDescription", {{"text", r.summary}}},
+                     {"help", {{"text", r.summary}, {"markdown", std::string(RuleDoc(r.id))}}},
+                     {"defaultConfiguration", {{"level", Level(r.severity)}}},
+                     {"properties", {{"tags", json::array({"cost", "sagemaker"})}}}});
+  }
+  for (const CustomRuleInfo& c : scan.custom_rules) {
+    index[c.id] = static_cast<int>(rules.size());
+    rules.push_back({{"id", c.id},
+                     {"name", c.id},
+                     {"shortDescription", {{"text", c.message}}},
+                     {"defaultConfiguration", {{"level", Level(c.severity)}}},
+                     {"properties", {{"tags", json::array({"policy"})}}}});
+  }
+  json results = json::array();
+  for (const Finding& f : scan.findings) {
+    json region = {{"startLine", f.range.begin.line}, {"startColumn", f.range.begin.column}};
+    if (f.range.end.valid()) {
+      region["endLine"] = f.range.end.line;
+      region["endColumn"] = std::max(f.range.end.column, 1);
+    }
+    json result = {{"ruleId", f.rule}};
+    if (index.count(f.rule)) result["ruleIndex"] = index[f.rule];
+    std::string text = f.message;
+    if (!f.suggestion.empty()) text += ". Fix: " + f.suggestion;
+    result["level"] = Level(f.severity);
+    result["message"] = {{"text", text}};
+    result["locations"] = json::array({{{"physicalLocation",
+                                         {{"artifactLocation", {{"uri", Uri(f.path)}, {"uriBaseId", "%SRCROOT%"}}},
+                                          {"region", region}}}}});
+    result["partialFingerprints"] = {{"sagelint/v1", f.fingerprint}};
+    json props = {{"resource", f.resource}};
+    json finding = FindingJson(f);
+    if (!finding["cost"].is_null()) props["cost"] = finding["cost"];
+    if (!finding["iam"].is_null()) props["iam"] = finding["iam"];
+    if (!f.condition.empty()) props["condition"] = f.condition;
+    result["properties"] = props;
+    results.push_back(std::move(result));
+  }
+  json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+              {"version", "2.1.0"},
+              {"runs", json::array({{{"tool", {{"driver", {{"name", "sagelint"},
+                                                            {"version", SAGELINT_VERSION},
+                                                            {"semanticVersion", SAGELINT_VERSION},
+                                                            {"rules", rules}}}}},
+                                     {"results", results}}})}};
+  out << doc.dump(2) << "\n";
+}
+
+}  // namespace sagelint

@@ -1,0 +1,72 @@
+// The default output, for people (SPEC §5 "Text").
+#include <cmath>
+
+#include "linter/report/emit.h"
+#include "linter/cost/prices.h"
+
+namespace sagelint {
+namespace {
+
+struct Style {
+  bool on;
+  std::string operator()(const char* code, const std::string& s) const {
+    return on ? std::string("\x1b[") + code + "m" + s + "\x1b[0m" : s;
+  }
+};
+
+const char* SeverityColor(Severity s) {
+  switch (s) {
+    case Severity::kError: return "1;31";
+    case Severity::kWarning: return "1;33";
+    case Severity::kNote: return "1;36";
+  }
+  return "0";
+}
+
+std::string CostLine(const CostEstimate& c) {
+  if (!c.hourly_usd) return "";
+  std::string type = c.count > 1 ? std::to_string(c.count) + " × " + c.instance_type : c.instance_type;
+  std::string s = type + " ≈ " + FormatUsd(*c.hourly_usd) + "/h";
+  if (c.monthly_usd) s += ", ≈ " + FormatUsd(*c.monthly_usd) + "/month while running";
+  if (c.monthly_savings_usd) s += "; the suggested change saves ≈ " + FormatUsd(*c.monthly_savings_usd) + "/month";
+  return s;
+}
+
+}  // namespace
+
+void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
+  Style st{opts.color};
+  for (const Finding& f : scan.findings) {
+    out << st("1", f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column) + ":")
+        << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + f.rule + "]") << " "
+        << f.message << "\n";
+    if (opts.quiet) continue;
+    if (f.range.cell > 0) {
+      out << "  " << st("2", "cell:") << " " << f.range.cell << ", line " << f.range.cell_line << "\n";
+    }
+    if (!f.condition.empty()) out << "  " << st("2", "when:") << " " << f.condition << "\n";
+    if (!f.suggestion.empty()) out << "  " << st("32", "help:") << " " << f.suggestion << "\n";
+    if (f.cost) {
+      std::string line = CostLine(*f.cost);
+      if (!line.empty()) out << "  " << st("35", "cost:") << " " << line << "\n";
+    }
+    if (f.iam && !f.iam->actions.empty()) {
+      out << "  " << st("34", "guard:") << " " << f.iam->condition_key << " on " << f.iam->actions.front()
+          << " (see `sagelint iam-policy`)\n";
+    }
+  }
+  if (opts.quiet) return;
+  Tally t = CountFindings(scan.findings);
+  if (!scan.findings.empty()) out << "\n";
+  std::string files = std::to_string(scan.files_scanned) + (scan.files_scanned == 1 ? " file" : " files");
+  std::string summary = t.total() == 0 ? "No findings in " + files
+                                       : std::to_string(t.total()) + (t.total() == 1 ? " finding (" : " findings (") +
+                                             TallyText(t) + ") in " + files;
+  if (scan.suppressed > 0) summary += ", " + std::to_string(scan.suppressed) + " suppressed";
+  if (scan.baselined > 0) summary += ", " + std::to_string(scan.baselined) + " in the baseline";
+  double savings = AvoidableMonthlyUsd(scan.findings);
+  if (savings > 0) summary += " · est. avoidable spend ≈ " + FormatUsd(savings) + "/month";
+  out << st("1", summary) << "\n";
+}
+
+}  // namespace sagelint
