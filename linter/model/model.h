@@ -92,6 +92,7 @@ struct Channel {
   Val s3_uri;
   Val input_mode;       // File | Pipe | FastFile; absent = inherits the job's mode
   Val distribution;     // FullyReplicated | ShardedByS3Key; absent = FullyReplicated
+  Val s3_data_type;     // S3Prefix | ManifestFile | AugmentedManifestFile; absent = S3Prefix
   Val dataset_size_gb;  // from an inline `sagelint:dataset-size=` annotation
   bool file_system = false;  // FileSystemInput (EFS / FSx): no download
   SourceRange range;
@@ -105,6 +106,15 @@ struct StudioApp {
   Val instance_type;     // DefaultResourceSpec.InstanceType
   Val idle_management;   // AppLifecycleManagement.IdleSettings.LifecycleManagement (ENABLED|DISABLED)
   Val idle_timeout_minutes;
+  SourceRange range;
+};
+
+// One instance group of a heterogeneous training cluster (ResourceConfig.InstanceGroups,
+// the SDK's `instance_groups`).
+struct InstanceGroup {
+  Val name;
+  Val instance_type;
+  Val instance_count;
   SourceRange range;
 };
 
@@ -140,10 +150,12 @@ struct Workload {
   bool complete = true;
   std::vector<std::string> suppressed;  // rule IDs suppressed by resource metadata
 
-  // Compute.
+  // Compute. A job with instance groups lists each in `instance_groups`; its
+  // own instance_type and instance_count are then absent.
   Val instance_type;
   Val instance_count;
   Val volume_gb;
+  std::vector<InstanceGroup> instance_groups;
 
   // Container.
   Val image;
@@ -165,6 +177,9 @@ struct Workload {
   Val managed_scaling;      // ManagedInstanceScaling.Status (ENABLED|DISABLED)
   Val endpoint_name;
   Val variant_name;
+  // Notebooks: "true" when a later cell deletes the endpoint, "false" when no
+  // cell does; unknown when a delete cannot be matched to it (SM213).
+  Val deleted;
 
   // Scalable targets.
   Val service_namespace;

@@ -66,6 +66,12 @@ std::string DumpWorkload(const Workload& w) {
   Field(out, in, "instance_type", w.instance_type);
   Field(out, in, "instance_count", w.instance_count);
   Field(out, in, "volume_gb", w.volume_gb);
+  for (const InstanceGroup& g : w.instance_groups) {
+    out << "  instance_group" << Pos(g.range) << "\n";
+    Field(out, "    ", "name", g.name);
+    Field(out, "    ", "instance_type", g.instance_type);
+    Field(out, "    ", "instance_count", g.instance_count);
+  }
   Field(out, in, "image", w.image);
   Field(out, in, "framework", w.framework);
   Field(out, in, "spot", w.spot);
@@ -79,6 +85,7 @@ std::string DumpWorkload(const Workload& w) {
     Field(out, "    ", "s3_uri", c.s3_uri);
     Field(out, "    ", "input_mode", c.input_mode);
     Field(out, "    ", "distribution", c.distribution);
+    Field(out, "    ", "s3_data_type", c.s3_data_type);
     Field(out, "    ", "dataset_size_gb", c.dataset_size_gb);
   }
   Field(out, in, "accelerator_type", w.accelerator_type);
@@ -87,6 +94,7 @@ std::string DumpWorkload(const Workload& w) {
   Field(out, in, "managed_scaling", w.managed_scaling);
   Field(out, in, "endpoint_name", w.endpoint_name);
   Field(out, in, "variant_name", w.variant_name);
+  Field(out, in, "deleted", w.deleted);
   Field(out, in, "service_namespace", w.service_namespace);
   Field(out, in, "resource_id", w.resource_id);
   Field(out, in, "scalable_dimension", w.scalable_dimension);
