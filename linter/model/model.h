@@ -92,10 +92,10 @@ struct Channel {
   Val s3_uri;
   Val input_mode;       // File | Pipe | FastFile; absent = inherits the job's mode
   Val distribution;     // FullyReplicated | ShardedByS3Key; absent = FullyReplicated
-  Val s3_data_type;     // S3Prefix | ManifestFile | AugmentedManifestFile; absent = S3Prefix
   Val dataset_size_gb;  // from an inline `sagelint:dataset-size=` annotation
   bool file_system = false;  // FileSystemInput (EFS / FSx): no download
   SourceRange range;
+  Val s3_data_type;  // S3Prefix | ManifestFile | AugmentedManifestFile; absent = S3Prefix
 };
 
 // A Studio app settings block (JupyterLab, CodeEditor, KernelGateway) of a
