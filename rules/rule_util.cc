@@ -39,6 +39,7 @@ Report At(const Val& v) {
   Report r;
   r.at = v.range;
   r.condition = v.condition;
+  if (v.known()) r.value = v.text;
   return r;
 }
 

@@ -59,7 +59,7 @@ TEST_CASE("SARIF carries the rule table and one located result per finding", "[e
     const auto& loc = res["locations"][0]["physicalLocation"];
     CHECK(loc["artifactLocation"]["uri"] == f.path);
     CHECK(loc["region"]["startLine"] == f.range.begin.line);
-    CHECK(res["partialFingerprints"]["sagelint/v1"] == f.fingerprint);
+    CHECK(res["partialFingerprints"]["sagelint/v2"] == f.fingerprint);
   }
   nlohmann::json results = run["results"];
   for (auto& res : results) res.erase("properties");
@@ -83,7 +83,7 @@ TEST_CASE("a baseline hides recorded findings, survives moved lines, and lets ch
   REQUIRE(before.findings.size() == 2);  // SM103, SM201
   std::string error;
   REQUIRE(WriteBaseline((dir / "baseline.json").string(), before.findings, &error));
-  std::set<std::string> baseline;
+  Baseline baseline;
   REQUIRE(LoadBaseline((dir / "baseline.json").string(), &baseline, &error));
 
   // Moved down by comments and blank lines, re-indented keys: still the same findings.

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "linter/engine/baseline.h"
+#include "linter/engine/diff.h"
+#include "linter/engine/git.h"
 #include "linter/cli/config.h"
 #include "linter/cost/datasets.h"
 #include "linter/iam/iam_policy.h"
@@ -91,6 +93,7 @@ struct CliOptions {
   std::string prices;
   std::vector<std::string> lifecycle_arns;  // iam-policy
   std::string baseline, write_baseline;
+  std::string base;  // diff --base REF
   int jobs = 0;
   bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
 };
@@ -116,7 +119,7 @@ CliOptions ParseArgs(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   size_t i = 0;
   if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain" || args[0] == "dump-model" ||
-                         args[0] == "iam-policy" || args[0] == "inventory")) {
+                         args[0] == "iam-policy" || args[0] == "inventory" || args[0] == "diff")) {
     o.command = args[i++];
   }
   bool only_paths = false;
@@ -191,6 +194,8 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.baseline = next();
     } else if (a == "--write-baseline") {
       o.write_baseline = next();
+    } else if (a == "--base") {
+      o.base = next();
     } else if (a == "--lifecycle-arn") {
       o.lifecycle_arns.push_back(next());
     } else if (a == "--jobs" || a == "-j") {
@@ -216,7 +221,14 @@ CliOptions ParseArgs(int argc, char** argv) {
   return o;
 }
 
-Config LoadConfigFor(const CliOptions& o);
+// Where a scan's configuration is looked for and what its root is: the
+// working directory, or its image in a base tree that `diff` wrote.
+struct SideContext {
+  std::string config_start;  // empty = the working directory
+  std::string root;          // empty = the working directory
+};
+
+Config LoadConfigFor(const CliOptions& o, const std::string& start = {});
 
 // A rule ID given on the command line or in the config must exist (built-in or a custom policy).
 void CheckRuleIds(const std::vector<std::string>& ids, const std::string& flag,
@@ -303,11 +315,11 @@ int CommandDumpModel(const CliOptions& o) {
   return 0;
 }
 
-Config LoadConfigFor(const CliOptions& o) {
+Config LoadConfigFor(const CliOptions& o, const std::string& start) {
   std::string path = o.config_path;
   if (path.empty()) {
     std::error_code ec;
-    path = FindConfig(std::filesystem::current_path(ec).string());
+    path = FindConfig(start.empty() ? std::filesystem::current_path(ec).string() : start);
   } else if (!std::filesystem::exists(path)) {
     throw UsageError{"--config: " + path + " does not exist"};
   }
@@ -318,10 +330,40 @@ Config LoadConfigFor(const CliOptions& o) {
   return *c;
 }
 
+// SPEC §2: the git work tree containing the paths, else the named directory
+// (for several paths or named files, the directory that contains them all).
+// Paths are resolved against it and findings identified relative to it.
+std::string ScanRoot(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::optional<fs::path> common;
+  for (const std::string& p : paths.empty() ? std::vector<std::string>{"."} : paths) {
+    fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    fs::path dir = fs::is_directory(abs, ec) ? abs : abs.parent_path();
+    for (fs::path d = dir; !d.empty(); d = d.parent_path()) {
+      if (fs::exists(d / ".git", ec)) {
+        dir = d;
+        break;
+      }
+      if (d == d.parent_path()) break;
+    }
+    if (!common) {
+      common = dir;
+      continue;
+    }
+    fs::path shared;
+    for (auto a = common->begin(), b = dir.begin(); a != common->end() && b != dir.end() && *a == *b; ++a, ++b) {
+      shared /= *a;
+    }
+    common = shared;
+  }
+  return common ? common->string() : std::string(".");
+}
+
 // Everything a scan needs from flags and configuration; `prices` keeps a loaded price file alive.
-ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices) {
+ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices, const SideContext& side = {}) {
   ScanOptions so;
-  so.config = LoadConfigFor(o);
+  so.config = LoadConfigFor(o, side.config_start);
   so.policies = LoadConfigPolicies(so.config);
   CheckRuleIds(o.select, "--select", so.policies);
   CheckRuleIds(o.ignore, "--ignore", so.policies);
@@ -337,7 +379,7 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   for (const auto& [k, v] : o.vars) so.resolve.tf_variables[k] = v;
   so.resolve.tf_var_files = o.var_files;
   std::error_code ec;
-  so.resolve.root = std::filesystem::current_path(ec).string();
+  so.resolve.root = side.root.empty() ? ScanRoot(o.args) : side.root;
   for (const std::string& f : o.var_files) {
     if (!std::filesystem::exists(f)) throw UsageError{"--var-file: " + f + " does not exist"};
   }
@@ -414,6 +456,44 @@ int CommandInventory(const CliOptions& o) {
   return 0;
 }
 
+// Where a pull-request comment links findings: SAGELINT_BLOB_URL, else the
+// commit the CI checked out (GitHub Actions, GitLab CI).
+std::string BlobUrl() {
+  auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  std::string url = env("SAGELINT_BLOB_URL");
+  if (url.empty() && !env("GITHUB_SERVER_URL").empty() && !env("GITHUB_REPOSITORY").empty() && !env("GITHUB_SHA").empty()) {
+    url = env("GITHUB_SERVER_URL") + "/" + env("GITHUB_REPOSITORY") + "/blob/" + env("GITHUB_SHA") + "/";
+  }
+  if (url.empty() && !env("CI_PROJECT_URL").empty() && !env("CI_COMMIT_SHA").empty()) {
+    url = env("CI_PROJECT_URL") + "/-/blob/" + env("CI_COMMIT_SHA") + "/";
+  }
+  if (!url.empty() && url.back() != '/') url += '/';
+  return url;
+}
+
+// Each --format output (text on stdout by default), colours only on a terminal.
+void WriteOutputs(const CliOptions& o,
+                  const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit) {
+  std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
+  EmitOptions eo;
+  eo.quiet = o.quiet;
+  eo.blob_url = BlobUrl();
+  bool tty = ::isatty(STDOUT_FILENO) == 1;
+  for (const Output& out : outputs) {
+    eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
+    if (out.file.empty()) {
+      emit(std::cout, out, eo);
+    } else {
+      std::ofstream f(out.file, std::ios::binary);
+      if (!f) throw UsageError{"cannot write " + out.file};
+      emit(f, out, eo);
+    }
+  }
+}
+
 int CommandScan(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
@@ -424,7 +504,7 @@ int CommandScan(const CliOptions& o) {
       if (total >= 200 && (done % 50 == 0 || done == total)) std::fprintf(stderr, "\rscanning %zu/%zu", done, total);
     };
   }
-  std::set<std::string> baseline;
+  Baseline baseline;
   std::string error;
   if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
   ScanResult result = Scan(so);
@@ -434,25 +514,125 @@ int CommandScan(const CliOptions& o) {
     if (!WriteBaseline(o.write_baseline, result.findings, &error)) throw UsageError{"--write-baseline: " + error};
     std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << o.write_baseline << "\n";
   }
-  ApplyBaseline(baseline, &result);
-
-  std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
-  EmitOptions eo;
-  eo.quiet = o.quiet;
-  bool tty = ::isatty(STDOUT_FILENO) == 1;
-  for (const Output& out : outputs) {
-    eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
-    const Emitter* e = FindEmitter(out.format);
-    if (out.file.empty()) {
-      e->emit(std::cout, result, eo);
-    } else {
-      std::ofstream f(out.file, std::ios::binary);
-      if (!f) throw UsageError{"cannot write " + out.file};
-      e->emit(f, result, eo);
-    }
+  if (baseline.schema_version == 1) {
+    std::cerr << "sagelint: note: " << o.baseline
+              << " is a schema 1 baseline, matched by its old fingerprints; rewrite it with --write-baseline\n";
   }
+  ApplyBaseline(std::move(baseline), &result);
+
+  WriteOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+    FindEmitter(output.format)->emit(out, result, eo);
+  });
   FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
   for (const Finding& f : result.findings) {
+    if (FailsOn(level, f.severity)) return 1;
+  }
+  return 0;
+}
+
+// A scratch directory for the base tree, removed when done.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::error_code ec;
+    std::string tmpl = (std::filesystem::temp_directory_path(ec) / "sagelint-base-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw UsageError{"cannot create a temporary directory: " + tmpl};
+    path_ = tmpl;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// `sagelint diff --base REF [PATH ...]` (SPEC §9): the work tree against the
+// same paths at REF, read from git's object store into a scratch directory.
+int CommandDiff(const CliOptions& o) {
+  namespace fs = std::filesystem;
+  if (o.base.empty()) throw UsageError{"diff needs --base REF (a branch, tag or commit to compare with)"};
+  if (!o.write_baseline.empty()) throw UsageError{"diff does not write baselines; use scan --write-baseline"};
+  std::vector<std::string> paths = o.args.empty() ? std::vector<std::string>{"."} : o.args;
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  fs::path first = fs::absolute(paths.front(), ec).lexically_normal();
+  if (!fs::exists(first, ec)) throw UsageError{paths.front() + ": no such file or directory"};
+  auto top = GitTopLevel(fs::is_directory(first, ec) ? first.string() : first.parent_path().string());
+  if (!top) throw UsageError{"diff: " + paths.front() + " is not inside a git work tree"};
+  std::string top_dir = fs::weakly_canonical(*top, ec).string();
+  auto inside_top = [&](const std::string& p) -> std::optional<std::string> {
+    fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    std::string rel = abs.lexically_relative(top_dir).generic_string();
+    if (rel.empty() || rel == ".." || rel.rfind("../", 0) == 0) return std::nullopt;
+    return rel;
+  };
+  std::vector<std::string> rels;
+  for (const std::string& p : paths) {
+    auto rel = inside_top(p);
+    if (!rel) throw UsageError{"diff: " + p + " is outside the git work tree " + top_dir};
+    rels.push_back(*rel);
+  }
+  std::string error;
+  auto commit = GitResolveCommit(top_dir, o.base, &error);
+  if (!commit) throw UsageError{"--base: " + error};
+
+  // The work tree.
+  std::optional<PriceTable> prices;
+  ScanOptions head_opts = BuildScanOptions(o, &prices, {"", top_dir});
+  head_opts.paths = paths;
+  Baseline baseline;
+  if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
+  ScanResult head = Scan(head_opts);
+  if (ReportMissing(head)) return 2;
+  ApplyBaseline(baseline, &head);
+
+  // The base revision, written to a scratch tree whose empty .git marks it as
+  // the root: configuration discovery and file functions stop there.
+  ScratchDir scratch;
+  MaterializeStats stats;
+  if (!GitMaterialize(top_dir, *commit, scratch.path(), kMaxReadBytes, &stats, &error)) {
+    throw UsageError{"diff: cannot read " + o.base + " from git: " + error};
+  }
+  fs::create_directory(fs::path(scratch.path()) / ".git", ec);
+  std::vector<std::string> base_paths;
+  for (const std::string& rel : rels) {
+    fs::path p = fs::path(scratch.path()) / rel;
+    if (fs::exists(p, ec)) base_paths.push_back(p.lexically_normal().string());
+  }
+  fs::path base_cwd = scratch.path();
+  if (auto rel = inside_top(cwd.string())) {
+    for (fs::path c = fs::path(scratch.path()) / *rel; c.string().size() >= scratch.path().size(); c = c.parent_path()) {
+      if (fs::is_directory(c, ec)) {
+        base_cwd = c;
+        break;
+      }
+    }
+  }
+  ScanResult base;
+  if (!base_paths.empty()) {
+    std::optional<PriceTable> base_prices;
+    ScanOptions base_opts = BuildScanOptions(o, &base_prices, {base_cwd.string(), scratch.path()});
+    base_opts.paths = base_paths;
+    base = Scan(base_opts);
+    ApplyBaseline(baseline, &base);
+  }
+  DiffSides sides{top_dir, scratch.path(), {}};
+  if (!GitRenames(top_dir, *commit, &sides.renames, &error)) throw UsageError{"diff: " + error};
+  DiffResult diff =
+      CompareScans(std::move(head), std::move(base), sides, head_opts.prices ? *head_opts.prices : PriceTable::BuiltIn());
+  diff.base_ref = o.base;
+  diff.base_commit = *commit;
+
+  WriteOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+    EmitDiff(out, output.format, diff, eo);
+  });
+  FailOn level = o.fail_on.value_or(head_opts.config.fail_on.value_or(FailOn::kWarning));
+  for (const Finding& f : diff.added) {
     if (FailsOn(level, f.severity)) return 1;
   }
   return 0;
@@ -476,6 +656,7 @@ int RunCli(int argc, char** argv) {
     if (o.command == "dump-model") return CommandDumpModel(o);
     if (o.command == "iam-policy") return CommandIamPolicy(o);
     if (o.command == "inventory") return CommandInventory(o);
+    if (o.command == "diff") return CommandDiff(o);
     return CommandScan(o);
   } catch (const UsageError& e) {
     std::cerr << "sagelint: " << e.message << "\n";

@@ -13,6 +13,7 @@
 #include "linter/cost/prices.h"
 #include "linter/engine/link.h"
 #include "linter/model/rule.h"
+#include "linter/engine/fingerprint.h"
 #include "linter/engine/rule_set.h"
 #include "linter/engine/scan.h"
 #include "linter/engine/suppress.h"
@@ -74,6 +75,7 @@ class FindingSink : public Sink {
     f.resource_range = w.range;
     f.resource = w.label;
     f.condition = JoinConditions(w.condition, r.condition);
+    f.value = std::move(r.value);
     f.message = std::move(r.message);
     f.suggestion = std::move(r.suggestion);
     // The condition key comes from one table, so every finding names only keys that exist for the action.
@@ -117,6 +119,7 @@ void ReportUnknownInstanceTypes(const Workload& w, const RuleSet& rules, std::se
                               w.label + " uses " + t.text +
                                   ", an instance type sagelint does not know: no instance rule checked it",
                               w.format);
+      f.value = t.text;
       f.range = t.range.valid() ? t.range : w.range;
       f.resource = w.label;
       f.resource_range = w.range;
@@ -222,7 +225,8 @@ void DropStandaloneModuleCopies(std::vector<ParsedFile>& files) {
   }
 }
 
-Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const PriceTable& prices) {
+Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const PriceTable& prices,
+                 const std::string& root) {
   Analysis out;
   DropStandaloneModuleCopies(files);
   std::vector<Workload*> all;
@@ -248,6 +252,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
       for (const ParseError& e : pf.result.errors) {
         found.push_back(ToolFinding("SM000", "parse-error", rules.SeverityOf("SM000"),
                                     pf.result.path, e.pos, e.message, pf.result.format));
+        found.back().value = e.message;
       }
     }
     for (const Workload& w : pf.result.workloads) {
@@ -264,6 +269,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
                                         "internal error while checking " + std::string(rule.info->id) + " on " +
                                             w.label + ": " + e.what(),
                                         w.format));
+            found.back().value = rule.info->id;
           }
         }
       }
@@ -287,21 +293,25 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
             kept.push_back(ToolFinding("SM002", "suppression-unknown-rule", rules.SeverityOf("SM002"),
                                        pf.result.path, pos, "sagelint:ignore names an unknown rule ID '" + id + "'",
                                        pf.result.format));
+            kept.back().value = id;
           }
         } else if (rules.report_unused_ignores() && !d.used[i] && rules.Enabled("SM003")) {
           kept.push_back(ToolFinding("SM003", "unused-suppression", rules.SeverityOf("SM003"),
                                      pf.result.path, pos, "sagelint:ignore=" + id + " suppresses nothing here",
                                      pf.result.format));
+          kept.back().value = id;
         }
       }
     }
     out.suppressed += suppressed;
+    std::string root_path = RootRelative(pf.result.path, root);
     for (Finding& f : kept) {
-      f.fingerprint = Fingerprint(f);
+      f.root_path = root_path;
       out.findings.push_back(std::move(f));
     }
   }
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
+  AssignFingerprints(out.findings);
   for (ParsedFile& pf : files) {
     for (Workload& w : pf.result.workloads) out.workloads.push_back(std::move(w));
   }
@@ -312,25 +322,5 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
   return out;
 }
 
-std::string Fingerprint(const Finding& f) {
-  // FNV-1a over what the finding is about, not where it is.
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&](const std::string& s) {
-    for (unsigned char c : s) {
-      h ^= c;
-      h *= 1099511628211ull;
-    }
-    h ^= 0xff;
-    h *= 1099511628211ull;
-  };
-  mix(f.rule);
-  mix(f.path);
-  mix(f.resource);
-  mix(f.message);
-  mix(f.condition);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 }  // namespace sagelint

@@ -25,7 +25,9 @@ struct Analysis {
   int suppressed = 0;
 };
 
-Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const PriceTable& prices);
+// `root` is the scan root: findings carry their path relative to it.
+Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const PriceTable& prices,
+                 const std::string& root = {});
 
 }  // namespace sagelint
 

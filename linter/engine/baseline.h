@@ -1,7 +1,10 @@
 // Baselines: record today's findings, then hide them in later scans so only
-// new ones fail. Findings are matched by fingerprint (rule, file, resource,
-// message, condition), which survives moved lines and reformatting but
-// changes when the finding's substance does (another instance type, say).
+// new ones fail. Findings are matched by fingerprint (SPEC §10: rule, the
+// workload's identity, the offending value, an occurrence number, the path
+// relative to the scan root), which survives moved lines, reformatting and
+// the working directory but changes when the finding's substance does
+// (another instance type, say). Matching is a multiset: N entries hide at
+// most N findings.
 #ifndef SAGELINT_LINTER_ENGINE_BASELINE_H_
 #define SAGELINT_LINTER_ENGINE_BASELINE_H_
 
@@ -13,10 +16,22 @@
 
 namespace sagelint {
 
+inline constexpr int kBaselineSchema = 2;
+
+struct Baseline {
+  int schema_version = kBaselineSchema;
+  // Schema 2: fingerprints. Schema 1 recorded the first fingerprints
+  // (rule, displayed path, resource, message, condition); they are matched
+  // by LegacyFingerprint.
+  std::multiset<std::string> fingerprints;
+};
+
 bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings, std::string* error);
-bool LoadBaseline(const std::string& path, std::set<std::string>* fingerprints, std::string* error);
-// Removes the findings the baseline holds; counts them in `scan->baselined`.
-void ApplyBaseline(const std::set<std::string>& fingerprints, ScanResult* scan);
+// Reads a baseline of schema 1 or 2; anything else is an error.
+bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error);
+// Removes the findings the baseline holds (each entry hides one finding);
+// counts them in `scan->baselined`.
+void ApplyBaseline(Baseline baseline, ScanResult* scan);
 
 }  // namespace sagelint
 

@@ -11,9 +11,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Larger files are not read: no SageMaker definition is this big, and
-// reading them would cost memory for nothing.
-constexpr std::uintmax_t kMaxReadBytes = 256u << 20;
 
 bool IsTerraformKind(FileKind k) {
   return k == FileKind::kTerraform || k == FileKind::kTerraformJson || k == FileKind::kTerraformVars;

@@ -46,7 +46,7 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
     for (std::string& s : skipped[i]) result.skipped.push_back(std::move(s));
   }
   result.files_scanned = static_cast<int>(found.files.size());
-  Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn());
+  Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(), setup.resolve.root);
   result.findings = std::move(a.findings);
   result.workloads = std::move(a.workloads);
   result.suppressed = a.suppressed;

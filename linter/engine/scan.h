@@ -30,9 +30,6 @@ struct ScanSetup {
 
 ScanResult Scan(const ScanSetup& setup, const RuleSet& rules);
 
-// A stable identity of a finding that survives moved lines and reformatting.
-std::string Fingerprint(const Finding& f);
-
 }  // namespace sagelint
 
 #endif  // SAGELINT_LINTER_ENGINE_SCAN_H_

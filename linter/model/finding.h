@@ -35,13 +35,15 @@ struct Finding {
   std::string rule;  // SM401, ORG001
   std::string name;  // training-without-spot
   Severity severity = Severity::kWarning;
-  std::string path;
+  std::string path;       // as displayed: relative to the working directory
+  std::string root_path;  // relative to the scan root (identity; SPEC §10)
   SourceRange range;           // the offending setting (or the resource if absent)
   SourceRange resource_range;  // the whole resource / call
   std::string resource;        // "SKLearn estimator 'est'"
   std::string message;
   std::string suggestion;
   std::string condition;  // "when condition UseGpu is true", empty if unconditional
+  std::string value;      // the offending value ("ml.p3.2xlarge"), empty for an absent setting
   std::optional<IamHint> iam;
   std::optional<CostEstimate> cost;
   std::string fingerprint;

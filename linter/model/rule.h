@@ -37,6 +37,7 @@ struct Report {
   std::string message;
   std::string suggestion;
   std::string condition;  // when the finding holds (from a conditional value)
+  std::string value;      // the offending value, part of the finding's identity
   // Set only when the statement itself names the actions (SM501); otherwise
   // the engine takes the hint for the rule from the IAM key table.
   std::optional<IamHint> iam;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "linter/model/diff_result.h"
 #include "linter/model/finding.h"
 #include "linter/model/scan_result.h"
 
@@ -15,7 +16,11 @@ namespace sagelint {
 
 struct EmitOptions {
   bool color = false;
-  bool quiet = false;  // text: findings only, no summary
+  bool quiet = false;    // text: findings only, no details and no summary
+  bool summary = true;   // text: the summary line
+  // Links to findings in a pull-request comment: the URL of the head
+  // commit's files ("https://github.com/o/r/blob/SHA/"), path and "#L12" appended.
+  std::string blob_url;
 };
 
 using EmitFn = void (*)(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
@@ -36,6 +41,9 @@ void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opt
 void EmitGithub(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitGitlab(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+
+// `sagelint diff` in format `format` (one of Emitters()).
+void EmitDiff(std::ostream& out, std::string_view format, const DiffResult& diff, const EmitOptions& opts);
 
 // One finding as the JSON object of SPEC §5 (also used by other emitters).
 nlohmann::ordered_json FindingJson(const Finding& f);

@@ -64,7 +64,7 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
     result["locations"] = json::array({{{"physicalLocation",
                                          {{"artifactLocation", {{"uri", Uri(f.path)}, {"uriBaseId", "%SRCROOT%"}}},
                                           {"region", region}}}}});
-    result["partialFingerprints"] = {{"sagelint/v1", f.fingerprint}};
+    result["partialFingerprints"] = {{"sagelint/v2", f.fingerprint}};
     json props = {{"resource", f.resource}};
     json finding = FindingJson(f);
     if (!finding["cost"].is_null()) props["cost"] = finding["cost"];

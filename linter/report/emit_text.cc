@@ -55,7 +55,7 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
           << " (see `sagelint iam-policy`)\n";
     }
   }
-  if (opts.quiet) return;
+  if (opts.quiet || !opts.summary) return;
   Tally t = CountFindings(scan.findings);
   if (!scan.findings.empty()) out << "\n";
   std::string files = std::to_string(scan.files_scanned) + (scan.files_scanned == 1 ? " file" : " files");

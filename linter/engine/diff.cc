@@ -1,0 +1,149 @@
+#include "linter/engine/diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <tuple>
+
+#include "linter/base/paths.h"
+#include "linter/cost/prices.h"
+#include "linter/engine/fingerprint.h"
+#include "linter/policy/attributes.h"
+
+namespace sagelint {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A base file's path in the work tree: renamed files follow git's rename detection.
+std::string HeadRel(const DiffSides& sides, const std::string& base_rel) {
+  auto it = sides.renames.find(base_rel);
+  return it == sides.renames.end() ? base_rel : it->second;
+}
+
+std::string Show(const AttrValue& v) {
+  if (v.known()) return v.text;
+  return v.state == AttrValue::State::kUnknown ? "?" : "";
+}
+
+SpendState StateOf(const Workload& w, const PriceTable& prices) {
+  SpendState s;
+  s.instance_type = Show(Attribute(w, "instance_type", &prices));
+  AttrValue count = Attribute(w, "instance_count", &prices);
+  s.instance_count = count.state == AttrValue::State::kAbsent ? "1" : Show(count);
+  s.spot = Show(Attribute(w, "spot", &prices));
+  s.idle_stop = Show(Attribute(w, "idle_shutdown", &prices));
+  s.autoscaling = Show(Attribute(w, "autoscaling", &prices));
+  AttrValue hourly = Attribute(w, "hourly_usd", &prices);
+  if (hourly.known()) {
+    s.hourly_usd = hourly.number;
+    if (AlwaysOn(w.kind)) s.monthly_usd = hourly.number * kHoursPerMonth;
+  }
+  return s;
+}
+
+bool SameState(const SpendState& a, const SpendState& b) {
+  return std::tie(a.instance_type, a.instance_count, a.spot, a.idle_stop, a.autoscaling) ==
+         std::tie(b.instance_type, b.instance_count, b.spot, b.idle_stop, b.autoscaling);
+}
+
+// Workloads that bill instance hours, keyed by file, kind, name and
+// occurrence among same-named workloads of that file.
+using WorkloadKey = std::tuple<std::string, std::string, std::string, int>;
+
+std::map<WorkloadKey, const Workload*> IndexWorkloads(const std::vector<Workload>& workloads, const std::string& root,
+                                                      const DiffSides* rename_from_base) {
+  std::map<WorkloadKey, const Workload*> index;
+  std::map<std::tuple<std::string, std::string, std::string>, int> seen;
+  for (const Workload& w : workloads) {
+    if (!ComponentFor(w.kind)) continue;
+    std::string rel = RootRelative(w.path, root);
+    if (rename_from_base) rel = HeadRel(*rename_from_base, rel);
+    std::string kind(KindName(w.kind));
+    int n = seen[{rel, kind, w.name}]++;
+    index[{rel, kind, w.name, n}] = &w;
+  }
+  return index;
+}
+
+}  // namespace
+
+DiffResult CompareScans(ScanResult head, ScanResult base, const DiffSides& sides, const PriceTable& prices) {
+  DiffResult d;
+  // Base paths as the work tree names them.
+  auto head_display = [&](const std::string& head_rel) {
+    return DisplayPath((fs::path(sides.head_root) / head_rel).string());
+  };
+  for (Finding& f : base.findings) {
+    f.root_path = HeadRel(sides, f.root_path);
+    f.path = head_display(f.root_path);
+  }
+
+  // New and resolved findings: multisets of (file, file-local fingerprint).
+  std::vector<std::string> head_fp = Fingerprints(head.findings, false);
+  std::vector<std::string> base_fp = Fingerprints(base.findings, false);
+  std::multimap<std::pair<std::string, std::string>, size_t> base_left;
+  for (size_t i = 0; i < base.findings.size(); ++i) base_left.insert({{base.findings[i].root_path, base_fp[i]}, i});
+  std::vector<bool> base_matched(base.findings.size(), false);
+  for (size_t i = 0; i < head.findings.size(); ++i) {
+    auto it = base_left.find({head.findings[i].root_path, head_fp[i]});
+    if (it == base_left.end()) {
+      d.added.push_back(head.findings[i]);
+    } else {
+      base_matched[it->second] = true;
+      base_left.erase(it);
+    }
+  }
+  for (size_t i = 0; i < base.findings.size(); ++i) {
+    if (!base_matched[i]) d.resolved.push_back(base.findings[i]);
+  }
+  std::sort(d.resolved.begin(), d.resolved.end(), FindingLess);
+
+  // Spend: workloads added, removed or changed.
+  auto before = IndexWorkloads(base.workloads, sides.base_root, &sides);
+  auto after = IndexWorkloads(head.workloads, sides.head_root, nullptr);
+  auto add_change = [&](const Workload* b, const Workload* a) {
+    SpendChange c;
+    const Workload& w = a ? *a : *b;
+    c.resource = w.label;
+    c.kind = std::string(KindName(w.kind));
+    c.always_on = AlwaysOn(w.kind);
+    if (b) c.before = StateOf(*b, prices);
+    if (a) c.after = StateOf(*a, prices);
+    if (a && b && SameState(*c.before, *c.after)) return;
+    c.change = !b ? SpendChange::Kind::kAdded : !a ? SpendChange::Kind::kRemoved : SpendChange::Kind::kChanged;
+    c.path = a ? a->path : head_display(HeadRel(sides, RootRelative(b->path, sides.base_root)));
+    c.line = a ? a->range.begin.line : 0;
+    if (c.always_on) {
+      bool known_before = !b || c.before->monthly_usd.has_value();
+      bool known_after = !a || c.after->monthly_usd.has_value();
+      if (known_before && known_after) {
+        c.monthly_usd_delta = (a ? *c.after->monthly_usd : 0) - (b ? *c.before->monthly_usd : 0);
+        d.total_monthly_usd += *c.monthly_usd_delta;
+      } else {
+        c.price_unknown = true;
+        ++d.unpriced_changes;
+      }
+    } else {
+      c.price_unknown = (b && !c.before->hourly_usd) || (a && !c.after->hourly_usd);
+    }
+    d.spend.push_back(std::move(c));
+  };
+  for (const auto& [key, b] : before) {
+    auto it = after.find(key);
+    add_change(b, it == after.end() ? nullptr : it->second);
+  }
+  for (const auto& [key, a] : after) {
+    if (!before.count(key)) add_change(nullptr, a);
+  }
+  std::stable_sort(d.spend.begin(), d.spend.end(), [](const SpendChange& x, const SpendChange& y) {
+    double dx = x.monthly_usd_delta ? std::fabs(*x.monthly_usd_delta) : -1;
+    double dy = y.monthly_usd_delta ? std::fabs(*y.monthly_usd_delta) : -1;
+    if (dx != dy) return dx > dy;
+    return std::tie(x.path, x.line, x.resource) < std::tie(y.path, y.line, y.resource);
+  });
+  d.head = std::move(head);
+  return d;
+}
+
+}  // namespace sagelint

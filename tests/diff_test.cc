@@ -1,0 +1,323 @@
+// `sagelint diff` and fingerprints (SPEC §9, §10), end to end on git
+// repositories the tests build themselves.
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tests/test_util.h"
+
+namespace fs = std::filesystem;
+using sagelint::testing::RunSagelint;
+using sagelint::testing::TempDir;
+
+namespace {
+
+constexpr const char* kNotebook = R"(AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Explore:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: ml.t3.xlarge
+)";
+
+constexpr const char* kEndpoint = R"(AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Config:
+    Type: AWS::SageMaker::EndpointConfig
+    Properties:
+      ProductionVariants:
+        - VariantName: AllTraffic
+          ModelName: scoring
+          InstanceType: ml.g5.2xlarge
+          InitialInstanceCount: 2
+  Endpoint:
+    Type: AWS::SageMaker::Endpoint
+    Properties:
+      EndpointConfigName: !GetAtt Config.EndpointConfigName
+)";
+
+// A git repository in a scratch directory.
+class Repo {
+ public:
+  Repo() {
+    Git("init -q");
+    Git("config user.email test@example.invalid");
+    Git("config user.name test");
+    Git("config commit.gpgsign false");
+  }
+  void Write(const std::string& rel, const std::string& text) const { dir_.Write(rel, text); }
+  void Git(const std::string& args) const {
+    std::string cmd = "git -C '" + dir_.path() + "' " + args + " >/dev/null 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+  }
+  void Commit(const std::string& message) const {
+    Git("add -A");
+    Git("commit -q --allow-empty -m '" + message + "'");
+  }
+  std::string path() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+};
+
+nlohmann::json Json(const std::string& out) {
+  auto j = nlohmann::json::parse(out, nullptr, false);
+  REQUIRE(!j.is_discarded());
+  return j;
+}
+
+std::multiset<std::string> Fingerprints(const nlohmann::json& findings) {
+  std::multiset<std::string> out;
+  for (const auto& f : findings) out.insert(f["fingerprint"].get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("diff: an added unscaled two-instance endpoint costs money and is one new finding", "[diff]") {
+  Repo repo;
+  repo.Write("infra/notebook.yaml", kNotebook);
+  repo.Commit("base");
+  repo.Write("infra/endpoint.yaml", kEndpoint);  // the base has no such file
+  repo.Commit("head");
+
+  auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+  REQUIRE(r.status == 1);
+  auto j = Json(r.out);
+  REQUIRE(j["new"].size() == 1);
+  CHECK(j["new"][0]["rule"] == "SM211");
+  CHECK(j["new"][0]["path"] == "infra/endpoint.yaml");
+  CHECK(j["resolved"].empty());
+  REQUIRE(j["spend_delta"]["workloads"].size() == 1);
+  const auto& w = j["spend_delta"]["workloads"][0];
+  CHECK(w["change"] == "added");
+  CHECK(w["before"].is_null());
+  CHECK(w["after"]["instance_type"] == "ml.g5.2xlarge");
+  CHECK(w["after"]["instance_count"] == "2");
+  CHECK(w["monthly_usd_delta"].get<double>() > 1000);
+  CHECK(j["spend_delta"]["total_monthly_usd"] == w["monthly_usd_delta"]);
+  // The notebook's finding exists on both sides: not new.
+  CHECK(j["findings"].size() == 2);
+
+  r = RunSagelint("diff --base HEAD~1 --format markdown", repo.path());
+  CHECK(r.status == 1);
+  CHECK(r.out.rfind("<!-- sagelint-diff -->\n### sagelint: +$", 0) == 0);
+  CHECK(r.out.find("/month of always-on SageMaker spend; 1 new finding\n") != std::string::npos);
+  CHECK(r.out.find("| endpoint variant 'Config/AllTraffic'<br><sub>infra/endpoint.yaml:7</sub> | — | 2 × ml.g5.2xlarge")
+        != std::string::npos);
+  CHECK(r.out.find("- 🟠 `SM211` L7 ") != std::string::npos);
+
+  // SARIF carries the new finding only.
+  r = RunSagelint("diff --base HEAD~1 --format sarif", repo.path());
+  auto sarif = Json(r.out);
+  REQUIRE(sarif["runs"][0]["results"].size() == 1);
+  CHECK(sarif["runs"][0]["results"][0]["ruleId"] == "SM211");
+
+  // --fail-on applies to new findings only.
+  r = RunSagelint("diff --base HEAD~1 --fail-on error", repo.path());
+  CHECK(r.status == 0);
+}
+
+TEST_CASE("diff: a pure rename adds no finding and changes no spend", "[diff]") {
+  Repo repo;
+  repo.Write("infra/notebook.yaml", kNotebook);
+  repo.Write("infra/endpoint.yaml", kEndpoint);
+  repo.Commit("base");
+  repo.Write("teams/ml/notebook.yaml", kNotebook);
+  repo.Git("rm -q infra/notebook.yaml");
+  repo.Commit("rename");
+
+  auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+  CHECK(r.status == 0);
+  auto j = Json(r.out);
+  CHECK(j["new"].empty());
+  CHECK(j["resolved"].empty());
+  CHECK(j["spend_delta"]["workloads"].empty());
+  CHECK(j["spend_delta"]["total_monthly_usd"] == 0);
+
+  // Also when the rename is not committed yet (the work tree against HEAD).
+  repo.Git("mv teams/ml/notebook.yaml notebook.yaml");
+  r = RunSagelint("diff --base HEAD --format json", repo.path());
+  CHECK(r.status == 0);
+  CHECK(Json(r.out)["new"].empty());
+}
+
+TEST_CASE("diff: deleting a notebook instance resolves its findings and lowers spend", "[diff]") {
+  Repo repo;
+  repo.Write("infra/notebook.yaml", kNotebook);
+  repo.Write("infra/endpoint.yaml", kEndpoint);
+  repo.Commit("base");
+  repo.Git("rm -q infra/notebook.yaml");
+  repo.Commit("remove the notebook");
+
+  auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+  CHECK(r.status == 0);
+  auto j = Json(r.out);
+  CHECK(j["new"].empty());
+  REQUIRE(j["resolved"].size() == 1);
+  CHECK(j["resolved"][0]["rule"] == "SM201");
+  CHECK(j["resolved"][0]["path"] == "infra/notebook.yaml");
+  REQUIRE(j["spend_delta"]["workloads"].size() == 1);
+  const auto& w = j["spend_delta"]["workloads"][0];
+  CHECK(w["change"] == "removed");
+  CHECK(w["after"].is_null());
+  CHECK(w["monthly_usd_delta"].get<double>() < 0);
+  CHECK(j["spend_delta"]["total_monthly_usd"].get<double>() < 0);
+
+  r = RunSagelint("diff --base HEAD~1", repo.path());
+  CHECK(r.out.find("Resolved (1):\n  infra/notebook.yaml:3: warning[SM201]") != std::string::npos);
+  CHECK(r.out.find("  - notebook instance 'Explore' (infra/notebook.yaml): ml.t3.xlarge, −$") != std::string::npos);
+  CHECK(r.out.find("/month of always-on SageMaker spend; no new findings, 1 resolved (against HEAD~1)\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("diff: a file that did not parse at the base", "[diff]") {
+  Repo repo;
+  repo.Write("infra/endpoint.yaml", std::string(kEndpoint) + "  Broken: [\n");
+  repo.Commit("base");
+  repo.Write("infra/endpoint.yaml", kEndpoint);
+  repo.Commit("fixed");
+
+  auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+  CHECK(r.status == 1);
+  auto j = Json(r.out);
+  REQUIRE(j["resolved"].size() == 1);
+  CHECK(j["resolved"][0]["rule"] == "SM000");
+  REQUIRE(j["new"].size() == 1);
+  CHECK(j["new"][0]["rule"] == "SM211");
+}
+
+TEST_CASE("diff: the base side uses its own configuration", "[diff]") {
+  Repo repo;
+  repo.Write(".sagelint.yaml", "rules:\n  SM211: off\n");
+  repo.Write("infra/endpoint.yaml", kEndpoint);
+  repo.Commit("base: SM211 off");
+  repo.Write(".sagelint.yaml", "fail_on: warning\n");
+  repo.Commit("head: SM211 on");
+  auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+  CHECK(r.status == 1);
+  auto j = Json(r.out);
+  REQUIRE(j["new"].size() == 1);
+  CHECK(j["new"][0]["rule"] == "SM211");
+  CHECK(j["spend_delta"]["workloads"].empty());
+}
+
+TEST_CASE("diff: the work tree and the index are not touched", "[diff]") {
+  Repo repo;
+  repo.Write("infra/endpoint.yaml", kEndpoint);
+  repo.Commit("base");
+  repo.Write("infra/notebook.yaml", kNotebook);  // untracked
+  repo.Write("infra/endpoint.yaml", std::string(kEndpoint) + "# edited\n");
+  struct stat before {};
+  REQUIRE(::stat((repo.path() + "/.git/index").c_str(), &before) == 0);
+  auto r = RunSagelint("diff --base HEAD", repo.path());
+  CHECK(r.status == 1);
+  struct stat after {};
+  REQUIRE(::stat((repo.path() + "/.git/index").c_str(), &after) == 0);
+  CHECK(before.st_mtim.tv_sec == after.st_mtim.tv_sec);
+  CHECK(before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
+  CHECK(before.st_size == after.st_size);
+  std::ifstream in(repo.path() + "/infra/endpoint.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text == std::string(kEndpoint) + "# edited\n");
+  // The untracked notebook is part of the work tree: its findings are new.
+  CHECK(r.out.find("infra/notebook.yaml:3:3: warning[SM201]") != std::string::npos);
+}
+
+TEST_CASE("diff: usage errors", "[diff]") {
+  Repo repo;
+  repo.Write("infra/endpoint.yaml", kEndpoint);
+  repo.Commit("base");
+  auto r = RunSagelint("diff --base no-such-branch", repo.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--base: 'no-such-branch' is not a commit") != std::string::npos);
+  r = RunSagelint("diff --base '--output=/tmp/x'", repo.path());
+  CHECK(r.status == 2);
+  r = RunSagelint("diff", repo.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("diff needs --base REF") != std::string::npos);
+  TempDir plain;
+  plain.Write("endpoint.yaml", kEndpoint);
+  r = RunSagelint("diff --base HEAD .", plain.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("is not inside a git work tree") != std::string::npos);
+}
+
+TEST_CASE("fingerprints do not depend on the working directory", "[fingerprint]") {
+  Repo repo;
+  repo.Write("infra/ml/endpoint.yaml", kEndpoint);
+  repo.Write("infra/ml/notebook.yaml", kNotebook);
+  repo.Commit("base");
+  auto from_root = Json(RunSagelint("scan --format json --fail-on none .", repo.path()).out);
+  auto from_sub = Json(RunSagelint("scan --format json --fail-on none ../..", repo.path() + "/infra/ml").out);
+  auto from_outside =
+      Json(RunSagelint("scan --format json --fail-on none '" + repo.path() + "'", fs::temp_directory_path()).out);
+  REQUIRE(from_root["findings"].size() == 2);
+  CHECK(Fingerprints(from_root["findings"]) == Fingerprints(from_sub["findings"]));
+  CHECK(Fingerprints(from_root["findings"]) == Fingerprints(from_outside["findings"]));
+}
+
+TEST_CASE("identical findings get distinct fingerprints; a baseline hides as many as it records", "[fingerprint]") {
+  Repo repo;
+  // Two notebooks of the same shape in one file: two findings per rule, distinct fingerprints.
+  std::string two = std::string(kNotebook) + R"(  Explore2:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: ml.t3.xlarge
+)";
+  repo.Write("nb.yaml", two);
+  auto scan = Json(RunSagelint("scan --format json --fail-on none .", repo.path()).out);
+  auto fps = Fingerprints(scan["findings"]);
+  CHECK(fps.size() == scan["findings"].size());
+  CHECK(std::set<std::string>(fps.begin(), fps.end()).size() == fps.size());
+
+  // A baseline of one notebook hides that notebook's finding, not the copy added later.
+  repo.Write("nb.yaml", kNotebook);
+  REQUIRE(RunSagelint("scan --write-baseline base.json .", repo.path()).status == 1);
+  repo.Write("nb.yaml", two);
+  auto r = RunSagelint("scan --baseline base.json --format json .", repo.path());
+  CHECK(r.status == 1);
+  auto j = Json(r.out);
+  REQUIRE(j["findings"].size() == 1);
+  CHECK(j["summary"]["baselined"] == 1);
+}
+
+TEST_CASE("a schema 1 baseline is still read, with a note", "[fingerprint]") {
+  Repo repo;
+  repo.Write("nb.yaml", kNotebook);
+  // What the first baselines recorded: rule, path, resource, message, condition hashed together.
+  auto current = Json(RunSagelint("scan --format json --fail-on none .", repo.path()).out);
+  REQUIRE(current["findings"].size() == 1);
+  // FNV-1a of the fields, each followed by 0xff (the first fingerprint algorithm).
+  auto legacy = [](const nlohmann::json& f) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::string s : {f["rule"].get<std::string>(), f["path"].get<std::string>(),
+                          f["resource"].get<std::string>(), f["message"].get<std::string>(), std::string()}) {
+      for (unsigned char c : s) {
+        h ^= c;
+        h *= 1099511628211ull;
+      }
+      h ^= 0xff;
+      h *= 1099511628211ull;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(buf);
+  };
+  nlohmann::json old = {{"schema_version", 1},
+                        {"tool", "sagelint"},
+                        {"findings", {{{"fingerprint", legacy(current["findings"][0])}, {"rule", "SM201"}}}}};
+  repo.Write("old.json", old.dump());
+  auto r = RunSagelint("scan --baseline old.json .", repo.path());
+  CHECK(r.status == 0);
+  CHECK(r.err.find("schema 1 baseline") != std::string::npos);
+  repo.Write("bad.json", R"({"schema_version": 7, "findings": []})");
+  r = RunSagelint("scan --baseline bad.json .", repo.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("schema_version 7") != std::string::npos);
+}
