@@ -44,6 +44,8 @@ Usage:
   sagelint rules                         list the rules (and the configuration's custom policies)
   sagelint explain ID                    explain one rule
   sagelint iam-policy [OPTIONS] [PATH ...]  an IAM/SCP guardrail policy for the findings' classes
+  sagelint diff --base REF [OPTIONS] [PATH ...]  what a change adds against git revision REF: new and
+                                         resolved findings and the SageMaker spend delta
   sagelint --version | --help
 
 Options of scan:
@@ -51,6 +53,7 @@ Options of scan:
                          repeatable, each to stdout or FILE
   --baseline FILE        hide the findings recorded in FILE (matched by fingerprint)
   --write-baseline FILE  record the current findings in FILE
+  --base REF             diff: the git revision to compare with
   --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
   --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
   --select ID,...        run only these rules

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""A stand-in for the three GitHub REST endpoints the Action's comment step
+uses (list, create and update issue comments), on localhost. Appends each
+request to LOG as a JSON line and prints the port it listens on.
+
+Usage: fake_github.py LOG
+"""
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import parse_qs, urlparse
+
+LOG = sys.argv[1]
+comments = []  # {"id", "body"}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def record(self, body):
+        with open(LOG, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"method": self.command, "path": self.path,
+                                "auth": self.headers.get("Authorization"), "body": body}) + "\n")
+
+    def reply(self, code, payload):
+        data = json.dumps(payload).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def read_body(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        return json.loads(self.rfile.read(n) or b"null")
+
+    def do_GET(self):
+        self.record(None)
+        if "/issues/" in self.path and self.path.split("?")[0].endswith("/comments"):
+            query = parse_qs(urlparse(self.path).query)
+            page = int(query.get("page", ["1"])[0])
+            per_page = int(query.get("per_page", ["30"])[0])
+            # Two filler comments by other people come first.
+            listing = [{"id": 1, "body": "LGTM"}, {"id": 2, "body": "please rebase"}] + comments
+            self.reply(200, listing[(page - 1) * per_page: page * per_page])
+        else:
+            self.reply(404, {"message": "Not Found"})
+
+    def do_POST(self):
+        body = self.read_body()
+        self.record(body)
+        c = {"id": 1000 + len(comments), "body": body["body"]}
+        comments.append(c)
+        self.reply(201, c)
+
+    def do_PATCH(self):
+        body = self.read_body()
+        self.record(body)
+        cid = int(self.path.rstrip("/").split("/")[-1])
+        for c in comments:
+            if c["id"] == cid:
+                c["body"] = body["body"]
+                self.reply(200, c)
+                return
+        self.reply(404, {"message": "Not Found"})
+
+
+server = HTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
