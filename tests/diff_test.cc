@@ -321,3 +321,42 @@ TEST_CASE("a schema 1 baseline is still read, with a note", "[fingerprint]") {
   CHECK(r.status == 2);
   CHECK(r.err.find("schema_version 7") != std::string::npos);
 }
+
+TEST_CASE("diff: an unknown price is shown as ? and never counted as zero", "[diff]") {
+  Repo repo;
+  repo.Write("infra/notebook.yaml", kNotebook);
+  repo.Commit("base");
+  std::string unknown = kEndpoint;
+  unknown.replace(unknown.find("ml.g5.2xlarge"), 13, "!Ref ScoringInstanceType");
+  unknown.insert(unknown.find("Resources:"), "Parameters:\n  ScoringInstanceType:\n    Type: String\n");
+  repo.Write("infra/endpoint.yaml", unknown);
+  repo.Commit("head");
+  auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+  auto j = Json(r.out);
+  REQUIRE(j["spend_delta"]["workloads"].size() == 1);
+  CHECK(j["spend_delta"]["workloads"][0]["monthly_usd_delta"].is_null());
+  CHECK(j["spend_delta"]["workloads"][0]["after"]["instance_type"] == "?");
+  CHECK(j["spend_delta"]["total_monthly_usd"] == 0);
+  CHECK(j["spend_delta"]["unpriced_changes"] == 1);
+  r = RunSagelint("diff --base HEAD~1 --format markdown", repo.path());
+  CHECK(r.out.find("no change in always-on SageMaker spend (1 more change of unknown price)") != std::string::npos);
+  CHECK(r.out.find("| — | 2 × ? · ? | ? |") != std::string::npos);
+}
+
+TEST_CASE("diff: the pull-request comment stays short", "[diff]") {
+  Repo repo;
+  repo.Write("README", "empty\n");
+  repo.Commit("base");
+  std::string many = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n";
+  for (int i = 0; i < 80; ++i) {
+    many += "  Explore" + std::to_string(i) + ":\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n" +
+            "      InstanceType: ml.p3.2xlarge\n";
+  }
+  repo.Write("infra/notebooks.yaml", many);
+  auto r = RunSagelint("diff --base HEAD --format markdown", repo.path());
+  CHECK(r.status == 1);
+  CHECK(r.out.size() < 65536);
+  CHECK(r.out.find("…and 110 more new findings: see the code scanning (SARIF) results.") != std::string::npos);
+  auto j = Json(RunSagelint("diff --base HEAD --format json", repo.path()).out);
+  CHECK(j["new"].size() == 160);  // SM103 and SM201 on each
+}
