@@ -201,6 +201,72 @@ bool ActionMatches(std::string_view pattern, std::string_view action) {
   return p == pattern.size();
 }
 
+namespace {
+
+// The resource type an instance-launching action is authorized on (the
+// service authorization reference's required resource of each action).
+std::string_view ResourceTypeOf(std::string_view action) {
+  static const std::map<std::string, std::string_view, std::less<>> kTypes = {
+      {"sagemaker:createapp", "app"},
+      {"sagemaker:createdomain", "domain"},
+      {"sagemaker:createendpointconfig", "endpoint-config"},
+      {"sagemaker:createhyperparametertuningjob", "hyper-parameter-tuning-job"},
+      {"sagemaker:createnotebookinstance", "notebook-instance"},
+      {"sagemaker:createprocessingjob", "processing-job"},
+      {"sagemaker:createspace", "space"},
+      {"sagemaker:createtrainingjob", "training-job"},
+      {"sagemaker:createtransformjob", "transform-job"},
+      {"sagemaker:createuserprofile", "user-profile"},
+      {"sagemaker:updatenotebookinstance", "notebook-instance"}};
+  auto it = kTypes.find(Lower(action));
+  return it == kTypes.end() ? std::string_view() : it->second;
+}
+
+// An ARN of `type` built from the pattern's own partition, region and account
+// (so those fields always match) and a name: the pattern's own name when it
+// names that type ("training-job/team-*"), else `name`.
+std::string ArnLike(std::string_view pattern, std::string_view type, std::string_view name) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (parts.size() < 5) {
+    size_t colon = pattern.find(':', start);
+    if (colon == std::string_view::npos) break;
+    parts.push_back(pattern.substr(start, colon - start));
+    start = colon + 1;
+  }
+  std::string prefix = std::string(type) + "/";
+  if (parts.size() < 5 || Lower(parts[0]) != "arn") {
+    return "arn:aws:sagemaker:us-east-1:123456789012:" + prefix + std::string(name);
+  }
+  std::string_view resource = pattern.substr(start);
+  std::string own = resource.rfind(prefix, 0) == 0 ? std::string(resource.substr(prefix.size())) : std::string(name);
+  return "arn:" + std::string(parts[1]) + ":sagemaker:" + std::string(parts[3]) + ":" + std::string(parts[4]) + ":" +
+         prefix + own;
+}
+
+// Whether the statement's Resource / NotResource lets `action` act on some
+// resource. Unknown resources count as allowing it.
+bool ResourcesAllow(const IamStatement& s, std::string_view action) {
+  if (s.resources.empty()) return true;
+  std::string_view type = ResourceTypeOf(action);
+  if (type.empty()) return true;
+  for (const Val& r : s.resources) {
+    if (!r.known()) return true;
+  }
+  if (!s.not_resource) {
+    return std::any_of(s.resources.begin(), s.resources.end(), [&](const Val& r) {
+      return ActionMatches(r.text, ArnLike(r.text, type, "x"));
+    });
+  }
+  // NotResource excludes the action when a pattern matches every resource of its type.
+  return std::none_of(s.resources.begin(), s.resources.end(), [&](const Val& r) {
+    return ActionMatches(r.text, ArnLike(r.text, type, "zz-any-name-9")) &&
+           ActionMatches(r.text, ArnLike(r.text, type, "a"));
+  });
+}
+
+}  // namespace
+
 std::vector<std::string> CoveredLaunchActions(const IamStatement& s) {
   std::vector<std::string> covered;
   if (!s.actions_complete) return covered;
@@ -210,9 +276,22 @@ std::vector<std::string> CoveredLaunchActions(const IamStatement& s) {
   for (const std::string& action : InstanceLaunchingActions()) {
     bool named = std::any_of(s.actions.begin(), s.actions.end(),
                              [&](const Val& a) { return ActionMatches(a.text, action); });
-    if (named != s.not_action) covered.push_back(action);
+    if (named != s.not_action && ResourcesAllow(s, action)) covered.push_back(action);
   }
   return covered;
+}
+
+bool AdministratorGrant(const IamStatement& s) {
+  auto names_sagemaker = [](const Val& a) {
+    std::string text = Lower(a.text);
+    return !a.known() || text.rfind("sagemaker:", 0) == 0;
+  };
+  if (s.not_action) return std::none_of(s.actions.begin(), s.actions.end(), names_sagemaker);
+  // Every action that covers a SageMaker launch is a wildcard over services.
+  for (const Val& a : s.actions) {
+    if (names_sagemaker(a)) return false;
+  }
+  return true;
 }
 
 bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action) {
