@@ -222,26 +222,51 @@ std::string_view ResourceTypeOf(std::string_view action) {
   return it == kTypes.end() ? std::string_view() : it->second;
 }
 
-// An ARN of `type` built from the pattern's own partition, region and account
-// (so those fields always match) and a name: the pattern's own name when it
-// names that type ("training-job/team-*"), else `name`.
-std::string ArnLike(std::string_view pattern, std::string_view type, std::string_view name) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (parts.size() < 5) {
-    size_t colon = pattern.find(':', start);
-    if (colon == std::string_view::npos) break;
-    parts.push_back(pattern.substr(start, colon - start));
-    start = colon + 1;
+// An ARN pattern's service and resource sections (IAM matches the six
+// colon-separated sections of an ARN one by one; a wildcard never spans
+// them). False for a pattern that is not `arn:…` with six sections.
+bool ArnSections(std::string_view pattern, std::string_view* service, std::string_view* resource) {
+  size_t pos = 0;
+  std::string_view fields[5];
+  for (int i = 0; i < 5; ++i) {
+    size_t colon = pattern.find(':', pos);
+    if (colon == std::string_view::npos) return false;
+    fields[i] = pattern.substr(pos, colon - pos);
+    pos = colon + 1;
   }
-  std::string prefix = std::string(type) + "/";
-  if (parts.size() < 5 || Lower(parts[0]) != "arn") {
-    return "arn:aws:sagemaker:us-east-1:123456789012:" + prefix + std::string(name);
+  if (Lower(fields[0]) != "arn") return false;
+  *service = fields[2];
+  *resource = pattern.substr(pos);
+  return true;
+}
+
+// Whether some string that begins with `prefix` matches the glob `pattern`
+// (case-insensitive, `*` and `?`): the pattern's states after reading the
+// prefix; any state left can be completed by a suitable rest.
+bool PrefixCanMatch(std::string_view pattern, std::string_view prefix) {
+  auto eq = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  std::vector<bool> states(pattern.size() + 1, false);
+  auto close = [&](std::vector<bool>& st) {  // a `*` may match nothing
+    for (size_t i = 0; i < pattern.size(); ++i) {
+      if (st[i] && pattern[i] == '*') st[i + 1] = true;
+    }
+  };
+  states[0] = true;
+  close(states);
+  for (char c : prefix) {
+    std::vector<bool> next(pattern.size() + 1, false);
+    for (size_t i = 0; i < pattern.size(); ++i) {
+      if (!states[i]) continue;
+      if (pattern[i] == '*') next[i] = true;
+      else if (pattern[i] == '?' || eq(pattern[i], c)) next[i + 1] = true;
+    }
+    close(next);
+    states = std::move(next);
+    if (std::none_of(states.begin(), states.end(), [](bool b) { return b; })) return false;
   }
-  std::string_view resource = pattern.substr(start);
-  std::string own = resource.rfind(prefix, 0) == 0 ? std::string(resource.substr(prefix.size())) : std::string(name);
-  return "arn:" + std::string(parts[1]) + ":sagemaker:" + std::string(parts[3]) + ":" + std::string(parts[4]) + ":" +
-         prefix + own;
+  return true;
 }
 
 // Whether the statement's Resource / NotResource lets `action` act on some
@@ -253,15 +278,22 @@ bool ResourcesAllow(const IamStatement& s, std::string_view action) {
   for (const Val& r : s.resources) {
     if (!r.known()) return true;
   }
+  std::string prefix = std::string(type) + "/";
   if (!s.not_resource) {
+    // Some resource of the action's type can match one pattern.
     return std::any_of(s.resources.begin(), s.resources.end(), [&](const Val& r) {
-      return ActionMatches(r.text, ArnLike(r.text, type, "x"));
+      std::string_view service, resource;
+      if (!ArnSections(r.text, &service, &resource)) return true;  // "*" or not an ARN: may match
+      return ActionMatches(service, "sagemaker") && PrefixCanMatch(resource, prefix);
     });
   }
   // NotResource excludes the action when a pattern matches every resource of its type.
   return std::none_of(s.resources.begin(), s.resources.end(), [&](const Val& r) {
-    return ActionMatches(r.text, ArnLike(r.text, type, "zz-any-name-9")) &&
-           ActionMatches(r.text, ArnLike(r.text, type, "a"));
+    if (r.text == "*") return true;
+    std::string_view service, resource;
+    if (!ArnSections(r.text, &service, &resource)) return false;
+    return ActionMatches(service, "sagemaker") && ActionMatches(resource, prefix + "zz-any-name-9") &&
+           ActionMatches(resource, prefix + "a");
   });
 }
 

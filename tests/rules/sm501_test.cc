@@ -92,6 +92,11 @@ TEST_CASE("SM501 lists only what Resource and NotResource leave granted", "[SM50
   REQUIRE(reports.size() == 1);
   CHECK(reports[0].iam->actions == std::vector<std::string>{"sagemaker:CreateTrainingJob"});
 
+  // A name filter over every resource type still grants each create on matching names.
+  w.iam.resources = {Val::Known("arn:aws:sagemaker:*:*:*/*custom-project*")};
+  reports = Run(w);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].iam->actions.size() == 10);
   w.iam.resources = {Val::Known("arn:aws:sagemaker:*:*:endpoint/*"), Val::Known("arn:aws:s3:::bucket/*")};
   CHECK(Run(w).empty());
   w.iam.resources = {Val::Known("*")};
