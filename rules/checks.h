@@ -6,6 +6,7 @@
 
 namespace sagelint::rules {
 
+void CheckInstanceTypeNotOffered(const Workload& w, const RuleContext& ctx, Sink& sink);
 void CheckGpuForScikitLearn(const Workload& w, const RuleContext& ctx, Sink& sink);
 void CheckTrainingInstanceForInference(const Workload& w, const RuleContext& ctx, Sink& sink);
 void CheckAcceleratedNotebook(const Workload& w, const RuleContext& ctx, Sink& sink);

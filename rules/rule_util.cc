@@ -1,5 +1,10 @@
 #include "rules/rule_util.h"
 
+#include <cmath>
+#include <cstdlib>
+
+#include "linter/cost/prices.h"
+
 namespace sagelint::rules {
 
 void ForEachKnown(const Val& v, const std::function<void(const Val&)>& fn) {
@@ -15,24 +20,138 @@ void ForEachAbsent(const Workload& w, const Val& v, const std::function<void(con
   });
 }
 
-void ForEachInstance(const Workload& w,
-                     const std::function<void(const Val& type, const InstanceInfo& info)>& fn) {
-  auto visit = [&](const Val& v) {
-    ForEachKnown(v, [&](const Val& t) {
-      if (auto info = LookupInstance(t.text)) fn(t, *info);
-    });
-  };
-  visit(w.instance_type);
-  for (const StudioApp& app : w.apps) visit(app.instance_type);
+namespace {
+
+const Val kNoCount;
+
+bool HasCount(WorkloadKind kind) {
+  return kind != WorkloadKind::kNotebookInstance && kind != WorkloadKind::kStudioDomain &&
+         kind != WorkloadKind::kStudioUserProfile && kind != WorkloadKind::kStudioSpace;
 }
 
-std::string SameSize(std::string_view instance_type, std::string_view family,
-                     std::initializer_list<std::string_view> sizes, std::string_view fallback_size) {
-  std::string_view size = instance_type.substr(instance_type.rfind('.') + 1);
-  for (std::string_view s : sizes) {
-    if (s == size) return "ml." + std::string(family) + "." + std::string(size);
+// Relative size of a size name: medium 1, large 2, xlarge 4, 2xlarge 8, 48xlarge 192.
+std::optional<double> SizeRank(std::string_view size) {
+  if (size == "nano") return 0.125;
+  if (size == "micro") return 0.25;
+  if (size == "small") return 0.5;
+  if (size == "medium") return 1;
+  if (size == "large") return 2;
+  if (size == "xlarge") return 4;
+  if (size.ends_with("xlarge")) {
+    std::string n(size.substr(0, size.size() - 6));
+    char* end = nullptr;
+    long v = std::strtol(n.c_str(), &end, 10);
+    if (!n.empty() && end == n.c_str() + n.size() && v > 0) return 4.0 * static_cast<double>(v);
   }
-  return "ml." + std::string(family) + "." + std::string(fallback_size);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void ForEachInstance(const Workload& w, const std::function<void(const InstanceUse&)>& fn) {
+  const Val& count = HasCount(w.kind) ? w.instance_count : kNoCount;
+  auto visit = [&](const Val& v, const Val& n, const std::string& group) {
+    ForEachKnown(v, [&](const Val& t) {
+      if (auto info = LookupInstance(t.text)) fn(InstanceUse{t, *info, n, group});
+    });
+  };
+  visit(w.instance_type, count, "");
+  for (const InstanceGroup& g : w.instance_groups) {
+    visit(g.instance_type, g.instance_count, g.name.known() ? g.name.text : "?");
+  }
+  for (const StudioApp& app : w.apps) visit(app.instance_type, kNoCount, "");
+}
+
+double BilledCount(const Val& count) {
+  auto n = count.number();
+  return n && *n >= 1 ? *n : 1;
+}
+
+CostRequest Cost(std::string instance_type, double count, bool always_on, std::string cheaper_instance) {
+  CostRequest c;
+  c.instance_type = std::move(instance_type);
+  c.count = count;
+  c.always_on = always_on;
+  c.cheaper_instance = std::move(cheaper_instance);
+  return c;
+}
+
+CostRequest UseCost(const Workload& w, const InstanceUse& use, std::string cheaper_instance) {
+  CostRequest c;
+  c.instance_type = use.type.text;
+  c.count = BilledCount(use.count);
+  c.always_on = AlwaysOn(w.kind);
+  c.cheaper_instance = std::move(cheaper_instance);
+  return c;
+}
+
+std::optional<CostRequest> WorkloadCost(const Workload& w, bool always_on) {
+  std::optional<CostRequest> cost;
+  // The job's own type: with alternatives, the last known one (as findings did before).
+  ForEachKnown(w.instance_type, [&](const Val& t) {
+    cost = Cost(t.text, BilledCount(HasCount(w.kind) ? w.instance_count : kNoCount), always_on);
+  });
+  for (const InstanceGroup& g : w.instance_groups) {
+    if (!g.instance_type.known()) continue;
+    if (!cost) {
+      cost = Cost(g.instance_type.text, BilledCount(g.instance_count), always_on);
+    } else {
+      cost->other_groups.emplace_back(g.instance_type.text, BilledCount(g.instance_count));
+    }
+  }
+  return cost;
+}
+
+const PriceTable& Prices(const RuleContext& ctx) { return ctx.prices ? *ctx.prices : PriceTable::BuiltIn(); }
+
+std::string_view SizeOf(std::string_view instance_type) {
+  size_t dot = instance_type.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : instance_type.substr(dot + 1);
+}
+
+std::string NearestOffered(std::optional<OfferKind> kind, std::string_view family, std::string_view size,
+                           std::optional<int> accelerators) {
+  std::string prefix = "ml." + std::string(family) + ".";
+  std::vector<std::string> pool;
+  if (kind) {
+    for (const std::string& t : OfferedTypes(*kind)) {
+      if (t.rfind(prefix, 0) == 0) pool.push_back(t);
+    }
+  } else {
+    for (std::string_view s : {"medium", "large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "9xlarge", "12xlarge",
+                               "16xlarge", "18xlarge", "24xlarge", "32xlarge", "48xlarge"}) {
+      if (IsKnownInstanceType(prefix + std::string(s))) pool.push_back(prefix + std::string(s));
+    }
+  }
+  auto want = SizeRank(size);
+  std::string best;
+  double best_distance = 0;
+  double best_rank = 0;
+  for (const std::string& t : pool) {
+    if (accelerators) {
+      auto info = LookupInstance(t);
+      if (!info || info->accelerator_count != accelerators) continue;
+    }
+    if (SizeOf(t) == size) return t;
+    auto rank = SizeRank(SizeOf(t));
+    if (!rank || !want) continue;
+    double distance = std::fabs(std::log(*rank / *want));
+    if (best.empty() || distance < best_distance - 1e-9 ||
+        (std::fabs(distance - best_distance) <= 1e-9 && *rank < best_rank)) {
+      best = t;
+      best_distance = distance;
+      best_rank = *rank;
+    }
+  }
+  return best;
+}
+
+std::string FirstOffered(std::optional<OfferKind> kind, std::initializer_list<std::string> candidates) {
+  for (const std::string& c : candidates) {
+    if (c.empty()) continue;
+    if (!kind ? IsKnownInstanceType(c) : IsOffered(c, *kind)) return c;
+  }
+  return {};
 }
 
 Report At(const Val& v) {

@@ -13,6 +13,10 @@
 #include "linter/model/model.h"
 #include "linter/model/rule.h"
 
+namespace sagelint {
+class PriceTable;
+}
+
 namespace sagelint::rules {
 
 // Calls `fn` for every known alternative of `v`.
@@ -22,15 +26,47 @@ void ForEachKnown(const Val& v, const std::function<void(const Val&)>& fn);
 // but only when the workload is fully visible, so absence is certain.
 void ForEachAbsent(const Workload& w, const Val& v, const std::function<void(const Val&)>& fn);
 
-// Calls `fn` for every known instance type of `w` (its own and its Studio
-// apps') that the catalog knows, with the catalog entry.
-void ForEachInstance(const Workload& w,
-                     const std::function<void(const Val& type, const InstanceInfo& info)>& fn);
+// One known instance type a workload runs, with what bills alongside it.
+struct InstanceUse {
+  const Val& type;     // the known alternative
+  InstanceInfo info;   // its catalog entry
+  const Val& count;    // the count that goes with it (the job's, the group's); absent for notebooks and Studio apps
+  std::string group;   // the instance group's name, empty outside heterogeneous clusters
+};
 
-// "ml.p3.2xlarge" -> "ml.<family>.2xlarge" if "2xlarge" is one of `sizes`,
-// else "ml.<family>.<fallback_size>".
-std::string SameSize(std::string_view instance_type, std::string_view family,
-                     std::initializer_list<std::string_view> sizes, std::string_view fallback_size);
+// Calls `fn` for every known instance type of `w` that the catalog knows: its
+// own, every instance group's, and its Studio apps'.
+void ForEachInstance(const Workload& w, const std::function<void(const InstanceUse&)>& fn);
+
+// The billed count of a count value: the known number, else 1 (one instance
+// is the least that runs).
+double BilledCount(const Val& count);
+
+// A cost request for `count` instances of `instance_type`.
+CostRequest Cost(std::string instance_type, double count, bool always_on, std::string cheaper_instance = {});
+
+// What a finding about one instance use costs: its type × its count.
+CostRequest UseCost(const Workload& w, const InstanceUse& use, std::string cheaper_instance = {});
+// What a finding about the whole workload costs: every known type × its
+// count, every instance group included; nullopt when no type is known.
+std::optional<CostRequest> WorkloadCost(const Workload& w, bool always_on);
+
+// The price table rules compare prices in: the scan's, else the built-in one.
+const PriceTable& Prices(const RuleContext& ctx);
+
+// "ml.p3.2xlarge" -> "2xlarge".
+std::string_view SizeOf(std::string_view instance_type);
+
+// The type of `family` the API accepts for `kind` whose size is nearest to
+// `size` (the same size if offered; between two equally near, the smaller).
+// With `accelerators`, only types with that many accelerators qualify.
+// Empty when the family has no offered type that qualifies. A kind without a
+// list accepts every size of the family's catalog.
+std::string NearestOffered(std::optional<OfferKind> kind, std::string_view family, std::string_view size,
+                           std::optional<int> accelerators = std::nullopt);
+
+// The first of `candidates` the API accepts for `kind`; empty if none.
+std::string FirstOffered(std::optional<OfferKind> kind, std::initializer_list<std::string> candidates);
 
 // A Report at `v`'s position, carrying `v`'s condition.
 Report At(const Val& v);

@@ -7,17 +7,19 @@ namespace sagelint::rules {
 
 void CheckGpuForScikitLearn(const Workload& w, const RuleContext&, Sink& sink) {
   if (!w.framework.known() || w.framework.text != "sklearn") return;
-  ForEachInstance(w, [&](const Val& type, const InstanceInfo& info) {
-    if (!info.accelerated()) return;
-    std::string cpu = SameSize(type.text, "m5", {"large", "xlarge", "2xlarge", "4xlarge", "12xlarge", "24xlarge"},
-                               "xlarge");
-    Report r = At(type);
-    r.message = w.label + " runs scikit-learn on " + type.text + ", an instance with " +
-                AcceleratorDisplayName(info.accelerator) +
+  std::optional<OfferKind> kind = OfferKindFor(w.kind);
+  ForEachInstance(w, [&](const InstanceUse& use) {
+    if (!use.info.accelerated()) return;
+    // A general-purpose CPU instance of the same size, as the workload's kind accepts it.
+    std::string cpu = NearestOffered(kind, "m5", SizeOf(use.type.text));
+    if (cpu.empty()) cpu = NearestOffered(kind, "c5", SizeOf(use.type.text));
+    Report r = At(use.type);
+    r.message = w.label + " runs scikit-learn on " + use.type.text + ", an instance with " +
+                AcceleratorDisplayName(use.info.accelerator) +
                 " accelerators: scikit-learn runs on CPU only, so the accelerators are paid for and never used";
-    r.suggestion = "use a CPU instance such as " + cpu + " (or ml.c5 for compute-bound jobs)";
-    r.cost = CostRequest{type.text, w.instance_count.number().value_or(1),
-                         w.kind == WorkloadKind::kEndpointVariant, cpu};
+    r.suggestion = cpu.empty() ? "use a CPU instance"
+                               : "use a CPU instance such as " + cpu + " (or ml.c5 for compute-bound jobs)";
+    r.cost = UseCost(w, use, cpu);
     sink.Emit(w, std::move(r));
   });
 }

@@ -6,14 +6,16 @@
 namespace sagelint::rules {
 
 void CheckAcceleratedNotebook(const Workload& w, const RuleContext&, Sink& sink) {
-  ForEachInstance(w, [&](const Val& type, const InstanceInfo& info) {
-    if (!info.accelerated()) return;
-    Report r = At(type);
-    r.message = w.label + " uses " + type.text +
+  std::optional<OfferKind> kind = OfferKindFor(w.kind);
+  std::string cpu = FirstOffered(kind, {"ml.t3.medium", "ml.m5.large", "ml.m5.xlarge"});
+  ForEachInstance(w, [&](const InstanceUse& use) {
+    if (!use.info.accelerated()) return;
+    Report r = At(use.type);
+    r.message = w.label + " uses " + use.type.text +
                 " for interactive work: an accelerated instance bills its full price while it sits idle";
-    r.suggestion =
-        "use a CPU instance such as ml.t3.medium for the notebook and run GPU work as training or processing jobs";
-    r.cost = CostRequest{type.text, 1, true, "ml.t3.medium"};
+    r.suggestion = "use a CPU instance" + (cpu.empty() ? std::string() : " such as " + cpu) +
+                   " for the notebook and run GPU work as training or processing jobs";
+    r.cost = UseCost(w, use, cpu);
     sink.Emit(w, std::move(r));
   });
 }

@@ -1,23 +1,40 @@
-// SM104 previous-generation-instance: the current family is faster and costs
-// the same or less.
+// SM104 previous-generation-instance: a current family the workload's kind
+// accepts runs the same work at the same or a lower price. The price claim is
+// computed from the price table; without both prices, or when the successor
+// costs more, the rule says nothing.
 #include "linter/cost/prices.h"
 #include "rules/checks.h"
 #include "rules/rule_util.h"
 
 namespace sagelint::rules {
 
-void CheckPreviousGenerationInstance(const Workload& w, const RuleContext&, Sink& sink) {
-  ForEachInstance(w, [&](const Val& type, const InstanceInfo& info) {
-    if (!info.previous_generation || info.successor.empty()) return;
-    // The successor of a same-size type: t2.medium -> t3.medium; p2.xlarge -> g4dn.xlarge.
-    std::string size = type.text.substr(type.text.rfind('.') + 1);
-    std::string successor = "ml." + info.successor + "." + size;
-    if (!LookupInstance(successor)) successor = "ml." + info.successor + ".xlarge";
-    Report r = At(type);
-    r.message = w.label + " uses " + type.text + ", a previous-generation instance: " + successor +
-                " is faster for the same or a lower price";
+void CheckPreviousGenerationInstance(const Workload& w, const RuleContext& ctx, Sink& sink) {
+  std::optional<OfferKind> kind = OfferKindFor(w.kind);
+  std::optional<PriceComponent> component = ComponentFor(w.kind);
+  if (!component) return;
+  const PriceTable& prices = Prices(ctx);
+  ForEachInstance(w, [&](const InstanceUse& use) {
+    if (!use.info.previous_generation || use.info.successor.empty()) return;
+    // The successor of the same size (t2.medium -> t3.medium), or of the
+    // nearest size with as many accelerators (p2.xlarge -> g4dn.xlarge), as
+    // this kind of workload accepts it: t3 does not host endpoints.
+    std::optional<int> accelerators;
+    if (use.info.accelerated()) accelerators = use.info.accelerator_count;
+    std::string successor = NearestOffered(kind, use.info.successor, SizeOf(use.type.text), accelerators);
+    if (successor.empty()) return;
+    auto old_price = prices.Hourly(use.type.text, *component);
+    auto new_price = prices.Hourly(successor, *component);
+    if (!old_price || !new_price || *new_price > *old_price) return;
+    std::string comp(ComponentName(*component));
+    std::string relation = *new_price == *old_price
+                               ? "the same " + comp + " price (" + FormatUsd(*new_price) + "/h)"
+                               : "a lower " + comp + " price (" + FormatUsd(*new_price) + "/h against " +
+                                     FormatUsd(*old_price) + "/h)";
+    Report r = At(use.type);
+    r.message = w.label + " uses " + use.type.text + ", a previous-generation instance: " + successor +
+                ", its current-generation successor, costs " + relation + " in the price table";
     r.suggestion = "switch to " + successor;
-    r.cost = CostRequest{type.text, w.instance_count.number().value_or(1), AlwaysOn(w.kind), successor};
+    r.cost = UseCost(w, use, successor);
     sink.Emit(w, std::move(r));
   });
 }

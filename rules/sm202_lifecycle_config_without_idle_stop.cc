@@ -14,7 +14,7 @@ void CheckLifecycleConfigWithoutIdleStop(const Workload& w, const RuleContext&, 
               " whose on-start script has no idle-stop logic: the instance never stops when idle";
   r.suggestion = "add an idle check to the on-start script (a cron job that calls StopNotebookInstance after "
                  "IDLE_TIME seconds without kernel activity)";
-  ForEachKnown(w.instance_type, [&](const Val& t) { r.cost = CostRequest{t.text, 1, true, ""}; });
+  r.cost = WorkloadCost(w, true);
   sink.Emit(w, std::move(r));
 }
 

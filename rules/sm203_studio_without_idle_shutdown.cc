@@ -26,7 +26,7 @@ void Emit(const Workload& w, const StudioApp* app, Sink& sink) {
               " idle shutdown: Studio apps keep their instances running until someone stops them";
   r.suggestion = "set AppLifecycleManagement.IdleSettings with LifecycleManagement: ENABLED and "
                  "IdleTimeoutInMinutes (for example 60)";
-  if (app) ForEachKnown(app->instance_type, [&](const Val& t) { r.cost = CostRequest{t.text, 1, true, ""}; });
+  if (app) ForEachKnown(app->instance_type, [&](const Val& t) { r.cost = Cost(t.text, 1, true); });
   sink.Emit(w, std::move(r));
 }
 

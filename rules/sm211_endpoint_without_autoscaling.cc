@@ -1,5 +1,8 @@
-// SM211 endpoint-without-autoscaling: a fixed-size endpoint is provisioned for
-// peak traffic around the clock.
+// SM211 endpoint-without-autoscaling: a variant that autoscaling could shrink
+// — two or more real-time instances, or an asynchronous endpoint that can
+// scale to zero — runs its full size around the clock without it. A
+// single-instance real-time variant cannot scale below one, so autoscaling
+// would save nothing there.
 #include "rules/checks.h"
 #include "rules/rule_util.h"
 
@@ -12,19 +15,33 @@ void CheckEndpointWithoutAutoscaling(const Workload& w, const RuleContext&, Sink
     return;
   }
   if (w.autoscaling.boolean() != false) return;
-  Report r;
-  r.at = w.range;
-  std::string kind = w.async_inference.boolean().value_or(false) ? "asynchronous endpoint" : "real-time endpoint";
-  r.message = w.label + " (" + kind +
-              ") is not registered with Application Auto Scaling: it runs its initial instance count around the "
-              "clock, sized for peak traffic";
-  r.suggestion = "register a scalable target (service namespace sagemaker, dimension "
-                 "sagemaker:variant:DesiredInstanceCount) with a target-tracking policy, or enable "
-                 "ManagedInstanceScaling";
-  ForEachKnown(w.instance_type, [&](const Val& t) {
-    r.cost = CostRequest{t.text, w.instance_count.number().value_or(1), true, ""};
+  if (w.async_inference.AnyUnknown()) return;
+  bool async = w.async_inference.boolean().value_or(false);
+  // Every alternative of the count must be known to tell whether it can shrink.
+  if (w.instance_count.AnyUnknown() || (!w.instance_count.known() && !w.instance_count.conditional())) return;
+  w.instance_count.ForEach([&](const Val& count) {
+    auto n = count.number();
+    if (!n || *n < 1) return;
+    if (!async && *n < 2) return;
+    Report r = At(count);
+    if (!r.at.valid()) r.at = w.range;
+    std::string instances = count.text + (*n == 1 ? " instance" : " instances");
+    r.message = async ? w.label + " (asynchronous endpoint, " + instances +
+                            ") is not registered with Application Auto Scaling: it keeps its instances running "
+                            "around the clock, although an asynchronous endpoint can scale to zero while its queue "
+                            "is empty"
+                      : w.label + " (real-time endpoint, " + instances +
+                            ") is not registered with Application Auto Scaling: it runs all " + count.text +
+                            " instances around the clock, sized for peak traffic";
+    r.suggestion = async ? "register a scalable target (service namespace sagemaker, dimension "
+                           "sagemaker:variant:DesiredInstanceCount) with MinCapacity 0 and a policy on the "
+                           "ApproximateBacklogSizePerInstance metric"
+                         : "register a scalable target (service namespace sagemaker, dimension "
+                           "sagemaker:variant:DesiredInstanceCount) with a target-tracking policy, or enable "
+                           "ManagedInstanceScaling";
+    ForEachKnown(w.instance_type, [&](const Val& t) { r.cost = Cost(t.text, *n, true); });
+    sink.Emit(w, std::move(r));
   });
-  sink.Emit(w, std::move(r));
 }
 
 }  // namespace sagelint::rules

@@ -6,6 +6,7 @@
 
 #include "linter/cost/datasets.h"
 #include "rules/checks_cost.h"
+#include "rules/rule_util.h"
 
 namespace sagelint::rules {
 namespace {
@@ -49,37 +50,25 @@ std::optional<Size> KnownSize(const Channel& ch, const RuleContext& ctx) {
 void CheckFileModeLargeDataset(const Workload& w, const RuleContext& ctx, Sink& sink) {
   const double threshold = ctx.Option("threshold_gb");
   std::optional<std::string> job_file = FileWhen(w.input_mode, std::string());
-  std::optional<double> volume = w.volume_gb.number();
-  bool inferred_reported = false;
   for (const Channel& ch : w.channels) {
+    // EFS / FSx inputs are mounted, not copied.
     if (ch.file_system) continue;
     std::optional<std::string> when = FileWhen(ch.input_mode, job_file);
     if (!when) continue;
+    // Only a stated size is evidence: the training volume is sized for
+    // weights and checkpoints, not for the data.
     std::optional<Size> size = KnownSize(ch, ctx);
-    std::string what;
-    if (size) {
-      if (size->gb < threshold) continue;
-      what = "reads " + FormatGb(size->gb) + " in File mode (" + size->source + ")";
-    } else {
-      if (inferred_reported || !volume || *volume < threshold) continue;
-      inferred_reported = true;
-      what = "reads in File mode with a " + FormatGb(*volume) + " training volume (dataset size inferred from the volume, ≥ " +
-             FormatGb(threshold) + ")";
-    }
+    if (!size || size->gb < threshold) continue;
     Report r;
     r.at = ch.input_mode.present() && ch.input_mode.range.valid() ? ch.input_mode.range : ch.range;
-    r.message = w.label + ": channel '" + ch.name + "' " + what +
-                ": File mode copies the whole dataset to the training volume before the script starts, "
+    r.message = w.label + ": channel '" + ch.name + "' reads " + FormatGb(size->gb) + " in File mode (" +
+                size->source +
+                "): File mode copies the whole dataset to the training volume before the script starts, "
                 "and the instances bill while it downloads";
     r.suggestion = "set the channel's input mode to FastFile, which streams from S3 behind a file interface; "
                    "for many small files use FSx for Lustre (a file system input)";
     r.condition = *when;
-    if (w.instance_type.known()) {
-      CostRequest cost;
-      cost.instance_type = w.instance_type.text;
-      cost.count = w.instance_count.absent() ? 1 : w.instance_count.number().value_or(0);
-      if (cost.count > 0) r.cost = cost;
-    }
+    r.cost = WorkloadCost(w, false);
     sink.Emit(w, std::move(r));
   }
 }

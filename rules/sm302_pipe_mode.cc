@@ -1,5 +1,6 @@
 // SM302 pipe-mode: Pipe mode needs code written for a stream; FastFile streams
-// the same data on demand behind an ordinary file interface.
+// the same data on demand behind an ordinary file interface. Augmented
+// manifest channels require Pipe mode, so they are exempt.
 #include "rules/checks.h"
 #include "rules/rule_util.h"
 
@@ -17,12 +18,19 @@ void Emit(const Workload& w, const Val& mode, const std::string& what, Sink& sin
 
 bool IsPipe(const Val& v) { return v.known() && v.text == "Pipe"; }
 
+// An AugmentedManifestFile channel (or one that may be) must use Pipe mode.
+bool NeedsPipe(const Channel& c) {
+  bool needs = c.s3_data_type.AnyUnknown();
+  c.s3_data_type.ForEach([&](const Val& t) { needs = needs || (t.known() && t.text == "AugmentedManifestFile"); });
+  return needs;
+}
+
 }  // namespace
 
 void CheckPipeMode(const Workload& w, const RuleContext&, Sink& sink) {
   bool job_pipe_used = w.channels.empty();
   for (const Channel& c : w.channels) {
-    if (c.file_system) continue;
+    if (c.file_system || NeedsPipe(c)) continue;
     if (IsPipe(c.input_mode)) {
       Emit(w, c.input_mode, "channel '" + c.name + "'", sink);
     } else if (c.input_mode.absent()) {

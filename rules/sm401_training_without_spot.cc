@@ -13,11 +13,8 @@ void CheckTrainingWithoutSpot(const Workload& w, const RuleContext&, Sink& sink)
                 " managed Spot training: it pays the full on-demand price for every training hour";
     r.suggestion = "set use_spot_instances=True (EnableManagedSpotTraining: true) with max_wait >= max_run and a "
                    "checkpoint_s3_uri so interrupted jobs resume";
-    ForEachKnown(w.instance_type, [&](const Val& t) {
-      CostRequest c{t.text, w.instance_count.number().value_or(1), false, ""};
-      c.spot = true;
-      r.cost = c;
-    });
+    r.cost = WorkloadCost(w, false);
+    if (r.cost) r.cost->spot = true;
     sink.Emit(w, std::move(r));
   };
   ForEachKnown(w.spot, [&](const Val& v) {

@@ -110,7 +110,7 @@ TEST_CASE("diff: an added unscaled two-instance endpoint costs money and is one 
   CHECK(r.out.find("/month of always-on SageMaker spend; 1 new finding\n") != std::string::npos);
   CHECK(r.out.find("| endpoint variant 'Config/AllTraffic'<br><sub>infra/endpoint.yaml:7</sub> | — | 2 × ml.g5.2xlarge")
         != std::string::npos);
-  CHECK(r.out.find("- 🟠 `SM211` L7 ") != std::string::npos);
+  CHECK(r.out.find("- 🟠 `SM211` L10 ") != std::string::npos);
 
   // SARIF carries the new finding only.
   r = RunSagelint("diff --base HEAD~1 --format sarif", repo.path());

@@ -20,6 +20,18 @@ resource "aws_sagemaker_endpoint" "ranker" {
   endpoint_config_name = aws_sagemaker_endpoint_configuration.ranker.name
 }
 
+# Staging copy of the ranker: the instance type was pasted from a notebook.
+resource "aws_sagemaker_endpoint_configuration" "ranker_staging" {
+  name = "ranker-staging"
+
+  production_variants {
+    variant_name           = "AllTraffic"
+    model_name             = "ranker"
+    instance_type          = "ml.t3.medium"
+    initial_instance_count = 1
+  }
+}
+
 resource "aws_appautoscaling_target" "ranker" {
   service_namespace  = "sagemaker"
   resource_id        = "endpoint/${aws_sagemaker_endpoint.ranker.name}/variant/AllTraffic"

@@ -259,12 +259,24 @@ CostEstimate EstimateCost(const CostRequest& request, WorkloadKind kind, const P
   est.hourly_usd = *price * est.count;
   std::string basis = comp + " on-demand " + FormatUsd(*price) + "/h";
   if (est.count > 1) basis += " × " + std::to_string(est.count);
+  // A heterogeneous cluster bills every group; a group without a price is named, not guessed.
+  for (const auto& [type, count] : request.other_groups) {
+    int n = std::max(1, static_cast<int>(std::lround(count)));
+    auto group_price = prices.Hourly(type, *component);
+    if (!group_price) {
+      basis += " + " + type + " (no " + comp + " price, not counted)";
+      continue;
+    }
+    *est.hourly_usd += *group_price * n;
+    basis += " + " + type + " " + FormatUsd(*group_price) + "/h";
+    if (n > 1) basis += " × " + std::to_string(n);
+  }
   basis += " from " + prices.Describe();
   if (request.always_on) {
     est.monthly_usd = *est.hourly_usd * kHoursPerMonth;
     basis += "; × 730 h/month while it runs";
   }
-  if (!request.cheaper_instance.empty()) {
+  if (!request.cheaper_instance.empty() && request.other_groups.empty()) {
     auto cheaper = prices.Hourly(request.cheaper_instance, *component);
     if (!cheaper) {
       basis += "; no " + comp + " price for " + request.cheaper_instance + ", so no savings figure";

@@ -129,6 +129,7 @@ void ReportUnknownInstanceTypes(const Workload& w, const RuleSet& rules, std::se
     });
   };
   check(w.instance_type);
+  for (const InstanceGroup& g : w.instance_groups) check(g.instance_type);
   for (const StudioApp& app : w.apps) check(app.instance_type);
 }
 
@@ -192,7 +193,10 @@ void CheckPolicies(const Workload& w, const RuleSet& rules, const PriceTable& pr
     f.resource_range = w.range;
     f.condition = w.condition;
     if (w.instance_type.known()) {
-      CostRequest c{w.instance_type.text, w.instance_count.number().value_or(1), AlwaysOn(w.kind), ""};
+      CostRequest c;
+      c.instance_type = w.instance_type.text;
+      c.count = w.instance_count.number().value_or(1);
+      c.always_on = AlwaysOn(w.kind);
       f.cost = EstimateCost(c, w.kind, prices);
     }
     out.push_back(std::move(f));
@@ -230,6 +234,14 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
   Analysis out;
   DropStandaloneModuleCopies(files);
   std::vector<Workload*> all;
+  // A template or HCL file that failed to parse gives only its SM000: what
+  // was extracted from it may be partial, so no rule judges it. Python and
+  // notebooks keep the findings of the statements outside the broken one.
+  std::vector<bool> unparsed;
+  for (const ParsedFile& pf : files) {
+    unparsed.push_back(!pf.result.errors.empty() && (pf.result.format == Format::kCloudFormation ||
+                                                     pf.result.format == Format::kTerraform));
+  }
   for (ParsedFile& pf : files) {
     ApplyDatasetAnnotations(pf);
     for (Workload& w : pf.result.workloads) {
@@ -245,7 +257,11 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
   std::set<std::string> seen_types;
   bool parse_errors = rules.Enabled("SM000");
   bool internal_errors = rules.Enabled("SM001");
-  for (ParsedFile& pf : files) {
+  // The rules' contexts, with the scan's price table (SM005 and SM104 compare prices).
+  std::vector<ActiveRule> checks = rules.checks();
+  for (ActiveRule& rule : checks) rule.ctx.prices = &prices;
+  for (size_t file = 0; file < files.size(); ++file) {
+    ParsedFile& pf = files[file];
     std::vector<Finding> found;
     int suppressed = 0;
     if (parse_errors) {
@@ -256,9 +272,10 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
       }
     }
     for (const Workload& w : pf.result.workloads) {
+      if (unparsed[file]) break;
       if (unknown_types) ReportUnknownInstanceTypes(w, rules, seen_types, found);
       CheckPolicies(w, rules, prices, found, suppressed);
-      for (const ActiveRule& rule : rules.checks()) {
+      for (const ActiveRule& rule : checks) {
         if (!rule.AppliesTo(w.kind)) continue;
         FindingSink sink(rule, prices, denies, found, suppressed);
         try {

@@ -201,6 +201,104 @@ bool ActionMatches(std::string_view pattern, std::string_view action) {
   return p == pattern.size();
 }
 
+namespace {
+
+// The resource type an instance-launching action is authorized on (the
+// service authorization reference's required resource of each action).
+std::string_view ResourceTypeOf(std::string_view action) {
+  static const std::map<std::string, std::string_view, std::less<>> kTypes = {
+      {"sagemaker:createapp", "app"},
+      {"sagemaker:createdomain", "domain"},
+      {"sagemaker:createendpointconfig", "endpoint-config"},
+      {"sagemaker:createhyperparametertuningjob", "hyper-parameter-tuning-job"},
+      {"sagemaker:createnotebookinstance", "notebook-instance"},
+      {"sagemaker:createprocessingjob", "processing-job"},
+      {"sagemaker:createspace", "space"},
+      {"sagemaker:createtrainingjob", "training-job"},
+      {"sagemaker:createtransformjob", "transform-job"},
+      {"sagemaker:createuserprofile", "user-profile"},
+      {"sagemaker:updatenotebookinstance", "notebook-instance"}};
+  auto it = kTypes.find(Lower(action));
+  return it == kTypes.end() ? std::string_view() : it->second;
+}
+
+// An ARN pattern's service and resource sections (IAM matches the six
+// colon-separated sections of an ARN one by one; a wildcard never spans
+// them). False for a pattern that is not `arn:…` with six sections.
+bool ArnSections(std::string_view pattern, std::string_view* service, std::string_view* resource) {
+  size_t pos = 0;
+  std::string_view fields[5];
+  for (int i = 0; i < 5; ++i) {
+    size_t colon = pattern.find(':', pos);
+    if (colon == std::string_view::npos) return false;
+    fields[i] = pattern.substr(pos, colon - pos);
+    pos = colon + 1;
+  }
+  if (Lower(fields[0]) != "arn") return false;
+  *service = fields[2];
+  *resource = pattern.substr(pos);
+  return true;
+}
+
+// Whether some string that begins with `prefix` matches the glob `pattern`
+// (case-insensitive, `*` and `?`): the pattern's states after reading the
+// prefix; any state left can be completed by a suitable rest.
+bool PrefixCanMatch(std::string_view pattern, std::string_view prefix) {
+  auto eq = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  std::vector<bool> states(pattern.size() + 1, false);
+  auto close = [&](std::vector<bool>& st) {  // a `*` may match nothing
+    for (size_t i = 0; i < pattern.size(); ++i) {
+      if (st[i] && pattern[i] == '*') st[i + 1] = true;
+    }
+  };
+  states[0] = true;
+  close(states);
+  for (char c : prefix) {
+    std::vector<bool> next(pattern.size() + 1, false);
+    for (size_t i = 0; i < pattern.size(); ++i) {
+      if (!states[i]) continue;
+      if (pattern[i] == '*') next[i] = true;
+      else if (pattern[i] == '?' || eq(pattern[i], c)) next[i + 1] = true;
+    }
+    close(next);
+    states = std::move(next);
+    if (std::none_of(states.begin(), states.end(), [](bool b) { return b; })) return false;
+  }
+  return true;
+}
+
+// Whether the statement's Resource / NotResource lets `action` act on some
+// resource. Unknown resources count as allowing it.
+bool ResourcesAllow(const IamStatement& s, std::string_view action) {
+  if (s.resources.empty()) return true;
+  std::string_view type = ResourceTypeOf(action);
+  if (type.empty()) return true;
+  for (const Val& r : s.resources) {
+    if (!r.known()) return true;
+  }
+  std::string prefix = std::string(type) + "/";
+  if (!s.not_resource) {
+    // Some resource of the action's type can match one pattern.
+    return std::any_of(s.resources.begin(), s.resources.end(), [&](const Val& r) {
+      std::string_view service, resource;
+      if (!ArnSections(r.text, &service, &resource)) return true;  // "*" or not an ARN: may match
+      return ActionMatches(service, "sagemaker") && PrefixCanMatch(resource, prefix);
+    });
+  }
+  // NotResource excludes the action when a pattern matches every resource of its type.
+  return std::none_of(s.resources.begin(), s.resources.end(), [&](const Val& r) {
+    if (r.text == "*") return true;
+    std::string_view service, resource;
+    if (!ArnSections(r.text, &service, &resource)) return false;
+    return ActionMatches(service, "sagemaker") && ActionMatches(resource, prefix + "zz-any-name-9") &&
+           ActionMatches(resource, prefix + "a");
+  });
+}
+
+}  // namespace
+
 std::vector<std::string> CoveredLaunchActions(const IamStatement& s) {
   std::vector<std::string> covered;
   if (!s.actions_complete) return covered;
@@ -210,9 +308,22 @@ std::vector<std::string> CoveredLaunchActions(const IamStatement& s) {
   for (const std::string& action : InstanceLaunchingActions()) {
     bool named = std::any_of(s.actions.begin(), s.actions.end(),
                              [&](const Val& a) { return ActionMatches(a.text, action); });
-    if (named != s.not_action) covered.push_back(action);
+    if (named != s.not_action && ResourcesAllow(s, action)) covered.push_back(action);
   }
   return covered;
+}
+
+bool AdministratorGrant(const IamStatement& s) {
+  auto names_sagemaker = [](const Val& a) {
+    std::string text = Lower(a.text);
+    return !a.known() || text.rfind("sagemaker:", 0) == 0;
+  };
+  if (s.not_action) return std::none_of(s.actions.begin(), s.actions.end(), names_sagemaker);
+  // Every action that covers a SageMaker launch is a wildcard over services.
+  for (const Val& a : s.actions) {
+    if (names_sagemaker(a)) return false;
+  }
+  return true;
 }
 
 bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action) {

@@ -23,9 +23,16 @@ const std::vector<std::string>& InstanceLaunchingActions();
 // IAM action matching: case-insensitive, `*` and `?` wildcards ("sagemaker:Create*").
 bool ActionMatches(std::string_view pattern, std::string_view action);
 
-// The instance-launching actions a statement's Action (or NotAction) covers,
-// in InstanceLaunchingActions() order; empty when an action is not known.
+// The instance-launching actions a statement really grants (or, for a Deny,
+// refuses): those its Action covers or its NotAction leaves out, on a
+// resource its Resource can match or its NotResource does not exclude; in
+// InstanceLaunchingActions() order; empty when an action is not known.
 std::vector<std::string> CoveredLaunchActions(const IamStatement& s);
+// True when the statement grants SageMaker only through a grant of every
+// service: a bare "*" (or another pattern whose service part is not
+// "sagemaker:"), or a NotAction that names no "sagemaker:" action. Such
+// administrator grants are left to security linters.
+bool AdministratorGrant(const IamStatement& s);
 // True when `s` is a fully known Deny covering `action` whose condition
 // limits sagemaker:InstanceTypes the way FACTS recommends for a Deny:
 // ForAnyValue:StringNotLike / StringNotEquals (an allow-list) or

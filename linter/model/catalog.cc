@@ -1,7 +1,10 @@
 #include "linter/model/catalog.h"
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "linter/base/embedded.h"
 
@@ -50,6 +53,32 @@ const std::map<std::string, Family, std::less<>>& Families() {
     return m;
   }();
   return *families;
+}
+
+struct Offered {
+  std::string source;
+  std::array<std::vector<std::string>, 6> types;  // by OfferKind, sorted
+  std::set<std::string, std::less<>> any;         // offered for some kind
+};
+
+constexpr std::array<std::string_view, 6> kOfferKeys = {"notebook_instance", "training", "processing",
+                                                       "transform",         "endpoint_variant", "studio_app"};
+
+const Offered& OfferedData() {
+  static const auto* offered = [] {
+    auto* o = new Offered();
+    nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/offered.json"));
+    o->source = doc.at("source").get<std::string>();
+    for (size_t k = 0; k < kOfferKeys.size(); ++k) {
+      for (const auto& t : doc.at("kinds").at(std::string(kOfferKeys[k])).at("types")) {
+        o->types[k].push_back(t.get<std::string>());
+        o->any.insert(t.get<std::string>());
+      }
+      std::sort(o->types[k].begin(), o->types[k].end());
+    }
+    return o;
+  }();
+  return *offered;
 }
 
 }  // namespace
@@ -125,9 +154,67 @@ std::vector<InstanceInfo> CatalogFamilies() {
 bool IsKnownInstanceType(std::string_view instance_type) {
   std::string_view size;
   const Family* fam = FindFamily(instance_type, &size);
-  return fam != nullptr && (fam->sizes.empty() || fam->sizes.contains(size));
+  if (fam == nullptr) return false;
+  if (fam->sizes.contains(size) || OfferedData().any.contains(instance_type)) return true;
+  // A family without a size table is known in every size only when the API
+  // lists none of its sizes; otherwise the API's lists say which sizes exist.
+  if (!fam->sizes.empty()) return false;
+  std::string prefix = "ml." + fam->info.family + ".";
+  auto it = OfferedData().any.lower_bound(prefix);
+  return it == OfferedData().any.end() || it->rfind(prefix, 0) != 0;
 }
 
 bool IsLocalMode(std::string_view t) { return t == "local" || t == "local_gpu"; }
+
+std::optional<OfferKind> OfferKindFor(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kNotebookInstance: return OfferKind::kNotebook;
+    case WorkloadKind::kTrainingJob:
+    case WorkloadKind::kTuningJob: return OfferKind::kTraining;
+    case WorkloadKind::kProcessingJob: return OfferKind::kProcessing;
+    case WorkloadKind::kTransformJob: return OfferKind::kTransform;
+    case WorkloadKind::kEndpointVariant: return OfferKind::kEndpoint;
+    case WorkloadKind::kStudioDomain:
+    case WorkloadKind::kStudioUserProfile:
+    case WorkloadKind::kStudioSpace: return OfferKind::kStudioApp;
+    case WorkloadKind::kScalableTarget:
+    case WorkloadKind::kLifecycleScript:
+    case WorkloadKind::kIamStatement: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string_view OfferKindDescription(OfferKind k) {
+  switch (k) {
+    case OfferKind::kNotebook: return "notebook instances";
+    case OfferKind::kTraining: return "training jobs";
+    case OfferKind::kProcessing: return "processing jobs";
+    case OfferKind::kTransform: return "batch transform jobs";
+    case OfferKind::kEndpoint: return "endpoint variants";
+    case OfferKind::kStudioApp: return "Studio apps";
+  }
+  return "";
+}
+
+std::string_view OfferKindAction(OfferKind k) {
+  switch (k) {
+    case OfferKind::kNotebook: return "CreateNotebookInstance";
+    case OfferKind::kTraining: return "CreateTrainingJob";
+    case OfferKind::kProcessing: return "CreateProcessingJob";
+    case OfferKind::kTransform: return "CreateTransformJob";
+    case OfferKind::kEndpoint: return "CreateEndpointConfig";
+    case OfferKind::kStudioApp: return "CreateApp";
+  }
+  return "";
+}
+
+const std::vector<std::string>& OfferedTypes(OfferKind k) { return OfferedData().types[static_cast<size_t>(k)]; }
+
+bool IsOffered(std::string_view instance_type, OfferKind k) {
+  const auto& types = OfferedTypes(k);
+  return std::binary_search(types.begin(), types.end(), instance_type, std::less<>());
+}
+
+const std::string& OfferedSource() { return OfferedData().source; }
 
 }  // namespace sagelint

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "linter/model/model.h"
+
 namespace sagelint {
 
 enum class Accelerator : std::uint8_t { kNone, kGpu, kInferentia, kTrainium, kGaudi, kElasticInference };
@@ -44,6 +46,26 @@ std::vector<InstanceInfo> CatalogFamilies();
 bool IsKnownInstanceType(std::string_view instance_type);
 // SDK local mode ("local", "local_gpu"): not a cloud workload.
 bool IsLocalMode(std::string_view instance_type);
+
+// The instance type list (an enum of the SageMaker API) a kind of workload is
+// checked against: rules/data/offered.json, generated from the botocore
+// service model by scripts/update-offered-instances.py.
+enum class OfferKind : std::uint8_t { kNotebook, kTraining, kProcessing, kTransform, kEndpoint, kStudioApp };
+// nullopt for kinds without instances of their own (scalable targets,
+// lifecycle scripts, IAM statements). Studio domains, user profiles and
+// spaces give kStudioApp: their instance types are those of their apps.
+std::optional<OfferKind> OfferKindFor(WorkloadKind kind);
+// "notebook instances", "training jobs", "processing jobs", "batch transform
+// jobs", "endpoint variants", "Studio apps".
+std::string_view OfferKindDescription(OfferKind k);
+// The API call that rejects a type outside the list: "CreateEndpointConfig".
+std::string_view OfferKindAction(OfferKind k);
+// True when the API accepts `instance_type` for `k`.
+bool IsOffered(std::string_view instance_type, OfferKind k);
+// Every type accepted for `k`, sorted.
+const std::vector<std::string>& OfferedTypes(OfferKind k);
+// Where the lists come from: "botocore 1.43.67 (2026-08-07), …".
+const std::string& OfferedSource();
 
 }  // namespace sagelint
 

@@ -130,6 +130,8 @@ struct IamStatement {
   std::vector<Val> actions;      // Action (or NotAction when not_action)
   bool not_action = false;
   bool actions_complete = true;  // false if some action could not be resolved
+  std::vector<Val> resources;    // Resource (or NotResource when not_resource); empty when not written
+  bool not_resource = false;
   std::vector<IamCondition> conditions;
   bool conditions_known = true;  // false if the Condition block could not be resolved
   std::string policy;            // the policy / role name the statement belongs to

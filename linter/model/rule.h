@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "linter/model/finding.h"
@@ -15,7 +16,8 @@
 
 namespace sagelint {
 
-class DatasetSizes;  // linter/datasets.h
+class DatasetSizes;  // linter/cost/datasets.h
+class PriceTable;    // linter/cost/prices.h
 
 struct RuleOption {
   std::string_view name;  // e.g. "threshold_gb"
@@ -30,6 +32,9 @@ struct CostRequest {
   bool always_on = false;        // notebooks, endpoints, Studio defaults: monthly figure
   std::string cheaper_instance;  // a concrete cheaper instance the suggestion names
   bool spot = false;             // savings from managed Spot: stated as a range
+  // The other instance groups of a heterogeneous cluster, priced and added
+  // to the hourly figure: {instance type, count}.
+  std::vector<std::pair<std::string, double>> other_groups;
 };
 
 struct Report {
@@ -53,6 +58,7 @@ class Sink {
 struct RuleContext {
   std::map<std::string, double> options;  // the rule's options, defaults applied
   const DatasetSizes* datasets = nullptr;  // known sizes of S3 prefixes (SM301)
+  const PriceTable* prices = nullptr;      // the scan's price table (SM005, SM104); null = the built-in one
   double Option(std::string_view name) const;
 };
 

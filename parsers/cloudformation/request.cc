@@ -67,9 +67,19 @@ class Mapper {
     w_->volume_gb = At(rc, "VolumeSizeInGB");
     w_->keep_alive_seconds = At(rc, "KeepAlivePeriodInSeconds");
     if (const Node* groups = List(rc, "InstanceGroups"); groups && !groups->items.empty()) {
-      // Heterogeneous clusters: the first group stands for the job's type.
-      w_->instance_type = At(&groups->items[0], "InstanceType");
-      w_->instance_count = At(&groups->items[0], "InstanceCount");
+      // Heterogeneous clusters: every group runs (and bills) its own instances.
+      for (const Node& g : groups->items) {
+        if (!g.is_map()) {
+          w_->complete = false;
+          continue;
+        }
+        InstanceGroup group;
+        group.range = {g.pos, g.pos};
+        group.name = At(&g, "InstanceGroupName");
+        group.instance_type = At(&g, "InstanceType");
+        group.instance_count = At(&g, "InstanceCount");
+        w_->instance_groups.push_back(std::move(group));
+      }
     }
     const Node* stop = Obj(req, "StoppingCondition");
     w_->max_run_seconds = At(stop, "MaxRuntimeInSeconds");
@@ -88,6 +98,7 @@ class Mapper {
         if (const Node* s3 = Obj(ds, "S3DataSource")) {
           c.s3_uri = At(s3, "S3Uri");
           c.distribution = At(s3, "S3DataDistributionType");
+          c.s3_data_type = At(s3, "S3DataType");
         } else if (Get(ds, "FileSystemDataSource").node) {
           c.file_system = true;
         }
@@ -239,6 +250,36 @@ void States(const Node& def, const ValueFn& value, const Workload& base, std::ve
   }
 }
 
+// A statement's resource: its value, or for an `Fn::Sub` that does not
+// resolve (`arn:${AWS::Partition}:sagemaker:${AWS::Region}:…`) the template
+// with each `${…}` read as the wildcard `*`: the resource type stays visible.
+Val ResourcePattern(const Node& r, const ValueFn& value) {
+  Val v = value(&r);
+  if (v.known()) return v;
+  const Node* tmpl = nullptr;
+  if (r.tag == "!Sub") tmpl = &r;
+  if (r.is_map() && r.entries.size() == 1 && r.entries[0].first == "Fn::Sub") tmpl = &r.entries[0].second;
+  if (tmpl && tmpl->is_seq() && !tmpl->items.empty()) tmpl = &tmpl->items[0];
+  if (!tmpl || !tmpl->is_scalar()) return v;
+  std::string out;
+  const std::string& t = tmpl->text;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '$' && i + 1 < t.size() && t[i + 1] == '{') {
+      size_t close = t.find('}', i);
+      if (close == std::string::npos) return v;
+      if (i + 2 < t.size() && t[i + 2] == '!') {
+        out += "${" + t.substr(i + 3, close - i - 3) + "}";  // ${!Literal} is the text ${Literal}
+      } else {
+        out += '*';
+      }
+      i = close;
+    } else {
+      out += t[i];
+    }
+  }
+  return Val::Known(out, v.range, "Fn::Sub with its variables as wildcards");
+}
+
 void Statement(const Node& s, const ValueFn& value, const Workload& base, const std::string& policy, size_t index,
                std::vector<Workload>* out) {
   if (!s.is_map()) return;
@@ -260,6 +301,16 @@ void Statement(const Node& s, const ValueFn& value, const Workload& base, const 
     for (const Node& a : actions->items) add_action(a);
   } else {
     add_action(*actions);
+  }
+  const Node* resources = s.Get("Resource");
+  if (!resources && (resources = s.Get("NotResource"))) w.iam.not_resource = true;
+  if (resources) {
+    auto add_resource = [&](const Node& r) { w.iam.resources.push_back(ResourcePattern(r, value)); };
+    if (resources->is_seq()) {
+      for (const Node& r : resources->items) add_resource(r);
+    } else {
+      add_resource(*resources);
+    }
   }
   if (const Node* cond = s.Get("Condition")) {
     if (!cond->is_map()) {

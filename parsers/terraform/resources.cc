@@ -331,6 +331,13 @@ class Extractor {
       } else {
         w.iam.actions_complete = false;
       }
+      const TfVal* resources = s->Get("resources");
+      if (!resources && (resources = s->Get("not_resources"))) w.iam.not_resource = true;
+      if (resources && resources->kind == TfVal::Kind::kList) {
+        for (const TfVal& res : resources->items) w.iam.resources.push_back(ToVal(&res));
+      } else if (resources) {
+        w.iam.resources.push_back(Val::Unknown(resources->range));
+      }
       for (const TfVal* c : s->Blocks("condition")) {
         IamCondition cond;
         Val test = ToVal(c->Get("test"));

@@ -65,7 +65,7 @@ TEST_CASE("SM301 fires on a default File-mode channel with a configured large da
   CHECK_FALSE(r.cost->always_on);
 }
 
-TEST_CASE("SM301 uses listings, annotations and the volume, and says which", "[SM301]") {
+TEST_CASE("SM301 uses listings and annotations, says which, and never infers a size from the volume", "[SM301]") {
   Fixture f;
   f.sizes.AddObject("s3://ml-data/imagenet/train/a.tar", 60e9, "ls.txt");
   Workload w = Job();
@@ -75,17 +75,35 @@ TEST_CASE("SM301 uses listings, annotations and the volume, and says which", "[S
   w.channels.push_back(MakeChannel("more", "s3://ml-data/more/"));
   w.volume_gb = Val::Known("500");
   f.Run(w);
-  REQUIRE(f.sink.reports.size() == 3);
+  REQUIRE(f.sink.reports.size() == 2);
   CHECK(f.sink.reports[0].message ==
         std::string("PyTorch estimator 'est': channel 'train' reads 60 GB in File mode (size from S3 listing ls.txt: "
                     "1 object under s3://ml-data/imagenet/train/)") + kTail);
   CHECK(f.sink.reports[1].message ==
         std::string("PyTorch estimator 'est': channel 'val' reads 2 TB in File mode (size from the "
                     "sagelint:dataset-size annotation)") + kTail);
-  // Inferred from the volume once per job, on the first channel of unknown size.
-  CHECK(f.sink.reports[2].message ==
-        std::string("PyTorch estimator 'est': channel 'extra' reads in File mode with a 500 GB training volume "
-                    "(dataset size inferred from the volume, ≥ 50 GB)") + kTail);
+  // The 500 GB volume holds weights and checkpoints: 'extra' and 'more' stay silent.
+}
+
+TEST_CASE("SM301 skips file system channels and sums every instance group in the cost", "[SM301]") {
+  Fixture f;
+  f.sizes.AddPrefix("s3://ml-data/", 100, "--dataset-size");
+  Workload w = Job();
+  w.channels[0].file_system = true;
+  f.Run(w);
+  CHECK(f.sink.reports.empty());
+  w.channels[0].file_system = false;
+  w.instance_type = Val::Absent();
+  w.instance_count = Val::Absent();
+  w.instance_groups.push_back({Val::Known("gpu"), Val::Known("ml.p4d.24xlarge"), Val::Known("2"), {}});
+  w.instance_groups.push_back({Val::Known("cpu"), Val::Known("ml.c5.xlarge"), Val::Known("4"), {}});
+  f.Run(w);
+  REQUIRE(f.sink.reports.size() == 1);
+  REQUIRE(f.sink.reports[0].cost);
+  CHECK(f.sink.reports[0].cost->instance_type == "ml.p4d.24xlarge");
+  CHECK(f.sink.reports[0].cost->count == 2);
+  REQUIRE(f.sink.reports[0].cost->other_groups.size() == 1);
+  CHECK(f.sink.reports[0].cost->other_groups[0] == std::pair<std::string, double>{"ml.c5.xlarge", 4});
 }
 
 TEST_CASE("SM301 effective mode: channel, then job, then File", "[SM301]") {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "rules/checks_cost.h"
@@ -62,7 +63,48 @@ TEST_CASE("SM501 wildcards: Create* leaves out UpdateNotebookInstance; case-inse
         std::string("IAM policy 'MLPolicy' statement 1 allows sagemaker:CreateTrainingJob ") + kAnyType);
   CHECK(reports[0].iam->actions == std::vector<std::string>{"sagemaker:CreateTrainingJob"});
   CHECK(Run(Statement("Allow", {"sagemaker:Describe*", "sagemaker:CreateEndpoint"})).empty());
-  CHECK(Run(Statement("Allow", {"*"})).size() == 1);
+}
+
+TEST_CASE("SM501 leaves grants of every service to security linters", "[SM501]") {
+  CHECK(Run(Statement("Allow", {"*"})).empty());
+  CHECK(Run(Statement("Allow", {"*", "s3:GetObject"})).empty());
+  CHECK(Run(Statement("Allow", {"*:Create*"})).empty());
+  Workload w = Statement("Allow", {"iam:*", "organizations:*"});
+  w.iam.not_action = true;
+  CHECK(Run(w).empty());
+  // Naming SageMaker next to the wildcard is a SageMaker grant.
+  CHECK(Run(Statement("Allow", {"*", "sagemaker:CreateTrainingJob"})).size() == 1);
+}
+
+TEST_CASE("SM501 lists only what Resource and NotResource leave granted", "[SM501]") {
+  Workload w = Statement("Allow", {"sagemaker:Create*"});
+  w.iam.resources = {Val::Known("arn:aws:sagemaker:*:*:training-job/*")};
+  w.iam.not_resource = true;
+  auto reports = Run(w);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].iam->actions.size() == 9);
+  CHECK(std::find(reports[0].iam->actions.begin(), reports[0].iam->actions.end(), "sagemaker:CreateTrainingJob") ==
+        reports[0].iam->actions.end());
+
+  w.iam.not_resource = false;
+  w.iam.resources = {Val::Known("arn:aws:sagemaker:eu-west-1:111122223333:training-job/team-a-*")};
+  reports = Run(w);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].iam->actions == std::vector<std::string>{"sagemaker:CreateTrainingJob"});
+
+  // A name filter over every resource type still grants each create on matching names.
+  w.iam.resources = {Val::Known("arn:aws:sagemaker:*:*:*/*custom-project*")};
+  reports = Run(w);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].iam->actions.size() == 10);
+  w.iam.resources = {Val::Known("arn:aws:sagemaker:*:*:endpoint/*"), Val::Known("arn:aws:s3:::bucket/*")};
+  CHECK(Run(w).empty());
+  w.iam.resources = {Val::Known("*")};
+  w.iam.not_resource = true;
+  CHECK(Run(w).empty());
+  // An unresolved resource may be anything: the grant stands.
+  w.iam.resources = {Val::Unknown()};
+  CHECK(Run(w).size() == 1);
 }
 
 TEST_CASE("SM501 NotAction covers every launch action it does not name", "[SM501]") {
