@@ -294,7 +294,10 @@ int CommandDumpModel(const CliOptions& o) {
   ro.cfn_parameters = o.params;
   ro.tf_variables = o.vars;
   std::vector<DiscoveredFile> files;
-  for (const std::string& path : o.args) files.push_back({path, DisplayPath(path), KindOfPath(path), true});
+  for (const std::string& path : o.args) {
+    std::string abs = std::filesystem::absolute(path).lexically_normal().string();
+    files.push_back(DescribeFile(abs, ScanRootOf(abs), true));
+  }
   for (const WorkUnit& unit : PlanUnits(files)) {
     std::vector<std::string> skipped;
     for (const ParsedFile& pf : ParseUnit(unit, ro, &skipped)) std::cout << DumpFileResult(pf.result);
@@ -336,10 +339,9 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   so.resolve.tf_variables = so.config.variables;
   for (const auto& [k, v] : o.vars) so.resolve.tf_variables[k] = v;
   so.resolve.tf_var_files = o.var_files;
-  std::error_code ec;
-  so.resolve.root = std::filesystem::current_path(ec).string();
   for (const std::string& f : o.var_files) {
     if (!std::filesystem::exists(f)) throw UsageError{"--var-file: " + f + " does not exist"};
+    if (auto error = CheckTerraformVarFile(f)) throw UsageError{"--var-file: " + *error};
   }
   for (const auto& [uri, size] : so.config.datasets) {
     so.datasets.AddPrefix(uri, *ParseSize(size), "datasets: in " + DisplayPath(so.config.path));

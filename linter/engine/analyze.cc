@@ -60,6 +60,8 @@ class FindingSink : public Sink {
 
   void Emit(const Workload& w, Report r) override {
     if (w.kind == WorkloadKind::kIamStatement && r.iam && GuardedByDeny(w, *r.iam, denies_)) return;
+    // A stand-in reports only findings at a value its file set.
+    if (w.stand_in && !r.at.valid()) return;
     if (std::find(w.suppressed.begin(), w.suppressed.end(), rule_.info->id) != w.suppressed.end()) {
       ++suppressed_;
       return;
@@ -111,6 +113,7 @@ void ReportUnknownInstanceTypes(const Workload& w, const RuleSet& rules, std::se
   auto check = [&](const Val& v) {
     v.ForEach([&](const Val& t) {
       if (!t.known() || t.text.rfind("ml.", 0) != 0 || IsKnownInstanceType(t.text)) return;
+      if (w.stand_in && !t.range.valid()) return;
       if (!seen.insert(t.text).second) return;
       Finding f = ToolFinding("SM004", "unknown-instance-type", rules.SeverityOf("SM004"), w.path,
                               t.range.valid() ? t.range.begin : w.range.begin,
@@ -178,6 +181,7 @@ void CheckPolicies(const Workload& w, const RuleSet& rules, const PriceTable& pr
     const Policy& p = *active.policy;
     SourceRange at = w.range;
     if (!PolicyMatches(p, w, &prices, &at)) continue;
+    if (w.stand_in && !at.valid()) continue;
     if (std::find(w.suppressed.begin(), w.suppressed.end(), p.id) != w.suppressed.end()) {
       ++suppressed;
       continue;
@@ -242,6 +246,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
   bool parse_errors = rules.Enabled("SM000");
   bool internal_errors = rules.Enabled("SM001");
   for (ParsedFile& pf : files) {
+    if (pf.result.context) continue;  // linked above, never reported
     std::vector<Finding> found;
     int suppressed = 0;
     if (parse_errors) {
@@ -297,13 +302,17 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
     }
     out.suppressed += suppressed;
     for (Finding& f : kept) {
+      f.root_path = pf.result.root_path;
       f.fingerprint = Fingerprint(f);
       out.findings.push_back(std::move(f));
     }
   }
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
   for (ParsedFile& pf : files) {
-    for (Workload& w : pf.result.workloads) out.workloads.push_back(std::move(w));
+    if (pf.result.context) continue;
+    for (Workload& w : pf.result.workloads) {
+      if (!w.stand_in) out.workloads.push_back(std::move(w));
+    }
   }
   std::stable_sort(out.workloads.begin(), out.workloads.end(), [](const Workload& a, const Workload& b) {
     return std::tie(a.path, a.range.begin.line, a.range.begin.column) <
@@ -324,7 +333,8 @@ std::string Fingerprint(const Finding& f) {
     h *= 1099511628211ull;
   };
   mix(f.rule);
-  mix(f.path);
+  // The path relative to the scan root, never to the working directory (SPEC §10).
+  mix(f.root_path.empty() ? f.path : f.root_path);
   mix(f.resource);
   mix(f.message);
   mix(f.condition);

@@ -36,6 +36,7 @@ struct Finding {
   std::string name;  // training-without-spot
   Severity severity = Severity::kWarning;
   std::string path;
+  std::string root_path;       // the path relative to the scan root (fingerprints use it)
   SourceRange range;           // the offending setting (or the resource if absent)
   SourceRange resource_range;  // the whole resource / call
   std::string resource;        // "SKLearn estimator 'est'"

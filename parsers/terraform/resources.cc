@@ -19,12 +19,30 @@ class Extractor {
  public:
   Extractor(const std::vector<Resource>& resources, std::vector<Workload>* out) : rs_(resources), out_(out) {}
 
-  void Run() {
-    for (const Resource& r : rs_) {
+  void Run(const Resource* only) {
+    if (only) {
+      One(*only);
+      return;
+    }
+    for (const Resource& r : rs_) One(r);
+  }
+
+ private:
+  void One(const Resource& r) {
+    size_t before = out_->size();
+    Dispatch(r);
+    // A called module's workloads say which module call reaches them.
+    if (!r.via.empty()) {
+      for (size_t i = before; i < out_->size(); ++i) (*out_)[i].label += " (module call in " + r.via + ")";
+    }
+  }
+
+  void Dispatch(const Resource& r) {
+    {
       const std::string& t = r.type;
       if (r.mode == "data") {
         if (t == "aws_iam_policy_document") PolicyDocumentData(r);
-        continue;
+        return;
       }
       if (t == "aws_sagemaker_notebook_instance") Notebook(r);
       else if (t == "aws_sagemaker_notebook_instance_lifecycle_configuration") LifecycleConfig(r);
@@ -37,12 +55,19 @@ class Extractor {
       else if (t == "aws_appautoscaling_target") ScalableTarget(r);
       else if (t == "aws_iam_policy" || t == "aws_iam_role_policy") Policy(r, r.body.Get("policy"));
       else if (t == "aws_iam_role") Role(r);
-      else if (t == "aws_iam_role_policy_attachment" || t == "aws_iam_policy_attachment") Attachment(r);
-      else if (t == "aws_sfn_state_machine") StateMachine(r);
+      else if (t == "aws_iam_role_policy_attachment" || t == "aws_iam_policy_attachment" ||
+               t == "aws_iam_user_policy_attachment" || t == "aws_iam_group_policy_attachment") {
+        Attachment(r);
+      } else if (t == "aws_iam_role_policy_attachments_exclusive") {
+        if (const TfVal* arns = r.body.Get("policy_arns"); arns && arns->kind == TfVal::Kind::kList) {
+          for (const TfVal& a : arns->items) ManagedPolicy(r, &a);
+        }
+      } else if (t == "aws_sfn_state_machine") {
+        StateMachine(r);
+      }
     }
   }
 
- private:
   Workload Base(const Resource& r, WorkloadKind kind, const std::string& what) {
     Workload w;
     w.kind = kind;
@@ -298,8 +323,12 @@ class Extractor {
 
   void Attachment(const Resource& r) { ManagedPolicy(r, r.body.Get("policy_arn")); }
 
+  // The ARN may be partly unknown (its partition from a data source or a
+  // module): the known parts are enough to name the AWS managed policy.
   void ManagedPolicy(const Resource& r, const TfVal* arn) {
-    if (!arn || !arn->known() || !arn->text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) return;
+    if (!arn) return;
+    const std::string& text = arn->known() ? arn->text : arn->shape;
+    if (!text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) return;
     Workload w = Base(r, WorkloadKind::kIamStatement, "IAM");
     w.range = arn->range.valid() ? arn->range : r.range;
     w.label = "'" + r.address + "' managed policy AmazonSageMakerFullAccess";
@@ -378,8 +407,8 @@ class Extractor {
 
 }  // namespace
 
-void ExtractWorkloads(const std::vector<Resource>& resources, std::vector<Workload>* out) {
-  Extractor(resources, out).Run();
+void ExtractWorkloads(const std::vector<Resource>& resources, std::vector<Workload>* out, const Resource* only) {
+  Extractor(resources, out).Run(only);
 }
 
 }  // namespace sagelint::tf
