@@ -15,6 +15,17 @@ namespace sagelint {
 // Values the user supplies from outside the files.
 struct ResolveOptions {
   std::map<std::string, std::string> cfn_parameters;  // --param, config `parameters:`
+  std::map<std::string, std::string> cfn_cli_parameters;  // --param alone (wins over parameter files)
+  // Where each parameter of `cfn_parameters` came from when not the command
+  // line or the configuration (a parameter file's name); origins say so.
+  std::map<std::string, std::string> cfn_parameter_sources;
+  // CloudFormation template configuration files. With several for one
+  // template, it is evaluated once per file and its workloads name the file.
+  std::vector<std::string> cfn_param_files;  // --param-file: every template (paths as given)
+  // config `parameter_files:`: template glob (relative to `cfn_param_base`) ->
+  // files relative to the template's directory (never outside the scan root).
+  std::vector<std::pair<std::string, std::vector<std::string>>> cfn_param_file_globs;
+  std::string cfn_param_base;
   std::map<std::string, std::string> tf_variables;    // --var, config `variables:`
   std::vector<std::string> tf_var_files;              // --var-file (paths as given)
   // The absolute scan root (SPEC §2): module sources, file reads and var
@@ -36,6 +47,13 @@ struct SourceFile {
 // CloudFormation template (YAML or JSON). Sibling `{"Parameters": {...}}`
 // files are not read here; the driver passes their values in `opts`.
 FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opts);
+
+// A template configuration file's parameters: `{"Parameters": {...}}` (the
+// CodePipeline / SageMaker Projects form) or `[{"ParameterKey": …,
+// "ParameterValue": …}]` (the form `aws cloudformation --parameters file://`
+// reads). A list value is joined with commas. False, with `error`'s message
+// and position, when the text is neither.
+bool LoadTemplateConfiguration(std::string_view text, std::map<std::string, std::string>* out, ParseError* error);
 
 // True if `text` looks like a CloudFormation template (cheap byte scan plus
 // a structural check): `AWSTemplateFormatVersion`, or `Resources` holding

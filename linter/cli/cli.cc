@@ -55,7 +55,11 @@ Options of scan:
   --ignore ID,...        skip these rules
   --param KEY=VALUE      CloudFormation parameter value (repeatable)
   --var KEY=VALUE        Terraform variable value (repeatable)
-  --var-file FILE        Terraform variable file (repeatable)
+  --param-file FILE      CloudFormation template configuration file ({"Parameters": {...}} or
+                         [{"ParameterKey": ..., "ParameterValue": ...}]) applied to every template;
+                         repeatable: with several, each template is evaluated once per file
+  --var-file FILE        Terraform variable file (repeatable; after the module's terraform.tfvars
+                         and *.auto.tfvars, before --var)
   --dataset-size S3URI=SIZE  size of the data under an S3 prefix (e.g. s3://bkt/imagenet/=1.2TB)
   --s3-listing [s3://BUCKET/=]FILE  `aws s3 ls --recursive --summarize` output or an S3 Inventory CSV
   --prices FILE          price file (ours or the AWS Price List offer file for AmazonSageMaker)
@@ -86,7 +90,7 @@ struct CliOptions {
   std::string config_path;
   std::vector<std::string> select, ignore;
   std::map<std::string, std::string> params, vars;
-  std::vector<std::string> var_files;
+  std::vector<std::string> var_files, param_files;
   std::vector<std::string> dataset_sizes, s3_listings;
   std::string prices;
   std::vector<std::string> lifecycle_arns;  // iam-policy
@@ -181,6 +185,8 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.vars.insert(KeyValue(a, next()));
     } else if (a == "--var-file") {
       o.var_files.push_back(next());
+    } else if (a == "--param-file") {
+      o.param_files.push_back(next());
     } else if (a == "--dataset-size") {
       o.dataset_sizes.push_back(next());
     } else if (a == "--s3-listing") {
@@ -336,6 +342,19 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   so.jobs = o.jobs;
   so.resolve.cfn_parameters = so.config.parameters;
   for (const auto& [k, v] : o.params) so.resolve.cfn_parameters[k] = v;
+  so.resolve.cfn_cli_parameters = o.params;
+  for (const std::string& f : o.param_files) {
+    std::string text, error;
+    std::map<std::string, std::string> values;
+    ParseError bad;
+    if (!ReadWholeFile(f, &text, &error)) throw UsageError{"--param-file: " + f + ": " + error};
+    if (!LoadTemplateConfiguration(text, &values, &bad)) {
+      throw UsageError{"--param-file: " + f + ":" + std::to_string(bad.pos.line) + ":" + std::to_string(bad.pos.column) +
+                       ": " + bad.message};
+    }
+    so.resolve.cfn_param_files.push_back(f);
+  }
+
   so.resolve.tf_variables = so.config.variables;
   for (const auto& [k, v] : o.vars) so.resolve.tf_variables[k] = v;
   so.resolve.tf_var_files = o.var_files;

@@ -7,6 +7,8 @@
 #include <set>
 #include <utility>
 
+#include "linter/base/strings.h"
+
 namespace sagelint {
 namespace fs = std::filesystem;
 
@@ -52,6 +54,107 @@ bool MentionsSageMaker(std::string_view text) {
          text.find("AGEMAKER") != std::string_view::npos;
 }
 
+std::string CanonicalDir(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal().string() : c.string();
+}
+
+bool InsideRoot(const std::string& path, const std::string& root) {
+  fs::path rel = fs::path(path).lexically_relative(root);
+  return !root.empty() && !rel.empty() && *rel.begin() != "..";
+}
+
+// How a parameter file is named in labels and origins: relative to the
+// template's directory, else to the scan root, else by its file name.
+std::string ShownParameterFile(const fs::path& file, const SourceFile& tmpl, const std::string& root) {
+  fs::path rel = file.lexically_relative(fs::path(tmpl.abs_path).parent_path());
+  if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  rel = file.lexically_relative(root);
+  if (!root.empty() && !rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  return file.filename().string();
+}
+
+// A CloudFormation template, evaluated once per template configuration file
+// that applies to it (--param-file, config `parameter_files:`), or once.
+FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
+  struct ParamFile {
+    std::string shown;
+    fs::path abs;
+  };
+  std::vector<ParamFile> files;
+  std::vector<ParseError> notes;
+  std::error_code ec;
+  for (const std::string& p : opts.cfn_param_files) {
+    fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    files.push_back({ShownParameterFile(abs, s, opts.root), abs});
+  }
+  if (!opts.cfn_param_file_globs.empty()) {
+    std::string rel = fs::path(s.abs_path).lexically_relative(opts.cfn_param_base).generic_string();
+    for (const auto& [glob, names] : opts.cfn_param_file_globs) {
+      if (!GlobMatch(glob, rel)) continue;
+      for (const std::string& name : names) {
+        fs::path abs = fs::weakly_canonical(fs::path(s.abs_path).parent_path() / name, ec);
+        if (!InsideRoot(abs.string(), opts.root)) {
+          notes.push_back({"parameter file " + name + " is outside the scan root; not read", {1, 1}});
+          continue;
+        }
+        files.push_back({ShownParameterFile(abs, s, opts.root), abs});
+      }
+    }
+  }
+  if (files.empty()) return ParseCloudFormation(s, opts);
+  FileResult merged;
+  bool any = false;
+  for (const ParamFile& pf : files) {
+    std::string text, error;
+    std::map<std::string, std::string> params;
+    ParseError bad;
+    if (!ReadWholeFile(pf.abs.string(), &text, &error)) {
+      notes.push_back({"parameter file " + pf.shown + ": " + error, {1, 1}});
+      continue;
+    }
+    if (!LoadTemplateConfiguration(text, &params, &bad)) {
+      notes.push_back({"parameter file " + pf.shown + ":" + std::to_string(bad.pos.line) + ":" +
+                           std::to_string(bad.pos.column) + ": " + bad.message + "; not applied",
+                       {1, 1}});
+      continue;
+    }
+    ResolveOptions o = opts;
+    for (const auto& [k, v] : params) {
+      o.cfn_parameters[k] = v;
+      o.cfn_parameter_sources[k] = pf.shown;
+    }
+    for (const auto& [k, v] : opts.cfn_cli_parameters) {
+      o.cfn_parameters[k] = v;
+      o.cfn_parameter_sources.erase(k);
+    }
+    FileResult r = ParseCloudFormation(s, o);
+    if (files.size() > 1) {
+      // One evaluation per file: the workloads name it and link only among themselves.
+      std::string from = "ref:" + s.path, to = "ref:" + s.path + "@" + pf.shown;
+      auto rescope = [&](std::string& key) {
+        if (key.rfind(from, 0) == 0 && (key.size() == from.size() || key[from.size()] == '#')) key = to + key.substr(from.size());
+      };
+      for (Workload& w : r.workloads) {
+        w.label += " (parameters from " + pf.shown + ")";
+        w.scope += "@" + pf.shown;
+        for (std::string& k : w.keys) rescope(k);
+        for (std::string& k : w.refs) rescope(k);
+      }
+    }
+    if (!any) {
+      merged = std::move(r);
+      any = true;
+    } else {
+      for (Workload& w : r.workloads) merged.workloads.push_back(std::move(w));
+    }
+  }
+  if (!any) merged = ParseCloudFormation(s, opts);
+  merged.notes.insert(merged.notes.end(), notes.begin(), notes.end());
+  return merged;
+}
+
 }  // namespace
 
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error) {
@@ -91,17 +194,6 @@ struct TfDir {
   std::vector<std::string> calls;  // directories (canonical) of local module calls inside the root
   bool scanned = false;            // its files were discovered (or named), not only reached by a call
 };
-
-std::string CanonicalDir(const fs::path& p) {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(p, ec);
-  return ec ? p.lexically_normal().string() : c.string();
-}
-
-bool InsideRoot(const std::string& path, const std::string& root) {
-  fs::path rel = fs::path(path).lexically_relative(root);
-  return !root.empty() && !rel.empty() && *rel.begin() != "..";
-}
 
 // The Terraform files of a directory, as Terraform loads them.
 std::vector<DiscoveredFile> ListTerraformFiles(const std::string& dir, const std::string& root) {
@@ -365,13 +457,20 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
       if (LooksLikeTerraformPlan(s.text)) {
         out.push_back(Guarded(f, Format::kTerraform, {}, [&] { return ParseTerraformPlan(s, opts); }));
       } else if (LooksLikeCloudFormation(s.text)) {
-        out.push_back(Guarded(f, Format::kCloudFormation, s.text, [&] { return ParseCloudFormation(s, opts); }));
+        out.push_back(Guarded(f, Format::kCloudFormation, s.text, [&] { return ParseTemplate(s, opts); }));
       }
       break;
     default:
       break;
   }
-  for (ParsedFile& pf : out) pf.result.root_path = f.root_path;
+  for (ParsedFile& pf : out) {
+    pf.result.root_path = f.root_path;
+    // What the front end read but did not evaluate is told, not reported.
+    for (const ParseError& n : pf.result.notes) {
+      skipped->push_back(f.display + ":" + std::to_string(n.pos.line) + ":" + std::to_string(n.pos.column) + ": " +
+                         n.message);
+    }
+  }
   return out;
 }
 

@@ -71,9 +71,9 @@ class Extractor {
     else if (ty == "AWS::StepFunctions::StateMachine") StateMachine(base, props, false);
     else if (ty == "AWS::Serverless::StateMachine") {
       StateMachine(base, props, true);
-      SamPolicies(base, props);
+      SamPolicies(base, props, "state machine");
     } else if (ty == "AWS::Serverless::Function") {
-      SamPolicies(base, props);
+      SamPolicies(base, props, "function");
     } else if (ty == "AWS::SageMaker::Pipeline") {
       Pipeline(base, props);
     }
@@ -91,7 +91,8 @@ class Extractor {
         std::string c = "condition " + name + (i == 1 ? " is true" : " is false");
         const Node* branch = &args->items[i];
         const Node* ref = nullptr;
-        if (IntrinsicName(*branch, &ref) == "Ref" && ref->is_scalar() && ref->text == "AWS::NoValue") branch = nullptr;
+        // No properties at all: not a resource SageMaker would create, so nothing to check.
+        if (IntrinsicName(*branch, &ref) == "Ref" && ref->is_scalar() && ref->text == "AWS::NoValue") continue;
         Branches(branch, cond.empty() ? c : cond + " and " + c, out, depth + 1);
       }
       return;
@@ -411,7 +412,13 @@ class Extractor {
       const Node* uri = props->Get("DefinitionUri");
       if (!uri || !uri->is_scalar() || !uri->tag.empty()) return;  // an S3 location or a computed path
       std::string text, shown;
-      if (!ReadLocalFile(uri->text, &text, &shown)) return;
+      if (uri->text.rfind("s3://", 0) == 0) return;
+      if (!ReadLocalFile(uri->text, &text, &shown)) {
+        out_->notes.push_back(
+            {"DefinitionUri " + uri->text + " is not a readable file inside the scan root: its tasks are not checked",
+             uri->pos});
+        return;
+      }
       if (const Node* subs = props->Get("DefinitionSubstitutions"); subs && subs->is_map()) {
         for (const auto& [k, v] : subs->entries) {
           Val value = t_.Resolve(&v);
@@ -425,7 +432,7 @@ class Extractor {
       Node doc;
       std::vector<LoadError> errors;
       if (!LoadDocument(text, 0, LoadLimits{}, &doc, &errors) || !doc.is_map()) {
-        out_->notes.push_back({"DefinitionUri " + shown + " is not a state machine definition sagelint can read", uri->pos});
+        out_->notes.push_back({"DefinitionUri " + uri->text + " is not a state machine definition sagelint can read", uri->pos});
         return;
       }
       // Positions inside the definition file mean nothing in the template: point at DefinitionUri.
@@ -433,7 +440,9 @@ class Extractor {
       Workload b = base;
       size_t before = out_->workloads.size();
       MapStateMachine(doc, PlainValues(), b, &out_->workloads);
-      for (size_t i = before; i < out_->workloads.size(); ++i) out_->workloads[i].label += " (definition " + shown + ")";
+      for (size_t i = before; i < out_->workloads.size(); ++i) {
+        out_->workloads[i].label += " (definition " + uri->text + ")";
+      }
       return;
     }
     const Node* str = props->Get("DefinitionString");
@@ -475,7 +484,7 @@ class Extractor {
 
   // SAM `Policies`: AWS managed policy names or ARNs, and inline policy
   // documents (policy templates such as S3ReadPolicy grant no SageMaker action).
-  void SamPolicies(const Workload& base, const Node* props) {
+  void SamPolicies(const Workload& base, const Node* props, const std::string& what) {
     const Node* policies = props && props->is_map() ? props->Get("Policies") : nullptr;
     if (!policies) return;
     std::vector<const Node*> items;
@@ -496,7 +505,7 @@ class Extractor {
       const Node* args = nullptr;
       if (!v.known() && IntrinsicName(p, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
       if (text == "AmazonSageMakerFullAccess" || text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) {
-        FullAccess(base, p.pos, "function '" + base.name + "'");
+        FullAccess(base, p.pos, what + " '" + base.name + "'");
       }
     }
   }

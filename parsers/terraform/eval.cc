@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "linter/base/paths.h"
 #include "parsers/common/base64.h"
 #include "parsers/common/escapes.h"
@@ -177,6 +179,29 @@ void SetSources(TfVal& v, const std::string& path, SourceRange src, int depth) {
   for (auto& f : v.fields) SetSources(f.second, path, src, depth + 1);
 }
 
+// Terraform reads strict JSON; the YAML loader that gives positions accepts more.
+std::optional<ParseError> StrictJsonError(const std::string& text) {
+  if (nlohmann::json::accept(text)) return std::nullopt;
+  try {
+    nlohmann::json doc = nlohmann::json::parse(text);
+    return std::nullopt;
+  } catch (const nlohmann::json::parse_error& e) {
+    size_t byte = e.byte > 0 ? std::min<size_t>(e.byte - 1, text.size()) : 0;
+    int line = 1, column = 1;
+    for (size_t i = 0; i < byte; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string what = e.what();
+    size_t colon = what.find(": ", what.find("parse error"));
+    return ParseError{"invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)), {line, column}};
+  }
+}
+
 }  // namespace
 
 // ---- files ------------------------------------------------------------------
@@ -196,11 +221,16 @@ std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std:
   } else if (f->text.find('\0') != std::string::npos) {
     f->errors.push_back({"file contains NUL bytes; not parsed", {1, 1}});
   } else if (f->json) {
-    std::vector<cfn::LoadError> errors;
-    bool ok = cfn::LoadDocument(f->text, 0, cfn::LoadLimits{}, &f->json_root, &errors);
-    for (const auto& e : errors) f->errors.push_back({e.message, e.pos});
-    if (ok && !f->json_root.is_map() && f->errors.empty()) {
-      f->errors.push_back({"a Terraform JSON file must hold one object", f->json_root.pos.valid() ? f->json_root.pos : SourcePos{1, 1}});
+    if (auto strict = StrictJsonError(f->text)) {
+      f->errors.push_back(*strict);
+    } else {
+      std::vector<cfn::LoadError> errors;
+      bool ok = cfn::LoadDocument(f->text, 0, cfn::LoadLimits{}, &f->json_root, &errors);
+      for (const auto& e : errors) f->errors.push_back({e.message, e.pos});
+      if (ok && !f->json_root.is_map() && f->errors.empty()) {
+        f->errors.push_back({"a Terraform JSON file must hold one object",
+                             f->json_root.pos.valid() ? f->json_root.pos : SourcePos{1, 1}});
+      }
     }
   } else {
     f->tree = ts::Parse(tree_sitter_hcl(), f->text, kDeadlineMs);
