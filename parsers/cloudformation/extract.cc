@@ -197,9 +197,14 @@ class Extractor {
   }
 
   void EndpointConfig(Workload base, const Node* props) {
-    const Node* variants = props ? props->Get("ProductionVariants") : nullptr;
-    if (!variants) return;
-    if (!variants->is_seq()) return;  // computed list: nothing we can see
+    // Shadow variants run (and bill) instances of their own too.
+    std::vector<const Node*> variants;
+    for (const char* key : {"ProductionVariants", "ShadowProductionVariants"}) {
+      const Node* list = props ? props->Get(key) : nullptr;
+      if (!list || !list->is_seq()) continue;  // absent, or a computed list: nothing we can see
+      for (const Node& v : list->items) variants.push_back(&v);
+    }
+    if (variants.empty()) return;
     // The endpoints of this template that deploy this config.
     struct Deployer {
       std::string id;
@@ -220,7 +225,8 @@ class Extractor {
     }
     bool async = props->Get("AsyncInferenceConfig") != nullptr;
     Val image, framework;
-    for (const Node& v : variants->items) {
+    for (const Node* vp : variants) {
+      const Node& v = *vp;
       Workload w = base;
       w.kind = WorkloadKind::kEndpointVariant;
       w.range = RangeOf(v.pos);

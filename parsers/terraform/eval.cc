@@ -1674,7 +1674,16 @@ TfVal Module::Function(TSNode n, const HclFile& f, int depth) {
     return Rehome(JsonValue(doc, at, 0), at);
   }
   std::optional<TfVal> r = CallBuiltin(name, args, at);
-  if (r) return *r;
+  if (r) {
+    // An encoding of one value was written where that value was (pre-commit attribution).
+    static const std::set<std::string> kSameValue = {"base64encode", "base64decode", "trimspace", "lower", "upper",
+                                                     "tostring",     "tonumber",     "tobool",    "jsonencode"};
+    if (kSameValue.count(name) && args.size() == 1 && r->src_path.empty()) {
+      r->src_path = args[0].src_path;
+      r->src = args[0].src;
+    }
+    return *r;
+  }
   for (const TfVal& a : args) {
     if (a.error) return MakeError(at, name + ": an argument failed");
   }

@@ -145,7 +145,10 @@ class Extractor {
       if (uses) endpoints.push_back(&e);
     }
     bool async = b.Block("async_inference_config") != nullptr;
-    for (const TfVal* v : b.Blocks("production_variants")) {
+    std::vector<const TfVal*> variants = b.Blocks("production_variants");
+    // Shadow variants run (and bill) instances of their own too.
+    for (const TfVal* v : b.Blocks("shadow_production_variants")) variants.push_back(v);
+    for (const TfVal* v : variants) {
       Val vname = ToVal(v->Get("variant_name"));
       std::string variant = vname.known() ? vname.text : "?";
       Workload w = Base(r, WorkloadKind::kEndpointVariant, "endpoint variant");
