@@ -168,6 +168,13 @@ TfVal JsonValue(const cfn::Node& n, SourceRange at, int depth) {
   }
 }
 
+struct Nesting {
+  explicit Nesting(Unit& u) : unit(u), ok(u.Enter()) {}
+  ~Nesting() { unit.Leave(); }
+  Unit& unit;
+  bool ok;
+};
+
 // Ranges of a value a stand-in reports: only what `path` wrote keeps a position.
 void SetSources(TfVal& v, const std::string& path, SourceRange src, int depth) {
   if (depth > kMaxDepth) return;
@@ -685,6 +692,16 @@ const TfVal& Module::Evaluated(const std::string& address, const Instance& inst)
   body.kind = K::kMap;
   std::string decl = address.substr(0, address.find('['));
   auto it = decls_.find(decl);
+  Nesting nesting(unit_);
+  if (!nesting.ok) {
+    static const TfVal kUnknownBody = [] {
+      TfVal v;
+      v.kind = K::kMap;
+      v.dynamic = true;
+      return v;
+    }();
+    return kUnknownBody;
+  }
   if (it != decls_.end() && !evaluating_.count(address)) {
     evaluating_.insert(address);
     std::vector<std::pair<std::string, TfVal>> saved = std::move(scope_);
@@ -768,6 +785,7 @@ void Module::LoadCalls() {
     TfVal count = MetaArg(d, "count", &has_count);
     TfVal each = has_count ? TfVal{} : MetaArg(d, "for_each", &has_each);
     for (const Instance& inst : Expand(has_count ? &count : nullptr, has_each ? &each : nullptr)) {
+      if (!unit_.NewModule()) break;
       auto call = std::make_unique<Call>();
       call->suffix = inst.suffix;
       std::vector<std::pair<std::string, TfVal>> saved = std::move(scope_);
@@ -812,7 +830,8 @@ TfVal Module::ModuleAttr(const TfVal& base, const std::string& attr, SourceRange
 
 TfVal Module::Output(const std::string& name, SourceRange at) {
   std::string key = "output." + name;
-  if (evaluating_.count(key)) return Unknown(at);
+  Nesting nesting(unit_);
+  if (!nesting.ok || evaluating_.count(key)) return Unknown(at);
   evaluating_.insert(key);
   std::vector<std::pair<std::string, TfVal>> saved = std::move(scope_);
   scope_.clear();
@@ -825,10 +844,25 @@ TfVal Module::Output(const std::string& name, SourceRange at) {
   }
   scope_ = std::move(saved);
   evaluating_.erase(key);
-  return Rehome(std::move(v), at);
+  return Moved(std::move(v), at);
 }
 
 // ---- values -----------------------------------------------------------------
+
+namespace {
+size_t CountNodes(const TfVal& v, int depth) {
+  size_t n = 1;
+  if (depth > kMaxDepth) return n;
+  for (const TfVal& i : v.items) n += CountNodes(i, depth + 1);
+  for (const auto& f : v.fields) n += CountNodes(f.second, depth + 1);
+  return n;
+}
+}  // namespace
+
+TfVal Module::Moved(TfVal v, SourceRange at) {
+  if (!unit_.Step(static_cast<long>(CountNodes(v, 0)))) return Unknown(at);
+  return Rehome(std::move(v), at);
+}
 
 TfVal Module::Lookup(const std::string& name) {
   for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
@@ -843,6 +877,8 @@ TfVal Module::Lookup(const std::string& name) {
 TfVal Module::Variable(const std::string& name, SourceRange at) {
   auto memo = variable_memo_.find(name);
   if (memo == variable_memo_.end()) {
+    Nesting nesting(unit_);
+    if (!nesting.ok) return Unknown(at);
     TfVal v;
     bool set = false;
     if (inputs_) {
@@ -880,13 +916,14 @@ TfVal Module::Variable(const std::string& name, SourceRange at) {
     if (type) v = ApplyType(std::move(v), *type, 0);
     memo = variable_memo_.emplace(name, std::move(v)).first;
   }
-  return Rehome(memo->second, at);
+  return Moved(memo->second, at);
 }
 
 TfVal Module::Local(const std::string& name, SourceRange at) {
   auto memo = local_memo_.find(name);
   if (memo == local_memo_.end()) {
-    if (evaluating_.count("local." + name)) return Unknown(at);
+    Nesting nesting(unit_);
+    if (!nesting.ok || evaluating_.count("local." + name)) return Unknown(at);
     evaluating_.insert("local." + name);
     std::vector<std::pair<std::string, TfVal>> saved = std::move(scope_);
     scope_.clear();
@@ -903,7 +940,7 @@ TfVal Module::Local(const std::string& name, SourceRange at) {
     if (v.known() && v.origin.empty()) v.origin = "local " + name;
     memo = local_memo_.emplace(name, std::move(v)).first;
   }
-  return Rehome(memo->second, at);
+  return Moved(memo->second, at);
 }
 
 TfVal Module::Eval(TSNode n, const HclFile& f, int depth) {
@@ -1028,7 +1065,7 @@ TfVal Module::Traversal(TSNode parent, uint32_t first, uint32_t* next, const Hcl
   size_t used = 1;
   TfVal v;
   if (TfVal s = Lookup(root); !(s.error && s.origin == "\x01none")) {
-    v = Rehome(std::move(s), at);
+    v = Moved(std::move(s), at);
   } else if (root == "var" && parts.size() > 1) {
     v = Variable(parts[1], at);
     used = 2;
@@ -1210,7 +1247,7 @@ TfVal Module::RefAttr(const TfVal& base, const std::string& attr, SourceRange at
   std::string key = attr == "id" && type.rfind("aws_sagemaker_", 0) == 0 ? "name" : attr;
   if (const TfVal* x = body.Get(key)) {
     if (x->known() || x->kind == K::kList || x->kind == K::kMap) {
-      TfVal out = Rehome(*x, at);
+      TfVal out = Moved(*x, at);
       if (out.known()) out.origin = (key == "name" ? "name of " : attr + " of ") + prefix_ + address;
       if (!out.known()) out.link = link.link;
       return out;

@@ -57,7 +57,13 @@ class Unit {
   // read and parsed once; nullptr if it cannot be read.
   HclFile* File(const std::filesystem::path& canonical);
   // Counts one evaluation step; false once the budget is spent.
-  bool Step() { return ++steps_ < kMaxSteps; }
+  bool Step(long n = 1) { return (steps_ += n) < kMaxSteps; }
+  // References followed inside references (resource -> local -> resource …):
+  // bounded so hostile input cannot exhaust the stack.
+  bool Enter() { return ++nesting_ <= kMaxNesting; }
+  void Leave() { --nesting_; }
+  // Module instances created so far; bounded so nested for_each cannot explode.
+  bool NewModule() { return ++modules_ <= kMaxModules; }
 
   // --var-file files, in order (applied to the root module after its auto-loaded files).
   std::vector<HclFile*> var_files;
@@ -68,6 +74,10 @@ class Unit {
 
  private:
   static constexpr long kMaxSteps = 4'000'000;
+  static constexpr int kMaxNesting = 128;
+  static constexpr int kMaxModules = 512;
+  int nesting_ = 0;
+  int modules_ = 0;
   const ResolveOptions& opts_;
   std::filesystem::path root_;
   std::map<std::string, std::unique_ptr<HclFile>> files_;
@@ -151,6 +161,8 @@ class Module {
   TfVal ModuleAttr(const TfVal& base, const std::string& attr, SourceRange at);
 
   TfVal Lookup(const std::string& name);  // the scope's each / count / iterators / for variables
+  // A value used away from where it was written: every range at the use (the work counts against the budget).
+  TfVal Moved(TfVal v, SourceRange at);
 
   Unit& unit_;
   std::vector<HclFile*> files_;

@@ -262,3 +262,30 @@ TEST_CASE("the same scan from three directories gives the same JSON and fingerpr
   CHECK(outputs[1] == outputs[0]);
   CHECK(outputs[2] == outputs[0]);
 }
+
+TEST_CASE("hostile Terraform ends in bounded work: long reference chains, self-calls, nested loops",
+          "[terraform][adversarial]") {
+  TempDir d;
+  d.Write(".git/HEAD", "ref: refs/heads/main\n");
+  std::string chain;
+  for (int i = 0; i < 3000; ++i) {
+    chain += "resource \"aws_sagemaker_notebook_instance\" \"r" + std::to_string(i) + "\" {\n  name = " +
+             (i + 1 < 3000 ? "aws_sagemaker_notebook_instance.r" + std::to_string(i + 1) + ".name" : "\"last\"") +
+             "\n  instance_type = \"ml.t3.medium\"\n}\n";
+  }
+  d.Write("chain/main.tf", chain);
+  d.Write("self/main.tf",
+          "module \"again\" {\n  source   = \"./\"\n  for_each = toset([for i in range(200) : tostring(i)])\n}\n"
+          "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name = \"nb\"\n  instance_type = \"ml.t3.medium\"\n}\n");
+  d.Write("loops/main.tf",
+          "locals {\n  grid = [for i in range(1000) : [for j in range(1000) : \"${i}-${j}\"]]\n}\n"
+          "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name = length(flatten(local.grid))\n"
+          "  instance_type = \"ml.t3.medium\"\n}\n");
+  ScanResult chain_result = ScanPaths({d.path() + "/chain"});
+  CHECK(chain_result.workloads.size() == 3000);
+  ScanResult self = ScanPaths({d.path() + "/self"});
+  CHECK(!self.workloads.empty());
+  CHECK(self.workloads.size() <= 600);
+  ScanResult loops = ScanPaths({d.path() + "/loops"});
+  CHECK(loops.workloads.size() == 1);
+}
