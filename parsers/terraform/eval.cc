@@ -1508,10 +1508,19 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
     shape = raw_shape;
   }
   if (failed) return MakeError(v.range, "a template part failed");
-  if (known) return MakeKnown(K::kStr, text, v.range);
-  if (linkable) v.link = link;
-  v.shape = shape;
-  return v;
+  TfVal out = v;
+  if (known) {
+    out = MakeKnown(K::kStr, text, v.range);
+  } else {
+    if (linkable) out.link = link;
+    out.shape = shape;
+  }
+  if (heredoc) {
+    // Its text begins on the line after the opening marker: documents parsed from it keep their lines.
+    out.src_path = f.path;
+    out.src = {{v.range.begin.line + 1, 1}, v.range.end};
+  }
+  return out;
 }
 
 TfVal Module::Conditional(TSNode n, const HclFile& f, int depth) {

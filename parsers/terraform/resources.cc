@@ -15,6 +15,28 @@ std::string RefOf(const TfVal* v) {
   return inner.find(kRefMark) == std::string::npos ? inner : std::string();
 }
 
+void Place(cfn::Node* n, SourcePos pos, int depth) {
+  n->pos = pos;
+  if (depth > 64) return;
+  for (SourcePos& k : n->key_pos) k = pos;
+  for (cfn::Node& i : n->items) Place(&i, pos, depth + 1);
+  for (auto& e : n->entries) Place(&e.second, pos, depth + 1);
+}
+
+// A JSON (or YAML) document held in an argument's text. Positions point into
+// the file where the text was written, as a string or heredoc; text read from
+// another file (file(), templatefile(), a template_file data source) is placed
+// at the argument, since its lines are not this file's.
+bool LoadText(const Resource& r, const TfVal& v, cfn::Node* doc) {
+  bool from_file = v.origin.rfind("file ", 0) == 0 || v.origin.rfind("template of ", 0) == 0;
+  bool here = !from_file && v.src_path == r.path && v.src.valid();
+  int offset = here ? v.src.begin.line - 1 : 0;
+  std::vector<cfn::LoadError> errors;
+  if (!cfn::LoadDocument(v.text, offset, cfn::LoadLimits{}, doc, &errors) || !doc->is_map()) return false;
+  if (!here) Place(doc, v.range.begin, 0);
+  return true;
+}
+
 class Extractor {
  public:
   Extractor(const std::vector<Resource>& resources, std::vector<Workload>* out) : rs_(resources), out_(out) {}
@@ -309,11 +331,7 @@ class Extractor {
       cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
     } else if (policy->known()) {
       cfn::Node doc;
-      std::vector<cfn::LoadError> errors;
-      int offset = policy->range.begin.line > 0 ? policy->range.begin.line - 1 : 0;
-      if (cfn::LoadDocument(policy->text, offset, cfn::LoadLimits{}, &doc, &errors) && doc.is_map()) {
-        cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
-      }
+      if (LoadText(r, *policy, &doc)) cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
     }
   }
 
@@ -396,11 +414,7 @@ class Extractor {
       cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
     } else if (def->known()) {
       cfn::Node doc;
-      std::vector<cfn::LoadError> errors;
-      int offset = def->range.begin.line > 0 ? def->range.begin.line - 1 : 0;
-      if (cfn::LoadDocument(def->text, offset, cfn::LoadLimits{}, &doc, &errors) && doc.is_map()) {
-        cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
-      }
+      if (LoadText(r, *def, &doc)) cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
     }
   }
 

@@ -289,3 +289,27 @@ TEST_CASE("hostile Terraform ends in bounded work: long reference chains, self-c
   ScanResult loops = ScanPaths({d.path() + "/loops"});
   CHECK(loops.workloads.size() == 1);
 }
+
+TEST_CASE("a broken file of a called module is one SM000, however many calls reach it", "[terraform]") {
+  TempDir d;
+  d.Write(".git/HEAD", "ref: refs/heads/main\n");
+  d.Write("modules/nb/main.tf",
+          "variable \"type\" {}\n"
+          "resource \"aws_sagemaker_notebook_instance\" \"this\" {\n  name = \"nb\"\n  instance_type = var.type\n}\n");
+  d.Write("modules/nb/broken.tf", "resource \"aws_s3_bucket\" \"b\" {\n  bucket = \n");
+  d.Write("a/main.tf", "module \"nb\" {\n  source = \"../modules/nb\"\n  type   = \"ml.t3.medium\"\n}\n");
+  d.Write("b/main.tf", "module \"nb\" {\n  source = \"../modules/nb\"\n  type   = \"ml.m5.large\"\n}\n");
+  fs::current_path(d.path());
+  ScanResult r = ScanPaths({"."});
+  int sm000 = 0, notebooks = 0;
+  for (const Finding& f : r.findings) sm000 += f.rule == "SM000" && f.path == "modules/nb/broken.tf";
+  for (const Workload& w : r.workloads) notebooks += w.kind == WorkloadKind::kNotebookInstance;
+  CHECK(sm000 == 1);
+  CHECK(notebooks == 2);
+  // Named alone (pre-commit), it is reported once too.
+  r = ScanPaths({"modules/nb/broken.tf"});
+  sm000 = 0;
+  for (const Finding& f : r.findings) sm000 += f.rule == "SM000";
+  CHECK(sm000 == 1);
+  fs::current_path(SAGELINT_SOURCE_DIR);
+}
