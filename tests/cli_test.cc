@@ -1,5 +1,6 @@
 // The command line end to end: exit codes, config errors, suppressions,
 // output shapes. Runs the built binary.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -216,4 +217,41 @@ TEST_CASE("inventory lists every workload", "[cli][inventory]") {
   auto doc = nlohmann::json::parse(r.out);
   CHECK(doc["workloads"][0]["instance_type"] == "ml.t3.xlarge");
   CHECK(doc["workloads"][0]["idle_shutdown"] == false);
+}
+
+TEST_CASE("template configuration files from --param-file and parameter_files:", "[cli][params]") {
+  Scratch s;
+  s.Write(".git/HEAD", "ref: refs/heads/main\n");
+  s.Write("svc/a/endpoint.yaml", sagelint::testing::ReadFileOrDie(
+                                     SourcePath("fixtures/parsers/cloudformation/params/endpoint.yaml")));
+  s.Write("svc/a/staging-config.json", sagelint::testing::ReadFileOrDie(
+                                           SourcePath("fixtures/parsers/cloudformation/params/staging-config.json")));
+  s.Write("svc/a/prod-config.json", sagelint::testing::ReadFileOrDie(
+                                        SourcePath("fixtures/parsers/cloudformation/params/prod-config.json")));
+  // As a user would: one file on the command line.
+  auto r = RunSagelint("scan --no-color --fail-on none --param-file svc/a/prod-config.json .", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("cost: 2 × ml.g5.xlarge") != std::string::npos);
+  // Every project's pair from the configuration: one evaluation each, named in the findings.
+  s.Write(".sagelint.yaml", "parameter_files:\n  \"**/endpoint.yaml\": [staging-config.json, prod-config.json]\n");
+  r = RunSagelint("scan --format json --fail-on none .", s.path());
+  CHECK(r.status == 0);
+  auto doc = nlohmann::json::parse(r.out);
+  std::vector<std::string> resources;
+  for (const auto& f : doc["findings"]) resources.push_back(f["resource"].get<std::string>() + " " + f["rule"].get<std::string>());
+  CHECK(std::count(resources.begin(), resources.end(),
+                   "endpoint variant 'Config/AllTraffic' (parameters from prod-config.json) SM211") == 1);
+  // Staging runs one instance: autoscaling could not shrink it (SM211 is silent there).
+  CHECK(std::count(resources.begin(), resources.end(),
+                   "endpoint variant 'Config/AllTraffic' (parameters from staging-config.json) SM211") == 0);
+  // A broken file is a usage error with its position.
+  s.Write("bad.json", "{\"Parameters\": [1, 2]}");
+  r = RunSagelint("scan --param-file bad.json .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: --param-file: bad.json:1:1: expected {\"Parameters\": {...}} or [{\"ParameterKey\": ..., "
+                 "\"ParameterValue\": ...}]\n");
+  s.Write(".sagelint.yaml", "parameter_files:\n  \"**/endpoint.yaml\": []\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("parameter_files.**/endpoint.yaml: name one or more parameter files") != std::string::npos);
 }

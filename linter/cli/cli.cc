@@ -60,7 +60,11 @@ Options of scan:
   --ignore ID,...        skip these rules
   --param KEY=VALUE      CloudFormation parameter value (repeatable)
   --var KEY=VALUE        Terraform variable value (repeatable)
-  --var-file FILE        Terraform variable file (repeatable)
+  --param-file FILE      CloudFormation template configuration file ({"Parameters": {...}} or
+                         [{"ParameterKey": ..., "ParameterValue": ...}]) applied to every template;
+                         repeatable: with several, each template is evaluated once per file
+  --var-file FILE        Terraform variable file (repeatable; after the module's terraform.tfvars
+                         and *.auto.tfvars, before --var)
   --dataset-size S3URI=SIZE  size of the data under an S3 prefix (e.g. s3://bkt/imagenet/=1.2TB)
   --s3-listing [s3://BUCKET/=]FILE  `aws s3 ls --recursive --summarize` output or an S3 Inventory CSV
   --prices FILE          price file (ours or the AWS Price List offer file for AmazonSageMaker)
@@ -91,7 +95,7 @@ struct CliOptions {
   std::string config_path;
   std::vector<std::string> select, ignore;
   std::map<std::string, std::string> params, vars;
-  std::vector<std::string> var_files;
+  std::vector<std::string> var_files, param_files;
   std::vector<std::string> dataset_sizes, s3_listings;
   std::string prices;
   std::vector<std::string> lifecycle_arns;  // iam-policy
@@ -187,6 +191,8 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.vars.insert(KeyValue(a, next()));
     } else if (a == "--var-file") {
       o.var_files.push_back(next());
+    } else if (a == "--param-file") {
+      o.param_files.push_back(next());
     } else if (a == "--dataset-size") {
       o.dataset_sizes.push_back(next());
     } else if (a == "--s3-listing") {
@@ -224,11 +230,10 @@ CliOptions ParseArgs(int argc, char** argv) {
   return o;
 }
 
-// Where a scan's configuration is looked for and what its root is: the
-// working directory, or its image in a base tree that `diff` wrote.
+// Where a scan's configuration is looked for: the working directory, or its
+// image in the base tree that `diff` wrote.
 struct SideContext {
   std::string config_start;  // empty = the working directory
-  std::string root;          // empty = the working directory
 };
 
 Config LoadConfigFor(const CliOptions& o, const std::string& start = {});
@@ -309,7 +314,10 @@ int CommandDumpModel(const CliOptions& o) {
   ro.cfn_parameters = o.params;
   ro.tf_variables = o.vars;
   std::vector<DiscoveredFile> files;
-  for (const std::string& path : o.args) files.push_back({path, DisplayPath(path), KindOfPath(path), true});
+  for (const std::string& path : o.args) {
+    std::string abs = std::filesystem::absolute(path).lexically_normal().string();
+    files.push_back(DescribeFile(abs, ScanRootOf(abs), true));
+  }
   for (const WorkUnit& unit : PlanUnits(files)) {
     std::vector<std::string> skipped;
     for (const ParsedFile& pf : ParseUnit(unit, ro, &skipped)) std::cout << DumpFileResult(pf.result);
@@ -333,36 +341,6 @@ Config LoadConfigFor(const CliOptions& o, const std::string& start) {
   return *c;
 }
 
-// SPEC §2: the git work tree containing the paths, else the named directory
-// (for several paths or named files, the directory that contains them all).
-// Paths are resolved against it and findings identified relative to it.
-std::string ScanRoot(const std::vector<std::string>& paths) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  std::optional<fs::path> common;
-  for (const std::string& p : paths.empty() ? std::vector<std::string>{"."} : paths) {
-    fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
-    fs::path dir = fs::is_directory(abs, ec) ? abs : abs.parent_path();
-    for (fs::path d = dir; !d.empty(); d = d.parent_path()) {
-      if (fs::exists(d / ".git", ec)) {
-        dir = d;
-        break;
-      }
-      if (d == d.parent_path()) break;
-    }
-    if (!common) {
-      common = dir;
-      continue;
-    }
-    fs::path shared;
-    for (auto a = common->begin(), b = dir.begin(); a != common->end() && b != dir.end() && *a == *b; ++a, ++b) {
-      shared /= *a;
-    }
-    common = shared;
-  }
-  return common ? common->string() : std::string(".");
-}
-
 // Everything a scan needs from flags and configuration; `prices` keeps a loaded price file alive.
 ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices, const SideContext& side = {}) {
   ScanOptions so;
@@ -378,13 +356,25 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   so.jobs = o.jobs;
   so.resolve.cfn_parameters = so.config.parameters;
   for (const auto& [k, v] : o.params) so.resolve.cfn_parameters[k] = v;
+  so.resolve.cfn_cli_parameters = o.params;
+  for (const std::string& f : o.param_files) {
+    std::string text, error;
+    std::map<std::string, std::string> values;
+    ParseError bad;
+    if (!ReadWholeFile(f, &text, &error)) throw UsageError{"--param-file: " + f + ": " + error};
+    if (!LoadTemplateConfiguration(text, &values, &bad)) {
+      throw UsageError{"--param-file: " + f + ":" + std::to_string(bad.pos.line) + ":" + std::to_string(bad.pos.column) +
+                       ": " + bad.message};
+    }
+    so.resolve.cfn_param_files.push_back(f);
+  }
+
   so.resolve.tf_variables = so.config.variables;
   for (const auto& [k, v] : o.vars) so.resolve.tf_variables[k] = v;
   so.resolve.tf_var_files = o.var_files;
-  std::error_code ec;
-  so.resolve.root = side.root.empty() ? ScanRoot(o.args) : side.root;
   for (const std::string& f : o.var_files) {
     if (!std::filesystem::exists(f)) throw UsageError{"--var-file: " + f + " does not exist"};
+    if (auto error = CheckTerraformVarFile(f)) throw UsageError{"--var-file: " + *error};
   }
   for (const auto& [uri, size] : so.config.datasets) {
     so.datasets.AddPrefix(uri, *ParseSize(size), "datasets: in " + DisplayPath(so.config.path));
@@ -586,7 +576,7 @@ int CommandDiff(const CliOptions& o) {
 
   // The work tree.
   std::optional<PriceTable> prices;
-  ScanOptions head_opts = BuildScanOptions(o, &prices, {"", top_dir});
+  ScanOptions head_opts = BuildScanOptions(o, &prices);
   head_opts.paths = paths;
   Baseline baseline;
   if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
@@ -619,7 +609,7 @@ int CommandDiff(const CliOptions& o) {
   ScanResult base;
   if (!base_paths.empty()) {
     std::optional<PriceTable> base_prices;
-    ScanOptions base_opts = BuildScanOptions(o, &base_prices, {base_cwd.string(), scratch.path()});
+    ScanOptions base_opts = BuildScanOptions(o, &base_prices, {base_cwd.string()});
     base_opts.paths = base_paths;
     base = Scan(base_opts);
     ApplyBaseline(baseline, &base);

@@ -126,7 +126,7 @@ class Loader {
     if (root.IsNull() || !root.IsDefined()) return c;
     if (!root.IsMap()) Fail(root, "the configuration must be a mapping of settings");
     static const std::vector<std::string> kKeys = {"fail_on",  "exclude",    "region",    "prices",
-                                                   "rules",    "datasets",   "parameters", "variables",
+                                                   "rules",    "datasets",   "parameters", "parameter_files", "variables",
                                                    "policies", "policy_files"};
     std::vector<std::string> rule_ids;
     for (const RuleInfo& r : AllRules()) rule_ids.emplace_back(r.id);
@@ -164,6 +164,15 @@ class Loader {
         }
       } else if (key == "parameters") {
         c.parameters = StringMap(v, key);
+      } else if (key == "parameter_files") {
+        if (v.IsNull()) continue;
+        if (!v.IsMap()) Fail(v, "'parameter_files' must be a mapping from template globs to files");
+        for (const auto& kv2 : v) {
+          std::string glob = Scalar(kv2.first, key);
+          std::vector<std::string> files = StringList(kv2.second, key + "." + glob);
+          if (files.empty()) Fail(kv2.second, key + "." + glob + ": name one or more parameter files");
+          c.parameter_files.emplace_back(glob, std::move(files));
+        }
       } else if (key == "variables") {
         c.variables = StringMap(v, key);
       } else if (key == "policies") {

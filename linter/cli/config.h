@@ -30,6 +30,9 @@ struct Config {
   std::map<std::string, RuleSetting> rules;
   std::map<std::string, std::string> datasets;  // S3 prefix -> size text ("1.2TB")
   std::map<std::string, std::string> parameters;
+  // CloudFormation template configuration files: template glob (relative to
+  // `dir`) -> files (relative to each template's directory).
+  std::vector<std::pair<std::string, std::vector<std::string>>> parameter_files;
   std::map<std::string, std::string> variables;
   YAML::Node policies;                    // the `policies:` list, validated by linter/policy
   std::vector<std::string> policy_files;  // files holding more `policies:` lists

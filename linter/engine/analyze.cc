@@ -61,6 +61,8 @@ class FindingSink : public Sink {
 
   void Emit(const Workload& w, Report r) override {
     if (w.kind == WorkloadKind::kIamStatement && r.iam && GuardedByDeny(w, *r.iam, denies_)) return;
+    // A stand-in reports only findings at a value its file set.
+    if (w.stand_in && !r.at.valid()) return;
     if (std::find(w.suppressed.begin(), w.suppressed.end(), rule_.info->id) != w.suppressed.end()) {
       ++suppressed_;
       return;
@@ -113,6 +115,7 @@ void ReportUnknownInstanceTypes(const Workload& w, const RuleSet& rules, std::se
   auto check = [&](const Val& v) {
     v.ForEach([&](const Val& t) {
       if (!t.known() || t.text.rfind("ml.", 0) != 0 || IsKnownInstanceType(t.text)) return;
+      if (w.stand_in && !t.range.valid()) return;
       if (!seen.insert(t.text).second) return;
       Finding f = ToolFinding("SM004", "unknown-instance-type", rules.SeverityOf("SM004"), w.path,
                               t.range.valid() ? t.range.begin : w.range.begin,
@@ -182,6 +185,7 @@ void CheckPolicies(const Workload& w, const RuleSet& rules, const PriceTable& pr
     const Policy& p = *active.policy;
     SourceRange at = w.range;
     if (!PolicyMatches(p, w, &prices, &at)) continue;
+    if (w.stand_in && !at.valid()) continue;
     if (std::find(w.suppressed.begin(), w.suppressed.end(), p.id) != w.suppressed.end()) {
       ++suppressed;
       continue;
@@ -262,6 +266,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
   for (ActiveRule& rule : checks) rule.ctx.prices = &prices;
   for (size_t file = 0; file < files.size(); ++file) {
     ParsedFile& pf = files[file];
+    if (pf.result.context) continue;  // linked above, never reported
     std::vector<Finding> found;
     int suppressed = 0;
     if (parse_errors) {
@@ -321,7 +326,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
       }
     }
     out.suppressed += suppressed;
-    std::string root_path = RootRelative(pf.result.path, root);
+    std::string root_path = pf.result.root_path.empty() ? RootRelative(pf.result.path, root) : pf.result.root_path;
     for (Finding& f : kept) {
       f.root_path = root_path;
       out.findings.push_back(std::move(f));
@@ -330,7 +335,10 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
   AssignFingerprints(out.findings);
   for (ParsedFile& pf : files) {
-    for (Workload& w : pf.result.workloads) out.workloads.push_back(std::move(w));
+    if (pf.result.context) continue;
+    for (Workload& w : pf.result.workloads) {
+      if (!w.stand_in) out.workloads.push_back(std::move(w));
+    }
   }
   std::stable_sort(out.workloads.begin(), out.workloads.end(), [](const Workload& a, const Workload& b) {
     return std::tie(a.path, a.range.begin.line, a.range.begin.column) <

@@ -73,6 +73,7 @@ class Walker {
     std::error_code ec;
     root_ = fs::canonical(root, ec);
     if (ec) root_ = root;
+    scan_root_ = ScanRootOf(root_.string());
     // .gitignore files above the root, up to the repository top, apply too.
     std::vector<IgnoreFile> stack;
     if (!opts_.no_ignore) {
@@ -91,11 +92,8 @@ class Walker {
   }
 
   void AddFile(const fs::path& p, bool named) {
-    DiscoveredFile f;
-    f.abs_path = p.string();
-    f.display = DisplayPath(f.abs_path);
-    f.kind = KindOfPath(f.abs_path);
-    f.named = named;
+    if (named) scan_root_ = ScanRootOf(p.string());
+    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named);
     if (!named && f.kind == FileKind::kOther) return;
     out_.files.push_back(std::move(f));
   }
@@ -183,9 +181,47 @@ class Walker {
   const DiscoverOptions& opts_;
   DiscoverResult& out_;
   fs::path root_;
+  std::string scan_root_;
 };
 
 }  // namespace
+
+std::string ScanRootOf(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  fs::path dir = fs::is_directory(p, ec) ? p : p.parent_path();
+  for (fs::path d = dir; !d.empty(); d = d.parent_path()) {
+    // `.git` is a directory in a clone and a file in a worktree or submodule.
+    if (fs::exists(d / ".git", ec)) return d.string();
+    if (d == d.parent_path()) break;
+  }
+  return dir.string();
+}
+
+std::string RootRelativePath(const std::string& abs, const std::string& root) {
+  if (root.empty()) return DisplayPath(abs);
+  std::error_code ec;
+  fs::path rel = fs::path(abs).lexically_normal().lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") {
+    // Not lexically under the (canonical) root: compare canonical forms.
+    fs::path c = fs::weakly_canonical(fs::absolute(abs, ec), ec);
+    rel = c.lexically_relative(root);
+  }
+  if (rel.empty() || *rel.begin() == "..") return DisplayPath(abs);
+  std::string s = rel.generic_string();
+  return s.empty() ? "." : s;
+}
+
+DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named) {
+  DiscoveredFile f;
+  f.abs_path = abs_path;
+  f.display = DisplayPath(abs_path);
+  f.kind = KindOfPath(abs_path);
+  f.named = named;
+  f.root = root;
+  f.root_path = RootRelativePath(abs_path, root);
+  return f;
+}
 
 FileKind KindOfPath(const std::string& path) {
   std::string lower = path;

@@ -18,7 +18,16 @@ struct DiscoveredFile {
   std::string display;  // relative to the working directory, '/' separators
   FileKind kind = FileKind::kOther;
   bool named = false;   // passed by name on the command line
+  std::string root;       // the scan root (absolute, canonical): see ScanRootOf
+  std::string root_path;  // relative to `root`, '/' separators
 };
+
+// The scan root of a path (SPEC §2): the git work tree containing it (the
+// nearest directory upward holding `.git`), else the directory itself (for a
+// file: its directory). Absolute and canonical.
+std::string ScanRootOf(const std::string& path);
+// `abs` relative to `root`, with '/' ("." for the root itself).
+std::string RootRelativePath(const std::string& abs, const std::string& root);
 
 struct DiscoverOptions {
   std::vector<std::string> exclude;  // globs relative to exclude_base
@@ -33,6 +42,10 @@ struct DiscoverResult {
 };
 
 DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts);
+
+// A DiscoveredFile for a path found outside the walk (a Terraform module's
+// sibling or caller): kind, display path and scan-root-relative path filled in.
+DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named);
 
 }  // namespace sagelint
 

@@ -5,6 +5,9 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <utility>
+
+#include "linter/base/strings.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
@@ -19,6 +22,7 @@ bool IsTerraformKind(FileKind k) {
 ParsedFile Failed(const DiscoveredFile& f, Format format, std::string message) {
   ParsedFile pf;
   pf.result.path = f.display;
+  pf.result.root_path = f.root_path;
   pf.result.format = format;
   pf.result.errors.push_back({std::move(message), {1, 1}});
   return pf;
@@ -45,6 +49,107 @@ ParsedFile Guarded(const DiscoveredFile& f, Format format, std::string text, Fn&
 bool MentionsSageMaker(std::string_view text) {
   return text.find("agemaker") != std::string_view::npos || text.find("ageMaker") != std::string_view::npos ||
          text.find("AGEMAKER") != std::string_view::npos;
+}
+
+std::string CanonicalDir(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal().string() : c.string();
+}
+
+bool InsideRoot(const std::string& path, const std::string& root) {
+  fs::path rel = fs::path(path).lexically_relative(root);
+  return !root.empty() && !rel.empty() && *rel.begin() != "..";
+}
+
+// How a parameter file is named in labels and origins: relative to the
+// template's directory, else to the scan root, else by its file name.
+std::string ShownParameterFile(const fs::path& file, const SourceFile& tmpl, const std::string& root) {
+  fs::path rel = file.lexically_relative(fs::path(tmpl.abs_path).parent_path());
+  if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  rel = file.lexically_relative(root);
+  if (!root.empty() && !rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  return file.filename().string();
+}
+
+// A CloudFormation template, evaluated once per template configuration file
+// that applies to it (--param-file, config `parameter_files:`), or once.
+FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
+  struct ParamFile {
+    std::string shown;
+    fs::path abs;
+  };
+  std::vector<ParamFile> files;
+  std::vector<ParseError> notes;
+  std::error_code ec;
+  for (const std::string& p : opts.cfn_param_files) {
+    fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    files.push_back({ShownParameterFile(abs, s, opts.root), abs});
+  }
+  if (!opts.cfn_param_file_globs.empty()) {
+    std::string rel = fs::path(s.abs_path).lexically_relative(opts.cfn_param_base).generic_string();
+    for (const auto& [glob, names] : opts.cfn_param_file_globs) {
+      if (!GlobMatch(glob, rel)) continue;
+      for (const std::string& name : names) {
+        fs::path abs = fs::weakly_canonical(fs::path(s.abs_path).parent_path() / name, ec);
+        if (!InsideRoot(abs.string(), opts.root)) {
+          notes.push_back({"parameter file " + name + " is outside the scan root; not read", {1, 1}});
+          continue;
+        }
+        files.push_back({ShownParameterFile(abs, s, opts.root), abs});
+      }
+    }
+  }
+  if (files.empty()) return ParseCloudFormation(s, opts);
+  FileResult merged;
+  bool any = false;
+  for (const ParamFile& pf : files) {
+    std::string text, error;
+    std::map<std::string, std::string> params;
+    ParseError bad;
+    if (!ReadWholeFile(pf.abs.string(), &text, &error)) {
+      notes.push_back({"parameter file " + pf.shown + ": " + error, {1, 1}});
+      continue;
+    }
+    if (!LoadTemplateConfiguration(text, &params, &bad)) {
+      notes.push_back({"parameter file " + pf.shown + ":" + std::to_string(bad.pos.line) + ":" +
+                           std::to_string(bad.pos.column) + ": " + bad.message + "; not applied",
+                       {1, 1}});
+      continue;
+    }
+    ResolveOptions o = opts;
+    for (const auto& [k, v] : params) {
+      o.cfn_parameters[k] = v;
+      o.cfn_parameter_sources[k] = pf.shown;
+    }
+    for (const auto& [k, v] : opts.cfn_cli_parameters) {
+      o.cfn_parameters[k] = v;
+      o.cfn_parameter_sources.erase(k);
+    }
+    FileResult r = ParseCloudFormation(s, o);
+    if (files.size() > 1) {
+      // One evaluation per file: the workloads name it and link only among themselves.
+      std::string from = "ref:" + s.path, to = "ref:" + s.path + "@" + pf.shown;
+      auto rescope = [&](std::string& key) {
+        if (key.rfind(from, 0) == 0 && (key.size() == from.size() || key[from.size()] == '#')) key = to + key.substr(from.size());
+      };
+      for (Workload& w : r.workloads) {
+        w.label += " (parameters from " + pf.shown + ")";
+        w.scope += "@" + pf.shown;
+        for (std::string& k : w.keys) rescope(k);
+        for (std::string& k : w.refs) rescope(k);
+      }
+    }
+    if (!any) {
+      merged = std::move(r);
+      any = true;
+    } else {
+      for (Workload& w : r.workloads) merged.workloads.push_back(std::move(w));
+    }
+  }
+  if (!any) merged = ParseCloudFormation(s, opts);
+  merged.notes.insert(merged.notes.end(), notes.begin(), notes.end());
+  return merged;
 }
 
 }  // namespace
@@ -75,64 +180,249 @@ bool ReadWholeFile(const std::string& path, std::string* out, std::string* error
   return true;
 }
 
-std::vector<WorkUnit> PlanUnits(const std::vector<DiscoveredFile>& files) {
+namespace {
+
+// A Terraform module directory as the planner sees it: does it (or what it
+// calls) mention SageMaker, and which local modules does it call.
+struct TfDir {
+  std::vector<DiscoveredFile> files;  // its discovered (or listed) Terraform files
+  std::string root;                   // scan root
+  bool mentions = false;
+  std::vector<std::string> calls;  // directories (canonical) of local module calls inside the root
+  bool scanned = false;            // its files were discovered (or named), not only reached by a call
+};
+
+// The Terraform files of a directory, as Terraform loads them.
+std::vector<DiscoveredFile> ListTerraformFiles(const std::string& dir, const std::string& root) {
+  std::vector<DiscoveredFile> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string p = e.path().string();
+    if (!e.is_regular_file(ec) || !IsTerraformKind(KindOfPath(p))) continue;
+    out.push_back(DescribeFile(p, root, false));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.abs_path < b.abs_path; });
+  return out;
+}
+
+class Planner {
+ public:
+  explicit Planner(const DiscoverOptions& discover) : discover_(discover) {}
+
+  // Adds a directory's files; reads them for the pre-filter and the calls, and follows the calls.
+  TfDir& Add(const std::string& dir, std::vector<DiscoveredFile> files, const std::string& root, bool scanned) {
+    auto [it, fresh] = dirs_.try_emplace(dir);
+    TfDir& d = it->second;
+    if (!fresh) {
+      if (scanned && !d.scanned) {
+        d.scanned = true;
+        d.files = std::move(files);
+      }
+      return d;
+    }
+    d.files = std::move(files);
+    d.root = root;
+    d.scanned = scanned;
+    Read(dir, d);
+    for (const std::string& c : d.calls) {
+      if (!dirs_.count(c)) Add(c, ListTerraformFiles(c, root), root, false);
+    }
+    return dirs_.at(dir);
+  }
+
+  // Every Terraform directory under a scan root (pre-commit: to find the callers of a named file's module).
+  void AddAllUnder(const std::string& root) {
+    if (!walked_.insert(root).second) return;
+    DiscoverResult all = Discover({root}, discover_);
+    std::map<std::string, std::vector<DiscoveredFile>> by_dir;
+    for (DiscoveredFile& f : all.files) {
+      if (IsTerraformKind(f.kind)) by_dir[fs::path(f.abs_path).parent_path().string()].push_back(std::move(f));
+    }
+    for (auto& [dir, files] : by_dir) Add(dir, ListTerraformFiles(dir, root), root, true);
+  }
+
+  // Called by another directory of the graph.
+  bool Called(const std::string& dir) {
+    if (callers_.empty()) {
+      for (const auto& [d, info] : dirs_) {
+        for (const std::string& c : info.calls) {
+          if (c != d) callers_[c].insert(d);
+        }
+      }
+    }
+    return callers_.count(dir) > 0;
+  }
+
+  // It or a module it calls (transitively) mentions SageMaker.
+  bool Relevant(const std::string& dir) {
+    std::set<std::string> seen;
+    std::vector<std::string> stack{dir};
+    while (!stack.empty()) {
+      std::string d = stack.back();
+      stack.pop_back();
+      if (!seen.insert(d).second) continue;
+      auto it = dirs_.find(d);
+      if (it == dirs_.end()) continue;
+      if (it->second.mentions) return true;
+      for (const std::string& c : it->second.calls) stack.push_back(c);
+    }
+    return false;
+  }
+
+  // The uncalled directories from which `dir` is reached (itself if nothing calls it).
+  std::set<std::string> TopCallers(const std::string& dir) {
+    Called(dir);
+    std::set<std::string> out, seen;
+    std::vector<std::string> stack{dir};
+    while (!stack.empty()) {
+      std::string d = stack.back();
+      stack.pop_back();
+      if (!seen.insert(d).second) continue;
+      auto it = callers_.find(d);
+      if (it == callers_.end() || it->second.empty()) {
+        out.insert(d);
+        continue;
+      }
+      for (const std::string& c : it->second) stack.push_back(c);
+    }
+    return out;
+  }
+
+  TfDir& dir(const std::string& d) { return dirs_.at(d); }
+
+ private:
+  void Read(const std::string& dir, TfDir& d) {
+    for (const DiscoveredFile& f : d.files) {
+      std::string text, error;
+      if (!ReadWholeFile(f.abs_path, &text, &error)) continue;
+      d.mentions = d.mentions || MentionsSageMaker(text);
+      if (f.kind == FileKind::kTerraformVars) continue;
+      for (const std::string& src : TerraformLocalModuleSources({f.display, f.abs_path, text, f.root_path})) {
+        std::string target = CanonicalDir(fs::path(dir) / src);
+        std::error_code ec;
+        if (InsideRoot(target, d.root) || target == d.root) {
+          if (fs::is_directory(target, ec)) d.calls.push_back(target);
+        }
+      }
+    }
+  }
+
+  const DiscoverOptions& discover_;
+  std::map<std::string, TfDir> dirs_;
+  std::map<std::string, std::set<std::string>> callers_;
+  std::set<std::string> walked_;
+};
+
+}  // namespace
+
+std::vector<WorkUnit> PlanUnits(const std::vector<DiscoveredFile>& files, const DiscoverOptions& discover) {
   std::vector<WorkUnit> units;
-  std::map<std::string, WorkUnit> modules;  // by directory
+  std::map<std::string, std::vector<DiscoveredFile>> modules;  // by directory (canonical)
   for (const DiscoveredFile& f : files) {
     if (!IsTerraformKind(f.kind)) {
-      units.push_back({{f}, false, {}});
+      WorkUnit u;
+      u.files = {f};
+      u.root = f.root;
+      units.push_back(std::move(u));
       continue;
     }
-    std::string dir = fs::path(f.abs_path).parent_path().string();
-    WorkUnit& m = modules[dir];
-    m.terraform_module = true;
-    m.files.push_back(f);
+    modules[CanonicalDir(fs::path(f.abs_path).parent_path())].push_back(f);
   }
-  for (auto& [dir, m] : modules) {
-    // A file named alone (pre-commit) is evaluated with its module's siblings.
-    bool all_named = std::all_of(m.files.begin(), m.files.end(), [](const auto& f) { return f.named; });
+  if (modules.empty()) return units;
+
+  Planner planner(discover);
+  std::vector<std::string> named_dirs, scanned_dirs;
+  std::vector<std::string> named;  // display paths of named Terraform files
+  for (auto& [dir, fs_] : modules) {
+    // Files named alone (pre-commit) are evaluated with their module's other files.
+    bool all_named = std::all_of(fs_.begin(), fs_.end(), [](const auto& f) { return f.named; });
+    std::string root = fs_.front().root;
     if (all_named) {
+      for (const auto& f : fs_) named.push_back(f.display);
+      named_dirs.push_back(dir);
       std::set<std::string> have;
-      for (const auto& f : m.files) {
-        have.insert(f.abs_path);
-        m.report_only.push_back(f.display);
+      for (const auto& f : fs_) have.insert(CanonicalDir(f.abs_path));
+      std::vector<DiscoveredFile> all = fs_;
+      for (DiscoveredFile& f : ListTerraformFiles(dir, root)) {
+        if (!have.count(f.abs_path)) all.push_back(std::move(f));
       }
-      std::error_code ec;
-      for (const auto& e : fs::directory_iterator(dir, ec)) {
-        std::string p = e.path().string();
-        if (have.count(p) || !e.is_regular_file(ec) || !IsTerraformKind(KindOfPath(p))) continue;
-        m.files.push_back({p, DisplayPath(p), KindOfPath(p), false});
-      }
+      planner.Add(dir, std::move(all), root, true);
+      planner.AddAllUnder(root);
+    } else {
+      scanned_dirs.push_back(dir);
+      planner.Add(dir, fs_, root, true);
     }
-    units.push_back(std::move(m));
+  }
+  // A directory walked: evaluated as a root unless another module calls it.
+  for (const std::string& dir : scanned_dirs) {
+    if (!planner.Relevant(dir)) continue;
+    WorkUnit u;
+    u.terraform_module = true;
+    u.files = modules[dir];
+    u.root = u.files.front().root;
+    u.syntax_only = planner.Called(dir);
+    units.push_back(std::move(u));
+  }
+  // Named files: evaluated from the root modules that reach them.
+  std::set<std::string> roots_done;
+  for (const std::string& dir : named_dirs) {
+    bool called = planner.Called(dir);
+    if (called) {
+      WorkUnit u;
+      u.terraform_module = true;
+      u.syntax_only = true;
+      u.files = modules[dir];
+      u.root = u.files.front().root;
+      u.named = named;
+      units.push_back(std::move(u));
+    }
+    for (const std::string& top : planner.TopCallers(dir)) {
+      if (!roots_done.insert(top).second || !planner.Relevant(top)) continue;
+      WorkUnit u;
+      u.terraform_module = true;
+      u.files = planner.dir(top).files;
+      for (DiscoveredFile& f : u.files) {
+        f.named = std::find(named.begin(), named.end(), f.display) != named.end();
+      }
+      u.root = planner.dir(top).root;
+      u.named = named;
+      units.push_back(std::move(u));
+    }
   }
   return units;
 }
 
-std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& opts,
+std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& base_opts,
                                   std::vector<std::string>* skipped) {
   std::vector<ParsedFile> out;
+  ResolveOptions opts = base_opts;
+  opts.root = unit.root;
   if (unit.terraform_module) {
-    std::vector<SourceFile> sources;
+    TerraformRoot root;
+    root.named = unit.named;
+    root.syntax_only = unit.syntax_only;
     std::map<std::string, std::string> texts;
     for (const DiscoveredFile& f : unit.files) {
-      SourceFile s{f.display, f.abs_path, {}};
+      SourceFile s{f.display, f.abs_path, {}, f.root_path};
       std::string error;
       if (!ReadWholeFile(f.abs_path, &s.text, &error)) {
         skipped->push_back(f.display + ": " + error);
         continue;
       }
       texts[f.display] = s.text;
-      sources.push_back(std::move(s));
-    }
-    // A module none of whose files mentions SageMaker declares nothing to check.
-    if (std::none_of(sources.begin(), sources.end(), [](const SourceFile& f) { return MentionsSageMaker(f.text); })) {
-      return out;
+      root.files.push_back(std::move(s));
     }
     try {
-      for (FileResult& r : ParseTerraformModule(sources, opts, unit.report_only)) {
+      for (FileResult& r : ParseTerraformModule(root, opts)) {
         ParsedFile pf;
-        pf.text = texts[r.path];
+        auto t = texts.find(r.path);
+        if (t != texts.end()) {
+          pf.text = t->second;
+        } else {
+          // A called module's file: its comments hold suppressions too.
+          std::string error;
+          ReadWholeFile(r.path, &pf.text, &error);
+        }
         pf.result = std::move(r);
         out.push_back(std::move(pf));
       }
@@ -143,7 +433,7 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
   }
 
   const DiscoveredFile& f = unit.files.front();
-  SourceFile s{f.display, f.abs_path, {}};
+  SourceFile s{f.display, f.abs_path, {}, f.root_path};
   std::string error;
   if (!ReadWholeFile(f.abs_path, &s.text, &error)) {
     skipped->push_back(f.display + ": " + error);
@@ -164,11 +454,19 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
       if (LooksLikeTerraformPlan(s.text)) {
         out.push_back(Guarded(f, Format::kTerraform, {}, [&] { return ParseTerraformPlan(s, opts); }));
       } else if (LooksLikeCloudFormation(s.text)) {
-        out.push_back(Guarded(f, Format::kCloudFormation, s.text, [&] { return ParseCloudFormation(s, opts); }));
+        out.push_back(Guarded(f, Format::kCloudFormation, s.text, [&] { return ParseTemplate(s, opts); }));
       }
       break;
     default:
       break;
+  }
+  for (ParsedFile& pf : out) {
+    pf.result.root_path = f.root_path;
+    // What the front end read but did not evaluate is told, not reported.
+    for (const ParseError& n : pf.result.notes) {
+      skipped->push_back(f.display + ":" + std::to_string(n.pos.line) + ":" + std::to_string(n.pos.column) + ": " +
+                         n.message);
+    }
   }
   return out;
 }

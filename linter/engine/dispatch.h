@@ -1,5 +1,6 @@
 // Which front end reads which file, and the units of parallel work: one file,
-// or one Terraform module directory (its files are evaluated together).
+// or one Terraform root module (its files evaluated together with the local
+// modules it calls).
 #ifndef SAGELINT_LINTER_ENGINE_DISPATCH_H_
 #define SAGELINT_LINTER_ENGINE_DISPATCH_H_
 
@@ -14,12 +15,24 @@
 namespace sagelint {
 
 struct WorkUnit {
-  std::vector<DiscoveredFile> files;  // one file, or a Terraform module's files
+  std::vector<DiscoveredFile> files;  // one file, or a Terraform module directory's files
   bool terraform_module = false;
-  std::vector<std::string> report_only;  // Terraform: the named files (pre-commit); empty = all
+  // A Terraform module that another scanned module calls: it is evaluated
+  // through those calls, so this unit reports only its files' syntax errors.
+  bool syntax_only = false;
+  // Terraform, pre-commit: the files named on the command line (display
+  // paths) anywhere in the module tree; findings are reported for them only.
+  std::vector<std::string> named;
+  std::string root;  // the scan root of the unit's files
 };
 
-std::vector<WorkUnit> PlanUnits(const std::vector<DiscoveredFile>& files);
+// Groups files into units. A Terraform module directory is evaluated when it
+// or a local module it calls (transitively, inside the scan root) mentions
+// SageMaker; a module that another scanned module calls is evaluated only
+// through the call. Files named alone (pre-commit) are evaluated from the
+// root modules that reach their directory, found under their scan root
+// (walked with `discover`'s exclusions).
+std::vector<WorkUnit> PlanUnits(const std::vector<DiscoveredFile>& files, const DiscoverOptions& discover = {});
 
 // Parses a unit; never throws. Files that cannot be read are reported in `skipped`.
 std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& opts,

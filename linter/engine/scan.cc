@@ -18,7 +18,7 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   result.missing = std::move(found.missing);
   result.skipped = std::move(found.skipped);
 
-  std::vector<WorkUnit> units = PlanUnits(found.files);
+  std::vector<WorkUnit> units = PlanUnits(found.files, setup.discover);
   std::vector<std::vector<ParsedFile>> parsed(units.size());
   std::vector<std::vector<std::string>> skipped(units.size());
   std::atomic<size_t> next{0}, done{0};

@@ -151,6 +151,11 @@ struct Workload {
   // **kwargs, a dynamic block, a spread): absence is then not reportable.
   bool complete = true;
   std::vector<std::string> suppressed;  // rule IDs suppressed by resource metadata
+  // Pre-commit: stands for a workload of a file that is not being checked, in
+  // the named file that sets some of its values. Only those values carry a
+  // position (the workload's own range is invalid), and only findings at one
+  // of them are reported.
+  bool stand_in = false;
 
   // Compute. A job with instance groups lists each in `instance_groups`; its
   // own instance_type and instance_count are then absent.
@@ -225,10 +230,17 @@ struct ParseError {
 
 // What a front end reports for one file.
 struct FileResult {
-  std::string path;  // display path
+  std::string path;       // display path
+  std::string root_path;  // relative to the scan root, '/' separators
+  // Evaluated for context only (a pre-commit scan's unnamed files): its
+  // workloads are linked with the others but never reported.
+  bool context = false;
   Format format = Format::kCloudFormation;
   std::vector<Workload> workloads;
   std::vector<ParseError> errors;  // each becomes an SM000 finding (duplicate keys too)
+  // What was read but not evaluated (a loop over an unknown collection, a
+  // definition file that cannot be read): told to the user, not findings.
+  std::vector<ParseError> notes;
 };
 
 }  // namespace sagelint

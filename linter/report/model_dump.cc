@@ -135,9 +135,12 @@ std::string DumpWorkload(const Workload& w) {
 
 std::string DumpFileResult(const FileResult& r) {
   std::ostringstream out;
-  out << "file " << r.path << " (" << FormatName(r.format) << ")\n";
+  out << "file " << r.path << " (" << FormatName(r.format) << (r.context ? ", context" : "") << ")\n";
   for (const ParseError& e : r.errors) {
     out << "error @" << e.pos.line << ":" << e.pos.column << " " << e.message << "\n";
+  }
+  for (const ParseError& e : r.notes) {
+    out << "note @" << e.pos.line << ":" << e.pos.column << " " << e.message << "\n";
   }
   for (const Workload& w : r.workloads) out << DumpWorkload(w);
   return out.str();

@@ -1,6 +1,12 @@
 // CloudFormation front end: template -> workloads.
+#include <filesystem>
+#include <fstream>
+#include <algorithm>
+#include <cctype>
 #include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "parsers/frontend.h"
@@ -20,8 +26,11 @@ SourceRange RangeOf(SourcePos p) { return {p, p}; }
 
 class Extractor {
  public:
-  Extractor(const Node& root, const SourceFile& file, const ResolveOptions& opts, FileResult* out)
-      : t_(root, opts), file_(file), opts_(opts), out_(out) {}
+  // `scope`: the linking scope (the file, or the file and its document).
+  Extractor(const Node& root, const SourceFile& file, const ResolveOptions& opts, std::string scope,
+            std::string label_suffix, FileResult* out)
+      : t_(root, opts), file_(file), opts_(opts), scope_(std::move(scope)), label_suffix_(std::move(label_suffix)),
+        out_(out) {}
 
   void Run() {
     const Node* resources = t_.root().Get("Resources");
@@ -32,29 +41,70 @@ class Extractor {
       const Node* type = res.Get("Type");
       if (!type || !type->is_scalar()) continue;
       Workload base = Base(id, resources->key_pos[i], res);
-      const Node* props = res.Get("Properties");
-      if (props && !props->is_map()) base.complete = false;
-      const std::string& ty = type->text;
-      if (ty == "AWS::SageMaker::NotebookInstance") Notebook(base, props);
-      else if (ty == "AWS::SageMaker::NotebookInstanceLifecycleConfig") LifecycleConfig(base, props);
-      else if (ty == "AWS::SageMaker::EndpointConfig") EndpointConfig(base, props);
-      else if (ty == "AWS::SageMaker::Domain") Studio(base, props, WorkloadKind::kStudioDomain);
-      else if (ty == "AWS::SageMaker::UserProfile") Studio(base, props, WorkloadKind::kStudioUserProfile);
-      else if (ty == "AWS::SageMaker::Space") Studio(base, props, WorkloadKind::kStudioSpace);
-      else if (ty == "AWS::SageMaker::ProcessingJob") Processing(base, props);
-      else if (ty == "AWS::ApplicationAutoScaling::ScalableTarget") ScalableTarget(base, props);
-      else if (ty == "AWS::IAM::Policy" || ty == "AWS::IAM::ManagedPolicy" || ty == "AWS::IAM::Role") Iam(base, res, props);
-      else if (ty == "AWS::StepFunctions::StateMachine") StateMachine(base, props);
-      else if (ty == "AWS::SageMaker::Pipeline") Pipeline(base, props);
+      size_t before = out_->workloads.size();
+      // `Properties: !If [Cond, {...}, {...}]`: each branch, under its condition.
+      std::vector<std::pair<const Node*, std::string>> variants;
+      Branches(res.Get("Properties"), "", &variants, 0);
+      for (const auto& [props, cond] : variants) {
+        Workload w = base;
+        if (!cond.empty()) w.condition = w.condition.empty() ? cond : w.condition + " and " + cond;
+        if (props && !props->is_map()) w.complete = false;
+        Resource(type->text, w, res, props);
+      }
+      if (!label_suffix_.empty()) {
+        for (size_t k = before; k < out_->workloads.size(); ++k) out_->workloads[k].label += label_suffix_;
+      }
     }
   }
 
  private:
+  void Resource(const std::string& ty, const Workload& base, const Node& res, const Node* props) {
+    if (ty == "AWS::SageMaker::NotebookInstance") Notebook(base, props);
+    else if (ty == "AWS::SageMaker::NotebookInstanceLifecycleConfig") LifecycleConfig(base, props);
+    else if (ty == "AWS::SageMaker::EndpointConfig") EndpointConfig(base, props);
+    else if (ty == "AWS::SageMaker::Domain") Studio(base, props, WorkloadKind::kStudioDomain);
+    else if (ty == "AWS::SageMaker::UserProfile") Studio(base, props, WorkloadKind::kStudioUserProfile);
+    else if (ty == "AWS::SageMaker::Space") Studio(base, props, WorkloadKind::kStudioSpace);
+    else if (ty == "AWS::SageMaker::ProcessingJob") Processing(base, props);
+    else if (ty == "AWS::ApplicationAutoScaling::ScalableTarget") ScalableTarget(base, props);
+    else if (ty == "AWS::IAM::Policy" || ty == "AWS::IAM::ManagedPolicy" || ty == "AWS::IAM::Role") Iam(base, res, props);
+    else if (ty == "AWS::StepFunctions::StateMachine") StateMachine(base, props, false);
+    else if (ty == "AWS::Serverless::StateMachine") {
+      StateMachine(base, props, true);
+      SamPolicies(base, props, "state machine");
+    } else if (ty == "AWS::Serverless::Function") {
+      SamPolicies(base, props, "function");
+    } else if (ty == "AWS::SageMaker::Pipeline") {
+      Pipeline(base, props);
+    }
+  }
+
+  // The property maps of a resource: one, or one per branch of `Fn::If`
+  // (an `AWS::NoValue` branch has none) with the condition that selects it.
+  void Branches(const Node* props, const std::string& cond, std::vector<std::pair<const Node*, std::string>>* out,
+                int depth) {
+    const Node* args = nullptr;
+    if (props && depth < 8 && IntrinsicName(*props, &args) == "Fn::If" && args->is_seq() && args->items.size() == 3 &&
+        args->items[0].is_scalar()) {
+      const std::string& name = args->items[0].text;
+      for (size_t i = 1; i <= 2; ++i) {
+        std::string c = "condition " + name + (i == 1 ? " is true" : " is false");
+        const Node* branch = &args->items[i];
+        const Node* ref = nullptr;
+        // No properties at all: not a resource SageMaker would create, so nothing to check.
+        if (IntrinsicName(*branch, &ref) == "Ref" && ref->is_scalar() && ref->text == "AWS::NoValue") continue;
+        Branches(branch, cond.empty() ? c : cond + " and " + c, out, depth + 1);
+      }
+      return;
+    }
+    out->emplace_back(props, cond);
+  }
+
   Workload Base(const std::string& id, SourcePos pos, const Node& res) {
     Workload w;
     w.format = Format::kCloudFormation;
     w.path = file_.path;
-    w.scope = file_.path;
+    w.scope = scope_;
     w.name = id;
     w.range = RangeOf(pos);
     if (const Node* cond = res.Get("Condition"); cond && cond->is_scalar()) {
@@ -71,7 +121,7 @@ class Extractor {
 
   Val Prop(const Node* props, std::string_view key) { return props ? t_.Resolve(props->Get(key)) : Val::Absent(); }
 
-  std::string Ref(const std::string& id) const { return "ref:" + file_.path + "#" + id; }
+  std::string Ref(const std::string& id) const { return "ref:" + scope_ + "#" + id; }
 
   void Emit(Workload w) { out_->workloads.push_back(std::move(w)); }
 
@@ -147,9 +197,14 @@ class Extractor {
   }
 
   void EndpointConfig(Workload base, const Node* props) {
-    const Node* variants = props ? props->Get("ProductionVariants") : nullptr;
-    if (!variants) return;
-    if (!variants->is_seq()) return;  // computed list: nothing we can see
+    // Shadow variants run (and bill) instances of their own too.
+    std::vector<const Node*> variants;
+    for (const char* key : {"ProductionVariants", "ShadowProductionVariants"}) {
+      const Node* list = props ? props->Get(key) : nullptr;
+      if (!list || !list->is_seq()) continue;  // absent, or a computed list: nothing we can see
+      for (const Node& v : list->items) variants.push_back(&v);
+    }
+    if (variants.empty()) return;
     // The endpoints of this template that deploy this config.
     struct Deployer {
       std::string id;
@@ -170,7 +225,8 @@ class Extractor {
     }
     bool async = props->Get("AsyncInferenceConfig") != nullptr;
     Val image, framework;
-    for (const Node& v : variants->items) {
+    for (const Node* vp : variants) {
+      const Node& v = *vp;
       Workload w = base;
       w.kind = WorkloadKind::kEndpointVariant;
       w.range = RangeOf(v.pos);
@@ -349,17 +405,127 @@ class Extractor {
     }
   }
 
-  // Step Functions: the SageMaker tasks of `Definition`, or of `DefinitionString` JSON.
-  void StateMachine(const Workload& base, const Node* props) {
-    if (!props) return;
+  // Step Functions: the SageMaker tasks of `Definition`, of `DefinitionString`
+  // JSON, or (SAM) of the local file `DefinitionUri` names, with its
+  // `DefinitionSubstitutions` filled in.
+  void StateMachine(const Workload& base, const Node* props, bool sam) {
+    if (!props || !props->is_map()) return;
     if (const Node* def = props->Get("Definition"); def && def->is_map()) {
       MapStateMachine(*def, TemplateValues(), base, &out_->workloads);
+      return;
+    }
+    if (sam) {
+      const Node* uri = props->Get("DefinitionUri");
+      if (!uri || !uri->is_scalar() || !uri->tag.empty()) return;  // an S3 location or a computed path
+      std::string text, shown;
+      if (uri->text.rfind("s3://", 0) == 0) return;
+      if (!ReadLocalFile(uri->text, &text, &shown)) {
+        out_->notes.push_back(
+            {"DefinitionUri " + uri->text + " is not a readable file inside the scan root: its tasks are not checked",
+             uri->pos});
+        return;
+      }
+      if (const Node* subs = props->Get("DefinitionSubstitutions"); subs && subs->is_map()) {
+        for (const auto& [k, v] : subs->entries) {
+          Val value = t_.Resolve(&v);
+          std::string with = value.known() ? value.text : std::string(kUnknownMarker);
+          std::string key = "${" + k + "}";
+          for (size_t p = text.find(key); p != std::string::npos; p = text.find(key, p + with.size())) {
+            text.replace(p, key.size(), with);
+          }
+        }
+      }
+      Node doc;
+      std::vector<LoadError> errors;
+      if (!LoadDocument(text, 0, LoadLimits{}, &doc, &errors) || !doc.is_map()) {
+        out_->notes.push_back({"DefinitionUri " + uri->text + " is not a state machine definition sagelint can read", uri->pos});
+        return;
+      }
+      // Positions inside the definition file mean nothing in the template: point at DefinitionUri.
+      Place(&doc, uri->pos, 0);
+      Workload b = base;
+      size_t before = out_->workloads.size();
+      MapStateMachine(doc, PlainValues(), b, &out_->workloads);
+      for (size_t i = before; i < out_->workloads.size(); ++i) {
+        out_->workloads[i].label += " (definition " + uri->text + ")";
+      }
       return;
     }
     const Node* str = props->Get("DefinitionString");
     if (!str) return;
     Node doc;
     if (EmbeddedJson(*str, &doc)) MapStateMachine(doc, PlainValues(), base, &out_->workloads);
+  }
+
+  static void Place(Node* n, SourcePos pos, int depth) {
+    n->pos = pos;
+    if (depth > 64) return;
+    for (SourcePos& k : n->key_pos) k = pos;
+    for (Node& i : n->items) Place(&i, pos, depth + 1);
+    for (auto& e : n->entries) Place(&e.second, pos, depth + 1);
+  }
+
+  // A file named relative to the template's directory, read only inside the scan root.
+  bool ReadLocalFile(const std::string& name, std::string* text, std::string* shown) {
+    namespace fs = std::filesystem;
+    if (file_.abs_path.empty() || name.rfind("s3://", 0) == 0) return false;
+    std::error_code ec;
+    fs::path p = fs::path(name).is_absolute() ? fs::path(name) : fs::path(file_.abs_path).parent_path() / name;
+    fs::path c = fs::weakly_canonical(p, ec);
+    if (ec) return false;
+    if (!opts_.root.empty()) {
+      fs::path rel = c.lexically_relative(fs::weakly_canonical(opts_.root, ec));
+      if (rel.empty() || *rel.begin() == "..") return false;
+      *shown = rel.generic_string();
+    } else {
+      *shown = name;
+    }
+    if (!fs::is_regular_file(c, ec) || fs::file_size(c, ec) > (4u << 20)) return false;
+    std::ifstream in(c, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    *text = s.str();
+    return true;
+  }
+
+  // SAM `Policies`: AWS managed policy names or ARNs, and inline policy
+  // documents (policy templates such as S3ReadPolicy grant no SageMaker action).
+  void SamPolicies(const Workload& base, const Node* props, const std::string& what) {
+    const Node* policies = props && props->is_map() ? props->Get("Policies") : nullptr;
+    if (!policies) return;
+    std::vector<const Node*> items;
+    if (policies->is_seq()) {
+      for (const Node& p : policies->items) items.push_back(&p);
+    } else {
+      items.push_back(policies);
+    }
+    for (size_t i = 0; i < items.size(); ++i) {
+      const Node& p = *items[i];
+      if (p.is_map() && p.Get("Statement")) {
+        MapPolicyDocument(p, TemplateValues(), base, base.name + "/Policies[" + std::to_string(i) + "]",
+                          &out_->workloads);
+        continue;
+      }
+      Val v = t_.Resolve(&p);
+      std::string text = v.known() ? v.text : (p.is_scalar() ? p.text : "");
+      const Node* args = nullptr;
+      if (!v.known() && IntrinsicName(p, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
+      if (text == "AmazonSageMakerFullAccess" || text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) {
+        FullAccess(base, p.pos, what + " '" + base.name + "'");
+      }
+    }
+  }
+
+  void FullAccess(const Workload& base, SourcePos pos, const std::string& holder) {
+    Workload w = base;
+    w.kind = WorkloadKind::kIamStatement;
+    w.range = RangeOf(pos);
+    w.label = holder + " managed policy AmazonSageMakerFullAccess";
+    w.iam.policy = base.name;
+    w.iam.managed_policy = "AmazonSageMakerFullAccess";
+    w.iam.effect = Val::Known("Allow", w.range);
+    w.iam.actions.push_back(Val::Known("sagemaker:*", w.range));
+    Emit(std::move(w));
   }
 
   // JSON text held in a template string (plain, !Sub or Fn::Join), parsed with
@@ -498,8 +664,111 @@ class Extractor {
   Template t_;
   const SourceFile& file_;
   const ResolveOptions& opts_;
+  std::string scope_;
+  std::string label_suffix_;
   FileResult* out_;
 };
+
+// ---- Fn::ForEach (AWS::LanguageExtensions) ----------------------------------
+
+// `node` with the loop identifier replaced by `value`: ${Id} and &{Id} in
+// texts and keys, and `Ref: Id`.
+Node Substitute(const Node& node, const std::string& id, const std::string& value, int depth) {
+  auto text = [&](std::string s) {
+    std::string alnum;
+    for (char c : value) {
+      if (std::isalnum(static_cast<unsigned char>(c))) alnum += c;
+    }
+    for (const auto& [from, to] : {std::pair{"${" + id + "}", value}, std::pair{"&{" + id + "}", alnum}}) {
+      for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+    }
+    return s;
+  };
+  const Node* args = nullptr;
+  if (IntrinsicName(node, &args) == "Ref" && args->is_scalar() && args->text == id) {
+    Node v;
+    v.kind = Node::Kind::kScalar;
+    v.text = value;
+    v.pos = node.pos;
+    return v;
+  }
+  Node out = node;
+  if (depth > 64) return out;
+  if (out.is_scalar()) out.text = text(out.text);
+  for (size_t i = 0; i < out.entries.size(); ++i) {
+    out.entries[i].first = text(out.entries[i].first);
+    out.entries[i].second = Substitute(node.entries[i].second, id, value, depth + 1);
+  }
+  for (size_t i = 0; i < out.items.size(); ++i) out.items[i] = Substitute(node.items[i], id, value, depth + 1);
+  return out;
+}
+
+// The values a loop runs over: a literal list, or a parameter's (comma-delimited) value.
+std::optional<std::vector<std::string>> LoopValues(const Node& collection, const Template& t) {
+  std::vector<std::string> out;
+  if (collection.is_seq() && collection.tag.empty()) {
+    for (const Node& i : collection.items) {
+      Val v = t.Resolve(&i);
+      if (!v.known()) return std::nullopt;
+      out.push_back(v.text);
+    }
+    return out;
+  }
+  const Node* args = nullptr;
+  if (IntrinsicName(collection, &args) == "Ref") {
+    Val v = t.Resolve(&collection);
+    if (!v.known()) return std::nullopt;
+    size_t start = 0;
+    while (start <= v.text.size()) {
+      size_t comma = v.text.find(',', start);
+      std::string item = v.text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      size_t a = item.find_first_not_of(' '), b = item.find_last_not_of(' ');
+      out.push_back(a == std::string::npos ? "" : item.substr(a, b - a + 1));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+// The resources of a template section with every `Fn::ForEach::Name` loop
+// expanded; a loop over an unknown collection is left out, with a note.
+void ExpandLoops(const Node& resources, const Template& t, Node* out, std::vector<ParseError>* notes, int depth) {
+  out->kind = Node::Kind::kMap;
+  out->pos = resources.pos;
+  for (size_t i = 0; i < resources.entries.size(); ++i) {
+    const auto& [key, value] = resources.entries[i];
+    SourcePos pos = resources.key_pos[i];
+    if (key.rfind("Fn::ForEach::", 0) != 0) {
+      if (!out->Get(key)) {
+        out->entries.emplace_back(key, value);
+        out->key_pos.push_back(pos);
+      }
+      continue;
+    }
+    std::optional<std::vector<std::string>> values;
+    bool shape = value.is_seq() && value.items.size() == 3 && value.items[0].is_scalar() && value.items[2].is_map();
+    if (shape && depth < 8) values = LoopValues(value.items[1], t);
+    if (!values) {
+      notes->push_back({key + " is not expanded (" +
+                            std::string(shape ? "its collection is not a list sagelint can resolve" : "not a loop sagelint reads") +
+                            "): the resources it declares are not checked",
+                        pos});
+      continue;
+    }
+    for (const std::string& v : *values) {
+      Node body = Substitute(value.items[2], value.items[0].text, v, 0);
+      Node inner;
+      ExpandLoops(body, t, &inner, notes, depth + 1);
+      for (size_t j = 0; j < inner.entries.size(); ++j) {
+        if (out->Get(inner.entries[j].first)) continue;
+        out->entries.push_back(inner.entries[j]);
+        out->key_pos.push_back(inner.key_pos[j]);
+      }
+    }
+  }
+}
 
 }  // namespace
 }  // namespace cfn
@@ -514,6 +783,7 @@ bool LooksLikeCloudFormation(std::string_view text) {
 FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opts) {
   FileResult result;
   result.path = file.path;
+  result.root_path = file.root_path;
   result.format = Format::kCloudFormation;
   std::string_view text = file.text;
   if (text.size() > cfn::kMaxTemplateBytes) {
@@ -525,15 +795,41 @@ FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opt
     result.errors.push_back({"file contains NUL bytes; not a text template", {1, 1}});
     return result;
   }
-  cfn::Node root;
+  std::vector<cfn::Node> docs;
   std::vector<cfn::LoadError> errors;
-  bool loaded = cfn::LoadDocument(text, 0, cfn::LoadLimits{}, &root, &errors);
+  bool loaded = cfn::LoadDocuments(text, cfn::LoadLimits{}, &docs, &errors);
   for (const cfn::LoadError& e : errors) result.errors.push_back({e.message, e.pos});
-  if (!loaded || !root.is_map()) {
-    if (loaded) result.errors.push_back({"a template must be a mapping", root.pos});
+  if (!loaded) return result;
+  // Every document of a multi-document file is a template of its own.
+  size_t templates = std::count_if(docs.begin(), docs.end(), [](const cfn::Node& d) { return d.is_map(); });
+  if (templates == 0) {
+    SourcePos pos = docs.empty() ? SourcePos{1, 1} : docs.front().pos;
+    if (docs.size() == 1 && !docs.front().is_null()) result.errors.push_back({"a template must be a mapping", pos});
     return result;
   }
-  cfn::Extractor(root, file, opts, &result).Run();
+  for (size_t d = 0; d < docs.size(); ++d) {
+    cfn::Node& root = docs[d];
+    if (!root.is_map()) continue;
+    std::string scope = file.path, suffix;
+    if (docs.size() > 1) {
+      scope += "#document" + std::to_string(d + 1);
+      suffix = " (document " + std::to_string(d + 1) + ")";
+    }
+    // Fn::ForEach loops become the resources they declare.
+    if (const cfn::Node* resources = root.Get("Resources"); resources && resources->is_map()) {
+      bool loops = std::any_of(resources->entries.begin(), resources->entries.end(),
+                               [](const auto& e) { return e.first.rfind("Fn::ForEach::", 0) == 0; });
+      if (loops) {
+        cfn::Template t(root, opts);
+        cfn::Node expanded;
+        cfn::ExpandLoops(*resources, t, &expanded, &result.notes, 0);
+        for (auto& e : root.entries) {
+          if (e.first == "Resources") e.second = std::move(expanded);
+        }
+      }
+    }
+    cfn::Extractor(root, file, opts, scope, suffix, &result).Run();
+  }
   return result;
 }
 

@@ -70,6 +70,7 @@ class Converter {
       case YAML::NodeType::Map: {
         out->kind = Node::Kind::kMap;
         std::set<std::string> seen;
+        std::vector<Node> merged;  // the maps of `<<` merge keys, in order
         for (const auto& kv : y) {
           std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
           SourcePos kpos = Pos(kv.first.Mark());
@@ -77,10 +78,20 @@ class Converter {
             errors_->push_back({"duplicate key '" + key + "'", kpos});
             continue;
           }
+          if (key == "<<" && kv.first.Tag() != "!" && (kv.second.IsMap() || kv.second.IsSequence())) {
+            Node m;
+            Convert(kv.second, &m, depth + 1);
+            if (m.is_map()) merged.push_back(std::move(m));
+            for (Node& item : m.items) {
+              if (item.is_map()) merged.push_back(std::move(item));
+            }
+            continue;
+          }
           out->entries.emplace_back(key, Node{});
           out->key_pos.push_back(kpos);
           Convert(kv.second, &out->entries.back().second, depth + 1);
         }
+        Merge(out, merged);
         break;
       }
       default:
@@ -92,6 +103,27 @@ class Converter {
   }
 
  private:
+  // YAML merge keys (`<<: *base`, `<<: [*a, *b]`): keys written in the map win,
+  // then the earlier merged map. Merged copies count towards the node limit.
+  void Merge(Node* out, std::vector<Node>& merged) {
+    for (Node& m : merged) {
+      for (size_t i = 0; i < m.entries.size(); ++i) {
+        if (out->Get(m.entries[i].first)) continue;
+        count_ += Size(m.entries[i].second, 0);
+        if (count_ > limits_.max_nodes) throw TooBig{};
+        out->entries.push_back(std::move(m.entries[i]));
+        out->key_pos.push_back(m.key_pos[i]);
+      }
+    }
+  }
+  size_t Size(const Node& n, int depth) const {
+    size_t s = 1;
+    if (depth > limits_.max_depth) return s;
+    for (const Node& i : n.items) s += Size(i, depth + 1);
+    for (const auto& e : n.entries) s += Size(e.second, depth + 1);
+    return s;
+  }
+
   int line_offset_;
   LoadLimits limits_;
   std::vector<LoadError>* errors_;
@@ -190,6 +222,36 @@ std::string FixTaggedBlockScalars(std::string_view text) {
     out += lines[i];
   }
   return out;
+}
+
+bool LoadDocuments(std::string_view text, const LoadLimits& limits, std::vector<Node>* out,
+                   std::vector<LoadError>* errors) {
+  SourcePos deep;
+  if (TooDeeplyNested(text, limits.max_depth, &deep)) {
+    errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", deep});
+    return false;
+  }
+  std::string fixed = FixTaggedBlockScalars(text);
+  try {
+    std::vector<YAML::Node> docs = YAML::LoadAll(fixed);
+    Converter c(0, limits, errors);
+    for (const YAML::Node& d : docs) {
+      out->emplace_back();
+      c.Convert(d, &out->back(), 0);
+    }
+    return true;
+  } catch (const TooBig&) {
+    errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) +
+                           " nodes (YAML aliases?); not parsed",
+                       {1, 1}});
+  } catch (const TooDeep& e) {
+    errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});
+  } catch (const YAML::Exception& e) {
+    SourcePos pos{e.mark.line >= 0 ? e.mark.line + 1 : 1, e.mark.column >= 0 ? e.mark.column + 1 : 1};
+    errors->push_back({e.msg, pos});
+  }
+  out->clear();
+  return false;
 }
 
 bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limits, Node* out,

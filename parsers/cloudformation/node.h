@@ -58,6 +58,11 @@ struct LoadLimits {
 bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limits, Node* out,
                   std::vector<LoadError>* errors);
 
+// Every document of a YAML stream (`---` separated), with positions in the
+// whole text; one node count limit for them all. Returns false on error.
+bool LoadDocuments(std::string_view text, const LoadLimits& limits, std::vector<Node>* out,
+                   std::vector<LoadError>* errors);
+
 // Works around yaml-cpp 0.7 rejecting a tagged block scalar whose tag stands
 // alone on the line after its key ("Key:\n  !Sub |\n  ..."): the tag moves up
 // to the key's line and its own line becomes blank, so no line number changes.

@@ -68,7 +68,7 @@ std::optional<std::string> KnownText(const Val& v) {
 }
 
 Template::Template(const Node& root, const ResolveOptions& opts)
-    : root_(root), overrides_(opts.cfn_parameters) {
+    : root_(root), overrides_(opts.cfn_parameters), sources_(opts.cfn_parameter_sources) {
   params_ = root.Get("Parameters");
   mappings_ = root.Get("Mappings");
   resources_ = root.Get("Resources");
@@ -127,7 +127,11 @@ Val Template::RefValue(std::string_view name, const Node& at, Mode mode) const {
   if (name == "AWS::NoValue") return Val::Absent(At(at));
   if (const Node* p = params_ ? params_->Get(name) : nullptr) {
     auto o = overrides_.find(std::string(name));
-    if (o != overrides_.end()) return Val::Known(o->second, At(at), "parameter " + std::string(name) + " (given)");
+    if (o != overrides_.end()) {
+      auto src = sources_.find(o->first);
+      return Val::Known(o->second, At(at),
+                        "parameter " + std::string(name) + " (" + (src != sources_.end() ? src->second : "given") + ")");
+    }
     const Node* def = p->Get("Default");
     if (def && def->is_scalar()) {
       return Val::Known(def->text, At(at), "parameter " + std::string(name) + " default");

@@ -52,6 +52,7 @@ class Template {
   const Node* mappings_ = nullptr;
   const Node* resources_ = nullptr;
   std::map<std::string, std::string> overrides_;
+  std::map<std::string, std::string> sources_;
 };
 
 // "Fn::If" for `{"Fn::If": [...]}` and for the tag `!If`; empty if `n` is no intrinsic.

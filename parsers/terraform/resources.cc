@@ -15,16 +15,56 @@ std::string RefOf(const TfVal* v) {
   return inner.find(kRefMark) == std::string::npos ? inner : std::string();
 }
 
+void Place(cfn::Node* n, SourcePos pos, int depth) {
+  n->pos = pos;
+  if (depth > 64) return;
+  for (SourcePos& k : n->key_pos) k = pos;
+  for (cfn::Node& i : n->items) Place(&i, pos, depth + 1);
+  for (auto& e : n->entries) Place(&e.second, pos, depth + 1);
+}
+
+// A JSON (or YAML) document held in an argument's text. Positions point into
+// the file where the text was written, as a string or heredoc; text read from
+// another file (file(), templatefile(), a template_file data source) is placed
+// at the argument, since its lines are not this file's.
+bool LoadText(const Resource& r, const TfVal& v, cfn::Node* doc) {
+  bool from_file = v.origin.rfind("file ", 0) == 0 || v.origin.rfind("template of ", 0) == 0;
+  bool here = !from_file && v.src_path == r.path && v.src.valid();
+  int offset = here ? v.src.begin.line - 1 : 0;
+  std::vector<cfn::LoadError> errors;
+  if (!cfn::LoadDocument(v.text, offset, cfn::LoadLimits{}, doc, &errors) || !doc->is_map()) return false;
+  if (!here) Place(doc, v.range.begin, 0);
+  return true;
+}
+
 class Extractor {
  public:
   Extractor(const std::vector<Resource>& resources, std::vector<Workload>* out) : rs_(resources), out_(out) {}
 
-  void Run() {
-    for (const Resource& r : rs_) {
+  void Run(const Resource* only) {
+    if (only) {
+      One(*only);
+      return;
+    }
+    for (const Resource& r : rs_) One(r);
+  }
+
+ private:
+  void One(const Resource& r) {
+    size_t before = out_->size();
+    Dispatch(r);
+    // A called module's workloads say which module call reaches them.
+    if (!r.via.empty()) {
+      for (size_t i = before; i < out_->size(); ++i) (*out_)[i].label += " (module call in " + r.via + ")";
+    }
+  }
+
+  void Dispatch(const Resource& r) {
+    {
       const std::string& t = r.type;
       if (r.mode == "data") {
         if (t == "aws_iam_policy_document") PolicyDocumentData(r);
-        continue;
+        return;
       }
       if (t == "aws_sagemaker_notebook_instance") Notebook(r);
       else if (t == "aws_sagemaker_notebook_instance_lifecycle_configuration") LifecycleConfig(r);
@@ -37,12 +77,19 @@ class Extractor {
       else if (t == "aws_appautoscaling_target") ScalableTarget(r);
       else if (t == "aws_iam_policy" || t == "aws_iam_role_policy") Policy(r, r.body.Get("policy"));
       else if (t == "aws_iam_role") Role(r);
-      else if (t == "aws_iam_role_policy_attachment" || t == "aws_iam_policy_attachment") Attachment(r);
-      else if (t == "aws_sfn_state_machine") StateMachine(r);
+      else if (t == "aws_iam_role_policy_attachment" || t == "aws_iam_policy_attachment" ||
+               t == "aws_iam_user_policy_attachment" || t == "aws_iam_group_policy_attachment") {
+        Attachment(r);
+      } else if (t == "aws_iam_role_policy_attachments_exclusive") {
+        if (const TfVal* arns = r.body.Get("policy_arns"); arns && arns->kind == TfVal::Kind::kList) {
+          for (const TfVal& a : arns->items) ManagedPolicy(r, &a);
+        }
+      } else if (t == "aws_sfn_state_machine") {
+        StateMachine(r);
+      }
     }
   }
 
- private:
   Workload Base(const Resource& r, WorkloadKind kind, const std::string& what) {
     Workload w;
     w.kind = kind;
@@ -120,7 +167,10 @@ class Extractor {
       if (uses) endpoints.push_back(&e);
     }
     bool async = b.Block("async_inference_config") != nullptr;
-    for (const TfVal* v : b.Blocks("production_variants")) {
+    std::vector<const TfVal*> variants = b.Blocks("production_variants");
+    // Shadow variants run (and bill) instances of their own too.
+    for (const TfVal* v : b.Blocks("shadow_production_variants")) variants.push_back(v);
+    for (const TfVal* v : variants) {
       Val vname = ToVal(v->Get("variant_name"));
       std::string variant = vname.known() ? vname.text : "?";
       Workload w = Base(r, WorkloadKind::kEndpointVariant, "endpoint variant");
@@ -281,11 +331,7 @@ class Extractor {
       cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
     } else if (policy->known()) {
       cfn::Node doc;
-      std::vector<cfn::LoadError> errors;
-      int offset = policy->range.begin.line > 0 ? policy->range.begin.line - 1 : 0;
-      if (cfn::LoadDocument(policy->text, offset, cfn::LoadLimits{}, &doc, &errors) && doc.is_map()) {
-        cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
-      }
+      if (LoadText(r, *policy, &doc)) cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
     }
   }
 
@@ -298,8 +344,12 @@ class Extractor {
 
   void Attachment(const Resource& r) { ManagedPolicy(r, r.body.Get("policy_arn")); }
 
+  // The ARN may be partly unknown (its partition from a data source or a
+  // module): the known parts are enough to name the AWS managed policy.
   void ManagedPolicy(const Resource& r, const TfVal* arn) {
-    if (!arn || !arn->known() || !arn->text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) return;
+    if (!arn) return;
+    const std::string& text = arn->known() ? arn->text : arn->shape;
+    if (!text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) return;
     Workload w = Base(r, WorkloadKind::kIamStatement, "IAM");
     w.range = arn->range.valid() ? arn->range : r.range;
     w.label = "'" + r.address + "' managed policy AmazonSageMakerFullAccess";
@@ -371,11 +421,7 @@ class Extractor {
       cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
     } else if (def->known()) {
       cfn::Node doc;
-      std::vector<cfn::LoadError> errors;
-      int offset = def->range.begin.line > 0 ? def->range.begin.line - 1 : 0;
-      if (cfn::LoadDocument(def->text, offset, cfn::LoadLimits{}, &doc, &errors) && doc.is_map()) {
-        cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
-      }
+      if (LoadText(r, *def, &doc)) cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
     }
   }
 
@@ -385,8 +431,8 @@ class Extractor {
 
 }  // namespace
 
-void ExtractWorkloads(const std::vector<Resource>& resources, std::vector<Workload>* out) {
-  Extractor(resources, out).Run();
+void ExtractWorkloads(const std::vector<Resource>& resources, std::vector<Workload>* out, const Resource* only) {
+  Extractor(resources, out).Run(only);
 }
 
 }  // namespace sagelint::tf

@@ -17,14 +17,20 @@ struct Resource {
   TfVal body;           // evaluated attributes; nested blocks as lists of objects
   SourceRange range;    // the block's first line
   std::string path;     // display path of the file that declares it
-  std::string scope;    // the module directory
+  std::string scope;    // the linking scope: the root module evaluation it belongs to
+  // For a resource of a called module: the root-relative path of the file
+  // whose module call leads to it (labels name it).
+  std::string via;
   Format format = Format::kTerraform;
 };
 
 // Appends the workloads the resources declare. Links between them (endpoint
 // -> config -> model, lifecycle configurations, scalable targets) are
 // resolved among `resources`.
-void ExtractWorkloads(const std::vector<Resource>& resources, std::vector<Workload>* out);
+// `only` non-null: the workloads of that one resource (which need not be in
+// `resources`), with `resources` as its context.
+void ExtractWorkloads(const std::vector<Resource>& resources, std::vector<Workload>* out,
+                      const Resource* only = nullptr);
 
 }  // namespace sagelint::tf
 

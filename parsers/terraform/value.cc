@@ -14,6 +14,29 @@ const TfVal* TfVal::Get(std::string_view key) const {
   return nullptr;
 }
 
+bool TfVal::FullyKnown() const {
+  switch (kind) {
+    case Kind::kStr:
+    case Kind::kNum:
+    case Kind::kBool:
+    case Kind::kNull:
+      return true;
+    case Kind::kList:
+      for (const TfVal& i : items) {
+        if (!i.FullyKnown()) return false;
+      }
+      return true;
+    case Kind::kMap:
+      if (dynamic) return false;
+      for (const auto& f : fields) {
+        if (!f.second.FullyKnown()) return false;
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
 const TfVal* TfVal::Block(std::string_view key) const {
   const TfVal* v = Get(key);
   if (v && v->kind == Kind::kList) return v->items.empty() ? nullptr : &v->items[0];

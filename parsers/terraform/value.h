@@ -15,6 +15,8 @@ namespace sagelint::tf {
 
 // In link texts, a reference to a resource is written \x01type.name\x01.
 inline constexpr char kRefMark = '\x01';
+// In a shape (an unknown string's known parts), an unknown part is this byte.
+inline constexpr char kHole = '\x02';
 
 struct TfVal {
   struct Field;  // a key and its value (defined below: TfVal must be complete)
@@ -28,8 +30,25 @@ struct TfVal {
   SourceRange range;
   std::string origin;  // "variable x default", "terraform.tfvars"
   std::string link;    // text with resource references marked (for linking)
+  // kUnknown: a reference to a resource or module call (its address,
+  // "aws_x.y", "aws_x.y[0]", "module.m"), so attributes and indexes can follow it.
+  std::string ref;
+  // kUnknown: evaluation failed (a missing attribute, an index out of range,
+  // an attribute of null) rather than the value being unknown; try() skips it.
+  bool error = false;
+  // kUnknown string: its known parts with each unknown part as kHole
+  // ("arn:\x02:iam::aws:policy/AmazonSageMakerFullAccess").
+  std::string shape;
+  // Where the value was written (display path and range), which may be
+  // another file than `range`'s: a variable default, a tfvars value, a module
+  // argument. Pre-commit scans report a finding there.
+  std::string src_path;
+  SourceRange src;
 
   bool known() const { return kind == Kind::kStr || kind == Kind::kNum || kind == Kind::kBool; }
+  bool is_null() const { return kind == Kind::kNull; }
+  // A list or a map none of whose elements is unknown, recursively.
+  bool FullyKnown() const;
   const TfVal* Get(std::string_view key) const;
   // A nested block: the first object of a block list, or the object itself.
   const TfVal* Block(std::string_view key) const;

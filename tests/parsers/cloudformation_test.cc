@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 
+#include "linter/cli/scan_options.h"
 #include "parsers/frontend.h"
 #include "linter/report/model_dump.h"
 #include "parsers/cloudformation/node.h"
@@ -25,7 +26,7 @@ FileResult ParseText(const std::string& path, const std::string& text) {
 
 TEST_CASE("CloudFormation model goldens", "[cloudformation]") {
   for (const char* name : {"intrinsics.yaml", "resources.yaml", "template.json", "duplicate.yaml", "broken.yaml",
-                           "bom-crlf.yaml"}) {
+                           "bom-crlf.yaml", "properties-if.yaml", "merge-keys.yaml", "foreach.yaml", "multi-doc.yaml"}) {
     std::string rel = std::string("fixtures/parsers/cloudformation/") + name;
     DYNAMIC_SECTION(name) {
       FileResult r = ParseText(rel, ReadFileOrDie(SourcePath(rel)));
@@ -69,4 +70,58 @@ TEST_CASE("templates are recognised by content", "[cloudformation]") {
   CHECK(LooksLikeCloudFormation("Resources:\n  X:\n    Type: AWS::S3::Bucket\n"));
   CHECK(!LooksLikeCloudFormation("{\"Parameters\": {\"InstanceType\": \"ml.m5.xlarge\"}}"));
   CHECK(!LooksLikeCloudFormation("name: ci\non: push\n"));
+}
+
+namespace {
+
+std::string ScanDump(const std::vector<std::string>& paths, ResolveOptions resolve = {}) {
+  std::filesystem::current_path(SAGELINT_SOURCE_DIR);
+  ScanOptions opts;
+  opts.paths = paths;
+  opts.jobs = 1;
+  opts.resolve = std::move(resolve);
+  ScanResult r = Scan(opts);
+  std::string out;
+  for (const Workload& w : r.workloads) out += w.path + ": " + DumpWorkload(w);
+  for (const std::string& s : r.skipped) out += "skipped " + s + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("SAM state machines (inline and DefinitionUri) and function policies", "[cloudformation][sam]") {
+  CHECK(CompareGolden("tests/golden/cloudformation/sam.model",
+                      ScanDump({"fixtures/parsers/cloudformation/sam/template.yaml"})) == "");
+}
+
+TEST_CASE("template configuration files: one evaluation per file, findings name it", "[cloudformation][params]") {
+  ResolveOptions globs;
+  globs.cfn_param_file_globs = {{"**/params/endpoint.yaml", {"staging-config.json", "prod-config.json"}}};
+  globs.cfn_param_base = SAGELINT_SOURCE_DIR;
+  CHECK(CompareGolden("tests/golden/cloudformation/params.model",
+                      ScanDump({"fixtures/parsers/cloudformation/params/endpoint.yaml"}, globs)) == "");
+  // One file: its values, no label suffix; --param still wins.
+  ResolveOptions one;
+  one.cfn_param_files = {"fixtures/parsers/cloudformation/params/prod-config.json"};
+  one.cfn_parameters = one.cfn_cli_parameters = {{"EndpointInstanceCount", "3"}};
+  std::string dump = ScanDump({"fixtures/parsers/cloudformation/params/endpoint.yaml"}, one);
+  CHECK(dump.find("instance_type: \"ml.g5.xlarge\"@16:25 (parameter EndpointInstanceType (prod-config.json))") !=
+        std::string::npos);
+  CHECK(dump.find("instance_count: \"3\"@17:33 (parameter EndpointInstanceCount (given))") != std::string::npos);
+  CHECK(dump.find("(parameters from") == std::string::npos);
+}
+
+TEST_CASE("template configuration files in both forms, and clear errors", "[cloudformation][params]") {
+  std::map<std::string, std::string> values;
+  ParseError error;
+  CHECK(LoadTemplateConfiguration("{\"Parameters\": {\"A\": \"x\", \"L\": [\"a\", \"b\"]}}", &values, &error));
+  CHECK(values == std::map<std::string, std::string>{{"A", "x"}, {"L", "a,b"}});
+  values.clear();
+  CHECK(LoadTemplateConfiguration("[{\"ParameterKey\": \"A\", \"ParameterValue\": \"y\"}]", &values, &error));
+  CHECK(values == std::map<std::string, std::string>{{"A", "y"}});
+  CHECK(!LoadTemplateConfiguration("{\"Tags\": {}}", &values, &error));
+  CHECK(error.message.find("expected {\"Parameters\"") == 0);
+  CHECK(!LoadTemplateConfiguration("{\"Parameters\": {\"A\": {\"B\": 1}}}", &values, &error));
+  CHECK(error.message == "parameter A: the value must be a string");
+  CHECK(error.pos.line == 1);
 }
