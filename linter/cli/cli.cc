@@ -103,6 +103,7 @@ struct CliOptions {
   std::string base;  // diff --base REF
   int jobs = 0;
   bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
+  bool timing = false;  // developer aid: CPU time per front end on stderr
 };
 
 std::pair<std::string, std::string> KeyValue(const std::string& flag, const std::string& v) {
@@ -215,6 +216,8 @@ CliOptions ParseArgs(int argc, char** argv) {
         o.jobs = -1;
       }
       if (o.jobs < 1 || o.jobs > 1024) throw UsageError{"--jobs expects a number from 1 to 1024, got '" + v + "'"};
+    } else if (a == "--timing") {
+      o.timing = true;
     } else if (a == "--no-color") {
       o.no_color = true;
     } else if (a == "--quiet" || a == "-q") {
@@ -467,6 +470,15 @@ std::string BlobUrl() {
   return url;
 }
 
+void PrintTiming(const ScanResult& r) {
+  std::fprintf(stderr, "%-10s %8s %8s %10s %8s\n", "front end", "files", "parsed", "MB", "cpu s");
+  for (const auto& [name, s] : r.front_ends) {
+    std::fprintf(stderr, "%-10s %8d %8d %10.1f %8.3f\n", name.c_str(), s.files, s.parsed, s.bytes / 1e6,
+                 s.cpu_seconds);
+  }
+  std::fprintf(stderr, "%-10s %8s %8s %10s %8.3f\n", "analysis", "", "", "", r.analysis_cpu_seconds);
+}
+
 // Each --format output (text on stdout by default), colours only on a terminal.
 void WriteOutputs(const CliOptions& o,
                   const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit) {
@@ -503,6 +515,7 @@ int CommandScan(const CliOptions& o) {
   ScanResult result = Scan(so);
   if (progress) std::fprintf(stderr, "\r\x1b[K");
   if (ReportMissing(result)) return 2;
+  if (o.timing) PrintTiming(result);
   if (!o.write_baseline.empty()) {
     if (!WriteBaseline(o.write_baseline, result.findings, &error)) throw UsageError{"--write-baseline: " + error};
     std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << o.write_baseline << "\n";

@@ -1,6 +1,9 @@
 #include "linter/engine/scan.h"
 
+#include <time.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -10,6 +13,25 @@
 #include "linter/engine/dispatch.h"
 
 namespace sagelint {
+namespace {
+
+double ThreadCpuSeconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+std::string FrontEndName(const WorkUnit& unit) {
+  if (unit.terraform_module) return "terraform";
+  switch (unit.files.front().kind) {
+    case FileKind::kPython: return "python";
+    case FileKind::kNotebook: return "notebook";
+    case FileKind::kYamlOrJson: return "yaml/json";
+    default: return "other";
+  }
+}
+
+}  // namespace
 
 ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   ScanResult result;
@@ -20,12 +42,22 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
 
   std::vector<WorkUnit> units = PlanUnits(found.files, setup.discover);
   std::vector<std::vector<ParsedFile>> parsed(units.size());
+  std::vector<FrontEndStats> stats(units.size());
   std::vector<std::vector<std::string>> skipped(units.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mu;
   auto worker = [&] {
     for (size_t i = next++; i < units.size(); i = next++) {
+      double start = ThreadCpuSeconds();
       parsed[i] = ParseUnit(units[i], setup.resolve, &skipped[i]);
+      stats[i].cpu_seconds = ThreadCpuSeconds() - start;
+      stats[i].files = static_cast<int>(units[i].files.size());
+      stats[i].parsed = static_cast<int>(parsed[i].size());
+      for (const DiscoveredFile& f : units[i].files) {
+        std::error_code ec;
+        auto size = std::filesystem::file_size(f.abs_path, ec);
+        if (!ec) stats[i].bytes += size;
+      }
       size_t d = ++done;
       if (setup.progress) {
         std::lock_guard<std::mutex> lock(progress_mu);
@@ -42,14 +74,21 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
 
   std::vector<ParsedFile> files;
   for (size_t i = 0; i < units.size(); ++i) {
+    FrontEndStats& s = result.front_ends[FrontEndName(units[i])];
+    s.files += stats[i].files;
+    s.parsed += stats[i].parsed;
+    s.bytes += stats[i].bytes;
+    s.cpu_seconds += stats[i].cpu_seconds;
     for (ParsedFile& pf : parsed[i]) files.push_back(std::move(pf));
     for (std::string& s : skipped[i]) result.skipped.push_back(std::move(s));
   }
   result.files_scanned = static_cast<int>(found.files.size());
+  double analysis_start = ThreadCpuSeconds();
   Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(), setup.resolve.root);
   result.findings = std::move(a.findings);
   result.workloads = std::move(a.workloads);
   result.suppressed = a.suppressed;
+  result.analysis_cpu_seconds = ThreadCpuSeconds() - analysis_start;
   for (const Policy& p : rules.all_policies()) result.custom_rules.push_back({p.id, p.severity, p.message});
   return result;
 }

@@ -2,6 +2,7 @@
 #ifndef SAGELINT_LINTER_MODEL_SCAN_RESULT_H_
 #define SAGELINT_LINTER_MODEL_SCAN_RESULT_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,14 @@ struct CustomRuleInfo {
   std::string message;
 };
 
+// Where a scan spent its time, per front end (`--timing`, bench/run.sh --tree).
+struct FrontEndStats {
+  int files = 0;             // files handed to the front end (after discovery)
+  int parsed = 0;            // files it parsed (the rest never mention SageMaker)
+  unsigned long long bytes = 0;  // bytes read
+  double cpu_seconds = 0;    // thread CPU time reading and parsing
+};
+
 struct ScanResult {
   std::vector<Finding> findings;  // sorted, suppressions applied
   std::vector<Workload> workloads;  // every extracted workload (inventory), sorted by path and line
@@ -26,6 +35,8 @@ struct ScanResult {
   int suppressed = 0;
   int baselined = 0;  // hidden by --baseline
   std::vector<CustomRuleInfo> custom_rules;
+  std::map<std::string, FrontEndStats> front_ends;  // by "yaml/json", "terraform", "python", "notebook"
+  double analysis_cpu_seconds = 0;                  // linking, rules, suppressions
 };
 
 }  // namespace sagelint
