@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "rules/checks_cost.h"
 #include "tests/rules/capture_sink.h"
