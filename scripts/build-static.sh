@@ -18,7 +18,7 @@ scripts/setup.sh --install-only -DSAGELINT_TESTS=OFF
 cxx="${CXX:-c++}"
 # Every -l that the static link needs, as pkg-config --static reports it
 # (RE2's Requires bring the abseil libraries in), plus the C++ and C runtimes.
-libs=$(pkg-config --static --libs-only-l yaml-cpp re2)
+libs=$(pkg-config --static --libs-only-l yaml-cpp re2 | tr " " "\n" | sort -u)
 missing=()
 for l in $libs -lstdc++ -lm -lc; do
   name="lib${l#-l}.a"
