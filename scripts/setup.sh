@@ -1,25 +1,116 @@
 #!/usr/bin/env bash
-# Installs what sagelint needs on Debian 12 and builds it into build/ (or $BUILD_DIR).
-# Usage: scripts/setup.sh [extra cmake -D options]
+# Installs what sagelint needs and builds it into build/ (or $BUILD_DIR).
+#
+# Usage: scripts/setup.sh [--install-only] [extra cmake -D options]
+#
+# Packages come from the system's package manager:
+#   apt-get (Debian, Ubuntu)  dnf (Fedora)  brew (macOS)
+# Any other system: the script names what to install and stops (exit 1); once
+# installed, run it again with SAGELINT_SKIP_INSTALL=1. apt-get and dnf need root:
+# without root it uses sudo, and without sudo it prints the command to run as
+# root and stops (exit 1). Only missing packages are installed.
+#
+#   BUILD_DIR, BUILD_TYPE       where and how to build (build/, RelWithDebInfo)
+#   SAGELINT_EXTRA_PACKAGES     more packages to install (same names on all three)
+#   SAGELINT_SKIP_INSTALL=1     do not look at packages at all, only build
+#   -DSAGELINT_TESTS=OFF        also skips Catch2, which only the tests need
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake ninja-build pkg-config
-          libyaml-cpp-dev nlohmann-json3-dev libre2-dev catch2 ${SAGELINT_EXTRA_PACKAGES:-})
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-# npm fetches the pinned tree-sitter sources; any npm on PATH will do.
-command -v npm >/dev/null 2>&1 || missing+=(npm)
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_only=0
+if [ "${1:-}" = "--install-only" ]; then
+  install_only=1
+  shift
 fi
+tests=1
+for arg in "$@"; do
+  case "$arg" in -DSAGELINT_TESTS=OFF | -DSAGELINT_TESTS:BOOL=OFF) tests=0 ;; esac
+done
+read -r -a extra <<< "${SAGELINT_EXTRA_PACKAGES:-}"
+
+# The package manager, and the packages in its names. Every list holds: a C++20
+# compiler, CMake, Ninja, pkg-config, yaml-cpp, nlohmann_json, RE2 (with abseil
+# when it needs it, as a dependency), Catch2 for the tests, and npm (which fetches
+# the pinned tree-sitter sources at configure time).
+manager=none
+if [ "$(uname -s)" = Darwin ]; then
+  command -v brew >/dev/null 2>&1 && manager=brew
+elif command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
+  manager=apt
+elif command -v dnf >/dev/null 2>&1; then
+  manager=dnf
+fi
+case "$manager" in
+  apt) packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev nlohmann-json3-dev libre2-dev)
+       test_packages=(catch2) ;;
+  dnf) packages=(gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel json-devel re2-devel)
+       test_packages=(catch-devel) ;;
+  brew) packages=(cmake ninja pkg-config yaml-cpp nlohmann-json re2)
+        test_packages=(catch2) ;;
+  none) packages=("a C++20 compiler (GCC 11+ or Clang 14+)" "CMake 3.22+" "Ninja (optional)" pkg-config
+                  "yaml-cpp 0.7 or 0.8" "nlohmann_json 3.10+" "RE2 (and abseil if your RE2 needs it)")
+        test_packages=("Catch2 2.13+ or 3") ;;
+esac
+((tests)) && packages+=("${test_packages[@]}")
+packages+=(${extra[@]+"${extra[@]}"})
+
+installed() {
+  case "$manager" in
+    apt) dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed' ;;
+    dnf) command -v rpm >/dev/null 2>&1 && rpm -q --quiet "$1" 2>/dev/null ;;
+    brew) brew list --versions "$1" >/dev/null 2>&1 ;;
+  esac
+}
+
+if [ "${SAGELINT_SKIP_INSTALL:-0}" != 1 ]; then
+  if [ "$manager" = none ]; then
+    {
+      echo "setup: no supported package manager found (apt-get on Debian/Ubuntu, dnf on Fedora, brew on macOS)."
+      echo "Install these with your system's package manager (names vary):"
+      for p in "${packages[@]}" npm; do echo "  - $p"; done
+      echo "then build with: SAGELINT_SKIP_INSTALL=1 scripts/setup.sh"
+    } >&2
+    exit 1
+  fi
+  missing=()
+  for p in "${packages[@]}"; do installed "$p" || missing+=("$p"); done
+  # Any npm on PATH will do.
+  if ! command -v npm >/dev/null 2>&1; then
+    case "$manager" in brew) missing+=(node) ;; *) missing+=(npm) ;; esac
+  fi
+  if ((${#missing[@]})); then
+    case "$manager" in
+      apt) cmds=("apt-get update" "DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}") ;;
+      dnf) cmds=("dnf install -y ${missing[*]}") ;;
+      brew) cmds=("brew install ${missing[*]}") ;;
+    esac
+    prefix=""
+    if [ "$manager" != brew ] && [ "$(id -u)" -ne 0 ]; then
+      if command -v sudo >/dev/null 2>&1; then
+        prefix="sudo "
+      else
+        {
+          echo "setup: missing ${missing[*]}; installing needs root and sudo is not available."
+          echo "As root, run:"
+          for c in "${cmds[@]}"; do echo "  $c"; done
+          echo "then run scripts/setup.sh again."
+        } >&2
+        exit 1
+      fi
+    fi
+    echo "setup: installing ${missing[*]} with $manager" >&2
+    case "$manager" in
+      apt) ${prefix}apt-get update -qq
+           ${prefix}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ;;
+      dnf) ${prefix}dnf install -y "${missing[@]}" ;;
+      brew) brew install "${missing[@]}" ;;
+    esac
+  fi
+fi
+((install_only)) && exit 0
 
 build="${BUILD_DIR:-build}"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" "$@" >/dev/null
-cmake --build "$build" --parallel "$(nproc)"
+generator=()
+if command -v ninja >/dev/null 2>&1 && ! [ -f "$build/Makefile" ]; then generator=(-G Ninja); fi
+cmake -S . -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" "$@" >/dev/null
+cmake --build "$build" --parallel "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)"

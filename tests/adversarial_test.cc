@@ -3,7 +3,7 @@
 // Also: identical output for any --jobs value and any file order.
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 #include <fstream>
 

@@ -1,7 +1,8 @@
 // The command line end to end: exit codes, config errors, suppressions,
 // output shapes. Runs the built binary.
 #include <algorithm>
-#include <catch2/catch.hpp>
+
+#include "tests/catch.h"
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // repositories the tests build themselves.
 #include <sys/stat.h>
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

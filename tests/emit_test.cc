@@ -1,5 +1,5 @@
 // Output formats and baselines, on the scan of the example repository.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // The bundled example repository: the whole scan, as a user sees it, is pinned.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "tests/test_util.h"
 

@@ -1,6 +1,6 @@
 // The linker: scalable targets -> variants, lifecycle configs -> notebooks,
 // images -> frameworks, Studio idle shutdown.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "linter/engine/link.h"
 #include "linter/report/model_dump.h"

@@ -1,6 +1,6 @@
 // Custom policies: loading and validation, each operator, unknown values, and
 // one policy over the same workload in every format.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 
 #include "linter/policy/policy.h"

@@ -1,5 +1,5 @@
 // The README's rule table is generated from the rule metadata, never edited by hand.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <cstdlib>
 #include <fstream>
 

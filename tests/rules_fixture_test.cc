@@ -5,7 +5,7 @@
 // describe the same workload in each format, so they must agree (parity).
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 #include <set>

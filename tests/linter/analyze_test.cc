@@ -3,7 +3,7 @@
 // may be partial); Python keeps the findings outside the broken statement.
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "linter/cost/datasets.h"
 #include "tests/test_util.h"

@@ -1,6 +1,6 @@
 // CloudFormation front end: golden dumps of the normalized model, and bounded
 // handling of hostile input.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 #include <string>
 

@@ -1,6 +1,6 @@
 // Terraform and Python/notebook front ends: golden dumps of the workloads a
 // scan extracts (linker included), and their parse errors.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 
 #include "linter/report/model_dump.h"

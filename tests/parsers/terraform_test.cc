@@ -1,6 +1,6 @@
 // Terraform evaluation as `terraform plan` sees it: module calls, instances,
 // expressions, variable files, pre-commit stand-ins, and scan roots.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>

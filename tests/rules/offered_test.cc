@@ -1,7 +1,7 @@
 // Per-kind availability (rules/data/offered.json) and every rule that names an
 // instance: SM005 itself, and the suggestions of SM101, SM102, SM103, SM104
 // and SM005, which must all be types the workload's kind accepts.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>

@@ -1,5 +1,6 @@
 #include <algorithm>
-#include <catch2/catch.hpp>
+
+#include "tests/catch.h"
 
 #include "rules/checks_cost.h"
 #include "tests/rules/capture_sink.h"
