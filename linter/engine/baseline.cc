@@ -1,45 +1,65 @@
 #include "linter/engine/baseline.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "linter/base/files.h"
 
 namespace sagelint {
 
-bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings, std::string* error) {
+std::string BaselineText(const std::vector<Finding>& findings) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Finding& f : findings) {
     list.push_back({{"fingerprint", f.fingerprint}, {"rule", f.rule}, {"path", f.path}, {"message", f.message}});
   }
   nlohmann::ordered_json doc = {{"schema_version", 1}, {"tool", "sagelint"}, {"findings", list}};
-  std::ofstream out(path, std::ios::binary);
-  if (!out) {
-    *error = "cannot write " + path;
+  // Paths and messages quote the scanned files, which need not be UTF-8.
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings, std::string* error) {
+  std::string why;
+  if (!WriteFileAtomic(path, BaselineText(findings), &why)) {
+    *error = "cannot write " + path + ": " + why;
     return false;
   }
-  out << doc.dump(2) << "\n";
+  return true;
+}
+
+bool ParseBaseline(std::string_view text, const std::string& label, std::set<std::string>* fingerprints,
+                   std::string* error) {
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  const char* kHint = " (write one with --write-baseline)";
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array()) {
+    *error = label + ": not a sagelint baseline" + std::string(kHint);
+    return false;
+  }
+  auto version = doc.find("schema_version");
+  if (version == doc.end() || !version->is_number_integer() || *version != 1) {
+    *error = label + ": unsupported baseline schema_version " +
+             (version == doc.end() ? std::string("(none)") : version->dump()) + "; this sagelint reads version 1" +
+             kHint;
+    return false;
+  }
+  const auto& list = doc["findings"];
+  for (size_t i = 0; i < list.size(); ++i) {
+    const auto& f = list[i];
+    auto fp = f.is_object() ? f.find("fingerprint") : f.end();
+    if (!f.is_object() || fp == f.end() || !fp->is_string()) {
+      *error = label + ": findings[" + std::to_string(i) + "] has no \"fingerprint\" string" + kHint;
+      return false;
+    }
+    fingerprints->insert(fp->get<std::string>());
+  }
   return true;
 }
 
 bool LoadBaseline(const std::string& path, std::set<std::string>* fingerprints, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = path + ": cannot read the baseline";
+  std::string text, why;
+  if (!ReadFileCapped(path, kMaxBaselineBytes, &text, &why)) {
+    *error = path + ": cannot read the baseline: " + why;
     return false;
   }
-  std::ostringstream s;
-  s << in.rdbuf();
-  nlohmann::json doc = nlohmann::json::parse(s.str(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array()) {
-    *error = path + ": not a sagelint baseline (write one with --write-baseline)";
-    return false;
-  }
-  for (const auto& f : doc["findings"]) {
-    if (f.is_object() && f.contains("fingerprint") && f["fingerprint"].is_string()) {
-      fingerprints->insert(f["fingerprint"].get<std::string>());
-    }
-  }
-  return true;
+  return ParseBaseline(text, path, fingerprints, error);
 }
 
 void ApplyBaseline(const std::set<std::string>& fingerprints, ScanResult* scan) {

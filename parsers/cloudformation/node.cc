@@ -1,9 +1,11 @@
 #include "parsers/cloudformation/node.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace sagelint::cfn {
 
@@ -47,15 +49,24 @@ class Converter {
     return {m.line + 1 + line_offset_, m.column + 1};
   }
 
+  // Counts `n` more bytes of the tree being built; throws past the budget.
+  void Charge(size_t n) {
+    bytes_ += n;
+    if (bytes_ > limits_.max_bytes) throw TooBig{};
+  }
+
   void Convert(const YAML::Node& y, Node* out, int depth) {
     if (++count_ > limits_.max_nodes) throw TooBig{};
     out->pos = Pos(y.Mark());
     if (depth > limits_.max_depth) throw TooDeep{out->pos};
     const std::string& tag = y.Tag();
+    Charge(sizeof(Node) + tag.size());
     if (!tag.empty() && tag != "?" && tag != "!") out->tag = tag;
     switch (y.Type()) {
       case YAML::NodeType::Scalar:
         out->kind = Node::Kind::kScalar;
+        // Charged before the copy: an alias of a large string costs its size at every use.
+        Charge(y.Scalar().size());
         out->text = y.Scalar();
         out->quoted = tag == "!";
         break;
@@ -71,6 +82,7 @@ class Converter {
         out->kind = Node::Kind::kMap;
         std::set<std::string> seen;
         for (const auto& kv : y) {
+          if (kv.first.IsScalar()) Charge(kv.first.Scalar().size() + sizeof(Node::Entry) + sizeof(SourcePos));
           std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
           SourcePos kpos = Pos(kv.first.Mark());
           if (!seen.insert(key).second) {
@@ -96,6 +108,7 @@ class Converter {
   LoadLimits limits_;
   std::vector<LoadError>* errors_;
   size_t count_ = 0;
+  size_t bytes_ = 0;
 };
 
 std::string_view StripIndent(std::string_view s) {
@@ -152,6 +165,44 @@ bool TooDeeplyNested(std::string_view text, int max_depth, SourcePos* where) {
   return false;
 }
 
+// Counts the nodes of the documents in a text with yaml-cpp's event parser,
+// which builds nothing: a document too large to convert is refused before
+// yaml-cpp's own tree (several hundred bytes per node) is built.
+class NodeCounter : public YAML::EventHandler {
+ public:
+  size_t count = 0;
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { ++count; }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { ++count; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override { ++count; }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++count;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++count;
+  }
+  void OnMapEnd() override {}
+};
+
+// Texts below this size cannot build a tree big enough to matter; larger ones are counted first.
+constexpr size_t kCountAbove = 1u << 20;
+
+bool MoreNodesThan(const std::string& text, size_t max_nodes) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  NodeCounter counter;
+  try {
+    while (parser.HandleNextDocument(counter)) {
+      if (counter.count > max_nodes) return true;
+    }
+  } catch (const YAML::Exception&) {
+    // Loading reports the error with its position.
+  }
+  return counter.count > max_nodes;
+}
+
 }  // namespace
 
 std::string FixTaggedBlockScalars(std::string_view text) {
@@ -202,13 +253,14 @@ bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limi
   }
   std::string fixed = FixTaggedBlockScalars(text);
   try {
+    if (fixed.size() > kCountAbove && MoreNodesThan(fixed, limits.max_nodes)) throw TooBig{};
     YAML::Node root = YAML::Load(fixed);
     Converter c(line_offset, limits, errors);
     c.Convert(root, out, 0);
     return true;
   } catch (const TooBig&) {
-    errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) +
-                           " nodes (YAML aliases?); not parsed",
+    errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) + " nodes or " +
+                           std::to_string(limits.max_bytes >> 20) + " MiB (YAML aliases?); not parsed",
                        {1 + line_offset, 1}});
   } catch (const TooDeep& e) {
     errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "parsers/frontend.h"
 #include "parsers/cloudformation/node.h"
@@ -47,13 +48,8 @@ struct HclFile {
 };
 
 bool ReadLimited(const fs::path& p, std::string* out) {
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec) || fs::file_size(p, ec) > kMaxReadBytes) return false;
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return static_cast<bool>(in) || in.eof();
+  std::string error;  // a regular file of at most 1 MiB, or nothing
+  return ReadFileCapped(p.string(), kMaxReadBytes, out, &error);
 }
 
 TfVal Known(TfVal::Kind kind, std::string text, SourceRange r, std::string origin = {}) {
