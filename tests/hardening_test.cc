@@ -141,6 +141,14 @@ TEST_CASE("YAML aliases are bounded by expanded bytes as well as nodes", "[adver
   sagelint::cfn::Node ok;
   CHECK(sagelint::cfn::LoadDocument(few, 0, small, &ok, &errors));
 
+  // A document that is itself over the node bound is refused before yaml-cpp builds it.
+  std::string dense = "Data:\n";
+  while (dense.size() < (7u << 19)) dense += "  - [a, b, c, d, e, f, g, h]\n";
+  errors.clear();
+  CHECK_FALSE(sagelint::cfn::LoadDocument(dense, 0, sagelint::cfn::LoadLimits{}, &root, &errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].message == "the document has more than 1000000 nodes; not parsed");
+
   Scratch s;
   s.Write("good.yaml", Notebook("Explore"));
   s.Write("bomb.yaml", text);

@@ -91,22 +91,21 @@ bool ReadFileCapped(const std::string& path, size_t max_bytes, std::string* out,
 }
 
 bool WriteFileAtomic(const std::string& path, std::string_view content, std::string* error) {
-  std::error_code ec;
   fs::path target = path;
-  // Write where a link points, so the link stays a link.
-  if (fs::is_symlink(target, ec)) {
-    fs::path resolved = fs::weakly_canonical(target, ec);
-    if (!ec) target = resolved;
-  }
+  std::error_code ec;
+  std::string abs = fs::absolute(target, ec).lexically_normal().string();
+  // /dev/stdout, /dev/fd/N, /proc/self/fd/N name an already open file (a pipe, a
+  // terminal, the file a shell redirected to): write through them, never replace them.
+  bool through = abs.rfind("/dev/", 0) == 0 || abs.rfind("/proc/", 0) == 0;
   struct stat st;
-  bool exists = ::stat(target.c_str(), &st) == 0;
+  bool exists = ::lstat(target.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) {
     *error = "is a directory";
     return false;
   }
-  if (exists && !S_ISREG(st.st_mode)) {
+  if (through || (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))) {
     // A device or FIFO: it cannot be replaced, only written.
-    int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    int fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) {
       *error = SystemError(errno);
       return false;
@@ -118,6 +117,8 @@ bool WriteFileAtomic(const std::string& path, std::string_view content, std::str
     }
     return ok;
   }
+  // Anywhere else a symbolic link at the target is replaced, never followed: a
+  // link planted where a report goes cannot redirect the write to another file.
   fs::path dir = target.parent_path();
   std::string tmpl = (dir.empty() ? fs::path(".") : dir).string() + "/." + target.filename().string() + ".XXXXXX";
   int fd = ::mkstemp(tmpl.data());
@@ -127,7 +128,7 @@ bool WriteFileAtomic(const std::string& path, std::string_view content, std::str
   }
   // The permissions a plain create would give (or the old file's), not mkstemp's 0600.
   mode_t mode;
-  if (exists) {
+  if (exists && S_ISREG(st.st_mode)) {
     mode = st.st_mode & 07777;
   } else {
     mode_t mask = ::umask(0);

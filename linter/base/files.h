@@ -32,9 +32,10 @@ bool ReadFileCapped(const std::string& path, size_t max_bytes, std::string* out,
 
 // Writes `content` to `path`: through a temporary file in the same directory
 // renamed over the target, so the target is either the old file or the whole
-// new one. A target that exists and is not a regular file (a device such as
-// /dev/stdout, a FIFO) is written directly. Every write, flush and close is
-// checked; on failure returns false with `error` set to the reason.
+// new one. A symbolic link at the target is replaced, not followed. A target
+// that is a device or FIFO, or any path under /dev/ or /proc/ (/dev/stdout), is
+// written directly. Every write and close is checked; on failure returns false
+// with `error` set to the reason.
 bool WriteFileAtomic(const std::string& path, std::string_view content, std::string* error);
 
 }  // namespace sagelint

@@ -35,6 +35,7 @@ SourcePos Node::KeyPos(std::string_view key) const {
 namespace {
 
 struct TooBig {};
+struct TooManyNodes {};  // found before building: the document itself is that large
 struct TooDeep {
   SourcePos pos;
 };
@@ -253,7 +254,7 @@ bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limi
   }
   std::string fixed = FixTaggedBlockScalars(text);
   try {
-    if (fixed.size() > kCountAbove && MoreNodesThan(fixed, limits.max_nodes)) throw TooBig{};
+    if (fixed.size() > kCountAbove && MoreNodesThan(fixed, limits.max_nodes)) throw TooManyNodes{};
     YAML::Node root = YAML::Load(fixed);
     Converter c(line_offset, limits, errors);
     c.Convert(root, out, 0);
@@ -261,6 +262,9 @@ bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limi
   } catch (const TooBig&) {
     errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) + " nodes or " +
                            std::to_string(limits.max_bytes >> 20) + " MiB (YAML aliases?); not parsed",
+                       {1 + line_offset, 1}});
+  } catch (const TooManyNodes&) {
+    errors->push_back({"the document has more than " + std::to_string(limits.max_nodes) + " nodes; not parsed",
                        {1 + line_offset, 1}});
   } catch (const TooDeep& e) {
     errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});

@@ -120,6 +120,16 @@ TEST_CASE("WriteFileAtomic replaces a file whole or not at all", "[adversarial][
   for (const auto& e : fs::directory_iterator(t.path())) entries += e.path().filename() != "report.json";
   CHECK(entries == 0);
 
+  // A link planted where a report goes is replaced, and the file it points to is left alone.
+  t.Write("precious.txt", "PRECIOUS");
+  fs::create_symlink(t.path() + "/precious.txt", fs::path(t.path()) / "planted.sarif");
+  REQUIRE(WriteFileAtomic(t.path() + "/planted.sarif", "REPORT", &error));
+  CHECK(sagelint::testing::ReadFileOrDie(t.path() + "/precious.txt") == "PRECIOUS");
+  CHECK_FALSE(fs::is_symlink(fs::path(t.path()) / "planted.sarif"));
+  CHECK(sagelint::testing::ReadFileOrDie(t.path() + "/planted.sarif") == "REPORT");
+  fs::remove(fs::path(t.path()) / "planted.sarif");
+  fs::remove(fs::path(t.path()) / "precious.txt");
+
   CHECK_FALSE(WriteFileAtomic("/dev/full", "x", &error));
   CHECK(error == "No space left on device");
   CHECK_FALSE(WriteFileAtomic(t.path(), "x", &error));
