@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pre-commit entry of the `sagelint-build` hook: builds sagelint from the hook
 # repository on first use (cached beside it, rebuilt when the sources change) and
-# scans the files pre-commit passes.
+# scans the files pre-commit passes. Its arguments go to `sagelint scan` as they
+# are: the hook's entry ends with `--`, so file names that look like options stay paths.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SAGELINT_BUILD_CACHE:-$repo/.build-pre-commit}"

@@ -52,6 +52,11 @@ std::string CompareGolden(const std::string& rel, const std::string& actual) {
   return rel + ": golden differs (line endings)";
 }
 
+std::string Binary() {
+  const char* other = std::getenv("SAGELINT_TEST_BINARY");
+  return other && *other ? other : SAGELINT_BINARY;
+}
+
 CommandResult RunSagelint(const std::string& args, const std::string& cwd) {
   namespace fs = std::filesystem;
   fs::path tmp = fs::temp_directory_path() / ("sagelint-test-" + std::to_string(::getpid()) + "-" +
@@ -59,7 +64,7 @@ CommandResult RunSagelint(const std::string& args, const std::string& cwd) {
   fs::create_directories(tmp);
   std::string cmd;
   if (!cwd.empty()) cmd = "cd '" + cwd + "' && ";
-  cmd += std::string("'") + SAGELINT_BINARY + "' " + args + " >'" + (tmp / "out").string() + "' 2>'" +
+  cmd += "'" + Binary() + "' " + args + " >'" + (tmp / "out").string() + "' 2>'" +
          (tmp / "err").string() + "' </dev/null";
   int rc = std::system(cmd.c_str());
   CommandResult r;

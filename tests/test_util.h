@@ -19,7 +19,10 @@ struct CommandResult {
   std::string out;
   std::string err;
 };
-// Runs the built sagelint binary with `args` (a shell-quoted string) in `cwd`.
+// The sagelint binary the tests run: the one built beside them, or
+// $SAGELINT_TEST_BINARY (to run the same checks against another build).
+std::string Binary();
+// Runs the sagelint binary with `args` (a shell-quoted string) in `cwd`.
 CommandResult RunSagelint(const std::string& args, const std::string& cwd = "");
 
 // A scratch directory with files, removed when it goes out of scope.

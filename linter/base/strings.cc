@@ -1,6 +1,8 @@
 #include "linter/base/strings.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 namespace sagelint {
 
@@ -41,38 +43,48 @@ std::string DidYouMeanSuffix(std::string_view word, const std::vector<std::strin
 
 namespace {
 
-bool MatchSegment(std::string_view p, std::string_view s) {
-  // Iterative wildcard match with backtracking on the last '*'.
-  size_t pi = 0, si = 0, star = std::string_view::npos, mark = 0;
-  while (si < s.size()) {
-    if (pi < p.size() && p[pi] == '[') {
-      size_t close = p.find(']', pi + 1);
-      if (close != std::string_view::npos) {
-        std::string_view cls = p.substr(pi + 1, close - pi - 1);
-        bool negate = !cls.empty() && (cls[0] == '!' || cls[0] == '^');
-        if (negate) cls.remove_prefix(1);
-        bool in = false;
-        for (size_t k = 0; k < cls.size(); ++k) {
-          if (k + 2 < cls.size() && cls[k + 1] == '-') {
-            in = in || (s[si] >= cls[k] && s[si] <= cls[k + 2]);
-            k += 2;
-          } else {
-            in = in || s[si] == cls[k];
-          }
-        }
-        if (in != negate) {
-          pi = close + 1;
-          ++si;
-          continue;
+// One pattern element of a segment matches one character `c`: `?`, a class
+// `[a-z]` (`[!…]`/`[^…]` negated) or a literal. Sets `len` to the element's length.
+bool MatchOne(std::string_view p, size_t pi, char c, size_t* len) {
+  if (p[pi] == '[') {
+    size_t close = p.find(']', pi + 2 <= p.size() ? pi + 2 : p.size());
+    if (close != std::string_view::npos) {
+      std::string_view cls = p.substr(pi + 1, close - pi - 1);
+      bool negate = cls.size() > 1 && (cls[0] == '!' || cls[0] == '^');
+      if (negate) cls.remove_prefix(1);
+      bool in = false;
+      for (size_t k = 0; k < cls.size(); ++k) {
+        if (k + 2 < cls.size() && cls[k + 1] == '-') {
+          in = in || (c >= cls[k] && c <= cls[k + 2]);
+          k += 2;
+        } else {
+          in = in || c == cls[k];
         }
       }
-    } else if (pi < p.size() && (p[pi] == '?' || p[pi] == s[si])) {
-      ++pi;
-      ++si;
-      continue;
-    } else if (pi < p.size() && p[pi] == '*') {
+      *len = close - pi + 1;
+      return in != negate;
+    }
+    // An unclosed '[' is a literal.
+  }
+  *len = 1;
+  return p[pi] == '?' || p[pi] == c;
+}
+
+// Wildcard matching where `*` is the only element of variable length: the
+// classic greedy scan that, on a mismatch, lets the last `*` absorb one more
+// character. It never revisits an earlier `*`, so it takes O(|p|·|s|) steps.
+bool MatchSegment(std::string_view p, std::string_view s) {
+  size_t pi = 0, si = 0, star = std::string_view::npos, mark = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && p[pi] == '*') {
       star = pi++;
       mark = si;
+      continue;
+    }
+    size_t len = 0;
+    if (pi < p.size() && MatchOne(p, pi, s[si], &len)) {
+      pi += len;
+      ++si;
       continue;
     }
     if (star == std::string_view::npos) return false;
@@ -83,25 +95,130 @@ bool MatchSegment(std::string_view p, std::string_view s) {
   return pi == p.size();
 }
 
-bool MatchSegments(const std::vector<std::string>& p, size_t pi, const std::vector<std::string>& s, size_t si) {
-  while (pi < p.size()) {
-    if (p[pi] == "**") {
-      for (size_t k = si; k <= s.size(); ++k) {
-        if (MatchSegments(p, pi + 1, s, k)) return true;
-      }
-      return false;
+// The same greedy scan one level up: `**` matches any run of segments (none
+// included), every other pattern segment exactly one path segment. Consecutive
+// `**` behave as one, and earlier `**` are never retried, so a pattern like
+// `**/**/**/b` costs O(|p|·|s|) segment comparisons instead of exponential time.
+bool MatchSegments(const std::vector<std::string>& p, const std::vector<std::string>& s) {
+  size_t pi = 0, si = 0, star = std::string::npos, mark = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && p[pi] == "**") {
+      star = pi++;
+      mark = si;
+      continue;
     }
-    if (si >= s.size() || !MatchSegment(p[pi], s[si])) return false;
-    ++pi;
-    ++si;
+    if (pi < p.size() && MatchSegment(p[pi], s[si])) {
+      ++pi;
+      ++si;
+      continue;
+    }
+    if (star == std::string::npos) return false;
+    pi = star + 1;
+    si = ++mark;
   }
-  return si == s.size();
+  while (pi < p.size() && p[pi] == "**") ++pi;
+  return pi == p.size();
+}
+
+// The length of the well-formed UTF-8 sequence at s[i], or 0 if none starts
+// there; `*bad` receives the length of the maximal ill-formed subpart (>= 1).
+size_t Utf8Length(std::string_view s, size_t i, size_t* bad) {
+  auto u = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = u(i);
+  *bad = 1;
+  if (c < 0x80) return 1;
+  size_t need;
+  unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    need = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    need = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;  // no surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    need = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  for (size_t k = 1; k < need; ++k) {
+    if (i + k >= s.size()) return 0;
+    unsigned char b = u(i + k);
+    bool ok = k == 1 ? (b >= lo && b <= hi) : (b >= 0x80 && b <= 0xBF);
+    if (!ok) return 0;
+    *bad = k + 1;
+  }
+  return need;
+}
+
+// The code point of the well-formed sequence of `len` bytes at s[i].
+uint32_t Decode(std::string_view s, size_t i, size_t len) {
+  auto u = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[k])); };
+  if (len == 1) return u(i);
+  if (len == 2) return ((u(i) & 0x1F) << 6) | (u(i + 1) & 0x3F);
+  if (len == 3) return ((u(i) & 0x0F) << 12) | ((u(i + 1) & 0x3F) << 6) | (u(i + 2) & 0x3F);
+  return ((u(i) & 0x07) << 18) | ((u(i + 1) & 0x3F) << 12) | ((u(i + 2) & 0x3F) << 6) | (u(i + 3) & 0x3F);
+}
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+
+bool NeedsEscape(uint32_t cp) {
+  return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x200E || cp == 0x200F ||
+         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 }  // namespace
 
 bool GlobMatch(std::string_view pattern, std::string_view path) {
-  return MatchSegments(SplitList(pattern, '/'), 0, SplitList(path, '/'), 0);
+  return MatchSegments(SplitList(pattern, '/'), SplitList(path, '/'));
+}
+
+std::string ValidUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t bad = 1;
+    size_t len = Utf8Length(s, i, &bad);
+    if (len == 0) {
+      out += kReplacement;
+      i += bad;
+    } else {
+      out.append(s.substr(i, len));
+      i += len;
+    }
+  }
+  return out;
+}
+
+std::string Printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t bad = 1;
+    size_t len = Utf8Length(s, i, &bad);
+    if (len == 0) {
+      out += kReplacement;
+      i += bad;
+      continue;
+    }
+    uint32_t cp = Decode(s, i, len);
+    if (!NeedsEscape(cp)) {
+      out.append(s.substr(i, len));
+    } else if (cp == '\n') {
+      out += "\\n";
+    } else if (cp == '\r') {
+      out += "\\r";
+    } else if (cp == '\t') {
+      out += "\\t";
+    } else {
+      char buf[12];
+      std::snprintf(buf, sizeof buf, cp < 0x80 ? "\\x%02x" : "\\u%04x", static_cast<unsigned>(cp));
+      out += buf;
+    }
+    i += len;
+  }
+  return out;
 }
 
 std::vector<std::string> SplitList(std::string_view s, char sep) {

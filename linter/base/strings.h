@@ -1,4 +1,5 @@
-// String helpers: edit distance for "did you mean", glob matching for paths.
+// String helpers: edit distance for "did you mean", glob matching for paths,
+// safe display of text that comes from scanned files.
 #ifndef SAGELINT_LINTER_BASE_STRINGS_H_
 #define SAGELINT_LINTER_BASE_STRINGS_H_
 
@@ -15,8 +16,18 @@ std::string DidYouMean(std::string_view word, const std::vector<std::string>& ca
 std::string DidYouMeanSuffix(std::string_view word, const std::vector<std::string>& candidates);
 
 // Glob over '/'-separated paths: `*` and `?` stay within a segment, `**`
-// spans segments (also none), `[abc]` classes.
+// spans segments (also none), `[abc]` classes. Time is at most proportional to
+// the pattern's length times the path's, whatever the number of wildcards.
 bool GlobMatch(std::string_view pattern, std::string_view path);
+
+// `s` with every ill-formed UTF-8 sequence replaced by U+FFFD (one per maximal
+// ill-formed subpart, as Unicode recommends). Valid text is returned unchanged.
+std::string ValidUtf8(std::string_view s);
+// ValidUtf8(s) safe to print on a terminal: C0 and C1 control characters,
+// DEL and the bidirectional formatting characters are written as escapes
+// (`\n`, `\r`, `\t`, `\x1b`, `\u202e`), so text from a scanned file cannot
+// move the cursor, recolour, or forge lines of the output.
+std::string Printable(std::string_view s);
 
 std::vector<std::string> SplitList(std::string_view s, char sep);
 std::string Trim(std::string_view s);

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -29,6 +28,7 @@
 #include "linter/model/rule.h"
 #include "linter/report/rules_table.h"
 #include "linter/cli/scan_options.h"
+#include "linter/base/files.h"
 #include "linter/base/strings.h"
 
 namespace sagelint {
@@ -41,12 +41,12 @@ Usage:
   sagelint [scan] [OPTIONS] [PATH ...]   check files and directories (default: .)
   sagelint inventory [OPTIONS] [PATH ...]  every workload: instance, count, spot, modes, idle stop,
                                          autoscaling, cost (--format table|json|csv)
-  sagelint rules                         list the rules (and the configuration's custom policies)
+  sagelint rules [--format json]         list the rules (and the configuration's custom policies)
   sagelint explain ID                    explain one rule
   sagelint iam-policy [OPTIONS] [PATH ...]  an IAM/SCP guardrail policy for the findings' classes
   sagelint diff --base REF [OPTIONS] [PATH ...]  what a change adds against git revision REF: new and
                                          resolved findings and the SageMaker spend delta
-  sagelint --version | --help
+  sagelint --version | --help | help
 
 Options of scan:
   --format F[=FILE]      text (default), json, sarif, junit, github, gitlab, markdown;
@@ -75,7 +75,9 @@ Options of scan:
   --no-color             no colours even on a terminal
   --quiet                findings only, no details and no summary
 
-Exit status: 0 no finding at or above --fail-on, 1 at least one, 2 usage or configuration error.
+Every word after `--` is a path, even one that looks like an option.
+Exit status: 0 no finding at or above --fail-on, 1 at least one, 2 usage or configuration error
+(also a file that cannot be read or written).
 )";
 
 struct UsageError {
@@ -104,6 +106,7 @@ struct CliOptions {
   int jobs = 0;
   bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
   bool timing = false;  // developer aid: CPU time per front end on stderr
+  bool help = false, version = false;
 };
 
 std::pair<std::string, std::string> KeyValue(const std::string& flag, const std::string& v) {
@@ -122,18 +125,59 @@ std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) 
   return ids;
 }
 
+bool IsCommand(const std::string& a) {
+  return a == "scan" || a == "rules" || a == "explain" || a == "dump-model" || a == "iam-policy" ||
+         a == "inventory" || a == "diff" || a == "help";
+}
+
+// A strict decimal integer: "4" yes; "4x", "1.5", " 4", "+4" no.
+std::optional<int> StrictInt(const std::string& v) {
+  if (v.empty() || v.size() > 9) return std::nullopt;
+  for (char c : v) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  return std::stoi(v);
+}
+
+// Which --format values a command accepts (empty: the command takes no --format).
+std::vector<std::string> FormatsOf(const std::string& command) {
+  if (command == "inventory") return {"table", "json", "csv"};
+  if (command == "rules") return {"text", "json", "markdown"};
+  if (command == "scan" || command == "diff") {
+    std::vector<std::string> names;
+    for (const Emitter& e : Emitters()) names.emplace_back(e.name);
+    return names;
+  }
+  return {};
+}
+
+void CheckFormats(const CliOptions& o) {
+  std::vector<std::string> allowed = FormatsOf(o.command);
+  for (const Output& out : o.outputs) {
+    if (allowed.empty()) throw UsageError{o.command + " does not take --format"};
+    if (std::find(allowed.begin(), allowed.end(), out.format) != allowed.end()) continue;
+    std::string list;
+    for (size_t i = 0; i < allowed.size(); ++i) list += (i ? (i + 1 == allowed.size() ? " and " : ", ") : "") + allowed[i];
+    if (o.command == "scan" || o.command == "diff") {
+      throw UsageError{"unknown format '" + out.format + "'" + DidYouMeanSuffix(out.format, allowed)};
+    }
+    throw UsageError{o.command + " formats are " + list + ", not '" + out.format + "'"};
+  }
+}
+
 CliOptions ParseArgs(int argc, char** argv) {
   CliOptions o;
   std::vector<std::string> args(argv + 1, argv + argc);
-  size_t i = 0;
-  if (!args.empty() && (args[0] == "scan" || args[0] == "rules" || args[0] == "explain" || args[0] == "dump-model" ||
-                         args[0] == "iam-policy" || args[0] == "inventory" || args[0] == "diff")) {
-    o.command = args[i++];
-  }
-  bool only_paths = false;
-  for (; i < args.size(); ++i) {
+  bool only_paths = false, command_given = false;
+  for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
     if (only_paths || a.empty() || a[0] != '-' || a == "-") {
+      // The command is the first word that is not an option (`sagelint --no-color scan .`).
+      if (!only_paths && !command_given && o.args.empty() && IsCommand(a)) {
+        o.command = a;
+        command_given = true;
+        continue;
+      }
       o.args.push_back(a);
       continue;
     }
@@ -157,24 +201,15 @@ CliOptions ParseArgs(int argc, char** argv) {
       return args[++i];
     };
     if (a == "--help" || a == "-h") {
-      o.command = "help";
+      o.help = true;
     } else if (a == "--version" || a == "-V") {
-      o.command = "version";
+      o.version = true;
     } else if (a == "--format" || a == "-f") {
       std::string v = next();
       // With --format=F=FILE the first '=' was taken as the flag's.
       size_t eq = v.find('=');
       Output out{v.substr(0, eq), eq == std::string::npos ? "" : v.substr(eq + 1)};
-      bool inventory_format =
-          o.command == "inventory" && (out.format == "table" || out.format == "json" || out.format == "csv");
-      if (!inventory_format && o.command == "inventory") {
-        throw UsageError{"inventory formats are table, json and csv, not '" + out.format + "'"};
-      }
-      if (!inventory_format && !FindEmitter(out.format)) {
-        std::vector<std::string> names;
-        for (const Emitter& e : Emitters()) names.emplace_back(e.name);
-        throw UsageError{"unknown format '" + out.format + "'" + DidYouMeanSuffix(out.format, names)};
-      }
+      if (eq != std::string::npos && out.file.empty()) throw UsageError{"--format " + v + ": the file name is empty"};
       o.outputs.push_back(out);
     } else if (a == "--fail-on") {
       std::string v = next();
@@ -187,9 +222,11 @@ CliOptions ParseArgs(int argc, char** argv) {
     } else if (a == "--ignore") {
       for (auto& id : RuleIds(a, next())) o.ignore.push_back(id);
     } else if (a == "--param") {
-      o.params.insert(KeyValue(a, next()));
+      auto [k, v] = KeyValue(a, next());
+      o.params[k] = v;  // a later value wins
     } else if (a == "--var") {
-      o.vars.insert(KeyValue(a, next()));
+      auto [k, v] = KeyValue(a, next());
+      o.vars[k] = v;
     } else if (a == "--var-file") {
       o.var_files.push_back(next());
     } else if (a == "--param-file") {
@@ -210,12 +247,9 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.lifecycle_arns.push_back(next());
     } else if (a == "--jobs" || a == "-j") {
       std::string v = next();
-      try {
-        o.jobs = std::stoi(v);
-      } catch (const std::exception&) {
-        o.jobs = -1;
-      }
-      if (o.jobs < 1 || o.jobs > 1024) throw UsageError{"--jobs expects a number from 1 to 1024, got '" + v + "'"};
+      auto n = StrictInt(v);
+      if (!n || *n < 1 || *n > 1024) throw UsageError{"--jobs expects a whole number from 1 to 1024, got '" + v + "'"};
+      o.jobs = *n;
     } else if (a == "--timing") {
       o.timing = true;
     } else if (a == "--no-color") {
@@ -230,7 +264,38 @@ CliOptions ParseArgs(int argc, char** argv) {
       throw UsageError{"unknown option '" + a + "' (see sagelint --help)"};
     }
   }
+  if (o.help) o.command = "help";
+  if (o.version && !o.help) o.command = "version";
+  if (o.command != "help" && o.command != "version") CheckFormats(o);
   return o;
+}
+
+// Where an output goes: stdout, or FILE written whole (a temporary file renamed
+// over it). A write that fails is an error naming the file (exit 2).
+void WriteOutput(const std::string& file, const std::string& content) {
+  if (file.empty()) {
+    std::cout << content;
+    std::cout.flush();
+    if (!std::cout) throw UsageError{"cannot write to standard output"};
+    return;
+  }
+  std::string error;
+  if (!WriteFileAtomic(file, content, &error)) throw UsageError{"cannot write " + file + ": " + error};
+}
+
+// Writes every (file, content) pair; one that fails is reported and the others
+// are still written. False if any failed.
+bool WriteOutputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  bool ok = true;
+  for (const auto& [file, content] : outputs) {
+    try {
+      WriteOutput(file, content);
+    } catch (const UsageError& e) {
+      std::cerr << "sagelint: " << Printable(e.message) << "\n";
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 // Where a scan's configuration is looked for: the working directory, or its
@@ -268,14 +333,19 @@ std::vector<Policy> LoadConfigPolicies(const Config& c) {
 }
 
 int CommandRules(const CliOptions& o) {
-  bool markdown = !o.outputs.empty() && o.outputs.front().format == "markdown";
   std::vector<CustomRuleInfo> custom;
   for (const Policy& p : LoadConfigPolicies(LoadConfigFor(o))) custom.push_back({p.id, p.severity, p.message});
-  std::cout << (markdown ? RulesMarkdown() : RulesText(custom));
+  std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
+  for (const Output& out : outputs) {
+    std::string content = out.format == "markdown" ? RulesMarkdown()
+                          : out.format == "json"   ? RulesJson(custom)
+                                                   : RulesText(custom);
+    WriteOutput(out.file, content);
+  }
   return 0;
 }
 
-int CommandExplain(const CliOptions& o) {
+int ExplainTo(const CliOptions& o, std::ostream& out) {
   if (o.args.size() != 1) throw UsageError{"explain expects one rule ID, e.g. sagelint explain SM401"};
   std::string id = o.args[0];
   for (char& c : id) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -289,26 +359,35 @@ int CommandExplain(const CliOptions& o) {
   if (!r) {
     for (const Policy& p : LoadConfigPolicies(LoadConfigFor(o))) {
       if (p.id == o.args[0]) {
-        std::cout << "custom policy " << DescribePolicy(p);
+        // The policy comes from the scanned repository's configuration: each line printed inert.
+        out << "custom policy ";
+        for (const std::string& line : SplitList(DescribePolicy(p), '\n')) out << Printable(line) << "\n";
         return 0;
       }
     }
     CheckRuleIds({id}, "explain");
   }
-  std::cout << r->id << " " << r->name << " (" << SeverityName(r->severity) << ")\n" << r->summary << "\n\n";
+  out << r->id << " " << r->name << " (" << SeverityName(r->severity) << ")\n" << r->summary << "\n\n";
   if (!r->options.empty()) {
-    std::cout << "Options (.sagelint.yaml `rules: {" << r->id << ": {...}}`):\n";
+    out << "Options (.sagelint.yaml `rules: {" << r->id << ": {...}}`):\n";
     for (const RuleOption& opt : r->options) {
-      std::cout << "  " << opt.name << " (default " << opt.default_value << "): " << opt.help << "\n";
+      out << "  " << opt.name << " (default " << opt.default_value << "): " << opt.help << "\n";
     }
-    std::cout << "\n";
+    out << "\n";
   }
-  std::cout << RuleDoc(r->id);
+  out << RuleDoc(r->id);
   if (r->severity != Severity::kNote || !r->iam_key.empty()) {
-    std::cout << "\nPrices in cost estimates: " << PriceTable::BuiltIn().Describe()
-              << ". Replace them with `prices:` in .sagelint.yaml or --prices FILE.\n";
+    out << "\nPrices in cost estimates: " << PriceTable::BuiltIn().Describe()
+        << ". Replace them with `prices:` in .sagelint.yaml or --prices FILE.\n";
   }
   return 0;
+}
+
+int CommandExplain(const CliOptions& o) {
+  std::ostringstream out;
+  int rc = ExplainTo(o, out);
+  WriteOutput("", out.str());
+  return rc;
 }
 
 // Developer aid: the normalized model of each file, as the golden tests print it.
@@ -324,7 +403,7 @@ int CommandDumpModel(const CliOptions& o) {
   for (const WorkUnit& unit : PlanUnits(files)) {
     std::vector<std::string> skipped;
     for (const ParsedFile& pf : ParseUnit(unit, ro, &skipped)) std::cout << DumpFileResult(pf.result);
-    for (const std::string& s : skipped) std::cerr << "sagelint: skipped " << s << "\n";
+    for (const std::string& s : skipped) std::cerr << "sagelint: skipped " << Printable(s) << "\n";
   }
   return 0;
 }
@@ -334,6 +413,7 @@ Config LoadConfigFor(const CliOptions& o, const std::string& start) {
   if (path.empty()) {
     std::error_code ec;
     path = FindConfig(start.empty() ? std::filesystem::current_path(ec).string() : start);
+    if (!path.empty()) path = DisplayPath(path);  // as messages name it
   } else if (!std::filesystem::exists(path)) {
     throw UsageError{"--config: " + path + " does not exist"};
   }
@@ -408,8 +488,14 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
 
 // Named paths that do not exist are a usage error (exit 2); unreadable entries are reported and skipped.
 bool ReportMissing(const ScanResult& result) {
-  for (const std::string& m : result.missing) std::cerr << "sagelint: " << m << ": no such file or directory\n";
-  for (const std::string& s : result.skipped) std::cerr << "sagelint: skipped " << s << "\n";
+  for (const std::string& m : result.missing) {
+    std::cerr << "sagelint: " << Printable(m) << ": no such file or directory";
+    // After `--` every word is a path: an option there is a misplaced option, not a file.
+    if (!m.empty() && m[0] == '-') std::cerr << " (options go before `--`)";
+    std::cerr << "\n";
+  }
+  for (const std::string& s : result.skipped) std::cerr << "sagelint: skipped " << Printable(s) << "\n";
+  for (const std::string& w : result.warnings) std::cerr << "sagelint: warning: " << Printable(w) << "\n";
   return !result.missing.empty();
 }
 
@@ -423,12 +509,14 @@ int CommandIamPolicy(const CliOptions& o) {
   if (it != so.config.rules.end() && it->second.options.count("max_keep_alive_seconds")) {
     go.max_keep_alive_seconds = it->second.options.at("max_keep_alive_seconds");
   }
-  std::cout << BuildGuardrailPolicy(result.findings, o.lifecycle_arns, go).dump(2) << "\n";
+  WriteOutput("", BuildGuardrailPolicy(result.findings, o.lifecycle_arns, go)
+                      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                      "\n");
   for (const std::string& note : GuardrailNotes(result.findings, o.lifecycle_arns)) {
-    std::cerr << "note: " << note << "\n";
+    std::cerr << "note: " << Printable(note) << "\n";
   }
   for (const CiOnlyClass& c : ClassesWithoutConditionKey(result.findings)) {
-    std::cerr << "not enforceable by IAM: " << c.rule << " " << c.what << "\n";
+    std::cerr << "not enforceable by IAM: " << c.rule << " " << Printable(c.what) << "\n";
   }
   return 0;
 }
@@ -440,15 +528,13 @@ int CommandInventory(const CliOptions& o) {
   if (ReportMissing(result)) return 2;
   const PriceTable& table = so.prices ? *so.prices : PriceTable::BuiltIn();
   std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"table", ""}} : o.outputs;
+  std::vector<std::pair<std::string, std::string>> written;
   for (const Output& out : outputs) {
-    if (out.file.empty()) {
-      EmitInventory(std::cout, out.format, result.workloads, table);
-    } else {
-      std::ofstream f(out.file, std::ios::binary);
-      if (!f) throw UsageError{"cannot write " + out.file};
-      EmitInventory(f, out.format, result.workloads, table);
-    }
+    std::ostringstream text;
+    EmitInventory(text, out.format, result.workloads, table);
+    written.emplace_back(out.file, text.str());
   }
+  if (!WriteOutputs(written)) return 2;
   return 0;
 }
 
@@ -479,24 +565,23 @@ void PrintTiming(const ScanResult& r) {
   std::fprintf(stderr, "%-10s %8s %8s %10s %8.3f\n", "analysis", "", "", "", r.analysis_cpu_seconds);
 }
 
-// Each --format output (text on stdout by default), colours only on a terminal.
-void WriteOutputs(const CliOptions& o,
-                  const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit) {
+// Renders each --format output (text on stdout by default; colours only on a
+// terminal), then writes them all (WriteOutputs). False if a write failed.
+bool EmitOutputs(const CliOptions& o,
+                 const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit) {
   std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
   EmitOptions eo;
   eo.quiet = o.quiet;
   eo.blob_url = BlobUrl();
   bool tty = ::isatty(STDOUT_FILENO) == 1;
+  std::vector<std::pair<std::string, std::string>> rendered;
   for (const Output& out : outputs) {
     eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
-    if (out.file.empty()) {
-      emit(std::cout, out, eo);
-    } else {
-      std::ofstream f(out.file, std::ios::binary);
-      if (!f) throw UsageError{"cannot write " + out.file};
-      emit(f, out, eo);
-    }
+    std::ostringstream text;
+    emit(text, out, eo);
+    rendered.emplace_back(out.file, text.str());
   }
+  return WriteOutputs(rendered);
 }
 
 int CommandScan(const CliOptions& o) {
@@ -518,17 +603,19 @@ int CommandScan(const CliOptions& o) {
   if (o.timing) PrintTiming(result);
   if (!o.write_baseline.empty()) {
     if (!WriteBaseline(o.write_baseline, result.findings, &error)) throw UsageError{"--write-baseline: " + error};
-    std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << o.write_baseline << "\n";
+    std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << Printable(o.write_baseline) << "\n";
   }
   if (baseline.schema_version == 1) {
-    std::cerr << "sagelint: note: " << o.baseline
+    std::cerr << "sagelint: note: " << Printable(o.baseline)
               << " is a schema 1 baseline, matched by its old fingerprints; rewrite it with --write-baseline\n";
   }
   ApplyBaseline(std::move(baseline), &result);
 
-  WriteOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
-    FindEmitter(output.format)->emit(out, result, eo);
-  });
+  if (!EmitOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+        FindEmitter(output.format)->emit(out, result, eo);
+      })) {
+    return 2;
+  }
   FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
   for (const Finding& f : result.findings) {
     if (FailsOn(level, f.severity)) return 1;
@@ -601,7 +688,7 @@ int CommandDiff(const CliOptions& o) {
   // the root: configuration discovery and file functions stop there.
   ScratchDir scratch;
   MaterializeStats stats;
-  if (!GitMaterialize(top_dir, *commit, scratch.path(), kMaxReadBytes, &stats, &error)) {
+  if (!GitMaterialize(top_dir, *commit, scratch.path(), kMaxSourceBytes, &stats, &error)) {
     throw UsageError{"diff: cannot read " + o.base + " from git: " + error};
   }
   fs::create_directory(fs::path(scratch.path()) / ".git", ec);
@@ -634,9 +721,11 @@ int CommandDiff(const CliOptions& o) {
   diff.base_ref = o.base;
   diff.base_commit = *commit;
 
-  WriteOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
-    EmitDiff(out, output.format, diff, eo);
-  });
+  if (!EmitOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+        EmitDiff(out, output.format, diff, eo);
+      })) {
+    return 2;
+  }
   FailOn level = o.fail_on.value_or(head_opts.config.fail_on.value_or(FailOn::kWarning));
   for (const Finding& f : diff.added) {
     if (FailsOn(level, f.severity)) return 1;
@@ -650,11 +739,11 @@ int RunCli(int argc, char** argv) {
   try {
     CliOptions o = ParseArgs(argc, argv);
     if (o.command == "help") {
-      std::cout << kUsage;
+      WriteOutput("", kUsage);
       return 0;
     }
     if (o.command == "version") {
-      std::cout << "sagelint " << SAGELINT_VERSION << "\n";
+      WriteOutput("", std::string("sagelint ") + SAGELINT_VERSION + "\n");
       return 0;
     }
     if (o.command == "rules") return CommandRules(o);
@@ -665,10 +754,11 @@ int RunCli(int argc, char** argv) {
     if (o.command == "diff") return CommandDiff(o);
     return CommandScan(o);
   } catch (const UsageError& e) {
-    std::cerr << "sagelint: " << e.message << "\n";
+    // Messages quote arguments and file contents: print them inert.
+    std::cerr << "sagelint: " << Printable(e.message) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "sagelint: internal error: " << e.what() << "\n";
+    std::cerr << "sagelint: internal error: " << Printable(e.what()) << "\n";
     return 2;
   }
 }

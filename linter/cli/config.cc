@@ -1,11 +1,13 @@
 #include "linter/cli/config.h"
 
+#include <cctype>
+#include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "linter/cost/datasets.h"
 #include "linter/model/rule.h"
+#include "linter/base/files.h"
+#include "linter/base/yaml_keys.h"
 #include "linter/base/strings.h"
 
 namespace sagelint {
@@ -108,9 +110,14 @@ class Loader {
       }
       std::string text = Scalar(kv.second, "rules." + id + "." + key);
       try {
+        // stod also reads "nan", "inf" and hexadecimal: an option is a plain decimal number.
+        if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos ||
+            !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.')) {
+          throw std::invalid_argument(text);
+        }
         size_t used = 0;
         double v = std::stod(text, &used);
-        if (used != text.size() || v < 0) throw std::invalid_argument(text);
+        if (used != text.size() || !std::isfinite(v) || v < 0) throw std::invalid_argument(text);
         s.options[key] = v;
       } catch (const std::exception&) {
         Fail(kv.second, "rules." + id + "." + key + ": '" + text + "' is not a non-negative number");
@@ -196,6 +203,8 @@ class Loader {
 std::optional<Config> ParseConfig(const std::string& text, const std::string& path, ConfigError* error) {
   try {
     YAML::Node root = YAML::Load(text);
+    std::string dup;
+    if (!CheckYamlKeys(root, path, &dup)) throw Invalid{dup};
     return Loader(path).Load(root);
   } catch (const Invalid& e) {
     error->message = e.message;
@@ -206,14 +215,12 @@ std::optional<Config> ParseConfig(const std::string& text, const std::string& pa
 }
 
 std::optional<Config> LoadConfig(const std::string& path, ConfigError* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error->message = path + ": cannot read the configuration file";
+  std::string text, why;
+  if (!ReadFileCapped(path, kMaxConfigBytes, &text, &why)) {
+    error->message = path + ": cannot read the configuration file: " + why;
     return std::nullopt;
   }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return ParseConfig(s.str(), path, error);
+  return ParseConfig(text, path, error);
 }
 
 std::string FindConfig(const std::string& start_dir) {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <vector>
+
+#include "linter/base/files.h"
 
 namespace sagelint {
 namespace {
@@ -267,14 +267,12 @@ bool AddS3ListingArg(std::string_view arg, DatasetSizes* out, std::string* error
     bucket = arg.substr(0, eq);
     path = arg.substr(eq + 1);
   }
-  std::ifstream in{std::string(path), std::ios::binary};
-  if (!in) {
-    *error = std::string(path) + ": cannot read";
+  std::string text, why;
+  if (!ReadFileCapped(std::string(path), kMaxListingBytes, &text, &why)) {
+    *error = std::string(path) + ": cannot read: " + why;
     return false;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return LoadS3Listing(text.str(), bucket, std::string(path), out, error);
+  return LoadS3Listing(text, bucket, std::string(path), out, error);
 }
 
 }  // namespace sagelint

@@ -4,11 +4,10 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "linter/base/embedded.h"
+#include "linter/base/files.h"
 
 namespace sagelint {
 namespace {
@@ -200,14 +199,12 @@ std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_v
 
 std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_view region,
                                            std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = path + ": cannot read";
+  std::string text, why;
+  if (!ReadFileCapped(path, kMaxPriceFileBytes, &text, &why)) {
+    *error = path + ": cannot read: " + why;
     return std::nullopt;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return Parse(ss.str(), region, path, error);
+  return Parse(text, region, path, error);
 }
 
 std::optional<double> PriceTable::Hourly(std::string_view instance_type, PriceComponent c) const {

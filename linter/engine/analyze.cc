@@ -143,29 +143,23 @@ void ApplyDatasetAnnotations(ParsedFile& pf) {
   const std::string& text = pf.text;
   if (text.find(kMarker) == std::string::npos) return;
   std::map<int, Val> sizes;  // by line
-  int line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    if (i < text.size() && text[i] != '\n') continue;
-    std::string_view l(text.data() + line_start, i - line_start);
-    size_t at = l.find(kMarker);
-    size_t comment = std::min(l.find('#'), l.find("//"));
-    if (at != std::string_view::npos && comment < at) {
-      std::string_view rest = l.substr(at + kMarker.size());
-      size_t end = rest.find_first_of(" \t\r\",\\");
-      std::string size(rest.substr(0, end));
-      int column = static_cast<int>(at) + 1;
-      if (auto gb = ParseSize(size)) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", *gb);
-        sizes[line] = Val::Known(buf, {{line, column}, {line, column}}, "sagelint:dataset-size annotation");
-      } else {
-        pf.result.errors.push_back({"sagelint:dataset-size='" + size + "' is not a size such as 2TB or 500GB",
-                                    {line, column}});
-      }
+  // Only a real comment states a size: the same text inside a string is data.
+  for (const Comment& c : FindComments(text, CommentSyntaxOf(pf.result.format, pf.result.path))) {
+    size_t at = c.text.find(kMarker);
+    if (at == std::string::npos) continue;
+    std::string_view rest = std::string_view(c.text).substr(at + kMarker.size());
+    size_t end = rest.find_first_of(" \t\r\",\\");
+    std::string size(rest.substr(0, end));
+    int line = c.line;
+    int column = c.column + static_cast<int>(at);
+    if (auto gb = ParseSize(size)) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", *gb);
+      sizes[line] = Val::Known(buf, {{line, column}, {line, column}}, "sagelint:dataset-size annotation");
+    } else {
+      pf.result.errors.push_back({"sagelint:dataset-size='" + size + "' is not a size such as 2TB or 500GB",
+                                  {line, column}});
     }
-    ++line;
-    line_start = i + 1;
   }
   for (Workload& w : pf.result.workloads) {
     for (Channel& c : w.channels) {
@@ -297,7 +291,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
       }
     }
     // Comment suppressions.
-    SuppressionIndex index(FindIgnoreDirectives(pf.text));
+    SuppressionIndex index(FindIgnoreDirectives(pf.text, CommentSyntaxOf(pf.result.format, pf.result.path)));
     std::vector<Finding> kept;
     for (Finding& f : found) {
       if (index.Suppresses(f)) {

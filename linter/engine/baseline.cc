@@ -1,14 +1,13 @@
 #include "linter/engine/baseline.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "linter/base/files.h"
 #include "linter/engine/fingerprint.h"
 
 namespace sagelint {
 
-bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings, std::string* error) {
+std::string BaselineText(const std::vector<Finding>& findings) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Finding& f : findings) {
     list.push_back({{"fingerprint", f.fingerprint},
@@ -18,43 +17,54 @@ bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings
                     {"message", f.message}});
   }
   nlohmann::ordered_json doc = {{"schema_version", kBaselineSchema}, {"tool", "sagelint"}, {"findings", list}};
-  std::ofstream out(path, std::ios::binary);
-  if (!out) {
-    *error = "cannot write " + path;
+  // Paths and messages quote the scanned files, which need not be UTF-8.
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings, std::string* error) {
+  std::string why;
+  if (!WriteFileAtomic(path, BaselineText(findings), &why)) {
+    *error = "cannot write " + path + ": " + why;
     return false;
   }
-  out << doc.dump(2) << "\n";
+  return true;
+}
+
+bool ParseBaseline(std::string_view text, const std::string& label, Baseline* baseline, std::string* error) {
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  const char* kHint = " (write one with --write-baseline)";
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array()) {
+    *error = label + ": not a sagelint baseline" + std::string(kHint);
+    return false;
+  }
+  auto version = doc.find("schema_version");
+  if (version == doc.end() || !version->is_number_integer() || (*version != 1 && *version != kBaselineSchema)) {
+    *error = label + ": unsupported baseline schema_version " +
+             (version == doc.end() ? std::string("(none)") : version->dump()) + "; this sagelint reads 1 and " +
+             std::to_string(kBaselineSchema) + kHint;
+    return false;
+  }
+  baseline->schema_version = version->get<int>();
+  const auto& list = doc["findings"];
+  for (size_t i = 0; i < list.size(); ++i) {
+    const auto& f = list[i];
+    auto fp = f.is_object() ? f.find("fingerprint") : f.end();
+    if (!f.is_object() || fp == f.end() || !fp->is_string()) {
+      *error = label + ": findings[" + std::to_string(i) + "] has no \"fingerprint\" string" + kHint;
+      return false;
+    }
+    baseline->fingerprints.insert(fp->get<std::string>());
+  }
   return true;
 }
 
 bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = path + ": cannot read the baseline";
+  std::string text, why;
+  if (!ReadFileCapped(path, kMaxBaselineBytes, &text, &why)) {
+    *error = path + ": cannot read the baseline: " + why;
     return false;
   }
-  std::ostringstream s;
-  s << in.rdbuf();
-  nlohmann::json doc = nlohmann::json::parse(s.str(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array()) {
-    *error = path + ": not a sagelint baseline (write one with --write-baseline)";
-    return false;
-  }
-  const nlohmann::json& version = doc["schema_version"];
-  if (!version.is_number_integer() || (version.get<int>() != 1 && version.get<int>() != kBaselineSchema)) {
-    *error = path + ": baseline schema_version " + (version.is_null() ? std::string("missing") : version.dump()) +
-             " is not one this sagelint reads (1 or " + std::to_string(kBaselineSchema) + ")";
-    return false;
-  }
-  baseline->schema_version = version.get<int>();
-  for (const auto& f : doc["findings"]) {
-    if (!f.is_object() || !f.contains("fingerprint") || !f["fingerprint"].is_string()) {
-      *error = path + ": a baseline entry has no fingerprint";
-      return false;
-    }
-    baseline->fingerprints.insert(f["fingerprint"].get<std::string>());
-  }
-  return true;
+  return ParseBaseline(text, path, baseline, error);
 }
 
 void ApplyBaseline(Baseline baseline, ScanResult* scan) {

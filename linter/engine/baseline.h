@@ -10,6 +10,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "linter/model/scan_result.h"
@@ -26,8 +27,15 @@ struct Baseline {
   std::multiset<std::string> fingerprints;
 };
 
+// The baseline document of `findings` (JSON, schema 2; invalid UTF-8 carried as U+FFFD).
+std::string BaselineText(const std::vector<Finding>& findings);
+// Writes it whole (a temporary file renamed over `path`) or fails with `error`.
 bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings, std::string* error);
-// Reads a baseline of schema 1 or 2; anything else is an error.
+// Reads a baseline of schema 1 or 2. A document that is not JSON, has another
+// schema_version, or has an entry without a fingerprint string is an error
+// naming `label` (the file).
+bool ParseBaseline(std::string_view text, const std::string& label, Baseline* baseline, std::string* error);
+// The same from a regular file of at most 64 MiB.
 bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error);
 // Removes the findings the baseline holds (each entry hides one finding);
 // counts them in `scan->baselined`.

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
+#include <sstream>
 
+#include "linter/base/files.h"
 #include "linter/base/strings.h"
 
 namespace sagelint {
@@ -34,10 +35,14 @@ struct IgnoreFile {
   std::vector<Pattern> patterns;
 };
 
-IgnoreFile ReadIgnoreFile(const fs::path& dir) {
+// Reads dir/.gitignore (a regular file of at most 1 MiB); a reason in `error` otherwise.
+IgnoreFile ReadIgnoreFile(const fs::path& dir, std::string* error) {
   IgnoreFile f;
   f.dir = dir;
-  std::ifstream in(dir / ".gitignore");
+  std::string text;
+  if (!ReadFileCapped((dir / ".gitignore").string(), kMaxIgnoreFileBytes, &text, error)) return f;
+  error->clear();
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -69,31 +74,58 @@ class Walker {
  public:
   Walker(const DiscoverOptions& opts, DiscoverResult& out) : opts_(opts), out_(out) {}
 
-  void WalkRoot(const fs::path& root) {
+  void WalkRoot(const fs::path& root, const std::string& given) {
     std::error_code ec;
     root_ = fs::canonical(root, ec);
     if (ec) root_ = root;
     scan_root_ = ScanRootOf(root_.string());
-    // .gitignore files above the root, up to the repository top, apply too.
+    // Ignore files inside the root apply, and, when the root lies inside a git
+    // work tree, those of the work tree above it (git applies them too). A
+    // .gitignore in some unrelated parent directory (a home directory, /tmp)
+    // never hides files.
     std::vector<IgnoreFile> stack;
-    if (!opts_.no_ignore) {
+    if (!opts_.no_ignore && !fs::exists(root_ / ".git", ec)) {
       std::vector<fs::path> parents;
+      bool in_work_tree = false;
       for (fs::path d = root_.parent_path(); !d.empty(); d = d.parent_path()) {
         parents.push_back(d);
-        if (fs::exists(d / ".git", ec) || d == d.parent_path()) break;
-      }
-      if (!fs::exists(root_ / ".git", ec)) {
-        for (auto it = parents.rbegin(); it != parents.rend(); ++it) {
-          if (fs::exists(*it / ".gitignore", ec)) stack.push_back(ReadIgnoreFile(*it));
+        if (fs::exists(d / ".git", ec)) {
+          in_work_tree = true;
+          break;
         }
-      } 
+        if (d == d.parent_path()) break;
+      }
+      if (in_work_tree) {
+        for (auto it = parents.rbegin(); it != parents.rend(); ++it) PushIgnoreFile(*it, stack);
+      }
     }
+    size_t before = out_.files.size();
     Walk(root_, stack, 0);
+    if (out_.files.size() == before) {
+      out_.warnings.push_back(given + ": no file to scan here (none of a scanned kind, or all excluded by " +
+                              (opts_.no_ignore ? std::string("exclude:") : std::string(".gitignore or exclude:")) + ")");
+    }
   }
 
-  void AddFile(const fs::path& p, bool named) {
+  // Pushes dir/.gitignore onto `stack` if there is one; false if none was pushed.
+  bool PushIgnoreFile(const fs::path& dir, std::vector<IgnoreFile>& stack) {
+    std::error_code ec;
+    if (!fs::exists(dir / ".gitignore", ec)) return false;
+    std::string error;
+    IgnoreFile f = ReadIgnoreFile(dir, &error);
+    if (!error.empty()) {
+      out_.skipped.push_back(DisplayPath((dir / ".gitignore").string()) + ": " + error);
+      return false;
+    }
+    stack.push_back(std::move(f));
+    return true;
+  }
+
+  // `kind_path`: the name that says what kind of file it is (a link's own name), default `p`.
+  void AddFile(const fs::path& p, bool named, const fs::path& kind_path = {}) {
     if (named) scan_root_ = ScanRootOf(p.string());
     DiscoveredFile f = DescribeFile(p.string(), scan_root_, named);
+    if (!kind_path.empty()) f.kind = KindOfPath(kind_path.string());
     if (!named && f.kind == FileKind::kOther) return;
     out_.files.push_back(std::move(f));
   }
@@ -135,11 +167,7 @@ class Walker {
       return;
     }
     std::error_code ec;
-    bool pushed = false;
-    if (!opts_.no_ignore && fs::exists(dir / ".gitignore", ec)) {
-      stack.push_back(ReadIgnoreFile(dir));
-      pushed = true;
-    }
+    bool pushed = !opts_.no_ignore && PushIgnoreFile(dir, stack);
     std::vector<fs::directory_entry> entries;
     fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
     if (ec) {
@@ -173,7 +201,9 @@ class Walker {
       if (!fs::is_regular_file(target, ec)) continue;
       if (KindOfPath(p.string()) == FileKind::kOther) continue;
       if (Ignored(p, false, stack) || Excluded(p)) continue;
-      AddFile(p, false);
+      // A linked file is the file it points to: scanned once, under its own name,
+      // however many links lead to it.
+      AddFile(link ? target : p, false, p);
     }
     if (pushed) stack.pop_back();
   }
@@ -249,7 +279,7 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
       continue;
     }
     if (fs::is_directory(p, ec)) {
-      walker.WalkRoot(p);
+      walker.WalkRoot(p, given);
     } else {
       walker.AddFile(p, true);
     }

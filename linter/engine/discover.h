@@ -39,6 +39,7 @@ struct DiscoverResult {
   std::vector<DiscoveredFile> files;     // sorted by display path
   std::vector<std::string> missing;      // named paths that do not exist
   std::vector<std::string> skipped;      // "path: reason" for unreadable entries, link loops …
+  std::vector<std::string> warnings;     // named directories that yield no file to scan
 };
 
 DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts);

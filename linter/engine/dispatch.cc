@@ -2,18 +2,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "linter/base/files.h"
 #include "linter/base/strings.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
 
 namespace {
-
 
 bool IsTerraformKind(FileKind k) {
   return k == FileKind::kTerraform || k == FileKind::kTerraformJson || k == FileKind::kTerraformVars;
@@ -155,29 +154,7 @@ FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
 }  // namespace
 
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error) {
-  std::error_code ec;
-  auto size = fs::file_size(path, ec);
-  if (ec) {
-    *error = ec.message();
-    return false;
-  }
-  if (size > kMaxReadBytes) {
-    *error = "file larger than 256 MiB, not read";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot open for reading";
-    return false;
-  }
-  out->resize(size);
-  in.read(out->data(), static_cast<std::streamsize>(size));
-  out->resize(static_cast<size_t>(in.gcount()));
-  if (in.bad()) {
-    *error = "read error";
-    return false;
-  }
-  return true;
+  return ReadFileCapped(path, kMaxSourceBytes, out, error);
 }
 
 namespace {

@@ -38,10 +38,6 @@ std::vector<WorkUnit> PlanUnits(const std::vector<DiscoveredFile>& files, const 
 std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& opts,
                                   std::vector<std::string>* skipped);
 
-// Larger files are not read: no SageMaker definition is this big, and
-// reading them would cost memory for nothing.
-inline constexpr std::uintmax_t kMaxReadBytes = 256u << 20;
-
 // Reads a whole file (up to a size bound); false with `error` set on failure.
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
 

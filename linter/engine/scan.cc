@@ -3,10 +3,15 @@
 #include <time.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
 #include <mutex>
 #include <thread>
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
 
 #include "linter/cost/prices.h"
 #include "linter/engine/analyze.h"
@@ -31,6 +36,55 @@ std::string FrontEndName(const WorkUnit& unit) {
   }
 }
 
+// Parsing takes memory in proportion to the input (a YAML DOM is 30–170 times
+// the file's size), so the input being parsed at once is bounded, whatever
+// --jobs says: a worker takes its unit's bytes from this budget before
+// parsing and returns them after. A unit larger than the whole budget runs
+// alone. Peak memory is then about budget × the parser's factor, plus one
+// unit's own, and no longer grows with the number of threads.
+class ParseBudget {
+ public:
+  explicit ParseBudget(uintmax_t bytes) : budget_(bytes) {}
+  void Acquire(uintmax_t n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return in_use_ == 0 || in_use_ + n <= budget_; });
+    in_use_ += n;
+  }
+  void Release(uintmax_t n) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      in_use_ -= n;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  uintmax_t in_use_ = 0;
+  const uintmax_t budget_;
+};
+
+// glibc keeps what a thread freed in that thread's arena, so after large
+// parses each worker would hold its own peak: hand it back to the system.
+constexpr uintmax_t kTrimAfterBytes = 1u << 20;
+
+void ReturnFreedMemory() {
+#ifdef __GLIBC__
+  ::malloc_trim(0);
+#endif
+}
+
+uintmax_t UnitBytes(const WorkUnit& unit) {
+  uintmax_t total = 0;
+  for (const DiscoveredFile& f : unit.files) {
+    std::error_code ec;
+    uintmax_t n = std::filesystem::file_size(f.abs_path, ec);
+    if (!ec) total += n;
+  }
+  return total;
+}
+
 }  // namespace
 
 ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
@@ -39,6 +93,7 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   DiscoverResult found = Discover(paths, setup.discover);
   result.missing = std::move(found.missing);
   result.skipped = std::move(found.skipped);
+  result.warnings = std::move(found.warnings);
 
   std::vector<WorkUnit> units = PlanUnits(found.files, setup.discover);
   std::vector<std::vector<ParsedFile>> parsed(units.size());
@@ -46,18 +101,19 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   std::vector<std::vector<std::string>> skipped(units.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mu;
+  ParseBudget budget(kParseBudgetBytes);
   auto worker = [&] {
     for (size_t i = next++; i < units.size(); i = next++) {
+      uintmax_t bytes = UnitBytes(units[i]);
+      budget.Acquire(bytes);
       double start = ThreadCpuSeconds();
       parsed[i] = ParseUnit(units[i], setup.resolve, &skipped[i]);
       stats[i].cpu_seconds = ThreadCpuSeconds() - start;
+      budget.Release(bytes);
+      if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
       stats[i].files = static_cast<int>(units[i].files.size());
       stats[i].parsed = static_cast<int>(parsed[i].size());
-      for (const DiscoveredFile& f : units[i].files) {
-        std::error_code ec;
-        auto size = std::filesystem::file_size(f.abs_path, ec);
-        if (!ec) stats[i].bytes += size;
-      }
+      stats[i].bytes = bytes;
       size_t d = ++done;
       if (setup.progress) {
         std::lock_guard<std::mutex> lock(progress_mu);

@@ -3,6 +3,7 @@
 #ifndef SAGELINT_LINTER_ENGINE_SCAN_H_
 #define SAGELINT_LINTER_ENGINE_SCAN_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,6 +28,11 @@ struct ScanSetup {
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };
+
+// At most this many bytes of input are parsed at the same time, however many
+// threads run (a single larger unit runs alone): memory stays bounded on large
+// files whatever --jobs is.
+inline constexpr std::uintmax_t kParseBudgetBytes = 4u << 20;
 
 ScanResult Scan(const ScanSetup& setup, const RuleSet& rules);
 

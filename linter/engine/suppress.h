@@ -1,6 +1,7 @@
 // Comment suppressions: `sagelint:ignore=SM401,SM402 reason` in a comment on
 // the finding's line, the line above, the first line of the enclosing
-// resource/call, or the line above that.
+// resource/call, or the line above that. Only real comments count: the same
+// text inside a string, a YAML block scalar or a heredoc is data.
 #ifndef SAGELINT_LINTER_ENGINE_SUPPRESS_H_
 #define SAGELINT_LINTER_ENGINE_SUPPRESS_H_
 
@@ -13,6 +14,26 @@
 
 namespace sagelint {
 
+// How a file writes comments.
+enum class CommentSyntax {
+  kNone,      // JSON: no comments
+  kYaml,      // `#` after a blank or at a line's start, outside quoted and block scalars (JSON too)
+  kHcl,       // `#`, `//`, `/* */` outside strings and heredocs
+  kPython,    // `#` outside strings
+  kNotebook,  // Python comments in the code cells of an .ipynb
+};
+// The syntax of a scanned file, by its format and name.
+CommentSyntax CommentSyntaxOf(Format format, std::string_view path);
+
+struct Comment {
+  int line = 0;      // 1-based line in the file
+  int column = 0;    // 1-based byte column of the comment marker (approximate in a notebook)
+  std::string text;  // from the marker to the end of the line (a block comment: of this line)
+};
+
+// Every comment of `text`, in order.
+std::vector<Comment> FindComments(std::string_view text, CommentSyntax syntax);
+
 struct IgnoreDirective {
   int line = 0;
   int column = 0;
@@ -20,8 +41,8 @@ struct IgnoreDirective {
   std::vector<bool> used;  // per id
 };
 
-// The directives in a file's text (comment markers `#` and `//`).
-std::vector<IgnoreDirective> FindIgnoreDirectives(std::string_view text);
+// The directives in the comments of a file's text.
+std::vector<IgnoreDirective> FindIgnoreDirectives(std::string_view text, CommentSyntax syntax);
 
 class SuppressionIndex {
  public:

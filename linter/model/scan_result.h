@@ -31,6 +31,7 @@ struct ScanResult {
   std::vector<Workload> workloads;  // every extracted workload (inventory), sorted by path and line
   std::vector<std::string> missing;  // named paths that do not exist (exit 2)
   std::vector<std::string> skipped;  // "path: reason" for entries that could not be read
+  std::vector<std::string> warnings;  // e.g. a named directory in which nothing was scannable
   int files_scanned = 0;
   int suppressed = 0;
   int baselined = 0;  // hidden by --baseline

@@ -1,11 +1,12 @@
 #include "linter/policy/policy.h"
 
+#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "linter/base/files.h"
 #include "linter/base/strings.h"
+#include "linter/base/yaml_keys.h"
 
 namespace sagelint {
 namespace {
@@ -122,7 +123,7 @@ class Loader {
       try {
         size_t used = 0;
         c.number = std::stod(text, &used);
-        if (used != text.size()) throw std::invalid_argument(text);
+        if (used != text.size() || !std::isfinite(c.number)) throw std::invalid_argument(text);
       } catch (const std::exception&) {
         Fail(arg, id, c.attribute + ": '" + text + "' is not a number");
       }
@@ -145,8 +146,8 @@ class Loader {
     if (attr.type == AttrType::kNumber) {
       try {
         size_t used = 0;
-        std::stod(text, &used);
-        if (used != text.size()) throw std::invalid_argument(text);
+        double v = std::stod(text, &used);
+        if (used != text.size() || !std::isfinite(v)) throw std::invalid_argument(text);
       } catch (const std::exception&) {
         Fail(v, id, std::string(attr.name) + ": '" + text + "' is not a number");
       }
@@ -201,16 +202,18 @@ bool LoadPolicies(const YAML::Node& policies, const std::string& config_path, co
     Loader(config_path, &ids).List(policies, out);
     for (const std::string& rel : policy_files) {
       std::filesystem::path p = std::filesystem::path(rel).is_absolute() ? std::filesystem::path(rel) : std::filesystem::path(config_dir) / rel;
-      std::ifstream in(p, std::ios::binary);
-      if (!in) throw Invalid{config_path + ": policy_files: cannot read " + rel};
-      std::ostringstream s;
-      s << in.rdbuf();
+      std::string text, why;
+      if (!ReadFileCapped(p.string(), kMaxConfigBytes, &text, &why)) {
+        throw Invalid{config_path + ": policy_files: cannot read " + rel + ": " + why};
+      }
       YAML::Node doc;
       try {
-        doc = YAML::Load(s.str());
+        doc = YAML::Load(text);
       } catch (const YAML::Exception& e) {
         throw Invalid{rel + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg};
       }
+      std::string dup;
+      if (!CheckYamlKeys(doc, rel, &dup)) throw Invalid{dup};
       if (!doc.IsMap() || !doc["policies"]) throw Invalid{rel + ": a policy file holds a 'policies:' list"};
       Loader(rel, &ids).List(doc["policies"], out);
     }

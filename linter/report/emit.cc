@@ -1,5 +1,8 @@
 #include "linter/report/emit.h"
 
+#include <algorithm>
+
+#include "linter/base/strings.h"
 
 namespace sagelint {
 
@@ -33,6 +36,62 @@ Tally CountFindings(const std::vector<Finding>& findings) {
     }
   }
   return t;
+}
+
+std::string DumpJson(const nlohmann::ordered_json& doc) {
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string MarkdownText(std::string_view s) {
+  std::string text = Printable(s);
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    switch (c) {
+      // HTML and entities: shown as typed, never interpreted.
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      // Links and images (no `[` `]`, so no `](…)`), emphasis, code,
+      // strike-through, table cells, mentions and e-mail autolinks: a
+      // backslash makes each literal.
+      case '[': case ']': case '*': case '_': case '`': case '~': case '|': case '\\': case '@':
+        out += '\\';
+        out += c;
+        break;
+      case ':':
+        // "https://…" starts an autolink.
+        if (text.compare(i + 1, 2, "//") == 0) out += '\\';
+        out += c;
+        break;
+      case '.':
+        // "www." starts an autolink.
+        if (i >= 3 && (text.compare(i - 3, 3, "www") == 0 || text.compare(i - 3, 3, "WWW") == 0)) out += '\\';
+        out += c;
+        break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string MarkdownCode(std::string_view s) {
+  std::string text = Printable(s);
+  // A code span is closed only by a backtick run of its own length: use one longer than any inside.
+  size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';  // a table cell ends at '|' even inside a code span
+    out += c;
+  }
+  std::string fence(longest + 1, '`');
+  bool pad = !out.empty() && (out.front() == '`' || out.back() == '`');
+  return fence + (pad ? " " : "") + out + (pad ? " " : "") + fence;
 }
 
 std::string TallyText(const Tally& t) {

@@ -45,6 +45,17 @@ void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions& 
 // `sagelint diff` in format `format` (one of Emitters()).
 void EmitDiff(std::ostream& out, std::string_view format, const DiffResult& diff, const EmitOptions& opts);
 
+// A JSON document as every JSON output writes it: indented by 2, a final
+// newline, and text from scanned files that is not UTF-8 carried as U+FFFD
+// (file positions are unaffected: they count bytes of the file as stored).
+std::string DumpJson(const nlohmann::ordered_json& doc);
+
+// Text from scanned files (names, values, paths) made inert for a format:
+// markdown without HTML, links, images, mentions or emphasis; a code span that
+// no backtick in the text can close.
+std::string MarkdownText(std::string_view s);
+std::string MarkdownCode(std::string_view s);
+
 // One finding as the JSON object of SPEC §5 (also used by other emitters).
 nlohmann::ordered_json FindingJson(const Finding& f);
 

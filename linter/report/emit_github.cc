@@ -1,4 +1,5 @@
 // GitHub Actions workflow commands: annotations on the pull request's files.
+#include "linter/base/strings.h"
 #include "linter/report/emit.h"
 
 namespace sagelint {
@@ -24,9 +25,10 @@ std::string Escape(std::string_view s, bool property) {
 void EmitGithub(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
   for (const Finding& f : scan.findings) {
     const char* level = f.severity == Severity::kError ? "error" : f.severity == Severity::kWarning ? "warning" : "notice";
-    std::string text = f.message;
-    if (!f.suggestion.empty()) text += "\nhelp: " + f.suggestion;
-    out << "::" << level << " file=" << Escape(f.path, true) << ",line=" << f.range.begin.line
+    // The message is shown in the log and on the pull request: no control characters, valid UTF-8.
+    std::string text = Printable(f.message);
+    if (!f.suggestion.empty()) text += "\nhelp: " + Printable(f.suggestion);
+    out << "::" << level << " file=" << Escape(ValidUtf8(f.path), true) << ",line=" << f.range.begin.line
         << ",col=" << f.range.begin.column;
     if (f.range.end.valid()) out << ",endLine=" << f.range.end.line;
     out << ",title=" << Escape(f.rule + " " + f.name, true) << "::" << Escape(text, false) << "\n";

@@ -18,7 +18,7 @@ void EmitGitlab(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
                       {"fingerprint", f.fingerprint},
                       {"location", {{"path", f.path}, {"lines", {{"begin", f.range.begin.line}}}}}});
   }
-  out << issues.dump(2) << "\n";
+  out << DumpJson(issues);
 }
 
 }  // namespace sagelint

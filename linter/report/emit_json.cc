@@ -33,7 +33,7 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
     // The guardrail statement that prevents this class (the same one `sagelint iam-policy` prints).
     json statement = json::object();
     for (const nlohmann::json& st : GuardrailStatementsFor(f.rule, {})) {
-      statement = json::parse(st.dump());
+      statement = json::parse(st.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       break;
     }
     j["iam"] = {{"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", statement}};
@@ -71,7 +71,7 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
         {"suppressed", scan.suppressed},
         {"baselined", scan.baselined}}},
   };
-  out << doc.dump(2) << "\n";
+  out << DumpJson(doc);
 }
 
 }  // namespace sagelint

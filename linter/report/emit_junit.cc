@@ -1,10 +1,13 @@
 // JUnit XML: one test case per finding (CI systems show them as failed tests).
+#include "linter/base/strings.h"
 #include "linter/report/emit.h"
 
 namespace sagelint {
 namespace {
 
-std::string Xml(std::string_view s) {
+// Text for XML: valid UTF-8, markup escaped, control characters XML forbids dropped.
+std::string Xml(std::string_view raw) {
+  std::string s = ValidUtf8(raw);
   std::string out;
   for (char c : s) {
     switch (c) {

@@ -3,20 +3,6 @@
 #include "linter/cost/prices.h"
 
 namespace sagelint {
-namespace {
-
-std::string Cell(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-}  // namespace
-
 void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
   Tally t = CountFindings(scan.findings);
   double savings = AvoidableMonthlyUsd(scan.findings);
@@ -37,9 +23,11 @@ void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions&)
       if (f.cost->monthly_usd) cost += ", " + FormatUsd(*f.cost->monthly_usd) + "/month";
       if (f.cost->monthly_savings_usd) cost += " (save " + FormatUsd(*f.cost->monthly_savings_usd) + "/month)";
     }
-    out << "| " << icon << " | `" << f.rule << "` " << f.name << " | `" << Cell(f.path) << ":" << f.range.begin.line
-        << "` | " << Cell(f.resource) << " | " << Cell(f.message);
-    if (!f.suggestion.empty()) out << "<br>**Fix:** " << Cell(f.suggestion);
+    // Everything from a scanned file is escaped: a resource name cannot add HTML, links or mentions to the comment.
+    out << "| " << icon << " | `" << f.rule << "` " << f.name << " | "
+        << MarkdownCode(f.path + ":" + std::to_string(f.range.begin.line)) << " | " << MarkdownText(f.resource)
+        << " | " << MarkdownText(f.message);
+    if (!f.suggestion.empty()) out << "<br>**Fix:** " << MarkdownText(f.suggestion);
     out << " | " << cost << " |\n";
   }
   out << "\n<sub>Prices are approximate on-demand list prices; `sagelint explain RULE` says why each rule matters.</sub>\n";

@@ -76,11 +76,12 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({{{"tool", {{"driver", {{"name", "sagelint"},
+                                                            {"informationUri", SAGELINT_HOMEPAGE},
                                                             {"version", SAGELINT_VERSION},
                                                             {"semanticVersion", SAGELINT_VERSION},
                                                             {"rules", rules}}}}},
                                      {"results", results}}})}};
-  out << doc.dump(2) << "\n";
+  out << DumpJson(doc);
 }
 
 }  // namespace sagelint

@@ -1,8 +1,9 @@
 // The default output, for people (SPEC §5 "Text").
 #include <cmath>
 
-#include "linter/report/emit.h"
+#include "linter/base/strings.h"
 #include "linter/cost/prices.h"
+#include "linter/report/emit.h"
 
 namespace sagelint {
 namespace {
@@ -36,19 +37,21 @@ std::string CostLine(const CostEstimate& c) {
 
 void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
   Style st{opts.color};
+  // Paths, names and values come from scanned files: printed inert (no control characters reach the terminal).
   for (const Finding& f : scan.findings) {
-    out << st("1", f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column) + ":")
-        << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + f.rule + "]") << " "
-        << f.message << "\n";
+    out << st("1", Printable(f.path) + ":" + std::to_string(f.range.begin.line) + ":" +
+                       std::to_string(f.range.begin.column) + ":")
+        << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + Printable(f.rule) + "]")
+        << " " << Printable(f.message) << "\n";
     if (opts.quiet) continue;
     if (f.range.cell > 0) {
       out << "  " << st("2", "cell:") << " " << f.range.cell << ", line " << f.range.cell_line << "\n";
     }
-    if (!f.condition.empty()) out << "  " << st("2", "when:") << " " << f.condition << "\n";
-    if (!f.suggestion.empty()) out << "  " << st("32", "help:") << " " << f.suggestion << "\n";
+    if (!f.condition.empty()) out << "  " << st("2", "when:") << " " << Printable(f.condition) << "\n";
+    if (!f.suggestion.empty()) out << "  " << st("32", "help:") << " " << Printable(f.suggestion) << "\n";
     if (f.cost) {
       std::string line = CostLine(*f.cost);
-      if (!line.empty()) out << "  " << st("35", "cost:") << " " << line << "\n";
+      if (!line.empty()) out << "  " << st("35", "cost:") << " " << Printable(line) << "\n";
     }
     if (f.iam && !f.iam->actions.empty()) {
       out << "  " << st("34", "guard:") << " " << f.iam->condition_key << " on " << f.iam->actions.front()

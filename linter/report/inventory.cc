@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "linter/base/strings.h"
 #include "linter/policy/attributes.h"
 #include "linter/cost/prices.h"
+#include "linter/report/emit.h"
 
 namespace sagelint {
 namespace {
@@ -65,12 +67,16 @@ void EmitInventory(std::ostream& out, std::string_view format, const std::vector
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const Workload& w : workloads) list.push_back(AttributesJson(w, &prices));
     nlohmann::ordered_json doc = {{"schema_version", 1}, {"workloads", list}, {"prices", prices.Describe()}};
-    out << doc.dump(2) << "\n";
+    out << DumpJson(doc);
     return;
   }
   std::vector<std::string> cols = Columns();
   std::vector<Row> rows;
-  for (const Workload& w : workloads) rows.push_back(RowOf(w, prices));
+  for (const Workload& w : workloads) {
+    rows.push_back(RowOf(w, prices));
+    // Names and paths come from scanned files: no control characters reach the terminal or the CSV reader.
+    for (std::string& cell : rows.back().cells) cell = Printable(cell);
+  }
   if (format == "csv") {
     for (size_t i = 0; i < cols.size(); ++i) out << (i ? "," : "") << cols[i];
     out << "\n";

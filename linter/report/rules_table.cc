@@ -1,8 +1,10 @@
 #include "linter/report/rules_table.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "linter/base/strings.h"
 #include "linter/model/rule.h"
 
 namespace sagelint {
@@ -31,9 +33,38 @@ std::string RulesText(const std::vector<CustomRuleInfo>& custom) {
   for (const RuleInfo& r : AllRules()) out += Row(r.id, r.name, SeverityName(r.severity), r.summary);
   if (!custom.empty()) {
     out += "\nCustom policies:\n";
-    for (const CustomRuleInfo& p : custom) out += Row(p.id, p.id, SeverityName(p.severity), p.message);
+    // Custom policies come from the scanned repository's configuration: printed inert.
+    for (const CustomRuleInfo& p : custom) {
+      out += Row(Printable(p.id), Printable(p.id), SeverityName(p.severity), Printable(p.message));
+    }
   }
   return out;
+}
+
+std::string RulesJson(const std::vector<CustomRuleInfo>& custom) {
+  using json = nlohmann::ordered_json;
+  json rules = json::array();
+  for (const RuleInfo& r : AllRules()) {
+    json kinds = json::array();
+    for (WorkloadKind k : r.kinds) kinds.push_back(KindName(k));
+    json options = json::array();
+    for (const RuleOption& o : r.options) {
+      options.push_back({{"name", o.name}, {"default", o.default_value}, {"help", o.help}});
+    }
+    rules.push_back({{"id", r.id},
+                     {"name", r.name},
+                     {"severity", SeverityName(r.severity)},
+                     {"summary", r.summary},
+                     {"workloads", kinds},
+                     {"options", options},
+                     {"iam_condition_key", r.iam_key.empty() ? json(nullptr) : json(r.iam_key)}});
+  }
+  json policies = json::array();
+  for (const CustomRuleInfo& p : custom) {
+    policies.push_back({{"id", p.id}, {"severity", SeverityName(p.severity)}, {"message", p.message}});
+  }
+  json doc = {{"schema_version", 1}, {"rules", rules}, {"custom_policies", policies}};
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 std::string RulesMarkdown() {

@@ -21,6 +21,7 @@ namespace {
 
 constexpr size_t kMaxTemplateBytes = 16u << 20;  // CloudFormation itself takes at most 1 MB
 constexpr int kMaxStateDepth = 32;
+constexpr size_t kMaxSubstitutedBytes = 4u << 20;  // an embedded document after Fn::Sub
 
 SourceRange RangeOf(SourcePos p) { return {p, p}; }
 
@@ -571,17 +572,21 @@ class Extractor {
             out += "${" + var.substr(1) + "}";
             continue;
           }
-          Node ref;
-          ref.kind = Node::Kind::kScalar;
-          ref.tag = "!Sub";
-          ref.text = "${" + var + "}";
-          Node sub;
-          sub.kind = Node::Kind::kSeq;
-          sub.tag = "!Sub";
-          sub.items.push_back(ref);
-          if (vars) sub.items.push_back(*vars);
-          Val v = t_.Resolve(&sub);
+          // A variable given in the Sub's map is resolved where it stands (never
+          // copied: a template may name it thousands of times); any other as `!Sub ${X}`.
+          Val v;
+          if (const Node* given = vars && vars->is_map() ? vars->Get(var) : nullptr) {
+            v = t_.Resolve(given);
+          } else {
+            Node ref;
+            ref.kind = Node::Kind::kScalar;
+            ref.tag = "!Sub";
+            ref.text = "${" + var + "}";
+            v = t_.Resolve(&ref);
+          }
           out += v.known() ? v.text : std::string(kUnknownMarker);
+          // Past the bound the text is not a definition anyone deploys: leave it unread.
+          if (out.size() > kMaxSubstitutedBytes) return {};
           continue;
         }
       }

@@ -1,9 +1,11 @@
 #include "parsers/cloudformation/node.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace sagelint::cfn {
 
@@ -33,6 +35,7 @@ SourcePos Node::KeyPos(std::string_view key) const {
 namespace {
 
 struct TooBig {};
+struct TooManyNodes {};  // found before building: the document itself is that large
 struct TooDeep {
   SourcePos pos;
 };
@@ -47,15 +50,24 @@ class Converter {
     return {m.line + 1 + line_offset_, m.column + 1};
   }
 
+  // Counts `n` more bytes of the tree being built; throws past the budget.
+  void Charge(size_t n) {
+    bytes_ += n;
+    if (bytes_ > limits_.max_bytes) throw TooBig{};
+  }
+
   void Convert(const YAML::Node& y, Node* out, int depth) {
     if (++count_ > limits_.max_nodes) throw TooBig{};
     out->pos = Pos(y.Mark());
     if (depth > limits_.max_depth) throw TooDeep{out->pos};
     const std::string& tag = y.Tag();
+    Charge(sizeof(Node) + tag.size());
     if (!tag.empty() && tag != "?" && tag != "!") out->tag = tag;
     switch (y.Type()) {
       case YAML::NodeType::Scalar:
         out->kind = Node::Kind::kScalar;
+        // Charged before the copy: an alias of a large string costs its size at every use.
+        Charge(y.Scalar().size());
         out->text = y.Scalar();
         out->quoted = tag == "!";
         break;
@@ -72,6 +84,7 @@ class Converter {
         std::set<std::string> seen;
         std::vector<Node> merged;  // the maps of `<<` merge keys, in order
         for (const auto& kv : y) {
+          if (kv.first.IsScalar()) Charge(kv.first.Scalar().size() + sizeof(Node::Entry) + sizeof(SourcePos));
           std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
           SourcePos kpos = Pos(kv.first.Mark());
           if (!seen.insert(key).second) {
@@ -128,6 +141,7 @@ class Converter {
   LoadLimits limits_;
   std::vector<LoadError>* errors_;
   size_t count_ = 0;
+  size_t bytes_ = 0;
 };
 
 std::string_view StripIndent(std::string_view s) {
@@ -184,6 +198,44 @@ bool TooDeeplyNested(std::string_view text, int max_depth, SourcePos* where) {
   return false;
 }
 
+// Counts the nodes of the documents in a text with yaml-cpp's event parser,
+// which builds nothing: a document too large to convert is refused before
+// yaml-cpp's own tree (several hundred bytes per node) is built.
+class NodeCounter : public YAML::EventHandler {
+ public:
+  size_t count = 0;
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { ++count; }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { ++count; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override { ++count; }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++count;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++count;
+  }
+  void OnMapEnd() override {}
+};
+
+// Texts below this size cannot build a tree big enough to matter; larger ones are counted first.
+constexpr size_t kCountAbove = 1u << 20;
+
+bool MoreNodesThan(const std::string& text, size_t max_nodes) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  NodeCounter counter;
+  try {
+    while (parser.HandleNextDocument(counter)) {
+      if (counter.count > max_nodes) return true;
+    }
+  } catch (const YAML::Exception&) {
+    // Loading reports the error with its position.
+  }
+  return counter.count > max_nodes;
+}
+
 }  // namespace
 
 std::string FixTaggedBlockScalars(std::string_view text) {
@@ -224,38 +276,12 @@ std::string FixTaggedBlockScalars(std::string_view text) {
   return out;
 }
 
-bool LoadDocuments(std::string_view text, const LoadLimits& limits, std::vector<Node>* out,
-                   std::vector<LoadError>* errors) {
-  SourcePos deep;
-  if (TooDeeplyNested(text, limits.max_depth, &deep)) {
-    errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", deep});
-    return false;
-  }
-  std::string fixed = FixTaggedBlockScalars(text);
-  try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(fixed);
-    Converter c(0, limits, errors);
-    for (const YAML::Node& d : docs) {
-      out->emplace_back();
-      c.Convert(d, &out->back(), 0);
-    }
-    return true;
-  } catch (const TooBig&) {
-    errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) +
-                           " nodes (YAML aliases?); not parsed",
-                       {1, 1}});
-  } catch (const TooDeep& e) {
-    errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});
-  } catch (const YAML::Exception& e) {
-    SourcePos pos{e.mark.line >= 0 ? e.mark.line + 1 : 1, e.mark.column >= 0 ? e.mark.column + 1 : 1};
-    errors->push_back({e.msg, pos});
-  }
-  out->clear();
-  return false;
-}
+namespace {
 
-bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limits, Node* out,
-                  std::vector<LoadError>* errors) {
+// Loads the first document of `text` (or, with `all`, every document) within
+// the limits; every refusal is a LoadError with its position.
+bool Load(std::string_view text, int line_offset, const LoadLimits& limits, bool all, std::vector<Node>* out,
+          std::vector<LoadError>* errors) {
   SourcePos deep;
   if (TooDeeplyNested(text, limits.max_depth, &deep)) {
     errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed",
@@ -264,13 +290,20 @@ bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limi
   }
   std::string fixed = FixTaggedBlockScalars(text);
   try {
-    YAML::Node root = YAML::Load(fixed);
+    if (fixed.size() > kCountAbove && MoreNodesThan(fixed, limits.max_nodes)) throw TooManyNodes{};
+    std::vector<YAML::Node> docs = all ? YAML::LoadAll(fixed) : std::vector<YAML::Node>{YAML::Load(fixed)};
     Converter c(line_offset, limits, errors);
-    c.Convert(root, out, 0);
+    for (const YAML::Node& d : docs) {
+      out->emplace_back();
+      c.Convert(d, &out->back(), 0);
+    }
     return true;
   } catch (const TooBig&) {
-    errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) +
-                           " nodes (YAML aliases?); not parsed",
+    errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) + " nodes or " +
+                           std::to_string(limits.max_bytes >> 20) + " MiB (YAML aliases?); not parsed",
+                       {1 + line_offset, 1}});
+  } catch (const TooManyNodes&) {
+    errors->push_back({"the document has more than " + std::to_string(limits.max_nodes) + " nodes; not parsed",
                        {1 + line_offset, 1}});
   } catch (const TooDeep& e) {
     errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});
@@ -279,7 +312,23 @@ bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limi
                   e.mark.column >= 0 ? e.mark.column + 1 : 1};
     errors->push_back({e.msg, pos});
   }
+  out->clear();
   return false;
+}
+
+}  // namespace
+
+bool LoadDocuments(std::string_view text, const LoadLimits& limits, std::vector<Node>* out,
+                   std::vector<LoadError>* errors) {
+  return Load(text, 0, limits, true, out, errors);
+}
+
+bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limits, Node* out,
+                  std::vector<LoadError>* errors) {
+  std::vector<Node> docs;
+  if (!Load(text, line_offset, limits, false, &docs, errors)) return false;
+  *out = std::move(docs.front());
+  return true;
 }
 
 }  // namespace sagelint::cfn

@@ -1,6 +1,6 @@
 // A template as a plain tree with positions and tags, loaded through yaml-cpp
-// (YAML and JSON alike) with bounds: node count (alias expansion), depth,
-// duplicate keys.
+// (YAML and JSON alike) with bounds: node count and bytes (alias expansion),
+// depth, duplicate keys.
 #ifndef SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
 #define SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
 
@@ -48,8 +48,16 @@ struct LoadError {
   SourcePos pos;
 };
 
+// Bounds on what one document may expand to. Aliases make a small file stand
+// for a huge tree (each use of `*a` is a copy of the anchored node), so both
+// the number of nodes and their bytes (text, keys, tags and the nodes
+// themselves) are counted as the tree is built, and loading stops at either.
+// A document of more nodes than `max_nodes` (before expansion, too) is refused
+// before yaml-cpp builds its own tree of it. CloudFormation takes templates of
+// at most 1 MB, far below either bound.
 struct LoadLimits {
-  size_t max_nodes = 2'000'000;  // after alias expansion
+  size_t max_nodes = 1'000'000;    // after alias expansion
+  size_t max_bytes = 256u << 20;   // after alias expansion: the memory of the tree built
   int max_depth = 400;
 };
 

@@ -6,6 +6,11 @@ namespace sagelint::cfn {
 namespace {
 
 constexpr int kMaxDepth = 64;
+// A value built by Fn::Sub or Fn::Join may repeat a long parameter many times
+// (`${P}${P}…`): past this size it is unknown instead of gigabytes long. Real
+// values (scripts, state machine definitions) stay far below: CloudFormation
+// takes templates of at most 1 MB.
+constexpr size_t kMaxValueBytes = 4u << 20;
 
 SourceRange At(const Node& n) { return {n.pos, n.pos}; }
 
@@ -199,6 +204,7 @@ Val Template::SubValue(const Node& args, const Node& at, Mode mode, int depth) c
         v = RefValue(var, at, mode);
       }
       if (v.known()) {
+        if (out.size() + v.text.size() > kMaxValueBytes) return Val::Unknown(At(at), "Fn::Sub value longer than 4 MiB");
         out += v.text;
       } else {
         known = false;
@@ -237,6 +243,9 @@ Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, M
     for (size_t i = 0; i < list->items.size(); ++i) {
       Val v = Eval(&list->items[i], mode, depth + 1);
       if (!v.known()) return Val::Unknown(At(at), v.origin);
+      if (out.size() + delim->text.size() + v.text.size() > kMaxValueBytes) {
+        return Val::Unknown(At(at), "Fn::Join value longer than 4 MiB");
+      }
       if (i) out += delim->text;
       out += v.text;
     }

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "parsers/common/base64.h"
 #include "parsers/common/escapes.h"
@@ -105,13 +106,8 @@ std::string Dedent(const std::string& s) {
 }
 
 bool ReadLimited(const fs::path& p, size_t limit, std::string* out) {
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec) || fs::file_size(p, ec) > limit) return false;
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return static_cast<bool>(in) || in.eof();
+  std::string error;  // a regular file of at most `limit` bytes, or nothing
+  return ReadFileCapped(p.string(), limit, out, &error);
 }
 
 bool IsNumberText(const std::string& s) {

@@ -144,7 +144,7 @@ TEST_CASE("the dataset-size and s3-listing arguments", "[datasets]") {
   CHECK_FALSE(AddS3ListingArg("s3://bkt/", &d, &error));
   CHECK(error == "--s3-listing expects [s3://BUCKET/=]FILE, not s3://bkt/");
   CHECK_FALSE(AddS3ListingArg("/nonexistent.txt", &d, &error));
-  CHECK(error == "/nonexistent.txt: cannot read");
+  CHECK(error == "/nonexistent.txt: cannot read: No such file or directory");
 }
 
 TEST_CASE("odd listings are errors naming the line, not crashes", "[datasets]") {

@@ -76,7 +76,7 @@ TEST_CASE("price files that cannot be used are errors", "[prices]") {
   CHECK_FALSE(PriceTable::Parse(R"({"region": "us-east-1", "prices": {}})", "eu-west-1", "p.json", &error));
   CHECK(error == "p.json: prices are for us-east-1, not eu-west-1");
   CHECK_FALSE(PriceTable::Load("/nonexistent/prices.json", "", &error));
-  CHECK(error == "/nonexistent/prices.json: cannot read");
+  CHECK(error == "/nonexistent/prices.json: cannot read: No such file or directory");
 
   auto own = PriceTable::Parse(
       R"({"source": "team sheet", "as_of": "2025-01-01", "region": "eu-west-1", "prices": {"ml.m5.large": {"hosting": "0.13"}}})",

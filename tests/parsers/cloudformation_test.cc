@@ -56,7 +56,7 @@ TEST_CASE("alias bombs and deep nesting end in a clear error", "[cloudformation]
   std::string bomb = sagelint::testing::AliasBomb();
   FileResult r = ParseText("bomb.yaml", bomb);
   REQUIRE(r.errors.size() == 1);
-  CHECK(r.errors[0].message == "the document expands to more than 2000000 nodes (YAML aliases?); not parsed");
+  CHECK(r.errors[0].message == "the document expands to more than 1000000 nodes or 256 MiB (YAML aliases?); not parsed");
 
   std::string deep = "AWSTemplateFormatVersion: x\nResources: " + std::string(1000, '[') + std::string(1000, ']') + "\n";
   r = ParseText("deep.yaml", deep);

@@ -1,0 +1,156 @@
+#include "linter/base/files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace sagelint {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string SystemError(int err) { return std::strerror(err); }
+
+bool WriteAll(int fd, std::string_view content, std::string* error) {
+  while (!content.empty()) {
+    ssize_t n = ::write(fd, content.data(), content.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      *error = SystemError(errno);
+      return false;
+    }
+    content.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string FormatCap(size_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (1u << 10) && bytes % (1u << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+bool ReadFileCapped(const std::string& path, size_t max_bytes, std::string* out, std::string* error) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked on the open descriptor.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    *error = errno == EISDIR ? "is a directory" : SystemError(errno);
+    return false;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    *error = SystemError(errno);
+    ::close(fd);
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    *error = "is a directory";
+    ::close(fd);
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *error = "not a regular file";
+    ::close(fd);
+    return false;
+  }
+  if (static_cast<unsigned long long>(st.st_size) > max_bytes) {
+    *error = "larger than " + FormatCap(max_bytes);
+    ::close(fd);
+    return false;
+  }
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  out->clear();
+  out->reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  while (true) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      *error = SystemError(errno);
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    if (out->size() + static_cast<size_t>(n) > max_bytes) {
+      *error = "larger than " + FormatCap(max_bytes);
+      out->clear();
+      ::close(fd);
+      return false;
+    }
+    out->append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return true;
+}
+
+bool WriteFileAtomic(const std::string& path, std::string_view content, std::string* error) {
+  fs::path target = path;
+  std::error_code ec;
+  std::string abs = fs::absolute(target, ec).lexically_normal().string();
+  // /dev/stdout, /dev/fd/N, /proc/self/fd/N name an already open file (a pipe, a
+  // terminal, the file a shell redirected to): write through them, never replace them.
+  bool through = abs.rfind("/dev/", 0) == 0 || abs.rfind("/proc/", 0) == 0;
+  struct stat st;
+  bool exists = ::lstat(target.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
+    *error = "is a directory";
+    return false;
+  }
+  if (through || (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))) {
+    // A device or FIFO: it cannot be replaced, only written.
+    int fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) {
+      *error = SystemError(errno);
+      return false;
+    }
+    bool ok = WriteAll(fd, content, error);
+    if (::close(fd) != 0 && ok) {
+      *error = SystemError(errno);
+      ok = false;
+    }
+    return ok;
+  }
+  // Anywhere else a symbolic link at the target is replaced, never followed: a
+  // link planted where a report goes cannot redirect the write to another file.
+  fs::path dir = target.parent_path();
+  std::string tmpl = (dir.empty() ? fs::path(".") : dir).string() + "/." + target.filename().string() + ".XXXXXX";
+  int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) {
+    *error = SystemError(errno);
+    return false;
+  }
+  // The permissions a plain create would give (or the old file's), not mkstemp's 0600.
+  mode_t mode;
+  if (exists && S_ISREG(st.st_mode)) {
+    mode = st.st_mode & 07777;
+  } else {
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  ::fchmod(fd, mode);
+  bool ok = WriteAll(fd, content, error);
+  if (ok && ::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+    *error = SystemError(errno);
+    ok = false;
+  }
+  if (::close(fd) != 0 && ok) {
+    *error = SystemError(errno);
+    ok = false;
+  }
+  if (ok && ::rename(tmpl.c_str(), target.c_str()) != 0) {
+    *error = SystemError(errno);
+    ok = false;
+  }
+  if (!ok) ::unlink(tmpl.c_str());
+  return ok;
+}
+
+}  // namespace sagelint

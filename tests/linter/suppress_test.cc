@@ -1,0 +1,113 @@
+// Only real comments suppress: the directive text inside a string, a YAML
+// block scalar, a heredoc or a notebook's markdown is data.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "linter/engine/suppress.h"
+
+using namespace sagelint;
+
+namespace {
+
+// "line:column:ids" of each directive.
+std::vector<std::string> Directives(const std::string& text, CommentSyntax syntax) {
+  std::vector<std::string> out;
+  for (const IgnoreDirective& d : FindIgnoreDirectives(text, syntax)) {
+    std::string ids;
+    for (const std::string& id : d.ids) ids += (ids.empty() ? "" : ",") + id;
+    out.push_back(std::to_string(d.line) + ":" + std::to_string(d.column) + ":" + ids);
+  }
+  return out;
+}
+
+using V = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("YAML: comments, not quoted or block scalars", "[adversarial][suppress]") {
+  std::string yaml =
+      "Resources:\n"
+      "  # sagelint:ignore=SM201 a real comment\n"                  // 2
+      "  A:\n"
+      "    Description: \"# sagelint:ignore=SM401\"\n"               // 4: double-quoted
+      "    Other: '# sagelint:ignore=SM402 it''s text'\n"            // 5: single-quoted
+      "    Plain: it's # sagelint:ignore=SM403\n"                   // 6: an apostrophe in a plain scalar
+      "    Script: |\n"                                              // 7
+      "      #!/bin/bash\n"
+      "      # sagelint:ignore=SM202 inside the script\n"            // 9: block scalar content
+      "\n"
+      "      echo done\n"
+      "  # sagelint:ignore=SM103 after the block\n"                  // 12
+      "    Multi: \"first\n"
+      "      # sagelint:ignore=SM104 still quoted\"\n"               // 14
+      "    Flow: {a: \"x # sagelint:ignore=SM105\", b: 1} # sagelint:ignore=SM211\n"  // 15
+      "    Tagged: !Sub |\n"
+      "      # sagelint:ignore=SM212 in a tagged block\n"            // 17
+      "    Value: x#sagelint:ignore=SM213\n";                        // 18: '#' not after a blank
+  CHECK(Directives(yaml, CommentSyntax::kYaml) == V{"2:5:SM201", "6:19:SM403", "12:5:SM103", "15:52:SM211"});
+  // JSON is read by the same rules: nothing in a string is a comment.
+  CHECK(Directives("{\"Description\":\"# sagelint:ignore=SM201\",\"a\":[\"# sagelint:ignore=SM202\"]}\n",
+                   CommentSyntax::kYaml)
+            .empty());
+}
+
+TEST_CASE("Python: comments, not strings", "[adversarial][suppress]") {
+  std::string py =
+      "x = '# sagelint:ignore=SM401'\n"
+      "y = \"\"\"\n"
+      "# sagelint:ignore=SM402 in a docstring\n"
+      "\"\"\"\n"
+      "z = f\"{a!r} # sagelint:ignore=SM403\"  # sagelint:ignore=SM404\n"
+      "w = r'\\' # sagelint:ignore=SM301'\n"
+      "# sagelint:ignore=SM201\n";
+  CHECK(Directives(py, CommentSyntax::kPython) == V{"5:41:SM404", "7:3:SM201"});
+}
+
+TEST_CASE("HCL: #, // and /* */ comments, not strings, interpolations or heredocs", "[adversarial][suppress]") {
+  std::string hcl =
+      "resource \"x\" \"y\" { # sagelint:ignore=SM201\n"
+      "  a = \"# sagelint:ignore=SM401\"\n"
+      "  b = \"${var.c == \"#\" ? 1 : 2} // sagelint:ignore=SM402\"\n"
+      "  c = <<-EOT\n"
+      "    # sagelint:ignore=SM403 in a heredoc\n"
+      "  EOT\n"
+      "  // sagelint:ignore=SM404\n"
+      "  /* first\n"
+      "     sagelint:ignore=SM405 */ d = 1\n"
+      "  e = \"$${not} # sagelint:ignore=SM406\"\n"
+      "}\n";
+  CHECK(Directives(hcl, CommentSyntax::kHcl) == V{"1:22:SM201", "7:6:SM404", "9:6:SM405"});
+  CHECK(Directives("{\"a\": \"# sagelint:ignore=SM201\"}", CommentSyntax::kNone).empty());
+}
+
+TEST_CASE("notebooks: comments of code cells only, at their lines in the file", "[adversarial][suppress]") {
+  std::string nb =
+      "{\n"
+      " \"cells\": [\n"
+      "  {\"cell_type\": \"markdown\", \"metadata\": {}, \"source\": [\n"
+      "    \"# sagelint:ignore=SM213 a heading, not a comment\\n\"\n"
+      "  ]},\n"
+      "  {\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"execution_count\": null, \"source\": [\n"
+      "    \"s = '# sagelint:ignore=SM401'\\n\",\n"
+      "    \"# sagelint:ignore=SM213\\n\",\n"
+      "    \"p = m.deploy()\"\n"
+      "  ]}\n"
+      " ],\n"
+      " \"metadata\": {\"kernelspec\": {\"language\": \"python\", \"name\": \"python3\"}},\n"
+      " \"nbformat\": 4, \"nbformat_minor\": 5\n"
+      "}\n";
+  std::vector<IgnoreDirective> d = FindIgnoreDirectives(nb, CommentSyntax::kNotebook);
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].line == 8);
+  CHECK(d[0].ids == std::vector<std::string>{"SM213"});
+}
+
+TEST_CASE("the comment syntax follows the file", "[adversarial][suppress]") {
+  CHECK(CommentSyntaxOf(Format::kCloudFormation, "t.json") == CommentSyntax::kYaml);
+  CHECK(CommentSyntaxOf(Format::kTerraform, "main.tf") == CommentSyntax::kHcl);
+  CHECK(CommentSyntaxOf(Format::kTerraform, "x.tfvars") == CommentSyntax::kHcl);
+  CHECK(CommentSyntaxOf(Format::kTerraform, "main.tf.json") == CommentSyntax::kNone);
+  CHECK(CommentSyntaxOf(Format::kPython, "a.py") == CommentSyntax::kPython);
+  CHECK(CommentSyntaxOf(Format::kNotebook, "a.ipynb") == CommentSyntax::kNotebook);
+}
