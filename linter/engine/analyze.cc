@@ -248,6 +248,8 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
       for (const ParseError& e : pf.result.errors) {
         found.push_back(ToolFinding("SM000", "parse-error", rules.SeverityOf("SM000"),
                                     pf.result.path, e.pos, e.message, pf.result.format));
+        found.back().range.cell = e.cell;
+        found.back().range.cell_line = e.cell_line;
       }
     }
     for (const Workload& w : pf.result.workloads) {
