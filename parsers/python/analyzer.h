@@ -149,9 +149,14 @@ struct Scope {
 
 inline constexpr std::string_view kUnknownText = cfn::kUnknownMarker;
 
+bool IsRelevantName(std::string_view name);  // sdk.cc
+
 class Analyzer {
  public:
   Analyzer(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out);
+  ~Analyzer();
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
   void Run(TSNode root);
 
   // ---- state shared by interp.cc / sdk.cc / emit.cc ------------------------
@@ -173,6 +178,8 @@ class Analyzer {
   Scope* scope_ = nullptr;              // current
   std::unordered_map<std::string_view, int> call_counts_;  // syntactic `name(...)` calls
   std::unordered_map<std::string_view, int> other_uses_;   // other uses of the name
+  std::vector<uint32_t> relevant_at_;  // byte offsets of names IsRelevantName accepts (sorted)
+  bool Relevant(TSNode n) const;       // whether the code of `n` mentions one
   Order order_;
   long minor_base_ = 0;
   size_t snapshot_slots_ = 0;
@@ -185,6 +192,10 @@ class Analyzer {
   Path receiver_path_;       // the receiver of the method call being dispatched
 
   // ---- positions -----------------------------------------------------------
+  // The named children of `n` (one cursor walk: indexed access is quadratic).
+  std::vector<TSNode> Kids(TSNode n);
+  TSTreeCursor cursor_{};
+  bool cursor_ready_ = false;
   SourceRange R(TSNode n) const;
   std::string_view T(TSNode n) const;
   int Line(TSNode n) const;

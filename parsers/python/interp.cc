@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -66,6 +67,37 @@ std::string FormatDouble(double d) {
 Analyzer::Analyzer(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out)
     : g_(PythonGrammar()), file_(file), src_(src), nb_(nb), out_(out) {}
 
+Analyzer::~Analyzer() {
+  if (cursor_ready_) ts_tree_cursor_delete(&cursor_);
+}
+
+std::vector<TSNode> Analyzer::Kids(TSNode n) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
+  uint32_t count = ts_node_child_count(n);
+  if (count <= 6) {  // indexed access is cheapest for the many small nodes
+    out.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_child(n, i);
+      if (ts_node_is_named(c)) out.push_back(c);
+    }
+    return out;
+  }
+  if (!cursor_ready_) {
+    cursor_ = ts_tree_cursor_new(n);
+    cursor_ready_ = true;
+  } else {
+    ts_tree_cursor_reset(&cursor_, n);
+  }
+  if (ts_tree_cursor_goto_first_child(&cursor_)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor_);
+      if (ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+  }
+  return out;
+}
+
 SourceRange Analyzer::R(TSNode n) const {
   if (ts_node_is_null(n)) return {};
   SourceRange r{ts::Start(n), ts::End(n)};
@@ -87,50 +119,71 @@ void Analyzer::Run(TSNode root) {
   Emit();
 }
 
-// One walk over the tree: how each name is used. A function whose name is
-// only ever called (never passed around) and whose every call site we
-// evaluate gets its parameters from those calls.
-void Analyzer::Prescan(TSNode root) {
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  int visited = 0;
-  std::vector<N> parents;
-  while (++visited < kMaxWalkNodes) {
-    TSNode n = ts_tree_cursor_current_node(&cursor);
-    N kind = g_.Kind(n);
-    if (kind == N::kIdentifier) {
-      TSFieldId field = ts_tree_cursor_current_field_id(&cursor);
-      N parent = parents.empty() ? N::kOther : parents.back();
-      std::string_view name = T(n);
-      if (parent == N::kCall && field == g_.f_function) {
-        ++call_counts_[name];
-      } else if (((parent == N::kFunctionDefinition || parent == N::kClassDefinition) && field == g_.f_name) ||
-                 (parent == N::kKeywordArgument && field == g_.f_name) ||
-                 (parent == N::kAttribute && field == g_.f_attribute) || parent == N::kDottedName ||
-                 parent == N::kAliasedImport || parent == N::kParameters || parent == N::kDefaultParameter ||
-                 parent == N::kTypedParameter || parent == N::kTypedDefaultParameter ||
-                 parent == N::kGlobalStatement || parent == N::kNonlocalStatement) {
-        // a definition, a keyword name, an attribute name or an import: not a use
-      } else if (other_uses_.size() < 100000) {
-        ++other_uses_[name];
-      }
-    }
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      parents.push_back(kind);
+// One pass over the source text: how each name is used. A function whose
+// name is only ever called (never passed around) and whose every call site
+// we evaluate gets its parameters from those calls. The pass is lexical
+// (strings and comments skipped), cheaper than a walk over the tree; where it
+// is unsure it counts a use, which only keeps parameters unknown.
+void Analyzer::Prescan(TSNode) {
+  std::string_view s = src_;
+  size_t i = 0, n = s.size();
+  std::string_view previous;  // the previous identifier token, for `def f(` / `class C(`
+  char previous_char = 0;     // the previous significant character
+  auto ident_start = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c & 0x80);
+  };
+  auto ident_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || (c & 0x80);
+  };
+  while (i < n) {
+    char c = s[i];
+    if (c == '#') {
+      while (i < n && s[i] != '\n') ++i;
       continue;
     }
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        moved = true;
-      } else if (ts_tree_cursor_goto_parent(&cursor)) {
-        parents.pop_back();
-      } else {
-        break;
+    if (c == '\'' || c == '"') {
+      // A string (prefix letters were read as an identifier just before).
+      bool triple = i + 2 < n && s[i + 1] == c && s[i + 2] == c;
+      i += triple ? 3 : 1;
+      while (i < n) {
+        if (s[i] == '\\') {
+          i += 2;
+          continue;
+        }
+        if (s[i] == c && (!triple || (i + 2 < n && s[i + 1] == c && s[i + 2] == c))) {
+          i += triple ? 3 : 1;
+          break;
+        }
+        if (!triple && s[i] == '\n') break;
+        ++i;
       }
+      previous_char = c;
+      continue;
     }
-    if (!moved) break;
+    if (ident_start(c)) {
+      size_t b = i;
+      while (i < n && ident_char(s[i])) ++i;
+      std::string_view name = s.substr(b, i - b);
+      if (i < n && (s[i] == '\'' || s[i] == '"') && name.size() <= 3) continue;  // a string prefix
+      if (IsRelevantName(name)) relevant_at_.push_back(static_cast<uint32_t>(b));
+      size_t j = i;
+      while (j < n && (s[j] == ' ' || s[j] == '\t')) ++j;
+      bool attribute = previous_char == '.';
+      bool definition = previous == "def" || previous == "class";
+      if (!attribute && !definition) {
+        if (j < n && s[j] == '(') ++call_counts_[name];
+        else if (other_uses_.size() < 100000) ++other_uses_[name];
+      }
+      previous = name;
+      previous_char = 'a';
+      continue;
+    }
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      previous_char = c;
+      previous = {};
+    }
+    ++i;
   }
-  ts_tree_cursor_delete(&cursor);
 }
 
 // ---- names -------------------------------------------------------------------
@@ -258,9 +311,8 @@ std::vector<VId> Analyzer::MergeEnvs(const std::vector<std::vector<VId>>& envs, 
 // ---- statements ----------------------------------------------------------------
 
 bool Analyzer::ExecBlockImpl(TSNode block) {
-  uint32_t count = ts_node_named_child_count(block);
-  for (uint32_t i = 0; i < count; ++i) {
-    if (!Exec(ts_node_named_child(block, i))) return false;
+  for (TSNode stmt : Kids(block)) {
+    if (!Exec(stmt)) return false;
   }
   return true;
 }
@@ -276,9 +328,7 @@ bool Analyzer::Exec(TSNode n) {
   if (!in_function_) ++order_.major;
   switch (g_.Kind(n)) {
     case N::kExpressionStatement: {
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : Kids(n)) {
         N k = g_.Kind(c);
         if (k == N::kAssignment) ExecAssignment(c);
         else if (k == N::kAugmentedAssignment) ExecAugmented(c);
@@ -295,9 +345,7 @@ bool Analyzer::Exec(TSNode n) {
     case N::kFunctionDefinition: DefineFunction(n, {}); return true;
     case N::kClassDefinition: DefineClass(n); return true;
     case N::kDecoratedDefinition: {
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : Kids(n)) {
         if (g_.Kind(c) == N::kDecorator) Eval(ts_node_named_child(c, 0));
       }
       TSNode def = g_.Field(n, g_.f_definition);
@@ -310,8 +358,7 @@ bool Analyzer::Exec(TSNode n) {
     case N::kFutureImportStatement: Import(n); return true;
     case N::kReturnStatement:
     case N::kRaiseStatement: {
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) Eval(ts_node_named_child(n, i));
+      for (TSNode kid : Kids(n)) Eval(kid);
       return false;
     }
     case N::kBreakStatement:
@@ -326,8 +373,7 @@ bool Analyzer::Exec(TSNode n) {
     case N::kModule: return ExecBlockImpl(n);
     case N::kError: {
       // What tree-sitter could not fit: run the statements it still holds.
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) Exec(ts_node_named_child(n, i));
+      for (TSNode kid : Kids(n)) Exec(kid);
       return true;
     }
     default: Eval(n); return true;
@@ -386,16 +432,16 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
     case N::kTuple:
     case N::kList:
     case N::kParenthesizedExpression: {
-      uint32_t count = ts_node_named_child_count(target);
-      if (g_.Kind(target) == N::kParenthesizedExpression && count == 1) {
-        Assign(ts_node_named_child(target, 0), v, value_node);
+      std::vector<TSNode> targets = Kids(target);
+      if (g_.Kind(target) == N::kParenthesizedExpression && targets.size() == 1) {
+        Assign(targets[0], v, value_node);
         return;
       }
       const Value& x = V(v);
-      bool spread = x.kind == VK::kList && x.complete && x.items.size() == count;
+      bool spread = x.kind == VK::kList && x.complete && x.items.size() == targets.size();
       std::vector<Ev> items = spread ? x.items : std::vector<Ev>();
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode t = ts_node_named_child(target, i);
+      for (size_t i = 0; i < targets.size(); ++i) {
+        TSNode t = targets[i];
         Assign(t, spread && g_.Kind(t) != N::kListSplatPattern ? items[i].v : kUnknown, value_node);
       }
       return;
@@ -440,12 +486,9 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
 
 void Analyzer::ExecDelete(TSNode n) {
   std::vector<TSNode> targets;
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c : Kids(n)) {
     if (g_.Kind(c) == N::kExpressionList) {
-      uint32_t k = ts_node_named_child_count(c);
-      for (uint32_t j = 0; j < k; ++j) targets.push_back(ts_node_named_child(c, j));
+      for (TSNode t : Kids(c)) targets.push_back(t);
     } else {
       targets.push_back(c);
     }
@@ -475,9 +518,7 @@ bool Analyzer::ExecIf(TSNode n) {
   };
   std::vector<Branch> chain;
   chain.push_back({g_.Field(n, g_.f_condition), g_.Field(n, g_.f_consequence)});
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c : Kids(n)) {
     if (g_.Kind(c) == N::kElifClause) {
       chain.push_back({g_.Field(c, g_.f_condition), g_.Field(c, g_.f_consequence)});
     } else if (g_.Kind(c) == N::kElseClause) {
@@ -594,26 +635,21 @@ bool Analyzer::ExecTry(TSNode n) {
   std::vector<std::vector<VId>> envs;
   std::vector<std::string> conds;
   TSNode finally_clause{};
-  uint32_t count = ts_node_named_child_count(n);
   // `else` runs after a try body that raised nothing.
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c : Kids(n)) {
     if (g_.Kind(c) == N::kElseClause && through) through = ExecBlockImpl(g_.Field(c, g_.f_body));
   }
   if (through) {
     envs.push_back(scope_->env);
     conds.push_back("the try block at line " + std::to_string(Line(n)) + " succeeds");
   }
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c : Kids(n)) {
     N k = g_.Kind(c);
     if (k == N::kFinallyClause) finally_clause = c;
     if (k != N::kExceptClause && k != N::kExceptGroupClause) continue;
     scope_->env = before;
-    uint32_t m = ts_node_named_child_count(c);
     bool ok = true;
-    for (uint32_t j = 0; j < m; ++j) {
-      TSNode part = ts_node_named_child(c, j);
+    for (TSNode part : Kids(c)) {
       if (g_.Kind(part) == N::kBlock) ok = ExecBlockImpl(part);
       else if (g_.Kind(part) == N::kAsPattern) Assign(g_.Field(part, g_.f_alias), kUnknown, part);
     }
@@ -627,9 +663,8 @@ bool Analyzer::ExecTry(TSNode n) {
   else if (envs.size() > 1) scope_->env = MergeEnvs(envs, conds);
   else scope_->env = before;
   if (!ts_node_is_null(finally_clause)) {
-    uint32_t m = ts_node_named_child_count(finally_clause);
-    for (uint32_t j = 0; j < m; ++j) {
-      if (!ExecBlockImpl(ts_node_named_child(finally_clause, j))) falls = false;
+    for (TSNode block : Kids(finally_clause)) {
+      if (!ExecBlockImpl(block)) falls = false;
     }
   }
   return falls;
@@ -637,13 +672,9 @@ bool Analyzer::ExecTry(TSNode n) {
 
 bool Analyzer::ExecWith(TSNode n) {
   int failing = 0;
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode clause = ts_node_named_child(n, i);
+  for (TSNode clause : Kids(n)) {
     if (g_.Kind(clause) != N::kWithClause) continue;
-    uint32_t m = ts_node_named_child_count(clause);
-    for (uint32_t j = 0; j < m; ++j) {
-      TSNode item = ts_node_named_child(clause, j);
+    for (TSNode item : Kids(clause)) {
       TSNode value = g_.Field(item, g_.f_value);
       if (ts_node_is_null(value)) continue;
       TSNode expr = value;
@@ -674,9 +705,7 @@ bool Analyzer::ExecMatch(TSNode n) {
   std::vector<VId> before = scope_->env;
   std::vector<std::vector<VId>> envs;
   std::vector<std::string> conds;
-  uint32_t count = ts_node_named_child_count(body);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(body, i);
+  for (TSNode c : Kids(body)) {
     if (g_.Kind(c) != N::kCaseClause) continue;
     scope_->env = before;
     if (ExecBlockImpl(g_.Field(c, g_.f_consequence))) {
@@ -693,11 +722,9 @@ bool Analyzer::ExecMatch(TSNode n) {
 void Analyzer::Import(TSNode n) {
   N kind = g_.Kind(n);
   std::string module;
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
-    const char* field = ts_node_field_name_for_named_child(n, i);
-    if (kind == N::kImportFromStatement && field && std::string_view(field) == "module_name") {
+  TSNode module_node = g_.Field(n, g_.f_module_name);
+  for (TSNode c : Kids(n)) {
+    if (kind == N::kImportFromStatement && ts_node_eq(c, module_node)) {
       module = std::string(T(c));
       continue;
     }
@@ -742,9 +769,7 @@ void Analyzer::DefineFunction(TSNode def, TSNode decorated) {
   f.def_order = order_;
   TSNode params = g_.Field(def, g_.f_parameters);
   bool keyword_only = false;
-  uint32_t count = ts_node_named_child_count(params);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode p = ts_node_named_child(params, i);
+  for (TSNode p : Kids(params)) {
     Param param;
     switch (g_.Kind(p)) {
       case N::kIdentifier: param.name = T(p); break;
@@ -915,8 +940,17 @@ void Analyzer::ExecFunctions() {
   }
 }
 
+bool Analyzer::Relevant(TSNode n) const {
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  auto it = std::lower_bound(relevant_at_.begin(), relevant_at_.end(), b);
+  return it != relevant_at_.end() && *it < e;
+}
+
 void Analyzer::AnalyseFunction(int id) {
   functions_[id].analysed = true;
+  // A body that names nothing SageMaker can neither make nor delete a
+  // workload; skipping it only leaves the parameters of functions it calls unknown.
+  if (!Relevant(g_.Field(functions_[id].def, g_.f_body))) return;
   const Function f = functions_[id];  // copy: analysing may add functions
   Scope* parent = f.parent;
   while (parent && parent->kind == Scope::kClass) parent = parent->parent;
@@ -1023,9 +1057,7 @@ Args Analyzer::EvalArgs(TSNode list, bool is_list) {
     a.positional.push_back(EvalEv(list));
     return a;
   }
-  uint32_t count = ts_node_named_child_count(list);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(list, i);
+  for (TSNode c : Kids(list)) {
     switch (g_.Kind(c)) {
       case N::kKeywordArgument: {
         std::string name(T(g_.Field(c, g_.f_name)));
@@ -1133,9 +1165,8 @@ VId Analyzer::Eval(TSNode n) {
     case N::kString: return StringValue(n);
     case N::kConcatenatedString: {
       VId acc = kUnbound;
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) {
-        VId part = StringValue(ts_node_named_child(n, i));
+      for (TSNode kid : Kids(n)) {
+        VId part = StringValue(kid);
         acc = acc == kUnbound ? part : Concat(acc, part);
       }
       return acc == kUnbound ? kUnknown : acc;
@@ -1146,10 +1177,8 @@ VId Analyzer::Eval(TSNode n) {
     case N::kFalse: return store_.Bool(false);
     case N::kNone: return store_.None();
     case N::kParenthesizedExpression: {
-      uint32_t count = ts_node_named_child_count(n);
       VId v = kUnknown;
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : Kids(n)) {
         if (g_.Kind(c) != N::kComment) v = Eval(c);
       }
       return v;
@@ -1169,7 +1198,6 @@ VId Analyzer::Eval(TSNode n) {
     case N::kDictionary: {
       Value d;
       d.kind = VK::kDict;
-      uint32_t count = ts_node_named_child_count(n);
       auto put = [&](std::string key, Ev e) {
         for (Entry& x : d.entries) {
           if (x.key == key) {
@@ -1180,8 +1208,7 @@ VId Analyzer::Eval(TSNode n) {
         if (d.entries.size() < Store::kMaxItems) d.entries.push_back({std::move(key), e});
         else d.complete = false;
       };
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : Kids(n)) {
         N k = g_.Kind(c);
         if (k == N::kPair) {
           VId key = Eval(g_.Field(c, g_.f_key));
@@ -1212,9 +1239,7 @@ VId Analyzer::Eval(TSNode n) {
     case N::kExpressionList: {
       Value l;
       l.kind = VK::kList;
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : Kids(n)) {
         N k = g_.Kind(c);
         if (k == N::kComment) continue;
         if (k == N::kListSplat) {
@@ -1289,8 +1314,7 @@ VId Analyzer::Eval(TSNode n) {
     case N::kComment: return kUnknown;
     default: {
       // Anything else: evaluate its parts for the calls they make.
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) Eval(ts_node_named_child(n, i));
+      for (TSNode kid : Kids(n)) Eval(kid);
       return kUnknown;
     }
   }
@@ -1303,9 +1327,7 @@ VId Analyzer::Comprehension(TSNode n) {
   inner->kind = Scope::kFunction;
   inner->parent = scope_;
   Scope* saved = scope_;
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c : Kids(n)) {
     if (g_.Kind(c) == N::kForInClause) {
       VId iter = Eval(g_.Field(c, g_.f_right));
       const Value& it = V(iter);
@@ -1338,9 +1360,7 @@ VId Analyzer::StringValue(TSNode n) {
   bool raw = false, fstring = false;
   std::string text, link;
   bool known = true, linked = false;
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c : Kids(n)) {
     switch (g_.Kind(c)) {
       case N::kStringStart: {
         std::string_view prefix = T(c);

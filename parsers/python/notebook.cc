@@ -1,6 +1,7 @@
 #include "parsers/python/notebook.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
 
@@ -18,6 +19,16 @@ struct StringToken {
   std::string value;
   SourcePos pos;  // of the opening quote
 };
+
+// The characters that end a run of plain characters inside a JSON string.
+inline bool StringStop(char c) {
+  static const auto kTable = [] {
+    std::array<bool, 256> t{};
+    t[static_cast<unsigned char>('"')] = t[static_cast<unsigned char>('\\')] = t[static_cast<unsigned char>('\n')] = true;
+    return t;
+  }();
+  return kTable[static_cast<unsigned char>(c)];
+}
 
 // A small JSON reader that keeps positions and stores only what a notebook
 // needs: cell types and source strings. Everything else is skipped.
@@ -55,14 +66,15 @@ class Reader {
     t.pos = Pos();
     ++i_;
     while (true) {
+      // Plain characters in one piece.
+      size_t run = i_;
+      while (run < s_.size() && !StringStop(s_[run])) ++run;
+      t.value.append(s_.data() + i_, run - i_);
+      i_ = run;
       if (i_ >= s_.size()) Fail("unterminated string");
       char c = s_[i_++];
       if (c == '"') break;
       if (c == '\n') Fail("newline inside a string");
-      if (c != '\\') {
-        t.value += c;
-        continue;
-      }
       if (i_ >= s_.size()) Fail("unterminated string");
       char e = s_[i_++];
       switch (e) {
@@ -87,11 +99,26 @@ class Reader {
     return t;
   }
 
+  // A string not kept (outputs can be megabytes of base64): only checked.
+  void SkipString() {
+    if (Peek() != '"') Fail("expected a string");
+    ++i_;
+    while (true) {
+      while (i_ < s_.size() && !StringStop(s_[i_])) ++i_;
+      if (i_ >= s_.size()) Fail("unterminated string");
+      char c = s_[i_++];
+      if (c == '"') return;
+      if (c == '\n') Fail("newline inside a string");
+      if (i_ >= s_.size()) Fail("unterminated string");
+      if (s_[i_++] == 'u') Hex4();
+    }
+  }
+
   void SkipValue(int depth) {
     if (depth > kMaxDepth) Fail("nesting deeper than 256 levels");
     char c = Peek();
     if (c == '"') {
-      String();
+      SkipString();
     } else if (c == '{') {
       ++i_;
       if (Peek() == '}') {
@@ -99,7 +126,7 @@ class Reader {
         return;
       }
       while (true) {
-        String();
+        SkipString();
         Expect(':');
         SkipValue(depth + 1);
         if (Peek() == ',') {
@@ -440,14 +467,14 @@ CellLines NeutraliseCell(const std::vector<std::string>& lines) {
       std::string_view t = LStrip(l);
       size_t ind = l.size() - t.size();
       bool magic = !t.empty() && (t[0] == '!' || t[0] == '%' || t[0] == '?');
-      if (!magic) {
+      if (!magic && t.find_first_of("!%") != std::string_view::npos) {
         size_t eq = FindAssign(t);  // x = !cmd, x = %magic
         if (eq != std::string_view::npos) {
           std::string_view rhs = LStrip(t.substr(eq + 1));
           magic = !rhs.empty() && (rhs[0] == '!' || (rhs[0] == '%' && rhs.size() > 1 && IdentStart(rhs[1])));
         }
       }
-      if (!magic) {
+      if (!magic && l.find('?') != std::string_view::npos) {
         // `obj?` / `obj??`: help on a one-line statement.
         TokState probe;
         size_t last = Scan(l, &probe);

@@ -113,6 +113,26 @@ const Names& SageMakerCreateMethods() {
 
 }  // namespace
 
+// Names without which a piece of code cannot create, use or delete a SageMaker
+// workload: SDK classes and factories, the methods that launch or delete
+// something, boto3 clients and their requests. A function body that mentions
+// none of them is not run (analyser.h: Prescan).
+bool IsRelevantName(std::string_view name) {
+  static const Names kNames = [] {
+    Names n = {"sagemaker", "boto3", "fit", "deploy", "train", "run", "tune", "transformer", "create_model",
+               "compile_model", "build", "best_estimator", "attach", "from_recipe", "delete_endpoint", "delete",
+               "delete_predictor", "client", "sagemaker_client", "boto_session", "register_scalable_target",
+               "retrieve", "update", "setdefault", "ModelTrainer", "ModelBuilder", "HyperparameterTuner",
+               "Transformer", "ParameterString", "ParameterInteger", "ParameterFloat", "ParameterBoolean"};
+    n.insert(EstimatorClasses().begin(), EstimatorClasses().end());
+    n.insert(ProcessorClasses().begin(), ProcessorClasses().end());
+    n.insert(HelperClasses().begin(), HelperClasses().end());
+    n.insert(SageMakerCreateMethods().begin(), SageMakerCreateMethods().end());
+    return n;
+  }();
+  return kNames.count(name) > 0 || IsModelClass(name) || IsPredictorClass(name) || name.ends_with("Session");
+}
+
 VId Analyzer::ObjectValue(int obj) {
   Object& o = objects_[obj];
   if (o.value != kUnknown) return o.value;

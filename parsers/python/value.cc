@@ -33,13 +33,7 @@ VId Store::New(Value v) {
 
 VId Store::Intern(VK kind, std::string_view text, std::string_view origin) {
   if (text.size() > kMaxString) return kUnknown;
-  std::string key;
-  key.reserve(text.size() + origin.size() + 2);
-  key += static_cast<char>('0' + static_cast<int>(kind));
-  key += origin;
-  key += '\0';
-  key += text;
-  auto it = interned_.find(key);
+  auto it = interned_.find(Key{kind, origin, text});
   if (it != interned_.end()) return it->second;
   Value v;
   v.kind = kind;
@@ -47,8 +41,8 @@ VId Store::Intern(VK kind, std::string_view text, std::string_view origin) {
   v.origin = std::string(origin);
   VId id = New(std::move(v));
   if (id != kUnknown) {
-    if (!Spend(key.size())) return id;
-    interned_.emplace(std::move(key), id);
+    const Value& stored = values_[static_cast<size_t>(id)];
+    interned_.emplace(Key{kind, stored.origin, stored.text}, id);
   }
   return id;
 }

@@ -108,8 +108,22 @@ class Store {
  private:
   VId Intern(VK kind, std::string_view text, std::string_view origin);
 
+  struct Key {
+    VK kind;
+    std::string_view origin;
+    std::string_view text;
+    bool operator==(const Key& o) const { return kind == o.kind && origin == o.origin && text == o.text; }
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      size_t h = std::hash<std::string_view>()(k.text);
+      if (!k.origin.empty()) h ^= std::hash<std::string_view>()(k.origin) * 31;
+      return h ^ static_cast<size_t>(k.kind);
+    }
+  };
   std::deque<Value> values_;
-  std::unordered_map<std::string, VId> interned_;
+  // Keys view the interned value's own strings (deque elements never move).
+  std::unordered_map<Key, VId, KeyHash> interned_;
   size_t bytes_ = 0;
   bool exhausted_ = false;
   VId none_ = 0, true_ = 0, false_ = 0;
