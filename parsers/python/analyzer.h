@@ -175,6 +175,7 @@ class Analyzer {
   std::map<int, int> session_clients_;  // session object -> its sagemaker_client object
   std::map<int, int> session_boto_;     // session object -> its boto_session object
   std::set<VId> endpoint_name_values_;  // unknown endpoint names of deploys (matched by identity)
+  std::set<std::string> endpoint_names_;  // known endpoint names of deploys
   Scope* scope_ = nullptr;              // current
   std::unordered_map<std::string_view, int> call_counts_;  // syntactic `name(...)` calls
   std::unordered_map<std::string_view, int> other_uses_;   // other uses of the name

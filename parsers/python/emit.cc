@@ -364,6 +364,8 @@ Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, c
     }
     for (const std::string& n : d.names) {
       if (std::find(names.begin(), names.end(), n) != names.end()) return Val::Known("true", w.range);
+      // A name no deploy of the notebook spells may be the generated name of this one.
+      if (names.empty() && !endpoint_names_.count(n)) unknown = true;
     }
     for (VId v : d.name_values) {
       if (std::find(name_values.begin(), name_values.end(), v) != name_values.end()) {
@@ -384,6 +386,19 @@ void Analyzer::EmitPredictor(int id) {
   const Object* builder = src && src->kind == ObjKind::kModelBuilder ? src : nullptr;
   if (src && src->kind == ObjKind::kModel && src->source >= 0 && objects_[src->source].kind == ObjKind::kModelBuilder) {
     builder = &objects_[src->source];
+  }
+  // ModelBuilder.deploy(inference_config=BatchTransformInferenceConfig(...)) runs a batch transform.
+  if (auto ic = Arg(a, {"inference_config"});
+      ic && V(ic->v).kind == VK::kHelper && V(ic->v).text == "BatchTransformInferenceConfig") {
+    Workload t = Base(WorkloadKind::kTransformJob, p.call, "Transformer", NameOf(p, "transformer"));
+    Args c;
+    for (const Entry& e : V(ic->v).entries) c.keywords.emplace_back(e.key, e.value);
+    t.complete = !a.unknown_spread && V(ic->v).complete;
+    t.instance_count = ToVal(Arg(c, {"instance_count"}));
+    t.instance_type = ToVal(Arg(c, {"instance_type"}));
+    if (src) SourceImage(*src, t);
+    if (!LocalWorkload(t)) out_->workloads.push_back(std::move(t));
+    return;
   }
   auto endpoint = Arg(a, {"endpoint_name"}, builder && src == builder ? 0 : -1);
   std::string name = !p.var.empty() ? p.var
@@ -441,6 +456,11 @@ void Analyzer::EmitPredictor(int id) {
     names.push_back(V(endpoint->v).text);
   } else if (endpoint && V(endpoint->v).kind == VK::kOpaque) {
     name_values.push_back(endpoint->v);
+  } else if (endpoint && V(endpoint->v).kind == VK::kOneOf) {
+    for (const Alt& alt : V(endpoint->v).alts) {
+      if (store_.Kind(alt.value.v) == VK::kStr) names.push_back(V(alt.value.v).text);
+      else if (store_.Kind(alt.value.v) == VK::kOpaque) name_values.push_back(alt.value.v);
+    }
   }
   w.keys.push_back(p.key + "/variant/AllTraffic");
   if (src) SourceImage(*src, w);
@@ -686,18 +706,23 @@ void Analyzer::EmitClientCalls() {
 // ---- all workloads ---------------------------------------------------------------
 
 void Analyzer::Emit() {
-  for (const Object& o : objects_) {
-    if (o.kind == ObjKind::kPredictor && !o.attached && o.args.keywords.size() + o.args.positional.size() < 1000) {
-      if (auto e = Arg(o.args, {"endpoint_name"}); e && store_.Kind(e->v) == VK::kOpaque) {
-        endpoint_name_values_.insert(e->v);
-      }
+  // The endpoint names deploys use: by text when known, by value identity when not.
+  auto note_name = [&](const std::optional<Ev>& e) {
+    if (!e) return;
+    std::vector<VId> values = {e->v};
+    if (store_.Kind(e->v) == VK::kOneOf) {
+      for (const Alt& alt : V(e->v).alts) values.push_back(alt.value.v);
     }
+    for (VId v : values) {
+      if (store_.Kind(v) == VK::kOpaque) endpoint_name_values_.insert(v);
+      if (store_.Kind(v) == VK::kStr) endpoint_names_.insert(V(v).text);
+    }
+  };
+  for (const Object& o : objects_) {
+    if (o.kind == ObjKind::kPredictor && !o.attached) note_name(Arg(o.args, {"endpoint_name"}));
   }
   for (const ClientCall& c : client_calls_) {
-    if (c.method != "create_endpoint") continue;
-    if (auto e = Arg(c.args, {"EndpointName"}); e && store_.Kind(e->v) == VK::kOpaque) {
-      endpoint_name_values_.insert(e->v);
-    }
+    if (c.method == "create_endpoint") note_name(Arg(c.args, {"EndpointName"}));
   }
   for (size_t i = 0; i < objects_.size(); ++i) {
     const Object& o = objects_[i];

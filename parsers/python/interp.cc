@@ -1360,6 +1360,8 @@ VId Analyzer::StringValue(TSNode n) {
   bool raw = false, fstring = false;
   std::string text, link;
   bool known = true, linked = false;
+  int parts = 0;       // content pieces and interpolations
+  VId only = kUnbound;  // the value of an f-string that is one plain interpolation
   for (TSNode c : Kids(n)) {
     switch (g_.Kind(c)) {
       case N::kStringStart: {
@@ -1382,12 +1384,15 @@ VId Analyzer::StringValue(TSNode n) {
         if (!store_.Spend(piece.size())) return kUnknown;
         text += piece;
         link += piece;
+        if (!piece.empty()) ++parts;
         break;
       }
       case N::kInterpolation: {
         VId part = Eval(g_.Field(c, g_.f_expression));
         bool plain = ts_node_is_null(g_.Field(c, g_.f_format_specifier)) &&
                      ts_node_is_null(g_.Field(c, g_.f_type_conversion));
+        ++parts;
+        only = plain ? part : kUnbound;
         const Value& x = V(part);
         if (x.scalar() && plain) {
           text += x.text == "true" && x.kind == VK::kBool ? "True" : x.text == "false" && x.kind == VK::kBool ? "False" : x.text;
@@ -1411,6 +1416,8 @@ VId Analyzer::StringValue(TSNode n) {
     if (text.size() > Store::kMaxString) return kUnknown;
   }
   if (known) return store_.Str(text);
+  // f"{name}" is the (string) value of `name` itself: it keeps its identity.
+  if (parts == 1 && only != kUnbound && store_.Kind(only) == VK::kOpaque) return only;
   if (!linked) return kUnknown;
   Value v;
   v.kind = VK::kOpaque;

@@ -3,6 +3,8 @@
 // methods record (fit, deploy, delete_endpoint, boto3 create_* requests), and
 // the attributes that link them (predictor.endpoint_name, session.sagemaker_client).
 #include <algorithm>
+#include <cctype>
+#include <climits>
 #include <functional>
 #include <set>
 #include <set>
@@ -39,7 +41,7 @@ const Names& ProcessorClasses() {
 const Names& HelperClasses() {
   static const Names k = {"TrainingInput", "FileSystemInput", "ProcessingInput", "Compute", "StoppingCondition",
                           "CheckpointConfig", "InputData", "ServerlessInferenceConfig", "AsyncInferenceConfig",
-                          "InstanceGroup", "S3DataSource"};
+                          "InstanceGroup", "S3DataSource", "BatchTransformInferenceConfig", "ResourceRequirements"};
   return k;
 }
 bool IsModelClass(std::string_view cls) {
@@ -100,6 +102,18 @@ std::string Last(std::string_view q, int back = 0) {
 }
 
 bool IsSageMaker(std::string_view q) { return q.rfind("sagemaker.", 0) == 0; }
+
+// A helper we cannot read whose name says it tears resources down
+// (`delete_project_resources`, `cleanup()`, `delete_endpoints`): it may delete
+// the notebook's endpoints.
+bool LooksLikeCleanup(std::string_view name) {
+  std::string n;
+  for (char c : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto has = [&](std::string_view w) { return n.find(w) != std::string::npos; };
+  bool removes = has("delete") || has("clean") || has("teardown") || has("tear_down") || has("destroy");
+  return removes && (has("endpoint") || has("resource") || has("up") || has("all") || has("project") ||
+                     has("everything") || n == "cleanup" || n == "clean");
+}
 
 bool PascalCase(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
@@ -360,6 +374,10 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
     }
     return ObjectValue(NewObject(std::move(o), call));
   }
+  if (q.rfind("boto3", 0) != 0 && q.rfind("builtins.", 0) != 0 && LooksLikeCleanup(Last(q))) {
+    RecordDelete(kUnknown);
+    return kUnknown;
+  }
   if (q == "boto3.client" || q == "boto3.session.client") {
     auto service = Arg(args, {"service_name"}, 0);
     if (service && V(service->v).kind == VK::kStr) {
@@ -609,6 +627,10 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     default: break;
   }
   // A receiver we cannot resolve.
+  if (method != "delete_endpoint" && LooksLikeCleanup(method)) {
+    RecordDelete(kUnknown);
+    return kUnknown;
+  }
   if (method == "delete_endpoint") {
     auto name = Arg(args, {"EndpointName", "endpoint_name"}, 0);
     RecordDelete(name ? name->v : kUnknown);
@@ -667,7 +689,7 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
       if (method == "delete_endpoint") {
         // The SDK v1 estimator.delete_endpoint(): the endpoint its deploy made.
         Delete d;
-        d.order = order_;
+        d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
         for (size_t i = 0; i < objects_.size(); ++i) {
           if (objects_[i].kind == ObjKind::kPredictor && !objects_[i].attached &&
               (objects_[i].source == id || objects_[i].source == model_source)) {
@@ -770,7 +792,9 @@ VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
 void Analyzer::RecordDelete(VId target) {
   if (expect_failure_ > 0) return;
   Delete d;
-  d.order = order_;
+  // A delete inside a function may run whenever the function is called: it
+  // counts for every deploy (only module-level code has a known order).
+  d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
   std::function<void(VId, int)> visit = [&](VId v, int depth) {
     const Value& x = V(v);
     if (depth > 4) {
@@ -779,6 +803,7 @@ void Analyzer::RecordDelete(VId target) {
     }
     switch (x.kind) {
       case VK::kObject:
+      case VK::kEndpointRef:  // predictor.endpoint_name: that predictor's endpoint
         if (objects_[x.ref].kind == ObjKind::kPredictor) {
           d.objects.push_back(x.ref);
           // Predictor(name).delete_endpoint(): the endpoint named in its constructor.
@@ -791,7 +816,6 @@ void Analyzer::RecordDelete(VId target) {
           d.unknown = true;
         }
         break;
-      case VK::kEndpointRef: d.objects.push_back(x.ref); break;
       case VK::kStr: d.names.push_back(x.text); break;
       case VK::kOneOf:
         for (const Alt& a : x.alts) visit(a.value.v, depth + 1);

@@ -221,3 +221,7 @@ TEST_CASE("nested and self-referencing constants stay linear; the per-file budge
     CHECK(r.workloads[52].instance_type.unknown());
   }
 }
+
+TEST_CASE("notebook endpoints: whether a later cell deletes them, and by which idiom", "[python][notebook]") {
+  CHECK(CompareGolden("tests/golden/python/deletes.model", Dump(ScanPaths({"fixtures/rules/SM213"}))) == "");
+}
