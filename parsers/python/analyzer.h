@@ -181,6 +181,8 @@ class Analyzer {
   std::unordered_map<std::string_view, int> other_uses_;   // other uses of the name
   std::vector<uint32_t> relevant_at_;  // byte offsets of names IsRelevantName accepts (sorted)
   bool Relevant(TSNode n) const;       // whether the code of `n` mentions one
+  std::set<std::string_view> sdk_aliases_;  // other local names of imported SDK / boto3 things
+  void NoteSdkAlias(std::string_view local, std::string_view qualified);
   Order order_;
   long minor_base_ = 0;
   size_t snapshot_slots_ = 0;

@@ -311,8 +311,20 @@ std::vector<VId> Analyzer::MergeEnvs(const std::vector<std::vector<VId>>& envs, 
 // ---- statements ----------------------------------------------------------------
 
 bool Analyzer::ExecBlockImpl(TSNode block) {
+  // In a notebook an exception ends its cell, not the notebook: the next
+  // cell runs (a cell that raises until a placeholder is edited is common).
+  bool cells = nb_ && g_.Kind(block) == N::kModule;
+  int dead_cell = 0;
   for (TSNode stmt : Kids(block)) {
-    if (!Exec(stmt)) return false;
+    if (dead_cell) {
+      if (R(stmt).cell == dead_cell) continue;
+      dead_cell = 0;
+    }
+    if (!Exec(stmt)) {
+      if (!cells) return false;
+      dead_cell = R(stmt).cell;
+      if (dead_cell == 0) return false;
+    }
   }
   return true;
 }
@@ -748,8 +760,10 @@ void Analyzer::Import(TSNode n) {
       std::string full = module + "." + name;
       std::string_view local = alias.empty() ? T(g_.Kind(c) == N::kAliasedImport ? g_.Field(c, g_.f_name) : c) : alias;
       Bind(local, store_.Qual(full));
+      NoteSdkAlias(local, full);
     } else if (!alias.empty()) {
       Bind(alias, store_.Qual(name));
+      NoteSdkAlias(alias, name);
     } else {
       // `import sagemaker.sklearn` binds `sagemaker`.
       TSNode first = ts_node_named_child(c, 0);
@@ -940,10 +954,29 @@ void Analyzer::ExecFunctions() {
   }
 }
 
+// A name an import binds to an SDK or boto3 class under another name
+// (`from sagemaker.pytorch import PyTorch as PyTorchEstimator`) makes code
+// that mentions it relevant too.
+void Analyzer::NoteSdkAlias(std::string_view local, std::string_view qualified) {
+  if ((qualified.rfind("sagemaker", 0) == 0 || qualified.rfind("boto3", 0) == 0) && !IsRelevantName(local)) {
+    sdk_aliases_.insert(local);
+  }
+}
+
 bool Analyzer::Relevant(TSNode n) const {
   uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
   auto it = std::lower_bound(relevant_at_.begin(), relevant_at_.end(), b);
-  return it != relevant_at_.end() && *it < e;
+  if (it != relevant_at_.end() && *it < e) return true;
+  std::string_view text = src_.substr(b, e - b);
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::string_view alias : sdk_aliases_) {
+    for (size_t at = text.find(alias); at != std::string_view::npos; at = text.find(alias, at + 1)) {
+      bool starts = at == 0 || !ident(text[at - 1]);
+      bool ends = at + alias.size() >= text.size() || !ident(text[at + alias.size()]);
+      if (starts && ends) return true;
+    }
+  }
+  return false;
 }
 
 void Analyzer::AnalyseFunction(int id) {
