@@ -860,25 +860,37 @@ void Analyzer::RecordFunctionCall(int fn, Args& args, TSNode call) {
     VK kind = store_.Kind(v);
     if (kind == VK::kDict || kind == VK::kList) Rebind(v, Incomplete(v));
   }
-  if (f.analysed) return;
-  if (f.calls.size() >= kMaxCalls) {
-    f.too_many_calls = true;
+  // A dict of the caller's scopes that the body mutates by its global name
+  // (the body runs later in our reading): no longer fully known.
+  MutatesParam(fn, {});  // scans the body once
+  for (std::string_view name : functions_[fn].mutated) {
+    bool param = std::any_of(functions_[fn].params.begin(), functions_[fn].params.end(),
+                             [&](const Param& p) { return p.name == name; });
+    if (param) continue;
+    VId v = Lookup(name);
+    VK kind = store_.Kind(v);
+    if (kind == VK::kDict || kind == VK::kList) Rebind(v, Incomplete(v));
+  }
+  Function& f2 = functions_[fn];
+  if (f2.analysed) return;
+  if (f2.calls.size() >= kMaxCalls) {
+    f2.too_many_calls = true;
     return;
   }
   CallRecord rec;
   rec.args = args;
   rec.order = order_;
   rec.line = Line(call);
-  if (f.calls.size() < kMaxCallSnapshots && snapshot_slots_ < 4'000'000) {
+  if (f2.calls.size() < kMaxCallSnapshots && snapshot_slots_ < 4'000'000) {
     for (Scope* s = scope_; s; s = s->parent) {
-      if (s == f.parent || s->origin == f.parent) {
+      if (s == f2.parent || s->origin == f2.parent) {
         rec.parent_env = s->env;
         snapshot_slots_ += s->env.size();
         break;
       }
     }
   }
-  f.calls.push_back(std::move(rec));
+  f2.calls.push_back(std::move(rec));
 }
 
 // Whether a function body mutates the dict bound to parameter `name`
