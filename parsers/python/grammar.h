@@ -122,6 +122,7 @@ struct Grammar {
             f_type = 0, f_superclasses = 0, f_type_conversion = 0;
 
   N Kind(TSNode n) const {
+    if (ts_node_is_null(n)) return N::kOther;  // a missing field (error recovery)
     TSSymbol s = ts_node_symbol(n);
     if (s == static_cast<TSSymbol>(-1)) return N::kError;  // ts_builtin_sym_error
     return s < kinds.size() ? kinds[s] : N::kOther;

@@ -275,10 +275,11 @@ VId Analyzer::Helper(const std::string& cls, Args& args) {
       h.entries.push_back({std::string((*positions)[i]), args.positional[i]});
     }
   }
-  for (const auto& [k, e] : args.keywords) {
+  for (const auto& kw : args.keywords) {
+    const std::string& k = kw.first;
     h.entries.erase(std::remove_if(h.entries.begin(), h.entries.end(), [&](const Entry& x) { return x.key == k; }),
                     h.entries.end());
-    h.entries.push_back({k, e});
+    h.entries.push_back({k, kw.second});
   }
   return store_.New(std::move(h));
 }
@@ -428,10 +429,11 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
           d.complete = false;
         }
       }
-      for (const auto& [k, e] : args.keywords) {
+      for (const auto& kw : args.keywords) {
+        const std::string& k = kw.first;
         d.entries.erase(std::remove_if(d.entries.begin(), d.entries.end(), [&](const Entry& x) { return x.key == k; }),
                         d.entries.end());
-        d.entries.push_back({k, e});
+        d.entries.push_back({k, kw.second});
       }
       return store_.New(std::move(d));
     }

@@ -225,3 +225,21 @@ TEST_CASE("nested and self-referencing constants stay linear; the per-file budge
 TEST_CASE("notebook endpoints: whether a later cell deletes them, and by which idiom", "[python][notebook]") {
   CHECK(CompareGolden("tests/golden/python/deletes.model", Dump(ScanPaths({"fixtures/rules/SM213"}))) == "");
 }
+
+TEST_CASE("inputs the fuzzers found: fields tree-sitter leaves out while recovering", "[python][adversarial]") {
+  // Chained assignments whose last right-hand side is missing, among others.
+  for (const char* src : {"a = b =\n", "a = b = c =\nx = 1\n", "x: int =\n", "def f(:\n  return\n", "with :\n  pass\n",
+                          "for in x:\n  pass\n", "import\nfrom import x\n", "f(**)\n", "d[] = 1\n"}) {
+    INFO(src);
+    FileResult r = ParsePython(SourceFile{"x.py", "/nonexistent/x.py", std::string("import sagemaker\n") + src},
+                               ResolveOptions{});
+    CHECK(r.errors.size() <= 1);  // read to the end, never a crash
+  }
+  for (const char* path : {"tests/fuzz/corpus/python/regress-missing-field.py",
+                           "tests/fuzz/corpus/notebook/regress-missing-field.ipynb"}) {
+    std::string text = sagelint::testing::ReadFileOrDie(sagelint::testing::SourcePath(path));
+    FileResult r = std::string(path).ends_with(".py") ? ParsePython(SourceFile{path, path, text}, ResolveOptions{})
+                                                      : ParseNotebook(SourceFile{path, path, text}, ResolveOptions{});
+    CHECK(!r.errors.empty());
+  }
+}
