@@ -126,6 +126,8 @@ void Analyzer::Run(TSNode root) {
 // is unsure it counts a use, which only keeps parameters unknown.
 void Analyzer::Prescan(TSNode) {
   std::string_view s = src_;
+  // Only function bodies use what this pass finds.
+  if (s.find("def ") == std::string_view::npos && s.find("def\t") == std::string_view::npos) return;
   size_t i = 0, n = s.size();
   std::string_view previous;  // the previous identifier token, for `def f(` / `class C(`
   char previous_char = 0;     // the previous significant character

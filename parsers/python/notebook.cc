@@ -267,11 +267,26 @@ struct TokState {
   bool starts_logical() const { return depth == 0 && triple == 0 && !cont; }
 };
 
+// Characters that change the tokenizer state; every other byte is plain code.
+inline bool Special(char c) {
+  static const auto kTable = [] {
+    std::array<bool, 256> t{};
+    for (char x : std::string_view("([{)]}'\"#\\ \t\r")) t[static_cast<unsigned char>(x)] = true;
+    return t;
+  }();
+  return kTable[static_cast<unsigned char>(c)];
+}
+
 // Scans one line; returns the position of the last code character (or npos).
 size_t Scan(std::string_view line, TokState* st) {
   size_t i = 0, last = std::string_view::npos;
   st->cont = false;
   while (i < line.size()) {
+    if (!st->triple && !Special(line[i])) {  // a run of plain code
+      while (i < line.size() && !Special(line[i])) ++i;
+      last = i - 1;
+      continue;
+    }
     char c = line[i];
     if (st->triple) {
       if (c == '\\') {

@@ -243,3 +243,12 @@ TEST_CASE("inputs the fuzzers found: fields tree-sitter leaves out while recover
     CHECK(!r.errors.empty());
   }
 }
+
+TEST_CASE("code that names neither the SDK nor boto3 is not read", "[python]") {
+  // The engine's byte scan matched a comment; the code itself cannot declare a workload.
+  FileResult r = ParsePython(SourceFile{"train.py", "/nonexistent/train.py",
+                                        "# Runs inside a SageMaker training container.\nprint 'python 2'\n"},
+                             ResolveOptions{});
+  CHECK(r.errors.empty());
+  CHECK(r.workloads.empty());
+}
