@@ -18,6 +18,7 @@ void CheckStudioWithoutIdleShutdown(const Workload& w, const RuleContext& ctx, S
 void CheckLongWarmPool(const Workload& w, const RuleContext& ctx, Sink& sink);
 void CheckEndpointWithoutAutoscaling(const Workload& w, const RuleContext& ctx, Sink& sink);
 void CheckAutoscalingCannotScale(const Workload& w, const RuleContext& ctx, Sink& sink);
+void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext& ctx, Sink& sink);
 void CheckPipeMode(const Workload& w, const RuleContext& ctx, Sink& sink);
 void CheckReplicatedInputMultiInstance(const Workload& w, const RuleContext& ctx, Sink& sink);
 void CheckTrainingWithoutSpot(const Workload& w, const RuleContext& ctx, Sink& sink);

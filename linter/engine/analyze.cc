@@ -268,6 +268,8 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
         found.push_back(ToolFinding("SM000", "parse-error", rules.SeverityOf("SM000"),
                                     pf.result.path, e.pos, e.message, pf.result.format));
         found.back().value = e.message;
+        found.back().range.cell = e.cell;
+        found.back().range.cell_line = e.cell_line;
       }
     }
     for (const Workload& w : pf.result.workloads) {

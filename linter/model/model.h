@@ -226,6 +226,8 @@ struct Workload {
 struct ParseError {
   std::string message;
   SourcePos pos;
+  int cell = 0;  // notebooks: the cell view of `pos` (see SourceRange)
+  int cell_line = 0;
 };
 
 // What a front end reports for one file.

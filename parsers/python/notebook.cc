@@ -1,5 +1,8 @@
 #include "parsers/python/notebook.h"
 
+#include <algorithm>
+#include <array>
+#include <cctype>
 #include <cstdint>
 
 namespace sagelint::py {
@@ -16,6 +19,16 @@ struct StringToken {
   std::string value;
   SourcePos pos;  // of the opening quote
 };
+
+// The characters that end a run of plain characters inside a JSON string.
+inline bool StringStop(char c) {
+  static const auto kTable = [] {
+    std::array<bool, 256> t{};
+    t[static_cast<unsigned char>('"')] = t[static_cast<unsigned char>('\\')] = t[static_cast<unsigned char>('\n')] = true;
+    return t;
+  }();
+  return kTable[static_cast<unsigned char>(c)];
+}
 
 // A small JSON reader that keeps positions and stores only what a notebook
 // needs: cell types and source strings. Everything else is skipped.
@@ -53,14 +66,15 @@ class Reader {
     t.pos = Pos();
     ++i_;
     while (true) {
+      // Plain characters in one piece.
+      size_t run = i_;
+      while (run < s_.size() && !StringStop(s_[run])) ++run;
+      t.value.append(s_.data() + i_, run - i_);
+      i_ = run;
       if (i_ >= s_.size()) Fail("unterminated string");
       char c = s_[i_++];
       if (c == '"') break;
       if (c == '\n') Fail("newline inside a string");
-      if (c != '\\') {
-        t.value += c;
-        continue;
-      }
       if (i_ >= s_.size()) Fail("unterminated string");
       char e = s_[i_++];
       switch (e) {
@@ -85,11 +99,26 @@ class Reader {
     return t;
   }
 
+  // A string not kept (outputs can be megabytes of base64): only checked.
+  void SkipString() {
+    if (Peek() != '"') Fail("expected a string");
+    ++i_;
+    while (true) {
+      while (i_ < s_.size() && !StringStop(s_[i_])) ++i_;
+      if (i_ >= s_.size()) Fail("unterminated string");
+      char c = s_[i_++];
+      if (c == '"') return;
+      if (c == '\n') Fail("newline inside a string");
+      if (i_ >= s_.size()) Fail("unterminated string");
+      if (s_[i_++] == 'u') Hex4();
+    }
+  }
+
   void SkipValue(int depth) {
     if (depth > kMaxDepth) Fail("nesting deeper than 256 levels");
     char c = Peek();
     if (c == '"') {
-      String();
+      SkipString();
     } else if (c == '{') {
       ++i_;
       if (Peek() == '}') {
@@ -97,7 +126,7 @@ class Reader {
         return;
       }
       while (true) {
-        String();
+        SkipString();
         Expect(':');
         SkipValue(depth + 1);
         if (Peek() == ',') {
@@ -224,34 +253,280 @@ std::string_view LStrip(std::string_view s) {
   return i == std::string_view::npos ? std::string_view() : s.substr(i);
 }
 
+bool Blank(std::string_view s) { return s.find_first_not_of(" \t\r\f\v") == std::string_view::npos; }
+
+bool IdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
+bool IdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
+
+// Where a physical line leaves Python's tokenizer: open brackets, an open
+// triple-quoted string, a backslash continuation.
+struct TokState {
+  int depth = 0;
+  char triple = 0;  // the quote character of an open triple-quoted string
+  bool cont = false;
+  bool starts_logical() const { return depth == 0 && triple == 0 && !cont; }
+};
+
+// Characters that change the tokenizer state; every other byte is plain code.
+inline bool Special(char c) {
+  static const auto kTable = [] {
+    std::array<bool, 256> t{};
+    for (char x : std::string_view("([{)]}'\"#\\ \t\r")) t[static_cast<unsigned char>(x)] = true;
+    return t;
+  }();
+  return kTable[static_cast<unsigned char>(c)];
+}
+
+// Scans one line; returns the position of the last code character (or npos).
+size_t Scan(std::string_view line, TokState* st) {
+  size_t i = 0, last = std::string_view::npos;
+  st->cont = false;
+  while (i < line.size()) {
+    if (!st->triple && !Special(line[i])) {  // a run of plain code
+      while (i < line.size() && !Special(line[i])) ++i;
+      last = i - 1;
+      continue;
+    }
+    char c = line[i];
+    if (st->triple) {
+      if (c == '\\') {
+        i += 2;
+        continue;
+      }
+      if (c == st->triple && line.substr(i, 3) == std::string(3, st->triple)) {
+        st->triple = 0;
+        last = i + 2;
+        i += 3;
+        continue;
+      }
+      ++i;
+      continue;
+    }
+    if (c == '#') break;
+    if (c == '\'' || c == '"') {
+      if (line.substr(i, 3) == std::string(3, c)) {
+        st->triple = c;
+        i += 3;
+        continue;
+      }
+      size_t j = i + 1;
+      while (j < line.size() && line[j] != c) j += line[j] == '\\' ? 2 : 1;
+      last = std::min(j, line.size() - 1);
+      i = j + 1;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++st->depth;
+    if ((c == ')' || c == ']' || c == '}') && st->depth > 0) --st->depth;
+    if (c != ' ' && c != '\t' && c != '\r') last = i;
+    ++i;
+  }
+  if (!st->triple && last != std::string_view::npos && line[last] == '\\') st->cont = true;
+  return last;
+}
+
+// The first `=` at bracket depth 0 that is an assignment (not ==, <=, +=, :=…).
+size_t FindAssign(std::string_view line) {
+  int depth = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '#') return std::string_view::npos;
+    if (c == '\'' || c == '"') {
+      size_t j = i + 1;
+      while (j < line.size() && line[j] != c) j += line[j] == '\\' ? 2 : 1;
+      i = j;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c != '=' || depth != 0) continue;
+    if (i + 1 < line.size() && line[i + 1] == '=') {
+      ++i;
+      continue;
+    }
+    if (i > 0 && std::string_view("=!<>+-*/%&|^@:~").find(line[i - 1]) != std::string_view::npos) continue;
+    return i;
+  }
+  return std::string_view::npos;
+}
+
+// IPython line magics and default aliases that automagic accepts without `%`.
+bool IsAutomagic(std::string_view word) {
+  static const char* const kMagics[] = {
+      "alias", "alias_magic", "autoawait", "autocall", "automagic", "autoreload", "aimport", "autosave", "bookmark",
+      "cat", "cd", "clear", "colors", "conda", "config", "connect_info", "cp", "debug", "dhist", "dirs",
+      "doctest_mode", "ed", "edit", "env", "gui", "hist", "history", "killbgscripts", "ldir", "less", "lf", "lk",
+      "ll", "load", "load_ext", "loadpy", "logoff", "logon", "logstart", "logstate", "logstop", "ls", "lsmagic",
+      "lx", "macro", "magic", "man", "mamba", "matplotlib", "micromamba", "mkdir", "more", "mv", "notebook", "page",
+      "pastebin", "pdb", "pdef", "pdoc", "pfile", "pinfo", "pinfo2", "pip", "popd", "pprint", "precision", "prun",
+      "psearch", "psource", "pushd", "pwd", "pycat", "pylab", "qtconsole", "quickref", "recall", "rehashx",
+      "reload_ext", "rep", "rerun", "reset", "reset_selective", "rm", "rmdir", "run", "save", "sc", "set_env",
+      "store", "sx", "system", "tb", "time", "timeit", "unalias", "unload_ext", "uv", "who", "who_ls", "whos",
+      "xdel", "xmode"};
+  for (const char* m : kMagics) {
+    if (word == m) return true;
+  }
+  return false;
+}
+
+// A pasted prompt at the start of a line: classic `>>> ` / `... `, or
+// IPython's `In [12]: ` / `   ...: `. Sets `len` to the prompt's length.
+bool PromptLine(std::string_view l, bool classic, size_t* len) {
+  if (classic) {
+    for (std::string_view p : {std::string_view(">>>"), std::string_view("...")}) {
+      if (l.substr(0, 3) == p && (l.size() == 3 || l[3] == ' ')) {
+        *len = l.size() == 3 ? 3 : 4;
+        return true;
+      }
+    }
+    return false;
+  }
+  if (l.substr(0, 4) == "In [") {
+    size_t close = l.find("]: ");
+    if (close == std::string_view::npos || close <= 4) return false;
+    for (size_t i = 4; i < close; ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(l[i]))) return false;
+    }
+    *len = close + 3;
+    return true;
+  }
+  size_t i = l.find_first_not_of(" \t");
+  if (i == std::string_view::npos) return false;
+  size_t dots = 0;
+  while (i + dots < l.size() && l[i + dots] == '.') ++dots;
+  if (dots < 3 || i + dots >= l.size() || l[i + dots] != ':') return false;
+  *len = i + dots + 1 + (i + dots + 1 < l.size() && l[i + dots + 1] == ' ' ? 1 : 0);
+  return true;
+}
+
+bool EndsWithBackslash(std::string_view l) {
+  size_t e = l.find_last_not_of(" \t\r");
+  return e != std::string_view::npos && l[e] == '\\';
+}
+
 }  // namespace
 
-std::vector<std::string> NeutraliseMagics(const std::vector<std::string>& lines) {
-  std::vector<std::string> out = lines;
-  if (!out.empty()) {
-    std::string_view first = LStrip(out[0]);
-    if (first.rfind("%%", 0) == 0) {
-      std::string_view magic = first.substr(2, first.find_first_of(" \t") - 2);
-      // Cell magics whose body is still Python.
-      bool python = magic == "time" || magic == "timeit" || magic == "capture" || magic == "prun";
-      for (size_t i = 0; i < out.size(); ++i) {
-        if (i == 0 || !python) out[i].clear();
+CellLines NeutraliseCell(const std::vector<std::string>& lines) {
+  CellLines out;
+  out.text = lines;
+  out.shift.assign(lines.size(), 0);
+  out.rewritten.assign(lines.size(), false);
+  size_t first = 0;
+  while (first < lines.size() && Blank(lines[first])) ++first;
+  if (first == lines.size()) return out;
+  auto strip = [&](size_t i, size_t n) {
+    out.text[i] = out.text[i].substr(n);
+    out.shift[i] += static_cast<int>(n);
+  };
+  // Leading indentation of the first line is removed from every line that has it.
+  std::string_view f = out.text[first];
+  size_t indent = f.find_first_not_of(" \t");
+  if (indent > 0 && indent != std::string_view::npos) {
+    std::string prefix(f.substr(0, indent));
+    for (size_t i = first; i < out.text.size(); ++i) {
+      if (out.text[i].rfind(prefix, 0) == 0) strip(i, prefix.size());
+    }
+  }
+  // Pasted `>>> ` / `In [1]: ` prompts (when the first or second line has one).
+  for (bool classic : {true, false}) {
+    size_t len = 0;
+    bool initial = classic ? (out.text[first].substr(0, 3) == ">>>" && PromptLine(out.text[first], true, &len))
+                           : PromptLine(out.text[first], false, &len);
+    bool second = first + 1 < out.text.size() && PromptLine(out.text[first + 1], classic, &len);
+    if (!initial && !second) continue;
+    for (size_t i = first; i < out.text.size(); ++i) {
+      if (PromptLine(out.text[i], classic, &len)) strip(i, len);
+    }
+  }
+  auto rewrite = [&](size_t i, size_t at_indent) {
+    out.text[i] = std::string(at_indent, ' ') + "pass";
+    out.rewritten[i] = true;
+  };
+  // Cell magics: %%time and kin run the rest of the cell as Python; the
+  // others (%%bash, %%writefile, %%sql, …) run no Python at all.
+  std::string_view head = out.text[first];
+  if (head.substr(0, 2) == "%%") {
+    size_t end = head.find_first_of(" \t", 2);
+    std::string_view magic = head.substr(2, end == std::string_view::npos ? std::string_view::npos : end - 2);
+    bool python = magic == "time" || magic == "timeit" || magic == "capture" || magic == "prun";
+    out.text[first].clear();
+    out.rewritten[first] = true;
+    if (!python) {
+      for (size_t i = first + 1; i < out.text.size(); ++i) {
+        out.text[i].clear();
+        out.rewritten[i] = true;
       }
       return out;
     }
-  }
-  for (std::string& l : out) {
-    std::string_view t = LStrip(l);
-    size_t indent = l.size() - t.size();
-    bool magic = !t.empty() && (t[0] == '%' || t[0] == '!');
-    // `files = !ls` and `x = %sql ...`: an assignment from a magic.
-    size_t eq = t.find('=');
-    if (!magic && eq != std::string_view::npos && eq + 1 < t.size()) {
-      std::string_view rhs = LStrip(t.substr(eq + 1));
-      magic = !rhs.empty() && (rhs[0] == '!' || rhs[0] == '%') && t.substr(0, eq).find_first_of("([{'\"") == std::string_view::npos &&
-              (eq == 0 || (t[eq - 1] != '!' && t[eq - 1] != '<' && t[eq - 1] != '>' && t[eq - 1] != '='));
+    // The body is transformed as a cell of its own (`%%time` over `%%bash` works).
+    std::vector<std::string> body(out.text.begin() + static_cast<long>(first) + 1, out.text.end());
+    CellLines inner = NeutraliseCell(body);
+    for (size_t i = 0; i < body.size(); ++i) {
+      size_t k = first + 1 + i;
+      out.text[k] = std::move(inner.text[i]);
+      out.shift[k] += inner.shift[i];
+      out.rewritten[k] = inner.rewritten[i];
     }
-    if (magic) l = std::string(indent, ' ') + "pass";
+    return out;
+  }
+  // Escaped commands at the start of a logical line, with their backslash
+  // continuations. A `!=` or `%` that continues an open bracket is Python.
+  TokState st;
+  size_t code_lines = 0, last_code = 0;
+  for (size_t i = first; i < out.text.size(); ++i) {
+    std::string_view l = out.text[i];
+    if (!Blank(l)) {
+      ++code_lines;
+      last_code = i;
+    }
+    if (st.starts_logical()) {
+      std::string_view t = LStrip(l);
+      size_t ind = l.size() - t.size();
+      bool magic = !t.empty() && (t[0] == '!' || t[0] == '%' || t[0] == '?');
+      if (!magic && t.find_first_of("!%") != std::string_view::npos) {
+        size_t eq = FindAssign(t);  // x = !cmd, x = %magic
+        if (eq != std::string_view::npos) {
+          std::string_view rhs = LStrip(t.substr(eq + 1));
+          magic = !rhs.empty() && (rhs[0] == '!' || (rhs[0] == '%' && rhs.size() > 1 && IdentStart(rhs[1])));
+        }
+      }
+      if (!magic && l.find('?') != std::string_view::npos) {
+        // `obj?` / `obj??`: help on a one-line statement.
+        TokState probe;
+        size_t last = Scan(l, &probe);
+        magic = probe.starts_logical() && last != std::string_view::npos && l[last] == '?';
+      }
+      if (magic) {
+        bool continued = EndsWithBackslash(l);
+        rewrite(i, ind);
+        while (continued && i + 1 < out.text.size()) {
+          ++i;
+          continued = EndsWithBackslash(out.text[i]);
+          if (!Blank(out.text[i])) {
+            ++code_lines;
+            last_code = i;
+          }
+          rewrite(i, ind);
+        }
+        st = TokState{};
+        continue;
+      }
+    }
+    Scan(l, &st);
+  }
+  // Automagic: IPython runs a one-line cell whose first word is a magic
+  // (`pip install x`, `cd ..`) as that magic, unless it reads as Python.
+  if (code_lines == 1 && !out.rewritten[last_code]) {
+    std::string_view l = out.text[last_code];
+    std::string_view t = LStrip(l);
+    size_t n = 0;
+    while (n < t.size() && IdentChar(t[n])) ++n;
+    std::string_view word = t.substr(0, n);
+    std::string_view rest = LStrip(t.substr(n));
+    bool python = !rest.empty() && ((rest[0] == '=' && (rest.size() == 1 || rest[1] != '=')) || rest[0] == '(' ||
+                                    rest[0] == '[' || (rest[0] == '.' && rest.size() > 1 && IdentStart(rest[1])));
+    if (n > 0 && IdentStart(t[0]) && IsAutomagic(word) && (word == "cd" || !python)) {
+      rewrite(last_code, l.size() - t.size());
+    }
   }
   return out;
 }
@@ -259,20 +534,17 @@ std::vector<std::string> NeutraliseMagics(const std::vector<std::string>& lines)
 bool ExtractNotebook(std::string_view json, NotebookSource* out, ParseError* error) {
   std::vector<Cell> cells;
   bool saw_cells = false;
+  std::string kernel_language, info_language;
   try {
     Reader r(json);
-    r.Object([&](const std::string& key) {
-      if (key != "cells") {
-        r.SkipValue(1);
-        return;
-      }
+    auto read_cells = [&](const char* source_key) {
       saw_cells = true;
       r.Array([&] {
         Cell cell;
         r.Object([&](const std::string& k) {
           if (k == "cell_type") {
             cell.type = r.String().value;
-          } else if (k == "source") {
+          } else if (k == source_key) {
             if (r.Peek() == '"') {
               cell.source.push_back(r.String());
             } else {
@@ -284,6 +556,39 @@ bool ExtractNotebook(std::string_view json, NotebookSource* out, ParseError* err
         });
         cells.push_back(std::move(cell));
       });
+    };
+    r.Object([&](const std::string& key) {
+      if (key == "cells") {
+        read_cells("source");
+      } else if (key == "worksheets") {  // nbformat 3
+        r.Array([&] {
+          r.Object([&](const std::string& k) {
+            if (k == "cells") read_cells("input");
+            else r.SkipValue(2);
+          });
+        });
+      } else if (key == "metadata") {
+        r.Object([&](const std::string& k) {
+          if (k != "kernelspec" && k != "language_info") {
+            r.SkipValue(2);
+            return;
+          }
+          if (r.Peek() != '{') {
+            r.SkipValue(2);
+            return;
+          }
+          r.Object([&](const std::string& field) {
+            bool wanted = (k == "kernelspec" && field == "language") || (k == "language_info" && field == "name");
+            if (wanted && r.Peek() == '"') {
+              (k == "kernelspec" ? kernel_language : info_language) = r.String().value;
+            } else {
+              r.SkipValue(3);
+            }
+          });
+        });
+      } else {
+        r.SkipValue(1);
+      }
     });
     r.End();
   } catch (const JsonError& e) {
@@ -291,9 +596,14 @@ bool ExtractNotebook(std::string_view json, NotebookSource* out, ParseError* err
     return false;
   }
   if (!saw_cells) {
-    *error = ParseError{"notebook has no \"cells\" list (not nbformat 4)", {1, 1}};
+    *error = ParseError{"notebook has no \"cells\" list (not nbformat 3 or 4)", {1, 1}};
     return false;
   }
+  out->language = !kernel_language.empty() ? kernel_language : info_language;
+  std::string lang;
+  for (char ch : out->language) lang += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  out->python_kernel = lang.empty() || lang.find("python") != std::string::npos || lang == "pyspark";
+  if (!out->python_kernel) return true;
   for (size_t c = 0; c < cells.size(); ++c) {
     if (cells[c].type != "code") continue;
     // Split the source strings into lines, remembering where each starts. The
@@ -307,6 +617,7 @@ bool ExtractNotebook(std::string_view json, NotebookSource* out, ParseError* err
         size_t nl = t.value.find('\n', start);
         size_t end = nl == std::string::npos ? t.value.size() : nl;
         std::string piece = t.value.substr(start, end - start);
+        if (!piece.empty() && piece.back() == '\r') piece.pop_back();
         if (open) {
           lines.back() += piece;
         } else {
@@ -318,15 +629,20 @@ bool ExtractNotebook(std::string_view json, NotebookSource* out, ParseError* err
         start = end + 1;
       }
     }
-    lines = NeutraliseMagics(lines);
+    CellLines neutral = NeutraliseCell(lines);
     for (size_t i = 0; i < lines.size(); ++i) {
-      out->python += lines[i];
+      out->python += neutral.text[i];
       out->python += '\n';
-      out->lines.push_back(origins[i]);
+      LineOrigin o = origins[i];
+      o.file_column += neutral.shift[i];
+      o.rewritten = neutral.rewritten[i];
+      out->lines.push_back(o);
+      out->original.push_back(std::move(lines[i]));
     }
     // A blank line between cells keeps each cell's last statement closed.
     out->python += '\n';
     out->lines.push_back(origins.empty() ? LineOrigin{1, 1, static_cast<int>(c) + 1, 1} : origins.back());
+    out->original.emplace_back();
   }
   return true;
 }
@@ -344,6 +660,17 @@ SourceRange MapRange(const NotebookSource& nb, SourceRange r) {
   if (origin) {
     out.cell = origin->cell;
     out.cell_line = origin->cell_line;
+  }
+  return out;
+}
+
+SourceRange CellOf(const NotebookSource& nb, int file_line) {
+  SourceRange out;
+  auto it = std::lower_bound(nb.lines.begin(), nb.lines.end(), file_line,
+                             [](const LineOrigin& o, int line) { return o.file_line < line; });
+  if (it != nb.lines.end() && it->file_line == file_line) {
+    out.cell = it->cell;
+    out.cell_line = it->cell_line;
   }
   return out;
 }

@@ -1,0 +1,312 @@
+// The Python / notebook analyzer: a small abstract interpreter that runs a
+// file's statements in program order (notebook cells in order), one scope per
+// module, function and class body, and records the SageMaker SDK and boto3
+// calls it meets with the values their arguments have at that point. The
+// workloads are then built from those records (emit.cc).
+//
+//   interp.cc  statements, expressions, scopes, functions
+//   sdk.cc     what SDK classes, methods and boto3 clients do
+//   emit.cc    records -> workloads
+#ifndef SAGELINT_PARSERS_PYTHON_ANALYZER_H_
+#define SAGELINT_PARSERS_PYTHON_ANALYZER_H_
+
+#include <tree_sitter/api.h>
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "linter/model/model.h"
+#include "parsers/cloudformation/node.h"
+#include "parsers/cloudformation/request.h"
+#include "parsers/frontend.h"
+#include "parsers/python/grammar.h"
+#include "parsers/python/notebook.h"
+#include "parsers/python/value.h"
+
+namespace sagelint::py {
+
+// Program order of an event: (position in module order, position inside a
+// function body analysed for that call site).
+struct Order {
+  long major = 0;
+  long minor = 0;
+  bool operator<(const Order& o) const { return major != o.major ? major < o.major : minor < o.minor; }
+};
+
+struct Args {
+  std::vector<Ev> positional;
+  std::vector<std::pair<std::string, Ev>> keywords;  // written and from known `**dict`s
+  bool unknown_spread = false;  // `*args` / `**kwargs` we cannot see into
+  TSNode call{};
+};
+
+enum class ObjKind : uint8_t {
+  kEstimator,
+  kModelTrainer,
+  kModel,         // a model, an attached/best estimator, a built ModelBuilder model
+  kModelBuilder,
+  kProcessor,
+  kTuner,
+  kTransformer,
+  kPredictor,     // deploy() result, or Predictor(name) attached to an endpoint
+  kClient,        // boto3 client
+  kBotoSession,
+  kSession,       // sagemaker.Session / LocalSession
+};
+
+struct Object {
+  ObjKind kind = ObjKind::kEstimator;
+  std::string cls;      // "PyTorch", "boto3 client"
+  std::string var;      // the variable it was first bound to
+  TSNode call{};        // the constructor / deploy / client call
+  Args args;            // its arguments as evaluated there
+  std::string service;  // clients: "sagemaker", "application-autoscaling"
+  std::string framework;
+  int source = -1;       // tuner: estimator / trainer; predictor, model, transformer: what it came from
+  bool fit_directly = false;
+  bool tuned = false;
+  bool expected_to_fail = false;  // created inside pytest.raises / assertRaises
+  bool local = false;             // local mode (LocalSession, Mode.LOCAL_CONTAINER)
+  bool attached = false;          // Predictor(name): an existing endpoint, not a deploy
+  std::vector<Args> fits;         // fit / train / run / tune calls
+  std::vector<Args> builds;       // ModelBuilder.build() arguments (mode)
+  Order order;
+  std::string key;  // predictors: the link key "ref:<path>#<var>@<line>:<col>"
+  VId value = kUnknown;  // the value standing for the object
+};
+
+struct ClientCall {
+  std::string method;
+  std::string service;
+  Args args;
+  Order order;
+  bool guessed = false;  // receiver unknown, recognised by method name and PascalCase arguments
+};
+
+// An endpoint delete seen in the file (SM213).
+struct Delete {
+  Order order;
+  std::vector<int> objects;  // predictors deleted through their object
+  std::vector<std::string> names;  // endpoint names deleted by name
+  std::vector<VId> name_values;    // unknown names: matched by identity
+  bool unknown = false;            // a delete whose target cannot be resolved
+};
+
+struct Scope;
+
+// The containers and keys of `a[k1][k2]`: containers[0] is `a`.
+struct Path {
+  std::vector<VId> containers;
+  std::vector<VId> keys;
+};
+
+struct Param {
+  std::string_view name;
+  VId default_value = kUnbound;
+  enum Kind : uint8_t { kNormal, kStar, kDoubleStar } kind = kNormal;
+  bool keyword_only = false;
+};
+
+struct CallRecord {
+  Args args;
+  std::vector<VId> parent_env;  // the defining scope's environment at the call
+  Order order;
+  int line = 0;
+};
+
+struct Function {
+  TSNode def{};
+  std::string_view name;
+  Scope* parent = nullptr;  // the scope the def appears in (original)
+  bool method = false;
+  std::vector<Param> params;
+  std::vector<CallRecord> calls;
+  bool too_many_calls = false;
+  bool analysed = false;
+  bool expected_to_fail = false;  // defined inside pytest.raises
+  Order def_order;
+  bool mutation_scanned = false;
+  std::set<std::string_view> mutated;  // names whose dict / list the body mutates
+};
+
+struct Scope {
+  enum Kind : uint8_t { kModule, kFunction, kClass } kind = kModule;
+  Scope* parent = nullptr;  // enclosing scope for reads (class bodies are skipped by functions)
+  Scope* origin = nullptr;  // for a snapshot of a scope: the scope it copies
+  std::unordered_map<std::string_view, int> slot_of;
+  std::vector<VId> env;
+  std::vector<std::string> star_modules;  // `from sagemaker.x import *`
+  // Loop tracking: first access of each slot inside the innermost loop body.
+  std::vector<uint8_t>* loop_access = nullptr;
+};
+
+inline constexpr std::string_view kUnknownText = cfn::kUnknownMarker;
+
+bool IsRelevantName(std::string_view name);  // sdk.cc
+
+class Analyzer {
+ public:
+  Analyzer(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out);
+  ~Analyzer();
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
+  void Run(TSNode root);
+
+  // ---- state shared by interp.cc / sdk.cc / emit.cc ------------------------
+  const Grammar& g_;
+  const SourceFile& file_;
+  std::string_view src_;
+  const NotebookSource* nb_;
+  FileResult* out_;
+  Store store_;
+
+  std::deque<Scope> scopes_;
+  std::vector<Function> functions_;
+  std::vector<Object> objects_;
+  std::vector<ClientCall> client_calls_;
+  std::vector<Delete> deletes_;
+  std::map<int, int> session_clients_;  // session object -> its sagemaker_client object
+  std::map<int, int> session_boto_;     // session object -> its boto_session object
+  std::set<VId> endpoint_name_values_;  // unknown endpoint names of deploys (matched by identity)
+  std::set<std::string> endpoint_names_;  // known endpoint names of deploys
+  Scope* scope_ = nullptr;              // current
+  std::unordered_map<std::string_view, int> call_counts_;  // syntactic `name(...)` calls
+  std::unordered_map<std::string_view, int> other_uses_;   // other uses of the name
+  std::vector<uint32_t> relevant_at_;  // byte offsets of names IsRelevantName accepts (sorted)
+  bool Relevant(TSNode n) const;       // whether the code of `n` mentions one
+  std::set<std::string_view> sdk_aliases_;  // other local names of imported SDK / boto3 things
+  void NoteSdkAlias(std::string_view local, std::string_view qualified);
+  Order order_;
+  long minor_base_ = 0;
+  size_t snapshot_slots_ = 0;
+  bool in_function_ = false;
+  int expect_failure_ = 0;   // depth of pytest.raises / assertRaises blocks
+  int depth_ = 0;            // recursion guard
+  long steps_ = 0;           // evaluation budget
+  std::string target_;       // the variable the expression being evaluated is assigned to
+  std::string pending_var_;  // that variable, for the object the current call creates
+  Path receiver_path_;       // the receiver of the method call being dispatched
+
+  // ---- positions -----------------------------------------------------------
+  // The named children of `n` (one cursor walk: indexed access is quadratic).
+  std::vector<TSNode> Kids(TSNode n);
+  TSTreeCursor cursor_{};
+  bool cursor_ready_ = false;
+  SourceRange R(TSNode n) const;
+  std::string_view T(TSNode n) const;
+  int Line(TSNode n) const;
+  const Value& V(VId v) const { return store_[v]; }
+
+  // ---- interp.cc -------------------------------------------------------------
+  void Prescan(TSNode root);
+  bool ExecBlockImpl(TSNode block);
+  bool Exec(TSNode stmt);  // false when control cannot fall through (return, raise…)
+  void ExecAssignment(TSNode n);
+  void ExecAugmented(TSNode n);
+  void ExecDelete(TSNode n);
+  bool ExecIf(TSNode n);
+  bool ExecLoop(TSNode n, bool for_loop);
+  void FinishLoop(const std::vector<VId>& before, const std::vector<uint8_t>& access, bool runs);
+  bool ExecTry(TSNode n);
+  bool ExecWith(TSNode n);
+  bool ExecMatch(TSNode n);
+  void Import(TSNode n);
+  void DefineFunction(TSNode def, TSNode decorated);
+  void DefineClass(TSNode def);
+  void ExecFunctions();
+  void AnalyseFunction(int id);
+  bool MutatesParam(int fn, std::string_view name);
+  void RecordFunctionCall(int fn, Args& args, TSNode call);
+  VId Eval(TSNode n);
+  Ev EvalEv(TSNode n) { return Ev{Eval(n), n}; }
+  Args EvalArgs(TSNode call_or_list, bool is_list);
+  void SpreadInto(VId dict, Args& a);
+  VId Lookup(std::string_view name);
+  void Bind(std::string_view name, VId v);
+  void Assign(TSNode target, VId v, TSNode value_node);
+  int Slot(Scope* s, std::string_view name);
+  void Tick() {
+    if (in_function_) ++order_.minor;
+    else ++order_.major;
+  }
+  std::string CondText(TSNode cond) const;
+  std::vector<VId> MergeEnvs(const std::vector<std::vector<VId>>& envs, const std::vector<std::string>& conds);
+  VId MergeValues(const std::vector<VId>& vals, const std::vector<std::string>& conds,
+                  const std::vector<TSNode>& at = {});
+  void Rebind(VId old_v, VId new_v);  // a mutated dict / list: every alias sees the change
+  VId EvalPath(TSNode n, Path* path);
+  void Propagate(const Path& path, VId updated);  // writes a mutated inner container back
+  // A mutation of the receiver of the method being called (through its path when it has one).
+  void Update(VId receiver, VId updated) {
+    if (!receiver_path_.containers.empty() && receiver_path_.containers.back() == receiver) {
+      Propagate(receiver_path_, updated);
+    } else {
+      Rebind(receiver, updated);
+    }
+  }
+  VId Concat(VId a, VId b);
+  VId Arith(std::string_view op, VId a, VId b);
+  VId Format(VId fmt, const Args& args);
+  VId Percent(VId fmt, VId args);
+  VId Subscript(VId container, VId key);
+  VId DictSet(VId dict, const std::string& key, Ev value);
+  VId DictDel(VId dict, const std::string& key);
+  VId DictUpdate(VId dict, VId other, const Args* kw);
+  VId Incomplete(VId container);
+  VId StringValue(TSNode n);
+  VId NumberValue(TSNode n);
+  VId Binary(TSNode n);
+  VId Compare(TSNode n);
+  VId Comprehension(TSNode n);
+
+  // ---- sdk.cc ----------------------------------------------------------------
+  VId Call(TSNode call);
+  VId CallQualified(const std::string& q, TSNode call, Args& args);
+  VId CallMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
+  VId Attribute(VId object, std::string_view name, TSNode node);
+  VId Helper(const std::string& cls, Args& args);
+  int NewObject(Object o, TSNode call);
+  VId ObjectValue(int obj);
+  bool IsLocalValue(VId v) const;
+  bool ExpectsFailure(TSNode with_item_value);
+  void RecordDelete(VId target);
+  std::string ResolveStarImport(std::string_view name) const;
+
+  // ---- emit.cc ---------------------------------------------------------------
+  void Emit();
+  std::optional<Ev> Arg(const Args& a, std::initializer_list<std::string_view> names, int position = -1) const;
+  Val ToVal(const std::optional<Ev>& e) const;
+  Workload Base(WorkloadKind kind, TSNode call, const std::string& what, const std::string& name) const;
+  void EmitTraining(const Object& settings_from, WorkloadKind kind, const std::string& what, const std::string& name,
+                    TSNode range_call, const std::vector<Args>& fits);
+  void EstimatorSettings(const Object& o, Workload& w);
+  void ModelTrainerSettings(const Object& o, Workload& w);
+  void InstanceGroups(const std::optional<Ev>& groups, Workload& w);
+  void AddChannel(Workload& w, const std::string& name, const Ev& v);
+  void ChannelsFromInputs(Workload& w, const std::optional<Ev>& inputs);
+  void EmitProcessor(const Object& o);
+  void EmitTransformer(const Object& o);
+  void EmitPredictor(int id);
+  void SourceImage(const Object& src, Workload& w);
+  void EmitClientCalls();
+  cfn::Node RequestNode(const Args& a, bool* complete);
+  cfn::Node ToNode(const Ev& e, bool* complete, int depth, long* budget);
+  Val Script(const cfn::Node* hooks);
+  void FillCells(Workload& w) const;
+  bool LocalWorkload(Workload& w) const;
+  Val DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
+                   const std::vector<VId>& name_values, Order deployed) const;
+  std::string NameOf(const Object& o, const char* fallback) const { return o.var.empty() ? fallback : o.var; }
+};
+
+}  // namespace sagelint::py
+
+#endif  // SAGELINT_PARSERS_PYTHON_ANALYZER_H_

@@ -1,0 +1,805 @@
+// From the recorded SDK objects and boto3 requests to workloads.
+#include <algorithm>
+#include <functional>
+
+#include "parsers/cloudformation/request.h"
+#include "parsers/common/base64.h"
+#include "parsers/python/analyzer.h"
+
+namespace sagelint::py {
+namespace {
+
+using cfn::kUnknownMarker;
+
+bool IsLocalType(std::string_view t) { return t == "local" || t == "local_gpu" || t == "local_cpu"; }
+
+// Positions of instance_count / instance_type among a constructor's positional parameters.
+std::pair<int, int> ComputePositions(const Object& o) {
+  const std::string& c = o.cls;
+  if (o.kind == ObjKind::kEstimator) {
+    if (c == "Estimator" || c == "AlgorithmEstimator") return {2, 3};
+    if (c == "KMeans" || c == "PCA" || c == "LinearLearner" || c == "FactorizationMachines" || c == "NTM" ||
+        c == "LDA" || c == "RandomCutForest" || c == "KNN" || c == "IPInsights" || c == "Object2Vec") {
+      return {1, 2};
+    }
+    return {-1, -1};
+  }
+  if (o.kind == ObjKind::kProcessor) {
+    if (c == "Processor") return {2, 3};
+    if (c == "ScriptProcessor") return {3, 4};
+    if (c == "FrameworkProcessor") return {3, 4};
+    if (c == "SageMakerClarifyProcessor") return {1, 2};
+    if (c == "PySparkProcessor" || c == "SparkJarProcessor") return {2, 1};
+    if (c.ends_with("Processor")) return {2, 3};  // SKLearnProcessor(framework_version, role, count, type)
+  }
+  return {-1, -1};
+}
+
+}  // namespace
+
+std::optional<Ev> Analyzer::Arg(const Args& a, std::initializer_list<std::string_view> names, int position) const {
+  for (std::string_view name : names) {
+    for (auto it = a.keywords.rbegin(); it != a.keywords.rend(); ++it) {
+      if (it->first == name) return it->second;
+    }
+  }
+  if (position >= 0 && position < static_cast<int>(a.positional.size())) return a.positional[position];
+  return std::nullopt;
+}
+
+Val Analyzer::ToVal(const std::optional<Ev>& e) const {
+  if (!e) return Val::Absent();
+  SourceRange range = R(e->at);
+  const Value& v = V(e->v);
+  switch (v.kind) {
+    case VK::kNone: return Val::Absent(range);
+    case VK::kStr:
+    case VK::kNum:
+    case VK::kBool: return Val::Known(v.text, range, v.origin);
+    case VK::kOneOf: {
+      std::vector<Val> alts;
+      for (const Alt& a : v.alts) {
+        Val x = ToVal(Ev{a.value.v, ts_node_is_null(a.value.at) ? e->at : a.value.at});
+        if (x.conditional()) {
+          // Nested conditions were flattened when the value was built; keep it plain.
+          x = Val::Unknown(x.range);
+        }
+        x.condition = a.cond;
+        alts.push_back(std::move(x));
+      }
+      return Val::OneOf(std::move(alts), range);
+    }
+    default: return Val::Unknown(range);
+  }
+}
+
+Workload Analyzer::Base(WorkloadKind kind, TSNode call, const std::string& what, const std::string& name) const {
+  Workload w;
+  w.kind = kind;
+  w.format = nb_ ? Format::kNotebook : Format::kPython;
+  w.path = file_.path;
+  w.scope = file_.path;
+  w.name = name;
+  w.label = what + " '" + name + "'";
+  w.range = R(call);
+  return w;
+}
+
+// SDK local mode runs on this machine: not a cloud workload. A conditional
+// instance type keeps only its cloud alternatives.
+bool Analyzer::LocalWorkload(Workload& w) const {
+  Val& t = w.instance_type;
+  if (t.known()) return IsLocalType(t.text);
+  if (!t.conditional()) return false;
+  std::vector<Val> cloud;
+  for (const Val& a : t.alternatives) {
+    if (!(a.known() && IsLocalType(a.text))) cloud.push_back(a);
+  }
+  if (cloud.empty()) return true;
+  if (cloud.size() != t.alternatives.size()) {
+    SourceRange r = t.range;
+    t = Val::OneOf(std::move(cloud), r);
+  }
+  return false;
+}
+
+void Analyzer::InstanceGroups(const std::optional<Ev>& groups, Workload& w) {
+  if (!groups || V(groups->v).kind == VK::kNone) return;
+  const Value& list = V(groups->v);
+  w.instance_type = Val::Absent();
+  w.instance_count = Val::Absent();
+  if (list.kind != VK::kList || !list.complete || list.items.empty()) {
+    w.instance_type = Val::Unknown(R(groups->at));
+    return;
+  }
+  std::vector<Ev> items = list.items;
+  for (const Ev& item : items) {
+    InstanceGroup g;
+    g.range = R(item.at);
+    const Value& x = V(item.v);
+    if (x.kind == VK::kHelper && x.text == "InstanceGroup") {
+      Args a;
+      for (const Entry& e : x.entries) a.keywords.emplace_back(e.key, e.value);
+      g.name = ToVal(Arg(a, {"instance_group_name"}));
+      g.instance_type = ToVal(Arg(a, {"instance_type"}));
+      g.instance_count = ToVal(Arg(a, {"instance_count"}));
+      if (!x.complete) w.complete = false;
+    } else if (x.kind == VK::kDict) {
+      Args a;
+      for (const Entry& e : x.entries) a.keywords.emplace_back(e.key, e.value);
+      g.name = ToVal(Arg(a, {"instance_group_name", "InstanceGroupName"}));
+      g.instance_type = ToVal(Arg(a, {"instance_type", "InstanceType"}));
+      g.instance_count = ToVal(Arg(a, {"instance_count", "InstanceCount"}));
+    } else {
+      g.instance_type = Val::Unknown(g.range);
+      g.instance_count = Val::Unknown(g.range);
+    }
+    w.instance_groups.push_back(std::move(g));
+  }
+}
+
+void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
+  Channel c;
+  c.name = name;
+  c.range = R(v.at);
+  const Value& x = V(v.v);
+  auto entries = [&](const Value& h) {
+    Args a;
+    for (const Entry& e : h.entries) a.keywords.emplace_back(e.key, e.value);
+    return a;
+  };
+  if (x.kind == VK::kStr) {
+    c.s3_uri = ToVal(v);
+  } else if (x.kind == VK::kHelper && x.text == "TrainingInput") {
+    Args a = entries(x);
+    c.s3_uri = ToVal(Arg(a, {"s3_data"}));
+    c.distribution = ToVal(Arg(a, {"distribution"}));
+    c.input_mode = ToVal(Arg(a, {"input_mode"}));
+    c.s3_data_type = ToVal(Arg(a, {"s3_data_type"}));
+    if (!x.complete) w.complete = false;
+  } else if (x.kind == VK::kHelper && x.text == "FileSystemInput") {
+    c.file_system = true;
+  } else if (x.kind == VK::kHelper && x.text == "InputData") {
+    Args a = entries(x);
+    auto n = Arg(a, {"channel_name"});
+    if (n && V(n->v).kind == VK::kStr) c.name = V(n->v).text;
+    auto src = Arg(a, {"data_source"});
+    if (!src) return;
+    const Value& s = V(src->v);
+    if (s.kind == VK::kStr) {
+      c.s3_uri = ToVal(src);
+    } else if (s.kind == VK::kHelper && s.text == "FileSystemInput") {
+      c.file_system = true;
+    } else if (s.kind == VK::kHelper && s.text == "S3DataSource") {
+      Args d = entries(s);
+      c.s3_uri = ToVal(Arg(d, {"s3_uri"}));
+      c.s3_data_type = ToVal(Arg(d, {"s3_data_type"}));
+      c.distribution = ToVal(Arg(d, {"s3_data_distribution_type"}));
+    } else {
+      return;  // a data source we cannot see: no channel is invented
+    }
+  } else if (x.kind == VK::kOneOf) {
+    bool all_strings = std::all_of(x.alts.begin(), x.alts.end(),
+                                   [&](const Alt& a) { return store_.Kind(a.value.v) == VK::kStr; });
+    if (!all_strings) return;
+    c.s3_uri = ToVal(v);
+  } else {
+    return;  // an input we cannot resolve: no channel (it might be FSx, Pipe, …)
+  }
+  w.channels.push_back(std::move(c));
+}
+
+void Analyzer::ChannelsFromInputs(Workload& w, const std::optional<Ev>& inputs) {
+  if (!inputs) return;
+  const Value& x = V(inputs->v);
+  if (x.kind == VK::kDict) {
+    std::vector<Entry> entries = x.entries;
+    for (const Entry& e : entries) AddChannel(w, e.key, e.value);
+  } else if (x.kind == VK::kList) {
+    std::vector<Ev> items = x.items;
+    for (const Ev& e : items) AddChannel(w, "?", e);
+  } else if (x.kind == VK::kStr || x.kind == VK::kHelper || x.kind == VK::kOneOf) {
+    AddChannel(w, "training", *inputs);
+  }
+}
+
+void Analyzer::EstimatorSettings(const Object& o, Workload& w) {
+  const Args& a = o.args;
+  auto [count_pos, type_pos] = ComputePositions(o);
+  w.complete = !a.unknown_spread;
+  w.instance_type = ToVal(Arg(a, {"instance_type", "train_instance_type"}, type_pos));
+  w.instance_count = ToVal(Arg(a, {"instance_count", "train_instance_count"}, count_pos));
+  InstanceGroups(Arg(a, {"instance_groups"}), w);
+  w.volume_gb = ToVal(Arg(a, {"volume_size", "train_volume_size"}));
+  w.max_run_seconds = ToVal(Arg(a, {"max_run", "train_max_run"}));
+  w.max_wait_seconds = ToVal(Arg(a, {"max_wait", "train_max_wait"}));
+  w.spot = ToVal(Arg(a, {"use_spot_instances", "train_use_spot_instances"}));
+  w.checkpoint = ToVal(Arg(a, {"checkpoint_s3_uri"}));
+  w.keep_alive_seconds = ToVal(Arg(a, {"keep_alive_period_in_seconds"}));
+  w.input_mode = ToVal(Arg(a, {"input_mode"}));
+  auto image = Arg(a, {"image_uri", "image_name"}, o.cls == "Estimator" ? 0 : -1);
+  w.image = ToVal(image);
+  w.framework = o.framework.empty() ? Val::Absent() : Val::Known(o.framework, w.range, "class " + o.cls);
+  if (image && o.framework.empty() && !V(image->v).aux.empty() && V(image->v).kind == VK::kOpaque) {
+    w.framework = Val::Known(V(image->v).aux, R(image->at), "image_uris.retrieve");
+  }
+}
+
+void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
+  const Args& a = o.args;
+  w.complete = !a.unknown_spread;
+  auto helper_args = [&](const Value& h) {
+    Args x;
+    for (const Entry& e : h.entries) x.keywords.emplace_back(e.key, e.value);
+    return x;
+  };
+  auto compute = Arg(a, {"compute"});
+  if (compute && V(compute->v).kind == VK::kHelper) {
+    const Value& h = V(compute->v);
+    Args c = helper_args(h);
+    w.complete = w.complete && h.complete;
+    w.instance_type = ToVal(Arg(c, {"instance_type"}));
+    w.instance_count = ToVal(Arg(c, {"instance_count"}));
+    InstanceGroups(Arg(c, {"instance_groups"}), w);
+    w.volume_gb = ToVal(Arg(c, {"volume_size_in_gb"}));
+    w.keep_alive_seconds = ToVal(Arg(c, {"keep_alive_period_in_seconds"}));
+    w.spot = ToVal(Arg(c, {"enable_managed_spot_training"}));
+  } else if (!compute) {
+    w.instance_type = Val::Known("ml.m5.xlarge", w.range, "ModelTrainer default");
+    w.instance_count = Val::Known("1", w.range, "ModelTrainer default");
+  } else {
+    w.instance_type = Val::Unknown(R(compute->at));
+    w.complete = false;
+  }
+  auto stop = Arg(a, {"stopping_condition"});
+  if (stop && V(stop->v).kind == VK::kHelper) {
+    Args s = helper_args(V(stop->v));
+    w.max_run_seconds = ToVal(Arg(s, {"max_runtime_in_seconds"}));
+    w.max_wait_seconds = ToVal(Arg(s, {"max_wait_time_in_seconds"}));
+  } else if (!stop) {
+    w.max_run_seconds = Val::Known("3600", w.range, "ModelTrainer default");
+  } else {
+    w.max_run_seconds = Val::Unknown(R(stop->at));
+    w.max_wait_seconds = Val::Unknown(R(stop->at));
+  }
+  auto cp = Arg(a, {"checkpoint_config"});
+  if (cp && V(cp->v).kind == VK::kHelper) {
+    Args c = helper_args(V(cp->v));
+    w.checkpoint = ToVal(Arg(c, {"s3_uri"}));
+  } else {
+    w.checkpoint = ToVal(cp);
+  }
+  auto image = Arg(a, {"training_image"});
+  w.image = ToVal(image);
+  if (image && V(image->v).kind == VK::kOpaque && !V(image->v).aux.empty()) {
+    w.framework = Val::Known(V(image->v).aux, R(image->at));
+  }
+  w.input_mode = ToVal(Arg(a, {"training_input_mode"}));
+  ChannelsFromInputs(w, Arg(a, {"input_data_config"}));
+}
+
+void Analyzer::EmitTraining(const Object& settings_from, WorkloadKind kind, const std::string& what,
+                            const std::string& name, TSNode range_call, const std::vector<Args>& fits) {
+  Workload w = Base(kind, range_call, what, name);
+  if (settings_from.kind == ObjKind::kModelTrainer) {
+    if (auto mode = Arg(settings_from.args, {"training_mode"}); mode && IsLocalValue(mode->v)) return;
+    ModelTrainerSettings(settings_from, w);
+  } else {
+    EstimatorSettings(settings_from, w);
+  }
+  if (auto session = Arg(settings_from.args, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
+  if (LocalWorkload(w)) return;
+  for (const Args& fit : fits) ChannelsFromInputs(w, Arg(fit, {"inputs", "input_data_config"}, 0));
+  out_->workloads.push_back(std::move(w));
+}
+
+void Analyzer::EmitProcessor(const Object& o) {
+  const Args& a = o.args;
+  auto [count_pos, type_pos] = ComputePositions(o);
+  Workload w = Base(WorkloadKind::kProcessingJob, o.call, o.cls + " processor", NameOf(o, "processor"));
+  w.complete = !a.unknown_spread;
+  w.instance_type = ToVal(Arg(a, {"instance_type"}, type_pos));
+  w.instance_count = ToVal(Arg(a, {"instance_count"}, count_pos));
+  w.volume_gb = ToVal(Arg(a, {"volume_size_in_gb"}));
+  w.image = ToVal(Arg(a, {"image_uri"}, o.cls == "Processor" || o.cls == "ScriptProcessor" ? 1 : -1));
+  if (!o.framework.empty()) w.framework = Val::Known(o.framework, w.range, "class " + o.cls);
+  if (auto session = Arg(a, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
+  if (LocalWorkload(w)) return;
+  int inputs_pos = o.cls == "Processor" ? 0 : (o.cls == "ScriptProcessor" || o.cls.ends_with("Processor")) &&
+                                                      o.cls != "FrameworkProcessor" && o.cls != "PySparkProcessor" &&
+                                                      o.cls != "SparkJarProcessor"
+                                                  ? 1
+                                                  : -1;
+  for (const Args& run : o.fits) {
+    auto inputs = Arg(run, {"inputs"}, inputs_pos);
+    if (!inputs) continue;
+    const Value& list = V(inputs->v);
+    if (list.kind != VK::kList) continue;
+    std::vector<Ev> items = list.items;
+    for (const Ev& in : items) {
+      const Value& x = V(in.v);
+      if (x.kind != VK::kHelper || x.text != "ProcessingInput") continue;
+      Args p;
+      for (const Entry& e : x.entries) p.keywords.emplace_back(e.key, e.value);
+      Channel c;
+      c.range = R(in.at);
+      auto n = Arg(p, {"input_name"});
+      c.name = n && V(n->v).kind == VK::kStr ? V(n->v).text : "input";
+      c.s3_uri = ToVal(Arg(p, {"source"}));
+      c.input_mode = ToVal(Arg(p, {"s3_input_mode"}));
+      c.distribution = ToVal(Arg(p, {"s3_data_distribution_type"}));
+      c.s3_data_type = ToVal(Arg(p, {"s3_data_type"}));
+      w.complete = w.complete && x.complete;
+      w.channels.push_back(std::move(c));
+    }
+  }
+  out_->workloads.push_back(std::move(w));
+}
+
+void Analyzer::EmitTransformer(const Object& o) {
+  const Args& a = o.args;
+  Workload w = Base(WorkloadKind::kTransformJob, o.call, "Transformer", NameOf(o, "transformer"));
+  w.complete = !a.unknown_spread;
+  bool method = o.source >= 0;
+  w.instance_count = ToVal(Arg(a, {"instance_count"}, method ? 0 : 1));
+  w.instance_type = ToVal(Arg(a, {"instance_type"}, method ? 1 : 2));
+  if (LocalWorkload(w)) return;
+  if (o.local) return;
+  if (o.source >= 0) {
+    const Object& src = objects_[o.source];
+    if (auto session = Arg(src.args, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
+    SourceImage(src, w);
+  }
+  out_->workloads.push_back(std::move(w));
+}
+
+// Whether the endpoint a deploy made is deleted later in the notebook.
+Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
+                           const std::vector<VId>& name_values, Order deployed) const {
+  bool unknown = false;
+  for (const Delete& d : deletes_) {
+    if (!(deployed < d.order)) continue;
+    for (int o : d.objects) {
+      if (std::find(objects.begin(), objects.end(), o) != objects.end()) return Val::Known("true", w.range);
+    }
+    for (const std::string& n : d.names) {
+      if (std::find(names.begin(), names.end(), n) != names.end()) return Val::Known("true", w.range);
+      // A name no deploy of the notebook spells may be the generated name of this one.
+      if (names.empty() && !endpoint_names_.count(n)) unknown = true;
+    }
+    for (VId v : d.name_values) {
+      if (std::find(name_values.begin(), name_values.end(), v) != name_values.end()) {
+        return Val::Known("true", w.range);
+      }
+      if (!endpoint_name_values_.count(v)) unknown = true;  // names an endpoint we cannot tell
+    }
+    if (d.unknown) unknown = true;
+  }
+  return unknown ? Val::Unknown(w.range) : Val::Known("false", w.range);
+}
+
+void Analyzer::EmitPredictor(int id) {
+  const Object& p = objects_[id];
+  if (p.attached) return;
+  const Args& a = p.args;
+  const Object* src = p.source >= 0 ? &objects_[p.source] : nullptr;
+  const Object* builder = src && src->kind == ObjKind::kModelBuilder ? src : nullptr;
+  if (src && src->kind == ObjKind::kModel && src->source >= 0 && objects_[src->source].kind == ObjKind::kModelBuilder) {
+    builder = &objects_[src->source];
+  }
+  // ModelBuilder.deploy(inference_config=BatchTransformInferenceConfig(...)) runs a batch transform.
+  if (auto ic = Arg(a, {"inference_config"});
+      ic && V(ic->v).kind == VK::kHelper && V(ic->v).text == "BatchTransformInferenceConfig") {
+    Workload t = Base(WorkloadKind::kTransformJob, p.call, "Transformer", NameOf(p, "transformer"));
+    Args c;
+    for (const Entry& e : V(ic->v).entries) c.keywords.emplace_back(e.key, e.value);
+    t.complete = !a.unknown_spread && V(ic->v).complete;
+    t.instance_count = ToVal(Arg(c, {"instance_count"}));
+    t.instance_type = ToVal(Arg(c, {"instance_type"}));
+    if (src) SourceImage(*src, t);
+    if (!LocalWorkload(t)) out_->workloads.push_back(std::move(t));
+    return;
+  }
+  auto endpoint = Arg(a, {"endpoint_name"}, builder && src == builder ? 0 : -1);
+  std::string name = !p.var.empty() ? p.var
+                     : (endpoint && V(endpoint->v).kind == VK::kStr ? V(endpoint->v).text : std::string("deploy"));
+  Workload w = Base(WorkloadKind::kEndpointVariant, p.call, "endpoint variant", name + "/AllTraffic");
+  w.complete = !a.unknown_spread;
+  bool builder_deploy = builder && src == builder;
+  w.instance_type = ToVal(Arg(a, {"instance_type"}, builder_deploy ? -1 : 1));
+  w.instance_count = ToVal(Arg(a, {"initial_instance_count"}, builder_deploy ? -1 : 0));
+  if (builder && w.instance_type.absent()) w.instance_type = ToVal(Arg(builder->args, {"instance_type"}));
+  w.accelerator_type = ToVal(Arg(a, {"accelerator_type"}));
+  auto config = [&](std::string_view key) -> std::optional<Ev> {
+    auto c = Arg(a, {key});
+    if (c) return c;
+    // SDK v3: inference_config=ServerlessInferenceConfig(...) / AsyncInferenceConfig(...).
+    auto ic = Arg(a, {"inference_config"});
+    if (ic && V(ic->v).kind == VK::kHelper &&
+        V(ic->v).text == (key == "serverless_inference_config" ? "ServerlessInferenceConfig" : "AsyncInferenceConfig")) {
+      return ic;
+    }
+    return std::nullopt;
+  };
+  if (auto s = config("serverless_inference_config"); s && V(s->v).kind != VK::kNone) {
+    w.serverless = V(s->v).kind == VK::kHelper ? Val::Known("true", R(s->at)) : Val::Unknown(R(s->at));
+  }
+  if (auto s = config("async_inference_config"); s && V(s->v).kind != VK::kNone) {
+    w.async_inference = V(s->v).kind == VK::kHelper ? Val::Known("true", R(s->at)) : Val::Unknown(R(s->at));
+  }
+  // Local mode: a local instance type, a local session, ModelBuilder / deploy mode LOCAL_CONTAINER.
+  if (LocalWorkload(w) || p.local) return;
+  if (auto mode = Arg(a, {"mode"}); mode && IsLocalValue(mode->v)) return;
+  int guard = 0;
+  for (int s = p.source; s >= 0 && guard++ < 8; s = objects_[s].source) {
+    const Object& o = objects_[s];
+    if (auto session = Arg(o.args, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
+    if (auto mode = Arg(o.args, {"mode"}); mode && IsLocalValue(mode->v)) return;
+    for (const Args& b : o.builds) {
+      if (auto mode = Arg(b, {"mode"}); mode && IsLocalValue(mode->v)) return;
+    }
+    if (o.kind == ObjKind::kModelTrainer) {
+      if (auto mode = Arg(o.args, {"training_mode"}); mode && IsLocalValue(mode->v)) return;
+    }
+    if ((o.kind == ObjKind::kEstimator || o.kind == ObjKind::kModel) && w.instance_type.absent()) {
+      // A deploy that names no instance type follows a local-mode estimator.
+      auto t = Arg(o.args, {"instance_type", "train_instance_type"});
+      if (t && V(t->v).kind == VK::kStr && IsLocalType(V(t->v).text)) return;
+    }
+  }
+  w.variant_name = Val::Known("AllTraffic", w.range);
+  std::vector<std::string> names;
+  std::vector<VId> name_values;
+  if (endpoint && V(endpoint->v).kind == VK::kStr) {
+    w.endpoint_name = ToVal(endpoint);
+    w.keys.push_back("endpoint:" + V(endpoint->v).text + "/variant/AllTraffic");
+    names.push_back(V(endpoint->v).text);
+  } else if (endpoint && V(endpoint->v).kind == VK::kOpaque) {
+    name_values.push_back(endpoint->v);
+  } else if (endpoint && V(endpoint->v).kind == VK::kOneOf) {
+    for (const Alt& alt : V(endpoint->v).alts) {
+      if (store_.Kind(alt.value.v) == VK::kStr) names.push_back(V(alt.value.v).text);
+      else if (store_.Kind(alt.value.v) == VK::kOpaque) name_values.push_back(alt.value.v);
+    }
+  }
+  w.keys.push_back(p.key + "/variant/AllTraffic");
+  if (src) SourceImage(*src, w);
+  if (nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
+  out_->workloads.push_back(std::move(w));
+}
+
+// The framework / image of the model or estimator a deploy or transformer uses.
+void Analyzer::SourceImage(const Object& src, Workload& w) {
+  const Args& a = src.args;
+  auto image = src.kind == ObjKind::kModelTrainer ? Arg(a, {"training_image"})
+                                                  : Arg(a, {"image_uri", "image_name", "image"}, src.cls == "Model" || src.cls == "Estimator" ? 0 : -1);
+  w.image = ToVal(image);
+  if (!src.framework.empty()) {
+    w.framework = Val::Known(src.framework, w.range, "class " + src.cls);
+  } else if (image && V(image->v).kind == VK::kOpaque && !V(image->v).aux.empty()) {
+    w.framework = Val::Known(V(image->v).aux, R(image->at), "image_uris.retrieve");
+  }
+}
+
+// ---- boto3 ---------------------------------------------------------------------
+
+cfn::Node Analyzer::RequestNode(const Args& a, bool* complete) {
+  *complete = !a.unknown_spread;
+  cfn::Node root;
+  root.kind = cfn::Node::Kind::kMap;
+  root.pos = R(a.call).begin;
+  // Each request field is expanded up to its own budget (a huge value in one
+  // field leaves the others readable), and the request as a whole up to 100000 nodes.
+  long total = 100000;
+  for (const auto& [k, e] : a.keywords) {
+    long budget = std::min<long>(20000, total);
+    long before = budget;
+    root.entries.emplace_back(k, ToNode(e, complete, 0, &budget));
+    total -= before - std::max<long>(budget, 0);
+    root.key_pos.push_back(R(e.at).begin);
+  }
+  return root;
+}
+
+// A request value as the PascalCase mapper reads it. Shared sub-values are
+// expanded here, so the expansion has a budget (a nested self-referencing
+// constant must not blow up).
+cfn::Node Analyzer::ToNode(const Ev& e, bool* complete, int depth, long* budget) {
+  cfn::Node n;
+  n.pos = R(e.at).begin;
+  const Value& v = V(e.v);
+  if (depth > 32 || --*budget < 0) {
+    *complete = false;
+    n.kind = cfn::Node::Kind::kScalar;
+    n.text = std::string(kUnknownMarker);
+    return n;
+  }
+  switch (v.kind) {
+    case VK::kDict:
+      n.kind = cfn::Node::Kind::kMap;
+      if (!v.complete) *complete = false;
+      for (const Entry& x : v.entries) {
+        n.entries.emplace_back(x.key, ToNode(x.value, complete, depth + 1, budget));
+        n.key_pos.push_back(R(x.value.at).begin);
+      }
+      return n;
+    case VK::kList:
+      n.kind = cfn::Node::Kind::kSeq;
+      if (!v.complete) *complete = false;
+      for (const Ev& x : v.items) n.items.push_back(ToNode(x, complete, depth + 1, budget));
+      return n;
+    case VK::kNone: n.kind = cfn::Node::Kind::kNull; return n;
+    default:
+      n.kind = cfn::Node::Kind::kScalar;
+      n.text = v.scalar() ? v.text : std::string(kUnknownMarker);
+      n.tag = v.origin;  // carried to the value function as `origin`
+      if (v.kind == VK::kStr && !v.aux.empty()) n.tag = "script:" + v.aux;
+      return n;
+  }
+}
+
+Val Analyzer::Script(const cfn::Node* hooks) {
+  if (!hooks) return Val::Absent();
+  if (!hooks->is_seq()) return Val::Unknown({hooks->pos, hooks->pos});
+  std::string text;
+  for (const cfn::Node& h : hooks->items) {
+    const cfn::Node* content = h.Get("Content");
+    if (!content || !content->is_scalar() || content->text == kUnknownMarker) {
+      return Val::Unknown({h.pos, h.pos}, "script not resolvable");
+    }
+    if (content->tag.rfind("script:", 0) == 0) {
+      text += content->tag.substr(7);
+      continue;
+    }
+    bool ok = false;
+    std::string decoded = Base64Decode(content->text, &ok);
+    if (!ok) return Val::Unknown({content->pos, content->pos}, "content is not base64");
+    text += decoded;
+  }
+  return Val::Known(text, {hooks->pos, hooks->pos}, "decoded script");
+}
+
+void Analyzer::EmitClientCalls() {
+  cfn::ValueFn value = cfn::PlainValue;
+  struct EndpointCall {
+    Val name;
+    Val config;
+    VId name_v = kUnknown;
+    VId config_v = kUnknown;
+    Order order;
+  };
+  std::vector<EndpointCall> endpoints;
+  for (const ClientCall& c : client_calls_) {
+    if (c.method != "create_endpoint" || c.service != "sagemaker") continue;
+    bool complete = true;
+    cfn::Node req = RequestNode(c.args, &complete);
+    EndpointCall e;
+    e.name = value(req.Get("EndpointName"));
+    e.config = value(req.Get("EndpointConfigName"));
+    if (auto n = Arg(c.args, {"EndpointName"})) e.name_v = n->v;
+    if (auto n = Arg(c.args, {"EndpointConfigName"})) e.config_v = n->v;
+    e.order = c.order;
+    endpoints.push_back(std::move(e));
+  }
+  for (const ClientCall& c : client_calls_) {
+    bool complete = true;
+    cfn::Node req = RequestNode(c.args, &complete);
+    auto request_name = [&](const char* key) {
+      Val v = value(req.Get(key));
+      return v.known() ? v.text : std::string("request");
+    };
+    std::string label = "boto3 " + c.method;
+    std::vector<Workload> made;
+    if (c.service == "sagemaker") {
+      cfn::RequestKind kind = c.method == "create_training_job"                 ? cfn::RequestKind::kTraining
+                              : c.method == "create_hyper_parameter_tuning_job" ? cfn::RequestKind::kTuning
+                              : c.method == "create_processing_job"             ? cfn::RequestKind::kProcessing
+                              : c.method == "create_transform_job"              ? cfn::RequestKind::kTransform
+                                                                                 : cfn::RequestKind::kNone;
+      if (kind != cfn::RequestKind::kNone) {
+        const char* key = kind == cfn::RequestKind::kTraining     ? "TrainingJobName"
+                          : kind == cfn::RequestKind::kTuning     ? "HyperParameterTuningJobName"
+                          : kind == cfn::RequestKind::kProcessing ? "ProcessingJobName"
+                                                                  : "TransformJobName";
+        Workload base = Base(WorkloadKind::kTrainingJob, c.args.call, label, request_name(key));
+        cfn::MapRequest(kind, req, value, base, &made);
+      } else if (c.method == "create_notebook_instance") {
+        Workload w = Base(WorkloadKind::kNotebookInstance, c.args.call, label, request_name("NotebookInstanceName"));
+        w.instance_type = value(req.Get("InstanceType"));
+        w.volume_gb = value(req.Get("VolumeSizeInGB"));
+        w.lifecycle_config = value(req.Get("LifecycleConfigName"));
+        if (w.lifecycle_config.known()) w.refs.push_back("lc:" + w.lifecycle_config.text);
+        if (const cfn::Node* acc = req.Get("AcceleratorTypes"); acc && acc->is_seq() && !acc->items.empty()) {
+          w.accelerator_type = value(&acc->items[0]);
+        }
+        made.push_back(std::move(w));
+      } else if (c.method == "create_notebook_instance_lifecycle_config") {
+        Workload w = Base(WorkloadKind::kLifecycleScript, c.args.call, label,
+                          request_name("NotebookInstanceLifecycleConfigName"));
+        Val name = value(req.Get("NotebookInstanceLifecycleConfigName"));
+        if (name.known()) w.keys.push_back("lc:" + name.text);
+        w.on_start = Script(req.Get("OnStart"));
+        w.on_create = Script(req.Get("OnCreate"));
+        made.push_back(std::move(w));
+      } else if (c.method == "create_endpoint_config") {
+        Val config = value(req.Get("EndpointConfigName"));
+        auto config_arg = Arg(c.args, {"EndpointConfigName"});
+        const cfn::Node* variants = req.Get("ProductionVariants");
+        if (variants && variants->is_seq()) {
+          for (const cfn::Node& v : variants->items) {
+            Val vname = value(v.Get("VariantName"));
+            std::string name = (config.known() ? config.text : "request") + "/" + (vname.known() ? vname.text : "?");
+            Workload w = Base(WorkloadKind::kEndpointVariant, c.args.call, "endpoint variant", name);
+            w.label = label + " variant '" + name + "'";
+            w.variant_name = vname;
+            w.instance_type = value(v.Get("InstanceType"));
+            w.instance_count = value(v.Get("InitialInstanceCount"));
+            w.accelerator_type = value(v.Get("AcceleratorType"));
+            if (const cfn::Node* s = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", {s->pos, s->pos});
+            if (const cfn::Node* m = v.Get("ManagedInstanceScaling")) w.managed_scaling = value(m->Get("Status"));
+            if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
+              w.async_inference = Val::Known("true", {as->pos, as->pos});
+            }
+            // The endpoints created from this configuration.
+            bool deployed = false, any_false = false, any_unknown = false;
+            for (const EndpointCall& e : endpoints) {
+              bool same = (config.known() && e.config.known() && config.text == e.config.text) ||
+                          (config_arg && config_arg->v == e.config_v && store_.Kind(e.config_v) == VK::kOpaque);
+              if (!same) continue;
+              deployed = true;
+              if (e.name.known() && vname.known()) {
+                w.keys.push_back("endpoint:" + e.name.text + "/variant/" + vname.text);
+              }
+              if (e.name.known()) w.endpoint_name = e.name;
+              std::vector<std::string> names;
+              std::vector<VId> values;
+              if (e.name.known()) names.push_back(e.name.text);
+              else if (store_.Kind(e.name_v) == VK::kOpaque) values.push_back(e.name_v);
+              Val d = DeletedState(w, {}, names, values, e.order);
+              if (d.unknown()) any_unknown = true;
+              else if (d.text == "false") any_false = true;
+            }
+            Val deleted = any_false     ? Val::Known("false", w.range)
+                          : any_unknown ? Val::Unknown(w.range)
+                                        : Val::Known("true", w.range);
+            if (nb_ && deployed) w.deleted = deleted;
+            made.push_back(std::move(w));
+          }
+        }
+      }
+    } else if (c.method == "register_scalable_target") {
+      Workload w = Base(WorkloadKind::kScalableTarget, c.args.call, label, request_name("ResourceId"));
+      w.service_namespace = value(req.Get("ServiceNamespace"));
+      w.scalable_dimension = value(req.Get("ScalableDimension"));
+      w.min_capacity = value(req.Get("MinCapacity"));
+      w.max_capacity = value(req.Get("MaxCapacity"));
+      w.resource_id = value(req.Get("ResourceId"));
+      // A resource ID naming a predictor's endpoint (f"endpoint/{p.endpoint_name}/variant/AllTraffic").
+      if (auto id = Arg(c.args, {"ResourceId"})) {
+        const Value& x = V(id->v);
+        std::string text = x.kind == VK::kStr ? x.text : x.link;
+        size_t var = text.find("/variant/");
+        if (text.rfind("endpoint/", 0) == 0 && var != std::string::npos) {
+          std::string endpoint = text.substr(9, var - 9);
+          std::string variant = text.substr(var + 9);
+          if (variant.find(kUnknownMarker) == std::string::npos && variant.find(kLinkMark) == std::string::npos) {
+            if (endpoint.size() > 2 && endpoint.front() == kLinkMark && endpoint.back() == kLinkMark &&
+                endpoint.find(kLinkMark, 1) == endpoint.size() - 1) {
+              w.refs.push_back(endpoint.substr(1, endpoint.size() - 2) + "/variant/" + variant);
+            } else if (endpoint.find(kLinkMark) == std::string::npos &&
+                       endpoint.find(kUnknownMarker) == std::string::npos) {
+              w.refs.push_back("endpoint:" + endpoint + "/variant/" + variant);
+            }
+          }
+        }
+      }
+      made.push_back(std::move(w));
+    }
+    for (Workload& w : made) {
+      if (!complete) w.complete = false;
+      if (LocalWorkload(w)) continue;
+      out_->workloads.push_back(std::move(w));
+    }
+  }
+}
+
+// ---- all workloads ---------------------------------------------------------------
+
+void Analyzer::Emit() {
+  // The endpoint names deploys use: by text when known, by value identity when not.
+  auto note_name = [&](const std::optional<Ev>& e) {
+    if (!e) return;
+    std::vector<VId> values = {e->v};
+    if (store_.Kind(e->v) == VK::kOneOf) {
+      for (const Alt& alt : V(e->v).alts) values.push_back(alt.value.v);
+    }
+    for (VId v : values) {
+      if (store_.Kind(v) == VK::kOpaque) endpoint_name_values_.insert(v);
+      if (store_.Kind(v) == VK::kStr) endpoint_names_.insert(V(v).text);
+    }
+  };
+  for (const Object& o : objects_) {
+    if (o.kind == ObjKind::kPredictor && !o.attached) note_name(Arg(o.args, {"endpoint_name"}));
+  }
+  for (const ClientCall& c : client_calls_) {
+    if (c.method == "create_endpoint") note_name(Arg(c.args, {"EndpointName"}));
+  }
+  for (size_t i = 0; i < objects_.size(); ++i) {
+    const Object& o = objects_[i];
+    if (o.expected_to_fail) continue;
+    switch (o.kind) {
+      case ObjKind::kEstimator:
+        // An estimator only tuned is reported as the tuning job.
+        if (!o.tuned || o.fit_directly) {
+          EmitTraining(o, WorkloadKind::kTrainingJob, o.cls + " estimator", NameOf(o, "estimator"), o.call, o.fits);
+        }
+        break;
+      case ObjKind::kModelTrainer:
+        if (!o.tuned || !o.fits.empty()) {
+          EmitTraining(o, WorkloadKind::kTrainingJob, "ModelTrainer", NameOf(o, "trainer"), o.call, o.fits);
+        }
+        break;
+      case ObjKind::kTuner:
+        if (o.source >= 0) {
+          EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", NameOf(o, "tuner"),
+                       o.call, o.fits);
+        }
+        break;
+      case ObjKind::kProcessor: EmitProcessor(o); break;
+      case ObjKind::kTransformer: EmitTransformer(o); break;
+      case ObjKind::kPredictor: EmitPredictor(static_cast<int>(i)); break;
+      default: break;
+    }
+  }
+  EmitClientCalls();
+  std::stable_sort(out_->workloads.begin(), out_->workloads.end(), [](const Workload& a, const Workload& b) {
+    if (a.range.begin.line != b.range.begin.line) return a.range.begin.line < b.range.begin.line;
+    return a.range.begin.column < b.range.begin.column;
+  });
+  if (nb_) {
+    for (Workload& w : out_->workloads) FillCells(w);
+  }
+}
+
+// boto3 request values carry file positions only: give them their cell.
+void Analyzer::FillCells(Workload& w) const {
+  std::function<void(Val&)> fix = [&](Val& v) {
+    if (v.range.valid() && v.range.cell == 0) {
+      SourceRange r = CellOf(*nb_, v.range.begin.line);
+      v.range.cell = r.cell;
+      v.range.cell_line = r.cell_line;
+    }
+    for (Val& a : v.alternatives) fix(a);
+  };
+  auto fix_range = [&](SourceRange& r) {
+    if (r.valid() && r.cell == 0) {
+      SourceRange c = CellOf(*nb_, r.begin.line);
+      r.cell = c.cell;
+      r.cell_line = c.cell_line;
+    }
+  };
+  fix_range(w.range);
+  for (Val* v : {&w.instance_type, &w.instance_count, &w.volume_gb, &w.image, &w.framework, &w.spot,
+                 &w.max_run_seconds, &w.max_wait_seconds, &w.checkpoint, &w.keep_alive_seconds, &w.input_mode,
+                 &w.accelerator_type, &w.serverless, &w.async_inference, &w.managed_scaling, &w.endpoint_name,
+                 &w.variant_name, &w.deleted, &w.service_namespace, &w.resource_id, &w.scalable_dimension,
+                 &w.min_capacity, &w.max_capacity, &w.lifecycle_config, &w.on_start, &w.on_create}) {
+    fix(*v);
+  }
+  for (InstanceGroup& g : w.instance_groups) {
+    fix_range(g.range);
+    fix(g.name);
+    fix(g.instance_type);
+    fix(g.instance_count);
+  }
+  for (Channel& c : w.channels) {
+    fix_range(c.range);
+    fix(c.s3_uri);
+    fix(c.input_mode);
+    fix(c.distribution);
+    fix(c.dataset_size_gb);
+    fix(c.s3_data_type);
+  }
+}
+
+}  // namespace sagelint::py

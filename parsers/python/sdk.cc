@@ -1,0 +1,833 @@
+// What the SageMaker Python SDK and boto3 do when called: which calls create
+// estimators, models, processors, tuners, predictors and clients, what their
+// methods record (fit, deploy, delete_endpoint, boto3 create_* requests), and
+// the attributes that link them (predictor.endpoint_name, session.sagemaker_client).
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <functional>
+#include <set>
+#include <set>
+
+#include "parsers/common/base64.h"
+#include "parsers/python/analyzer.h"
+
+namespace sagelint::py {
+namespace {
+
+using Names = std::set<std::string, std::less<>>;
+
+const Names& BuiltInAlgorithms() {
+  static const Names k = {"KMeans", "PCA", "LinearLearner", "FactorizationMachines", "NTM", "LDA",
+                          "RandomCutForest", "KNN", "IPInsights", "Object2Vec"};
+  return k;
+}
+const Names& EstimatorClasses() {
+  static const Names k = [] {
+    Names n = {"Estimator", "Framework", "SKLearn", "XGBoost", "PyTorch", "TensorFlow", "HuggingFace", "MXNet",
+               "Chainer", "RLEstimator", "JumpStartEstimator", "AlgorithmEstimator"};
+    n.insert(BuiltInAlgorithms().begin(), BuiltInAlgorithms().end());
+    return n;
+  }();
+  return k;
+}
+const Names& ProcessorClasses() {
+  static const Names k = {"Processor", "ScriptProcessor", "FrameworkProcessor", "SKLearnProcessor",
+                          "PySparkProcessor", "SparkJarProcessor", "HuggingFaceProcessor", "PyTorchProcessor",
+                          "XGBoostProcessor", "TensorFlowProcessor", "MXNetProcessor",
+                          "SageMakerClarifyProcessor"};
+  return k;
+}
+const Names& HelperClasses() {
+  static const Names k = {"TrainingInput", "FileSystemInput", "ProcessingInput", "Compute", "StoppingCondition",
+                          "CheckpointConfig", "InputData", "ServerlessInferenceConfig", "AsyncInferenceConfig",
+                          "InstanceGroup", "S3DataSource", "BatchTransformInferenceConfig", "ResourceRequirements"};
+  return k;
+}
+bool IsModelClass(std::string_view cls) {
+  static const Names k = {"Model", "FrameworkModel", "ModelPackage", "PipelineModel", "JumpStartModel"};
+  if (k.count(cls)) return true;
+  // SKLearnModel, PyTorchModel, KMeansModel, HuggingFaceModel, DJLModel, …
+  return cls.size() > 5 && cls.ends_with("Model") && cls != "BaseModel";
+}
+bool IsPredictorClass(std::string_view cls) {
+  return cls == "Predictor" || cls == "RealTimePredictor" || (cls.size() > 9 && cls.ends_with("Predictor"));
+}
+
+// Positional parameters of the SDK helper classes that accept them.
+const std::vector<std::string_view>* HelperPositions(std::string_view cls) {
+  static const std::vector<std::string_view> kTrainingInput = {
+      "s3_data", "distribution", "compression", "content_type", "record_wrapping", "s3_data_type",
+      "instance_groups", "input_mode"};
+  static const std::vector<std::string_view> kFileSystemInput = {"file_system_id", "file_system_type",
+                                                                 "directory_path", "file_system_access_mode",
+                                                                 "content_type"};
+  static const std::vector<std::string_view> kProcessingInput = {
+      "source", "destination", "input_name", "s3_data_type", "s3_input_mode", "s3_data_distribution_type"};
+  static const std::vector<std::string_view> kInstanceGroup = {"instance_group_name", "instance_type",
+                                                               "instance_count"};
+  static const std::vector<std::string_view> kServerless = {"memory_size_in_mb", "max_concurrency",
+                                                            "provisioned_concurrency"};
+  static const std::vector<std::string_view> kInputData = {"channel_name", "data_source"};
+  if (cls == "TrainingInput") return &kTrainingInput;
+  if (cls == "FileSystemInput") return &kFileSystemInput;
+  if (cls == "ProcessingInput") return &kProcessingInput;
+  if (cls == "InstanceGroup") return &kInstanceGroup;
+  if (cls == "ServerlessInferenceConfig") return &kServerless;
+  if (cls == "InputData") return &kInputData;
+  return nullptr;
+}
+
+std::string FrameworkOfClass(std::string_view cls) {
+  static const std::pair<std::string_view, std::string_view> kPrefixes[] = {
+      {"SKLearn", "sklearn"},   {"XGBoost", "xgboost"}, {"PyTorch", "pytorch"},      {"TensorFlow", "tensorflow"},
+      {"HuggingFace", "huggingface"}, {"MXNet", "mxnet"}, {"Chainer", "chainer"}, {"RLEstimator", "rl"},
+      {"PySpark", "spark"},     {"SparkJar", "spark"}};
+  for (const auto& [prefix, fw] : kPrefixes) {
+    if (cls.rfind(prefix, 0) == 0) return std::string(fw);
+  }
+  return {};
+}
+
+std::string Last(std::string_view q, int back = 0) {
+  size_t end = q.size();
+  for (int i = 0; i < back; ++i) {
+    size_t dot = q.rfind('.', end - 1);
+    if (dot == std::string_view::npos || dot == 0) return {};
+    end = dot;
+  }
+  size_t dot = q.rfind('.', end - 1);
+  size_t start = dot == std::string_view::npos ? 0 : dot + 1;
+  return std::string(q.substr(start, end - start));
+}
+
+bool IsSageMaker(std::string_view q) { return q.rfind("sagemaker.", 0) == 0; }
+
+// A helper we cannot read whose name says it tears resources down
+// (`delete_project_resources`, `cleanup()`, `delete_endpoints`): it may delete
+// the notebook's endpoints.
+bool LooksLikeCleanup(std::string_view name) {
+  std::string n;
+  for (char c : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto has = [&](std::string_view w) { return n.find(w) != std::string::npos; };
+  bool removes = has("delete") || has("clean") || has("teardown") || has("tear_down") || has("destroy");
+  return removes && (has("endpoint") || has("resource") || has("up") || has("all") || has("project") ||
+                     has("everything") || n == "cleanup" || n == "clean");
+}
+
+bool PascalCase(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
+
+const Names& SageMakerCreateMethods() {
+  static const Names k = {"create_training_job", "create_hyper_parameter_tuning_job", "create_processing_job",
+                          "create_transform_job", "create_notebook_instance",
+                          "create_notebook_instance_lifecycle_config", "create_endpoint_config",
+                          "create_endpoint"};
+  return k;
+}
+
+}  // namespace
+
+// Names without which a piece of code cannot create, use or delete a SageMaker
+// workload: SDK classes and factories, the methods that launch or delete
+// something, boto3 clients and their requests. A function body that mentions
+// none of them is not run (analyser.h: Prescan).
+bool IsRelevantName(std::string_view name) {
+  static const Names kNames = [] {
+    Names n = {"sagemaker", "boto3", "fit", "deploy", "train", "run", "tune", "transformer", "create_model",
+               "compile_model", "build", "best_estimator", "attach", "from_recipe", "delete_endpoint", "delete",
+               "delete_predictor", "client", "sagemaker_client", "boto_session", "register_scalable_target",
+               "retrieve", "update", "setdefault", "ModelTrainer", "ModelBuilder", "HyperparameterTuner",
+               "Transformer", "ParameterString", "ParameterInteger", "ParameterFloat", "ParameterBoolean"};
+    n.insert(EstimatorClasses().begin(), EstimatorClasses().end());
+    n.insert(ProcessorClasses().begin(), ProcessorClasses().end());
+    n.insert(HelperClasses().begin(), HelperClasses().end());
+    n.insert(SageMakerCreateMethods().begin(), SageMakerCreateMethods().end());
+    return n;
+  }();
+  return kNames.count(name) > 0 || IsModelClass(name) || IsPredictorClass(name) || name.ends_with("Session");
+}
+
+VId Analyzer::ObjectValue(int obj) {
+  Object& o = objects_[obj];
+  if (o.value != kUnknown) return o.value;
+  Value v;
+  v.kind = VK::kObject;
+  v.ref = obj;
+  VId id = store_.New(std::move(v));
+  objects_[obj].value = id;
+  return id;
+}
+
+int Analyzer::NewObject(Object o, TSNode call) {
+  o.var = std::move(pending_var_);
+  pending_var_.clear();
+  o.call = call;
+  o.order = order_;
+  o.expected_to_fail = expect_failure_ > 0;
+  int id = static_cast<int>(objects_.size());
+  if (o.kind == ObjKind::kPredictor) {
+    SourcePos p = R(call).begin;
+    o.key = "ref:" + file_.path + "#" + (o.var.empty() ? std::string("deploy") : o.var) + "@" +
+            std::to_string(p.line) + ":" + std::to_string(p.column);
+  }
+  objects_.push_back(std::move(o));
+  return id;
+}
+
+std::string Analyzer::ResolveStarImport(std::string_view name) const {
+  if (name.empty() || name[0] < 'A' || name[0] > 'Z') return {};
+  for (const Scope* s = scope_; s; s = s->parent) {
+    for (const std::string& m : s->star_modules) {
+      if (!IsSageMaker(m + ".")) continue;
+      if (EstimatorClasses().count(name) || ProcessorClasses().count(name) || HelperClasses().count(name) ||
+          IsModelClass(name) || IsPredictorClass(name) || name == "HyperparameterTuner" || name == "Transformer" ||
+          name == "ModelTrainer" || name == "ModelBuilder" || name == "Session" || name == "LocalSession") {
+        return m + "." + std::string(name);
+      }
+    }
+  }
+  return {};
+}
+
+bool Analyzer::IsLocalValue(VId v) const {
+  const Value& x = store_[v];
+  if (x.kind == VK::kObject) return objects_[x.ref].kind == ObjKind::kSession && objects_[x.ref].local;
+  if (x.kind == VK::kQual) {
+    return x.text.ends_with("Mode.LOCAL_CONTAINER") || x.text.ends_with("Mode.IN_PROCESS");
+  }
+  if (x.kind == VK::kStr) return x.text == "LOCAL_CONTAINER" || x.text == "IN_PROCESS";
+  return false;
+}
+
+// `with pytest.raises(...)`, `with raises(...)` (from pytest), `with self.assertRaises(...)`.
+bool Analyzer::ExpectsFailure(TSNode expr) {
+  if (g_.Kind(expr) != N::kCall) return false;
+  TSNode fn = g_.Field(expr, g_.f_function);
+  if (g_.Kind(fn) == N::kAttribute) {
+    std::string_view attr = T(g_.Field(fn, g_.f_attribute));
+    if (attr == "assertRaises" || attr == "assertRaisesRegex" || attr == "assertRaisesRegexp") return true;
+    if (attr == "raises") {
+      TSNode obj = g_.Field(fn, g_.f_object);
+      if (g_.Kind(obj) == N::kIdentifier) {
+        VId v = Lookup(T(obj));
+        return v != kUnbound && store_.Kind(v) == VK::kQual && store_[v].text == "pytest";
+      }
+    }
+    return false;
+  }
+  if (g_.Kind(fn) == N::kIdentifier) {
+    VId v = Lookup(T(fn));
+    return v != kUnbound && store_.Kind(v) == VK::kQual && store_[v].text == "pytest.raises";
+  }
+  return false;
+}
+
+VId Analyzer::Call(TSNode call) {
+  std::string target = std::move(target_);
+  target_.clear();
+  Tick();
+  TSNode fn = g_.Field(call, g_.f_function);
+  if (g_.Kind(fn) == N::kAttribute) {
+    Path path;
+    VId recv = EvalPath(g_.Field(fn, g_.f_object), &path);
+    std::string method(T(g_.Field(fn, g_.f_attribute)));
+    Args args = EvalArgs(call, false);
+    pending_var_ = std::move(target);
+    Path saved = std::move(receiver_path_);
+    receiver_path_ = std::move(path);
+    VId r = CallMethod(recv, method, call, args);
+    receiver_path_ = std::move(saved);
+    pending_var_.clear();
+    return r;
+  }
+  VId callee = Eval(fn);
+  Args args = EvalArgs(call, false);
+  pending_var_ = std::move(target);
+  VId r = kUnknown;
+  const Value& c = V(callee);
+  if (c.kind == VK::kQual) {
+    std::string q = c.text;
+    r = CallQualified(q, call, args);
+  } else if (c.kind == VK::kFunction) {
+    RecordFunctionCall(c.ref, args, call);
+  } else if (c.kind == VK::kOneOf) {
+    // `Cls = A if x else B; Cls(...)`: the first class alternative stands for the call.
+    std::vector<Alt> alts = c.alts;
+    for (const Alt& a : alts) {
+      if (store_.Kind(a.value.v) == VK::kQual) {
+        std::string q = store_[a.value.v].text;
+        r = CallQualified(q, call, args);
+        break;
+      }
+    }
+  }
+  pending_var_.clear();
+  return r;
+}
+
+VId Analyzer::Helper(const std::string& cls, Args& args) {
+  Value h;
+  h.kind = VK::kHelper;
+  h.text = cls;
+  h.complete = !args.unknown_spread;
+  if (const auto* positions = HelperPositions(cls)) {
+    for (size_t i = 0; i < args.positional.size() && i < positions->size(); ++i) {
+      h.entries.push_back({std::string((*positions)[i]), args.positional[i]});
+    }
+  }
+  for (const auto& kw : args.keywords) {
+    const std::string& k = kw.first;
+    h.entries.erase(std::remove_if(h.entries.begin(), h.entries.end(), [&](const Entry& x) { return x.key == k; }),
+                    h.entries.end());
+    h.entries.push_back({k, kw.second});
+  }
+  return store_.New(std::move(h));
+}
+
+VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
+  if (IsSageMaker(q)) {
+    std::string cls = Last(q);
+    std::string owner = Last(q, 1);
+    Object o;
+    o.cls = cls;
+    o.framework = FrameworkOfClass(cls);
+    o.args = args;
+    // Class methods.
+    if (cls == "attach" && (EstimatorClasses().count(owner) || owner == "HyperparameterTuner")) {
+      o.kind = ObjKind::kModel;
+      o.cls = owner;
+      o.framework = FrameworkOfClass(owner);
+      o.attached = true;
+      return ObjectValue(NewObject(std::move(o), call));
+    }
+    if (cls == "from_recipe" && owner == "ModelTrainer") {
+      o.kind = ObjKind::kModelTrainer;
+      o.cls = "ModelTrainer";
+      return ObjectValue(NewObject(std::move(o), call));
+    }
+    if (IsPredictorClass(cls)) {
+      o.kind = ObjKind::kPredictor;
+      o.attached = true;
+      return ObjectValue(NewObject(std::move(o), call));
+    }
+    if (EstimatorClasses().count(cls)) {
+      o.kind = ObjKind::kEstimator;
+    } else if (cls == "ModelTrainer") {
+      o.kind = ObjKind::kModelTrainer;
+    } else if (cls == "ModelBuilder") {
+      o.kind = ObjKind::kModelBuilder;
+    } else if (ProcessorClasses().count(cls)) {
+      o.kind = ObjKind::kProcessor;
+      if (cls == "FrameworkProcessor") {
+        auto est = Arg(args, {"estimator_cls"}, 0);
+        if (est && store_.Kind(est->v) == VK::kQual) o.framework = FrameworkOfClass(Last(store_[est->v].text));
+      }
+    } else if (cls == "HyperparameterTuner") {
+      o.kind = ObjKind::kTuner;
+      auto src = Arg(args, {"estimator", "model_trainer"}, 0);
+      int id = NewObject(std::move(o), call);
+      if (src) {
+        const Value& s = V(src->v);
+        int sid = s.kind == VK::kObject ? s.ref : -1;
+        if (s.kind == VK::kOneOf) {
+          for (const Alt& a : s.alts) {
+            if (store_.Kind(a.value.v) == VK::kObject) {
+              sid = store_[a.value.v].ref;
+              break;
+            }
+          }
+        }
+        if (sid >= 0) {
+          objects_[id].source = sid;
+          objects_[sid].tuned = true;
+        }
+      }
+      return ObjectValue(id);
+    } else if (cls == "Transformer") {
+      o.kind = ObjKind::kTransformer;
+    } else if (IsModelClass(cls)) {
+      o.kind = ObjKind::kModel;
+    } else if (cls == "Session" || cls == "PipelineSession" || cls == "LocalSession" ||
+               cls == "LocalPipelineSession") {
+      o.kind = ObjKind::kSession;
+      o.local = cls.rfind("Local", 0) == 0;
+    } else if (HelperClasses().count(cls)) {
+      return Helper(cls, args);
+    } else if (cls == "ParameterString" || cls == "ParameterInteger" || cls == "ParameterFloat" ||
+               cls == "ParameterBoolean") {
+      auto name = Arg(args, {"name"}, 0);
+      auto def = Arg(args, {"default_value"}, 1);
+      if (def && V(def->v).scalar()) {
+        std::string pname = name && V(name->v).scalar() ? V(name->v).text : std::string("?");
+        const Value& d = V(def->v);
+        std::string text = d.text;
+        return store_.Scalar(d.kind, text, "pipeline parameter " + pname + " default");
+      }
+      return kUnknown;
+    } else if (q.ends_with("image_uris.retrieve")) {
+      auto fw = Arg(args, {"framework"}, 0);
+      Value v;
+      v.kind = VK::kOpaque;
+      if (fw && V(fw->v).kind == VK::kStr) v.aux = V(fw->v).text;
+      return store_.New(std::move(v));
+    } else {
+      return kUnknown;
+    }
+    return ObjectValue(NewObject(std::move(o), call));
+  }
+  if (q.rfind("boto3", 0) != 0 && q.rfind("builtins.", 0) != 0 && LooksLikeCleanup(Last(q))) {
+    RecordDelete(kUnknown);
+    return kUnknown;
+  }
+  if (q == "boto3.client" || q == "boto3.session.client") {
+    auto service = Arg(args, {"service_name"}, 0);
+    if (service && V(service->v).kind == VK::kStr) {
+      const std::string& s = V(service->v).text;
+      if (s == "sagemaker" || s == "application-autoscaling") {
+        Object o;
+        o.kind = ObjKind::kClient;
+        o.cls = "boto3 client";
+        o.service = s;
+        return ObjectValue(NewObject(std::move(o), call));
+      }
+    }
+    return kUnknown;
+  }
+  if (q == "boto3.Session" || q == "boto3.session.Session") {
+    Object o;
+    o.kind = ObjKind::kBotoSession;
+    o.cls = "boto3 session";
+    return ObjectValue(NewObject(std::move(o), call));
+  }
+  if (q == "base64.b64encode" && !args.positional.empty()) {
+    const Value& s = V(args.positional[0].v);
+    if (s.kind != VK::kStr) return kUnknown;
+    Value v;
+    v.kind = VK::kStr;
+    v.text = Base64Encode(s.text);
+    v.aux = s.text.empty() ? " " : s.text;
+    return store_.New(std::move(v));
+  }
+  if ((q == "copy.copy" || q == "copy.deepcopy") && !args.positional.empty()) {
+    VId src = args.positional[0].v;
+    VK kind = store_.Kind(src);
+    if (kind == VK::kDict || kind == VK::kList) return store_.New(Value(V(src)));
+    return src;
+  }
+  if (q.rfind("builtins.", 0) == 0) {
+    std::string fn = q.substr(9);
+    if (fn == "dict") {
+      Value d;
+      d.kind = VK::kDict;
+      d.complete = !args.unknown_spread;
+      if (!args.positional.empty()) {
+        const Value& src = V(args.positional[0].v);
+        if (src.kind == VK::kDict) {
+          d.entries = src.entries;
+          d.complete = d.complete && src.complete;
+        } else {
+          d.complete = false;
+        }
+      }
+      for (const auto& kw : args.keywords) {
+        const std::string& k = kw.first;
+        d.entries.erase(std::remove_if(d.entries.begin(), d.entries.end(), [&](const Entry& x) { return x.key == k; }),
+                        d.entries.end());
+        d.entries.push_back({k, kw.second});
+      }
+      return store_.New(std::move(d));
+    }
+    if (args.positional.size() != 1 || !args.keywords.empty()) return kUnknown;
+    VId a = args.positional[0].v;
+    const Value& x = V(a);
+    if (fn == "str" && x.scalar()) {
+      return store_.Str(x.kind == VK::kBool ? (x.text == "true" ? "True" : "False") : x.text);
+    }
+    if (fn == "int" && (x.kind == VK::kNum || x.kind == VK::kStr)) {
+      char* end = nullptr;
+      long long v = std::strtoll(x.text.c_str(), &end, 10);
+      if (end && *end == '\0' && !x.text.empty()) return store_.Num(std::to_string(v));
+      if (x.kind == VK::kNum) {
+        double d = std::strtod(x.text.c_str(), nullptr);
+        return store_.Num(std::to_string(static_cast<long long>(d)));
+      }
+      return kUnknown;
+    }
+    if (fn == "float" && (x.kind == VK::kNum || x.kind == VK::kStr)) {
+      char* end = nullptr;
+      std::strtod(x.text.c_str(), &end);
+      if (end && *end == '\0' && !x.text.empty()) return store_.Num(x.text);
+      return kUnknown;
+    }
+    if ((fn == "list" || fn == "tuple") && x.kind == VK::kList) return store_.New(Value(x));
+    if (fn == "len" && (x.kind == VK::kList || x.kind == VK::kDict) && x.complete) {
+      return store_.Num(std::to_string(x.kind == VK::kList ? x.items.size() : x.entries.size()));
+    }
+    return kUnknown;
+  }
+  return kUnknown;
+}
+
+VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& args) {
+  const Value& r = V(recv);
+  switch (r.kind) {
+    case VK::kObject: return ObjectMethod(r.ref, method, call, args);
+    case VK::kQual: {
+      std::string q = r.text + "." + std::string(method);
+      return CallQualified(q, call, args);
+    }
+    case VK::kOneOf: {
+      std::vector<Alt> alts = r.alts;
+      bool creates = method == "deploy" || method == "transformer" || method == "create_model" ||
+                     method == "compile_model" || method == "build" || method == "best_estimator";
+      VId result = kUnknown;
+      bool first = true;
+      std::string var = pending_var_;
+      for (const Alt& a : alts) {
+        const Value& x = V(a.value.v);
+        if (x.kind != VK::kObject && x.kind != VK::kQual) continue;
+        pending_var_ = var;
+        VId v = CallMethod(a.value.v, method, call, args);
+        if (first) result = v;
+        first = false;
+        if (creates) break;  // one deploy call makes one endpoint, whichever object deploys it
+      }
+      if (first && method == "delete_endpoint") RecordDelete(kUnknown);
+      return result;
+    }
+    case VK::kDict: {
+      if (method == "update") {
+        VId other = args.positional.empty() ? kUnbound : args.positional[0].v;
+        Update(recv, DictUpdate(recv, other, &args));
+        return store_.None();
+      }
+      if (method == "setdefault" && !args.positional.empty()) {
+        const Value& k = V(args.positional[0].v);
+        if (!k.scalar()) {
+          Update(recv, Incomplete(recv));
+          return kUnknown;
+        }
+        for (const Entry& e : r.entries) {
+          if (e.key == k.text) return e.value.v;
+        }
+        Ev value = args.positional.size() > 1 ? args.positional[1] : Ev{store_.None(), call};
+        std::string key = k.text;
+        Update(recv, DictSet(recv, key, value));
+        return value.v;
+      }
+      if (method == "pop" && !args.positional.empty()) {
+        const Value& k = V(args.positional[0].v);
+        if (!k.scalar()) {
+          Update(recv, Incomplete(recv));
+          return kUnknown;
+        }
+        VId found = kUnknown;
+        for (const Entry& e : r.entries) {
+          if (e.key == k.text) found = e.value.v;
+        }
+        std::string key = k.text;
+        Update(recv, DictDel(recv, key));
+        return found;
+      }
+      if (method == "clear") {
+        Value d;
+        d.kind = VK::kDict;
+        Update(recv, store_.New(std::move(d)));
+        return store_.None();
+      }
+      if (method == "popitem") {
+        Update(recv, Incomplete(recv));
+        return kUnknown;
+      }
+      if (method == "copy") return store_.New(Value(r));
+      if (method == "get" && !args.positional.empty()) {
+        const Value& k = V(args.positional[0].v);
+        if (!k.scalar()) return kUnknown;
+        for (const Entry& e : r.entries) {
+          if (e.key == k.text) return e.value.v;
+        }
+        if (!r.complete) return kUnknown;
+        return args.positional.size() > 1 ? args.positional[1].v : store_.None();
+      }
+      return kUnknown;
+    }
+    case VK::kList: {
+      if (method == "append" && args.positional.size() == 1) {
+        if (r.items.size() >= Store::kMaxItems) {
+          Update(recv, Incomplete(recv));
+          return store_.None();
+        }
+        Value l = r;
+        l.items.push_back(args.positional[0]);
+        Update(recv, store_.New(std::move(l)));
+        return store_.None();
+      }
+      if (method == "extend" && args.positional.size() == 1) {
+        Update(recv, Concat(recv, args.positional[0].v) == kUnknown ? Incomplete(recv)
+                                                                      : Concat(recv, args.positional[0].v));
+        return store_.None();
+      }
+      if (method == "copy") return store_.New(Value(r));
+      if (method == "insert" || method == "pop" || method == "remove" || method == "clear" || method == "sort" ||
+          method == "reverse") {
+        Update(recv, Incomplete(recv));
+      }
+      return kUnknown;
+    }
+    case VK::kStr: {
+      if (method == "format") return Format(recv, args);
+      std::string text = r.text;
+      if (method == "encode") return recv;  // keeps the text for base64 scripts
+      if (args.positional.empty() && args.keywords.empty()) {
+        if (method == "lower") {
+          for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          return store_.Str(text);
+        }
+        if (method == "upper") {
+          for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+          return store_.Str(text);
+        }
+        if (method == "strip" || method == "lstrip" || method == "rstrip") {
+          size_t b = method == "rstrip" ? 0 : text.find_first_not_of(" \t\r\n");
+          if (b == std::string::npos) return store_.Str("");
+          size_t e = method == "lstrip" ? text.size() : text.find_last_not_of(" \t\r\n") + 1;
+          return store_.Str(text.substr(b, e - b));
+        }
+        if (method == "decode") return recv;
+      }
+      if (method == "replace" && args.positional.size() == 2) {
+        const Value& a = V(args.positional[0].v);
+        const Value& b = V(args.positional[1].v);
+        if (a.kind != VK::kStr || b.kind != VK::kStr || a.text.empty()) return kUnknown;
+        std::string out;
+        size_t pos = 0;
+        while (true) {
+          size_t at = text.find(a.text, pos);
+          out += text.substr(pos, at == std::string::npos ? std::string::npos : at - pos);
+          if (at == std::string::npos) break;
+          out += b.text;
+          pos = at + a.text.size();
+          if (out.size() > Store::kMaxString) return kUnknown;
+        }
+        return store_.Str(out);
+      }
+      if (method == "join" && args.positional.size() == 1) {
+        const Value& l = V(args.positional[0].v);
+        if (l.kind != VK::kList || !l.complete) return kUnknown;
+        std::string out;
+        for (size_t i = 0; i < l.items.size(); ++i) {
+          const Value& x = V(l.items[i].v);
+          if (x.kind != VK::kStr) return kUnknown;
+          if (i) out += text;
+          out += x.text;
+          if (out.size() > Store::kMaxString) return kUnknown;
+        }
+        return store_.Str(out);
+      }
+      return kUnknown;
+    }
+    default: break;
+  }
+  // A receiver we cannot resolve.
+  if (method != "delete_endpoint" && LooksLikeCleanup(method)) {
+    RecordDelete(kUnknown);
+    return kUnknown;
+  }
+  if (method == "delete_endpoint") {
+    auto name = Arg(args, {"EndpointName", "endpoint_name"}, 0);
+    RecordDelete(name ? name->v : kUnknown);
+    return kUnknown;
+  }
+  if (expect_failure_ == 0 && args.positional.empty() && !args.keywords.empty() &&
+      std::all_of(args.keywords.begin(), args.keywords.end(), [](const auto& kv) { return PascalCase(kv.first); })) {
+    // `sm_client.create_training_job(TrainingJobName=..., ...)` on a client we
+    // cannot trace (a parameter, an attribute): the request itself says what it is.
+    if (SageMakerCreateMethods().count(method)) {
+      client_calls_.push_back({std::string(method), "sagemaker", args, order_, true});
+    } else if (method == "register_scalable_target" && Arg(args, {"ServiceNamespace"})) {
+      client_calls_.push_back({std::string(method), "application-autoscaling", args, order_, true});
+    }
+  }
+  return kUnknown;
+}
+
+VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& args) {
+  ObjKind kind = objects_[id].kind;
+  auto make = [&](ObjKind k, int source, const Args& a) {
+    Object o;
+    o.kind = k;
+    o.cls = objects_[id].cls;
+    o.framework = objects_[id].framework;
+    o.source = source;
+    o.args = a;
+    o.local = objects_[id].local;
+    return ObjectValue(NewObject(std::move(o), call));
+  };
+  // The object whose model a deploy / transformer / create_model uses.
+  int model_source = kind == ObjKind::kTuner ? objects_[id].source : id;
+  switch (kind) {
+    case ObjKind::kEstimator:
+    case ObjKind::kTuner:
+    case ObjKind::kModelTrainer:
+    case ObjKind::kModel:
+    case ObjKind::kModelBuilder: {
+      if (method == "fit" || method == "tune" || method == "train") {
+        if (kind == ObjKind::kModel || kind == ObjKind::kModelBuilder || expect_failure_ > 0) return store_.None();
+        objects_[id].fits.push_back(args);
+        if (kind == ObjKind::kEstimator || kind == ObjKind::kTuner) objects_[id].fit_directly = true;
+        return store_.None();
+      }
+      if (method == "deploy") {
+        if (model_source < 0) model_source = id;
+        return make(ObjKind::kPredictor, model_source, args);
+      }
+      if (method == "transformer") return make(ObjKind::kTransformer, model_source < 0 ? id : model_source, args);
+      if (method == "create_model" || method == "compile_model" || method == "best_estimator" ||
+          method == "build") {
+        VId v = make(ObjKind::kModel, model_source < 0 ? id : model_source, args);
+        if (method == "build") objects_[store_[v].ref].builds.push_back(args);
+        return v;
+      }
+      if (method == "delete_endpoint") {
+        // The SDK v1 estimator.delete_endpoint(): the endpoint its deploy made.
+        Delete d;
+        d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
+        for (size_t i = 0; i < objects_.size(); ++i) {
+          if (objects_[i].kind == ObjKind::kPredictor && !objects_[i].attached &&
+              (objects_[i].source == id || objects_[i].source == model_source)) {
+            d.objects.push_back(static_cast<int>(i));
+          }
+        }
+        d.unknown = d.objects.empty();
+        if (expect_failure_ == 0) deletes_.push_back(std::move(d));
+      }
+      return kUnknown;
+    }
+    case ObjKind::kProcessor:
+      if (method == "run" && expect_failure_ == 0) objects_[id].fits.push_back(args);
+      return kUnknown;
+    case ObjKind::kPredictor:
+      if (method == "delete_endpoint" || method == "delete" || method == "delete_predictor") {
+        RecordDelete(ObjectValue(id));
+      }
+      return kUnknown;
+    case ObjKind::kSession:
+      if (method == "delete_endpoint") {
+        auto name = Arg(args, {"endpoint_name"}, 0);
+        RecordDelete(name ? name->v : kUnknown);
+      }
+      return kUnknown;
+    case ObjKind::kBotoSession:
+      if (method == "client") {
+        auto service = Arg(args, {"service_name"}, 0);
+        if (service && V(service->v).kind == VK::kStr &&
+            (V(service->v).text == "sagemaker" || V(service->v).text == "application-autoscaling")) {
+          Object o;
+          o.kind = ObjKind::kClient;
+          o.cls = "boto3 client";
+          o.service = V(service->v).text;
+          return ObjectValue(NewObject(std::move(o), call));
+        }
+      }
+      return kUnknown;
+    case ObjKind::kClient: {
+      if (method == "delete_endpoint") {
+        auto name = Arg(args, {"EndpointName"}, 0);
+        RecordDelete(name ? name->v : kUnknown);
+      }
+      if (expect_failure_ == 0) client_calls_.push_back({std::string(method), objects_[id].service, args, order_});
+      return kUnknown;
+    }
+    default: return kUnknown;
+  }
+}
+
+VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
+  (void)node;
+  const Value& x = V(object);
+  switch (x.kind) {
+    case VK::kQual: {
+      std::string q = x.text + "." + std::string(name);
+      return store_.Qual(q);
+    }
+    case VK::kObject: {
+      int id = x.ref;
+      ObjKind kind = objects_[id].kind;
+      if (kind == ObjKind::kPredictor && (name == "endpoint_name" || name == "endpoint")) {
+        Value v;
+        v.kind = VK::kEndpointRef;
+        v.ref = id;
+        return store_.New(std::move(v));
+      }
+      if (kind == ObjKind::kSession && (name == "sagemaker_client" || name == "boto_session")) {
+        auto& cache = name == "sagemaker_client" ? session_clients_ : session_boto_;
+        auto it = cache.find(id);
+        if (it != cache.end()) return ObjectValue(it->second);
+        Object o;
+        o.kind = name == "sagemaker_client" ? ObjKind::kClient : ObjKind::kBotoSession;
+        o.cls = name == "sagemaker_client" ? "boto3 client" : "boto3 session";
+        o.service = "sagemaker";
+        std::string saved = std::move(pending_var_);
+        pending_var_.clear();
+        int made = NewObject(std::move(o), objects_[id].call);
+        pending_var_ = std::move(saved);
+        cache[id] = made;
+        return ObjectValue(made);
+      }
+      return kUnknown;
+    }
+    case VK::kHelper: {
+      for (const Entry& e : x.entries) {
+        if (e.key == name) return e.value.v;
+      }
+      return kUnknown;
+    }
+    case VK::kOneOf: {
+      std::vector<Alt> alts = x.alts;
+      for (Alt& a : alts) a.value = Ev{Attribute(a.value.v, name, node), {}};
+      return store_.OneOf(std::move(alts));
+    }
+    default: return kUnknown;
+  }
+}
+
+void Analyzer::RecordDelete(VId target) {
+  if (expect_failure_ > 0) return;
+  Delete d;
+  // A delete inside a function may run whenever the function is called: it
+  // counts for every deploy (only module-level code has a known order).
+  d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
+  std::function<void(VId, int)> visit = [&](VId v, int depth) {
+    const Value& x = V(v);
+    if (depth > 4) {
+      d.unknown = true;
+      return;
+    }
+    switch (x.kind) {
+      case VK::kObject:
+      case VK::kEndpointRef:  // predictor.endpoint_name: that predictor's endpoint
+        if (objects_[x.ref].kind == ObjKind::kPredictor) {
+          d.objects.push_back(x.ref);
+          // Predictor(name).delete_endpoint(): the endpoint named in its constructor.
+          if (objects_[x.ref].attached) {
+            auto name = Arg(objects_[x.ref].args, {"endpoint_name", "endpoint"}, 0);
+            if (name) visit(name->v, depth + 1);
+            else d.unknown = true;
+          }
+        } else {
+          d.unknown = true;
+        }
+        break;
+      case VK::kStr: d.names.push_back(x.text); break;
+      case VK::kOneOf:
+        for (const Alt& a : x.alts) visit(a.value.v, depth + 1);
+        break;
+      case VK::kOpaque: d.name_values.push_back(v); break;
+      default: d.unknown = true; break;
+    }
+  };
+  visit(target, 0);
+  deletes_.push_back(std::move(d));
+}
+
+}  // namespace sagelint::py

@@ -1,0 +1,254 @@
+// The Python / notebook front end read the way Python and IPython run code:
+// IPython syntax, program order and scopes, dict mutation, local mode, tests
+// that expect failure, every SDK call shape (trigger and clean fixtures, .py
+// and .ipynb), and constants built to be expensive.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "linter/cli/scan_options.h"
+#include "linter/model/rule.h"
+#include "linter/report/model_dump.h"
+#include "parsers/frontend.h"
+#include "parsers/python/notebook.h"
+#include "tests/test_util.h"
+
+namespace fs = std::filesystem;
+using namespace sagelint;
+using sagelint::testing::CompareGolden;
+
+namespace {
+
+ScanResult ScanPaths(std::vector<std::string> paths, std::vector<std::string> select = {}) {
+  fs::current_path(SAGELINT_SOURCE_DIR);
+  ScanOptions opts;
+  opts.paths = std::move(paths);
+  opts.select.insert(select.begin(), select.end());
+  opts.jobs = 1;
+  return Scan(opts);
+}
+
+std::string Line(const Finding& f) {
+  std::ostringstream s;
+  s << f.path << ":" << f.range.begin.line << ":" << f.range.begin.column << ": " << f.rule << " " << f.message;
+  if (!f.condition.empty()) s << " [when " << f.condition << "]";
+  if (f.range.cell > 0) s << " [cell " << f.range.cell << " line " << f.range.cell_line << "]";
+  return s.str();
+}
+
+// Workloads and parse errors of a scan, as the golden files hold them.
+std::string Dump(const ScanResult& r) {
+  std::string out;
+  for (const Workload& w : r.workloads) out += w.path + ": " + DumpWorkload(w);
+  for (const Finding& f : r.findings) {
+    if (f.rule == "SM000") out += Line(f) + "\n";
+  }
+  return out;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("IPython cell transformations keep every line and neutralise only IPython syntax", "[python][notebook]") {
+  using sagelint::py::NeutraliseCell;
+  SECTION("shell and magic lines with their backslash continuations") {
+    auto c = NeutraliseCell(Lines("!pip install -q \\\n    sagemaker\nimport os\n  %env A=1"));
+    CHECK(c.text == std::vector<std::string>{"pass", "pass", "import os", "  pass"});
+  }
+  SECTION("a continuation line that starts with != or % is Python") {
+    auto c = NeutraliseCell(Lines("ok = (a\n      != b)\nr = (a\n     % 2)"));
+    CHECK(c.text == Lines("ok = (a\n      != b)\nr = (a\n     % 2)"));
+  }
+  SECTION("assignments from shell commands and magics, help lines") {
+    auto c = NeutraliseCell(Lines("files = !ls\nt = %timeit -o f()\nd = {'a': 1}\nx == !y\nobj?\nobj.method??"));
+    CHECK(c.text == std::vector<std::string>{"pass", "pass", "d = {'a': 1}", "x == !y", "pass", "pass"});
+  }
+  SECTION("%%time and %%capture cells run Python; other cell magics run none") {
+    CHECK(NeutraliseCell(Lines("%%time\n!ls\nx = 1")).text == std::vector<std::string>{"", "pass", "x = 1"});
+    CHECK(NeutraliseCell(Lines("\n%%capture out\nx = 1")).text == std::vector<std::string>{"", "", "x = 1"});
+    CHECK(NeutraliseCell(Lines("%%bash\nfor f in *; do\necho $f; done")).text ==
+          std::vector<std::string>{"", "", ""});
+    CHECK(NeutraliseCell(Lines("%%time\n%%writefile a.py\nimport os")).text == std::vector<std::string>{"", "", ""});
+  }
+  SECTION("one-line automagic cells, but not Python that starts with a magic's name") {
+    CHECK(NeutraliseCell(Lines("pip install sagemaker")).text == std::vector<std::string>{"pass"});
+    CHECK(NeutraliseCell(Lines("cd ..")).text == std::vector<std::string>{"pass"});
+    CHECK(NeutraliseCell(Lines("time.sleep(1)")).text == std::vector<std::string>{"time.sleep(1)"});
+    CHECK(NeutraliseCell(Lines("env = 'prod'")).text == std::vector<std::string>{"env = 'prod'"});
+    CHECK(NeutraliseCell(Lines("history['loss']")).text == std::vector<std::string>{"history['loss']"});
+    // Two lines: IPython applies automagic only to single-line cells.
+    CHECK(NeutraliseCell(Lines("x = 1\npip install y")).text == std::vector<std::string>{"x = 1", "pip install y"});
+  }
+  SECTION("strings and brackets hide what looks like magic") {
+    auto c = NeutraliseCell(Lines("s = '''\n!not a command\n'''\nf(1,\n  %2)"));
+    CHECK(c.text == Lines("s = '''\n!not a command\n'''\nf(1,\n  %2)"));
+  }
+  SECTION("an indented cell and pasted prompts are stripped, with the shift recorded") {
+    auto c = NeutraliseCell(Lines("    x = 1\n    if x:\n        y = 2"));
+    CHECK(c.text == Lines("x = 1\nif x:\n    y = 2"));
+    CHECK(c.shift == std::vector<int>{4, 4, 4});
+    auto p = NeutraliseCell(Lines(">>> x = 1\n>>> y = 2"));
+    CHECK(p.text == Lines("x = 1\ny = 2"));
+    auto q = NeutraliseCell(Lines("In [3]: x = (1,\n   ...:      2)"));
+    CHECK(q.text == Lines("x = (1,\n     2)"));
+  }
+}
+
+TEST_CASE("notebooks: every IPython form, other kernels, genuine errors with their cell", "[python][notebook]") {
+  ScanResult r = ScanPaths({"fixtures/parsers/python/notebooks"});
+  CHECK(CompareGolden("tests/golden/python/ipython.model", Dump(r)) == "");
+  std::multiset<std::string> errors;
+  for (const Finding& f : r.findings) {
+    if (f.rule == "SM000") errors.insert(f.path.substr(f.path.rfind('/') + 1));
+    // Every notebook finding has its cell view, boto3 requests and parse errors included.
+    if (f.path.ends_with(".ipynb")) {
+      INFO(Line(f));
+      CHECK(f.range.cell > 0);
+      CHECK(f.range.cell_line > 0);
+    }
+  }
+  // Only the two notebooks with code Python rejects; nothing from the R notebook.
+  CHECK(errors == std::multiset<std::string>{"broken_cell.ipynb", "broken_magic.ipynb"});
+  for (const Workload& w : r.workloads) CHECK(w.path.find("r_kernel") == std::string::npos);
+}
+
+TEST_CASE("scopes, program order, branches, loops and dict mutation", "[python]") {
+  CHECK(CompareGolden("tests/golden/python/scopes.model", Dump(ScanPaths({"fixtures/parsers/python/scopes.py"}))) ==
+        "");
+}
+
+TEST_CASE("SDK call shapes: trigger and clean fixtures, as .py and as .ipynb", "[python][notebook]") {
+  const std::vector<std::string> rules = {"SM102", "SM401", "SM402", "SM403"};
+  ScanResult r = ScanPaths({"fixtures/parsers/python/shapes"}, rules);
+  CHECK(CompareGolden("tests/golden/python/shapes.model", Dump(r)) == "");
+  std::string findings;
+  std::map<std::string, int> per_file;
+  std::map<std::string, std::multiset<std::string>> by_shape;  // stem -> "ext rule message"
+  for (const Finding& f : r.findings) {
+    findings += Line(f) + "\n";
+    ++per_file[f.path];
+    fs::path p(f.path);
+    by_shape[p.parent_path().filename().string() + "/" + p.stem().string() + p.extension().string()].insert(
+        f.rule + " " + f.message + " " + f.condition);
+  }
+  CHECK(CompareGolden("tests/golden/python/shapes.findings", findings) == "");
+  for (const auto& entry : fs::recursive_directory_iterator("fixtures/parsers/python/shapes")) {
+    std::string p = entry.path().generic_string();
+    if (!entry.is_regular_file() || (!p.ends_with(".py") && !p.ends_with(".ipynb"))) continue;
+    INFO(p);
+    if (p.find("/trigger/") != std::string::npos) {
+      CHECK(per_file[p] > 0);
+    } else {
+      CHECK(per_file[p] == 0);
+    }
+    // The notebook version of a shape gives the same findings as the script.
+    if (p.ends_with(".py")) {
+      fs::path py(p);
+      std::string key = py.parent_path().filename().string() + "/" + py.stem().string();
+      CHECK(by_shape[key + ".py"] == by_shape[key + ".ipynb"]);
+    }
+  }
+}
+
+TEST_CASE("nested and self-referencing constants stay linear; the per-file budget ends in unknown", "[python][adversarial]") {
+  // 22 nested dicts that each hold the previous one twice: 4 million leaves if copied.
+  std::string src = "import boto3\nfrom sagemaker.estimator import Estimator\na0 = {\"instance_type\": \"ml.p3.2xlarge\"}\n";
+  std::string path = "a22";
+  for (int i = 1; i <= 22; ++i) {
+    src += "a" + std::to_string(i) + " = {\"l\": a" + std::to_string(i - 1) + ", \"r\": a" + std::to_string(i - 1) +
+           "}\n";
+    path += i % 2 ? "[\"l\"]" : "[\"r\"]";
+  }
+  path += "[\"instance_type\"]";
+  src += "deep = Estimator(image_uri=\"img\", role=\"r\", instance_count=1, instance_type=" + path + ")\n";
+  src += "boto3.client(\"sagemaker\").create_training_job(TrainingJobName=\"big\", HyperParameters=a22, "
+         "ResourceConfig={\"InstanceType\": \"ml.m5.xlarge\", \"InstanceCount\": 1})\n";
+  // 40 doublings of a string, used by 50 estimators.
+  src += "s0 = \"ab\"\n";
+  for (int i = 1; i <= 40; ++i) {
+    src += "s" + std::to_string(i) + " = s" + std::to_string(i - 1) + " + s" + std::to_string(i - 1) + "\n";
+  }
+  for (int i = 0; i < 50; ++i) {
+    src += "Estimator(image_uri=s40, role=\"r\", instance_count=1, instance_type=\"ml.m5.large\")\n";
+  }
+  // Lists that double the same way.
+  src += "l0 = [\"ml.m5.large\"]\n";
+  for (int i = 1; i <= 40; ++i) {
+    src += "l" + std::to_string(i) + " = l" + std::to_string(i - 1) + " + l" + std::to_string(i - 1) + "\n";
+  }
+  src += "Estimator(image_uri=\"img\", role=\"r\", instance_count=1, instance_type=l40[0])\n";
+
+  for (const bool notebook : {false, true}) {
+    FileResult r;
+    if (notebook) {
+      // The same code as one notebook cell per line.
+      std::string nb = "{\"cells\": [";
+      bool first = true;
+      for (const std::string& line : Lines(src)) {
+        std::string escaped;
+        for (char c : line) escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
+        nb += std::string(first ? "" : ",") + "{\"cell_type\": \"code\", \"source\": [\"" + escaped + "\"]}";
+        first = false;
+      }
+      nb += "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}";
+      r = ParseNotebook(SourceFile{"adversarial.ipynb", "/nonexistent/adversarial.ipynb", nb}, ResolveOptions{});
+    } else {
+      r = ParsePython(SourceFile{"adversarial.py", "/nonexistent/adversarial.py", src}, ResolveOptions{});
+    }
+    INFO((notebook ? "notebook" : "python"));
+    CHECK(r.errors.empty());
+    REQUIRE(r.workloads.size() == 53);
+    // The nested constant resolves through 22 levels.
+    CHECK(r.workloads[0].instance_type.known());
+    CHECK(r.workloads[0].instance_type.text == "ml.p3.2xlarge");
+    // The request that spreads it is read up to a budget: incomplete, never expanded in full.
+    CHECK(r.workloads[1].label == "boto3 create_training_job 'big'");
+    CHECK(!r.workloads[1].complete);
+    CHECK(r.workloads[1].instance_type.text == "ml.m5.xlarge");
+    // The doubled string outgrows the size limit: unknown, and every estimator using it is still read.
+    for (size_t i = 2; i < 52; ++i) {
+      CHECK(r.workloads[i].image.unknown());
+      CHECK(r.workloads[i].instance_type.text == "ml.m5.large");
+    }
+    CHECK(r.workloads[52].instance_type.unknown());
+  }
+}
+
+TEST_CASE("notebook endpoints: whether a later cell deletes them, and by which idiom", "[python][notebook]") {
+  CHECK(CompareGolden("tests/golden/python/deletes.model", Dump(ScanPaths({"fixtures/rules/SM213"}))) == "");
+}
+
+TEST_CASE("inputs the fuzzers found: fields tree-sitter leaves out while recovering", "[python][adversarial]") {
+  // Chained assignments whose last right-hand side is missing, among others.
+  for (const char* src : {"a = b =\n", "a = b = c =\nx = 1\n", "x: int =\n", "def f(:\n  return\n", "with :\n  pass\n",
+                          "for in x:\n  pass\n", "import\nfrom import x\n", "f(**)\n", "d[] = 1\n"}) {
+    INFO(src);
+    FileResult r = ParsePython(SourceFile{"x.py", "/nonexistent/x.py", std::string("import sagemaker\n") + src},
+                               ResolveOptions{});
+    CHECK(r.errors.size() <= 1);  // read to the end, never a crash
+  }
+  for (const char* path : {"tests/fuzz/corpus/python/regress-missing-field.py",
+                           "tests/fuzz/corpus/notebook/regress-missing-field.ipynb"}) {
+    std::string text = sagelint::testing::ReadFileOrDie(sagelint::testing::SourcePath(path));
+    FileResult r = std::string(path).ends_with(".py") ? ParsePython(SourceFile{path, path, text}, ResolveOptions{})
+                                                      : ParseNotebook(SourceFile{path, path, text}, ResolveOptions{});
+    CHECK(!r.errors.empty());
+  }
+}
+
+TEST_CASE("code that names neither the SDK nor boto3 is not read", "[python]") {
+  // The engine's byte scan matched a comment; the code itself cannot declare a workload.
+  FileResult r = ParsePython(SourceFile{"train.py", "/nonexistent/train.py",
+                                        "# Runs inside a SageMaker training container.\nprint 'python 2'\n"},
+                             ResolveOptions{});
+  CHECK(r.errors.empty());
+  CHECK(r.workloads.empty());
+}
