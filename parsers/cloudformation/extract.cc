@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "parsers/common/top_keys.h"
 #include "parsers/frontend.h"
 #include "parsers/common/base64.h"
 #include "parsers/cloudformation/node.h"
@@ -779,10 +780,20 @@ void ExpandLoops(const Node& resources, const Template& t, Node* out, std::vecto
 }  // namespace cfn
 
 bool LooksLikeCloudFormation(std::string_view text) {
-  if (text.find("AWSTemplateFormatVersion") != std::string_view::npos) return true;
   // Templates without the version key: a Resources section with AWS:: types.
-  return text.find("Resources") != std::string_view::npos && text.find("AWS::") != std::string_view::npos &&
-         text.find("Type") != std::string_view::npos;
+  bool typed_resources = text.find("AWS::") != std::string_view::npos && text.find("Type") != std::string_view::npos;
+  // The top-level keys decide where one pass can read them, so a large JSON
+  // document that only mentions these words (an API model) is never built.
+  if (auto keys = TopLevelKeys(text)) {
+    bool resources = false;
+    for (const std::string& k : *keys) {
+      if (k == "AWSTemplateFormatVersion") return true;
+      resources = resources || k == "Resources";
+    }
+    return resources && typed_resources;
+  }
+  if (text.find("AWSTemplateFormatVersion") != std::string_view::npos) return true;
+  return text.find("Resources") != std::string_view::npos && typed_resources;
 }
 
 FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opts) {

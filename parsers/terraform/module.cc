@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "linter/base/paths.h"
+#include "parsers/common/top_keys.h"
 #include "parsers/frontend.h"
 #include "parsers/cloudformation/node.h"
 #include "parsers/terraform/eval.h"
@@ -97,8 +98,19 @@ void PlanResources(const cfn::Node& module, const std::string& path, std::vector
 }  // namespace tf
 
 bool LooksLikeTerraformPlan(std::string_view text) {
-  return text.find("\"planned_values\"") != std::string_view::npos &&
-         text.find("\"format_version\"") != std::string_view::npos;
+  if (text.find("\"planned_values\"") == std::string_view::npos ||
+      text.find("\"format_version\"") == std::string_view::npos) {
+    return false;
+  }
+  // `terraform show -json` writes both at the top level of one object.
+  auto keys = TopLevelKeys(text);
+  if (!keys) return true;
+  bool planned = false, format = false;
+  for (const std::string& k : *keys) {
+    planned = planned || k == "planned_values";
+    format = format || k == "format_version";
+  }
+  return planned && format;
 }
 
 FileResult ParseTerraformPlan(const SourceFile& file, const ResolveOptions&) {
