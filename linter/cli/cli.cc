@@ -502,6 +502,7 @@ bool ReportMissing(const ScanResult& result) {
 int CommandIamPolicy(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
+  so.keep_workloads = false;
   ScanResult result = Scan(so);
   if (ReportMissing(result)) return 2;
   GuardrailOptions go;
@@ -587,6 +588,7 @@ bool EmitOutputs(const CliOptions& o,
 int CommandScan(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
+  so.keep_workloads = false;  // findings are all a scan reports
   // A progress line on a terminal, for long scans; it is erased when done.
   bool progress = !o.quiet && ::isatty(STDERR_FILENO) == 1;
   if (progress) {

@@ -30,6 +30,7 @@ ScanSetup BuildScanSetup(const ScanOptions& opts) {
   setup.jobs = opts.jobs;
   setup.prices = opts.prices;
   setup.progress = opts.progress;
+  setup.keep_workloads = opts.keep_workloads;
   return setup;
 }
 

@@ -33,6 +33,7 @@ struct ScanOptions {
   const PriceTable* prices = nullptr;  // nullptr = the built-in table
   DatasetSizes datasets;               // config `datasets:`, --dataset-size, --s3-listing
   std::vector<Policy> policies;        // custom policies of the configuration
+  bool keep_workloads = true;          // ScanResult::workloads: inventory, diff
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

@@ -140,11 +140,9 @@ void ReportUnknownInstanceTypes(const Workload& w, const RuleSet& rules, std::se
 // line above it, states the size of the data that channel reads.
 void ApplyDatasetAnnotations(ParsedFile& pf) {
   static constexpr std::string_view kMarker = "sagelint:dataset-size=";
-  const std::string& text = pf.text;
-  if (text.find(kMarker) == std::string::npos) return;
   std::map<int, Val> sizes;  // by line
   // Only a real comment states a size: the same text inside a string is data.
-  for (const Comment& c : FindComments(text, CommentSyntaxOf(pf.result.format, pf.result.path))) {
+  for (const Comment& c : pf.comments) {
     size_t at = c.text.find(kMarker);
     if (at == std::string::npos) continue;
     std::string_view rest = std::string_view(c.text).substr(at + kMarker.size());
@@ -171,6 +169,14 @@ void ApplyDatasetAnnotations(ParsedFile& pf) {
     }
   }
 }
+
+}  // namespace
+
+void KeepComments(ParsedFile& pf, std::string_view text) {
+  pf.comments = SagelintComments(text, CommentSyntaxOf(pf.result.format, pf.result.path));
+}
+
+namespace {
 
 // Custom policies: a finding where every condition holds.
 void CheckPolicies(const Workload& w, const RuleSet& rules, const PriceTable& prices, std::vector<Finding>& out,
@@ -228,7 +234,7 @@ void DropStandaloneModuleCopies(std::vector<ParsedFile>& files) {
 }
 
 Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const PriceTable& prices,
-                 const std::string& root) {
+                 const std::string& root, bool keep_workloads) {
   Analysis out;
   DropStandaloneModuleCopies(files);
   std::vector<Workload*> all;
@@ -293,7 +299,7 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
       }
     }
     // Comment suppressions.
-    SuppressionIndex index(FindIgnoreDirectives(pf.text, CommentSyntaxOf(pf.result.format, pf.result.path)));
+    SuppressionIndex index(FindIgnoreDirectives(pf.comments));
     std::vector<Finding> kept;
     for (Finding& f : found) {
       if (index.Suppresses(f)) {
@@ -330,11 +336,18 @@ Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const Pric
   }
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
   AssignFingerprints(out.findings);
+  if (!keep_workloads) return out;
+  size_t kept_workloads = 0;
+  for (const ParsedFile& pf : files) {
+    if (!pf.result.context) kept_workloads += pf.result.workloads.size();
+  }
+  out.workloads.reserve(kept_workloads);
   for (ParsedFile& pf : files) {
     if (pf.result.context) continue;
     for (Workload& w : pf.result.workloads) {
       if (!w.stand_in) out.workloads.push_back(std::move(w));
     }
+    pf.result.workloads = {};  // the moved-from shells, freed as they go
   }
   std::stable_sort(out.workloads.begin(), out.workloads.end(), [](const Workload& a, const Workload& b) {
     return std::tie(a.path, a.range.begin.line, a.range.begin.column) <

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "linter/model/finding.h"
+#include "linter/engine/suppress.h"
 #include "linter/model/model.h"
 
 namespace sagelint {
@@ -14,10 +15,15 @@ namespace sagelint {
 class PriceTable;
 class RuleSet;
 
+// A parsed file as the analysis needs it: its model, and of its text only the
+// comments that speak to sagelint (the text itself is not kept once parsed).
 struct ParsedFile {
   FileResult result;
-  std::string text;  // for comment suppressions; may be empty
+  std::vector<Comment> comments;  // sagelint:ignore= and sagelint:dataset-size= comments
 };
+
+// Keeps the comments of `text` that ParsedFile needs.
+void KeepComments(ParsedFile& pf, std::string_view text);
 
 struct Analysis {
   std::vector<Finding> findings;  // sorted
@@ -25,9 +31,10 @@ struct Analysis {
   int suppressed = 0;
 };
 
-// `root` is the scan root: findings carry their path relative to it.
+// `root` is the scan root: findings carry their path relative to it. The
+// workloads are returned only with `keep_workloads` (inventory, diff).
 Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const PriceTable& prices,
-                 const std::string& root = {});
+                 const std::string& root = {}, bool keep_workloads = true);
 
 }  // namespace sagelint
 

@@ -30,7 +30,7 @@ ParsedFile Failed(const DiscoveredFile& f, Format format, std::string message) {
 // Everything a front end throws is turned into a parse error: a bug in one
 // parser must not lose the file silently or stop the scan.
 template <typename Fn>
-ParsedFile Guarded(const DiscoveredFile& f, Format format, std::string text, Fn&& parse) {
+ParsedFile Guarded(const DiscoveredFile& f, Format format, std::string_view text, Fn&& parse) {
   ParsedFile pf;
   try {
     pf.result = parse();
@@ -38,7 +38,7 @@ ParsedFile Guarded(const DiscoveredFile& f, Format format, std::string text, Fn&
     pf = Failed(f, format, std::string("internal parser error: ") + e.what());
   }
   pf.result.path = f.display;
-  pf.text = std::move(text);
+  KeepComments(pf, text);
   return pf;
 }
 
@@ -378,7 +378,6 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
     TerraformRoot root;
     root.named = unit.named;
     root.syntax_only = unit.syntax_only;
-    std::map<std::string, std::string> texts;
     for (const DiscoveredFile& f : unit.files) {
       SourceFile s{f.display, f.abs_path, {}, f.root_path};
       std::string error;
@@ -386,21 +385,21 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
         skipped->push_back(f.display + ": " + error);
         continue;
       }
-      texts[f.display] = s.text;
       root.files.push_back(std::move(s));
     }
     try {
       for (FileResult& r : ParseTerraformModule(root, opts)) {
         ParsedFile pf;
-        auto t = texts.find(r.path);
-        if (t != texts.end()) {
-          pf.text = t->second;
+        pf.result = std::move(r);
+        auto file = std::find_if(root.files.begin(), root.files.end(),
+                                 [&](const SourceFile& s) { return s.path == pf.result.path; });
+        if (file != root.files.end()) {
+          KeepComments(pf, file->text);
         } else {
           // A called module's file: its comments hold suppressions too.
-          std::string error;
-          ReadWholeFile(r.path, &pf.text, &error);
+          std::string text, error;
+          if (ReadWholeFile(pf.result.path, &text, &error)) KeepComments(pf, text);
         }
-        pf.result = std::move(r);
         out.push_back(std::move(pf));
       }
     } catch (const std::exception& e) {

@@ -140,7 +140,8 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   }
   result.files_scanned = static_cast<int>(found.files.size());
   double analysis_start = ThreadCpuSeconds();
-  Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(), setup.resolve.root);
+  Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(), setup.resolve.root,
+                       setup.keep_workloads);
   result.findings = std::move(a.findings);
   result.workloads = std::move(a.workloads);
   result.suppressed = a.suppressed;

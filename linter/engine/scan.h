@@ -25,6 +25,7 @@ struct ScanSetup {
   ResolveOptions resolve;
   int jobs = 0;                              // 0 = all cores
   const PriceTable* prices = nullptr;        // nullptr = the built-in table
+  bool keep_workloads = true;                // ScanResult::workloads (inventory, diff); a scan alone needs none
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

@@ -309,11 +309,23 @@ std::vector<Comment> FindComments(std::string_view text, CommentSyntax syntax) {
   return {};
 }
 
+std::vector<Comment> SagelintComments(std::string_view text, CommentSyntax syntax) {
+  std::vector<Comment> out;
+  if (text.find("sagelint:") == std::string_view::npos) return out;
+  for (Comment& c : FindComments(text, syntax)) {
+    if (c.text.find("sagelint:") != std::string::npos) out.push_back(std::move(c));
+  }
+  return out;
+}
+
 std::vector<IgnoreDirective> FindIgnoreDirectives(std::string_view text, CommentSyntax syntax) {
+  return FindIgnoreDirectives(SagelintComments(text, syntax));
+}
+
+std::vector<IgnoreDirective> FindIgnoreDirectives(const std::vector<Comment>& comments) {
   static constexpr std::string_view kMarker = "sagelint:ignore=";
   std::vector<IgnoreDirective> out;
-  if (text.find(kMarker) == std::string_view::npos) return out;
-  for (const Comment& c : FindComments(text, syntax)) {
+  for (const Comment& c : comments) {
     for (size_t pos = c.text.find(kMarker); pos != std::string::npos; pos = c.text.find(kMarker, pos)) {
       IgnoreDirective d;
       d.line = c.line;

@@ -41,7 +41,12 @@ struct IgnoreDirective {
   std::vector<bool> used;  // per id
 };
 
-// The directives in the comments of a file's text.
+// The comments of `text` that mention sagelint (ignore directives, dataset
+// sizes): all a scan keeps of a file's text once the file is parsed.
+std::vector<Comment> SagelintComments(std::string_view text, CommentSyntax syntax);
+
+// The directives in comments, and in the comments of a file's text.
+std::vector<IgnoreDirective> FindIgnoreDirectives(const std::vector<Comment>& comments);
 std::vector<IgnoreDirective> FindIgnoreDirectives(std::string_view text, CommentSyntax syntax);
 
 class SuppressionIndex {
