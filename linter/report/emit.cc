@@ -1,6 +1,7 @@
 #include "linter/report/emit.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "linter/base/strings.h"
 
@@ -71,6 +72,20 @@ std::string MarkdownText(std::string_view s) {
         out += c;
         break;
       default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string UriPath(std::string_view path) {
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
     }
   }
   return out;

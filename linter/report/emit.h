@@ -54,6 +54,8 @@ std::string DumpJson(const nlohmann::ordered_json& doc);
 // markdown without HTML, links, images, mentions or emphasis; a code span that
 // no backtick in the text can close.
 std::string MarkdownText(std::string_view s);
+// A path as a relative URI reference: '/' kept, everything but unreserved characters percent-encoded.
+std::string UriPath(std::string_view path);
 std::string MarkdownCode(std::string_view s);
 
 // One finding as the JSON object of SPEC §5 (also used by other emitters).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "linter/base/strings.h"
 #include "linter/cost/prices.h"
 #include "linter/report/emit.h"
 
@@ -145,7 +146,7 @@ void DiffJson(std::ostream& out, const DiffResult& d) {
         {"suppressed", d.head.suppressed},
         {"baselined", d.head.baselined}}},
   };
-  out << doc.dump(2) << "\n";
+  out << DumpJson(doc);
 }
 
 void DiffText(std::ostream& out, const DiffResult& d, const EmitOptions& opts) {
@@ -156,8 +157,8 @@ void DiffText(std::ostream& out, const DiffResult& d, const EmitOptions& opts) {
   if (!d.resolved.empty()) {
     out << (d.added.empty() ? "" : "\n") << "Resolved (" << d.resolved.size() << "):\n";
     for (const Finding& f : d.resolved) {
-      out << "  " << f.path << ":" << f.range.begin.line << ": " << SeverityName(f.severity) << "[" << f.rule << "] "
-          << f.message << "\n";
+      out << "  " << Printable(f.path) << ":" << f.range.begin.line << ": " << SeverityName(f.severity) << "["
+          << Printable(f.rule) << "] " << Printable(f.message) << "\n";
     }
   }
   if (!d.spend.empty()) {
@@ -166,67 +167,31 @@ void DiffText(std::ostream& out, const DiffResult& d, const EmitOptions& opts) {
       const char* sign = c.change == SpendChange::Kind::kAdded     ? "+"
                          : c.change == SpendChange::Kind::kRemoved ? "-"
                                                                    : "~";
-      out << "  " << sign << " " << c.resource << " (" << c.path;
+      out << "  " << sign << " " << Printable(c.resource) << " (" << Printable(c.path);
       if (c.line > 0) out << ":" << c.line;
       out << "): ";
       if (c.before && c.after) {
-        out << Workload(c.before) << " → " << Workload(c.after);
+        out << Printable(Workload(c.before)) << " → " << Printable(Workload(c.after));
       } else {
-        out << Workload(c.before ? c.before : c.after);
+        out << Printable(Workload(c.before ? c.before : c.after));
       }
       out << ", " << Delta(c) << "\n";
     }
   }
-  out << "\n" << Headline(d) << " (against " << d.base_ref << ")\n";
-}
-
-// Markdown text from scanned names: no HTML, no links, no table breaks.
-std::string Md(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '|': out += "\\|"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '[': out += "\\["; break;
-      case ']': out += "\\]"; break;
-      case '`': out += "'"; break;
-      case '*': out += "\\*"; break;
-      case '_': out += "\\_"; break;
-      case '\n':
-      case '\r': out += ' '; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string UrlPath(std::string_view path) {
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
-    }
-  }
-  return out;
+  out << "\n" << Headline(d) << " (against " << Printable(d.base_ref) << ")\n";
 }
 
 constexpr size_t kMaxFindingsInComment = 50;
 constexpr size_t kCommentBudget = 60000;  // GitHub refuses comments over 65,536 characters
 
 void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opts) {
-  std::string md = "<!-- sagelint-diff -->\n### sagelint: " + Md(Headline(d)) + "\n\n";
+  std::string md = "<!-- sagelint-diff -->\n### sagelint: " + MarkdownText(Headline(d)) + "\n\n";
   if (!d.spend.empty()) {
     md += "| Workload | Before | After | Monthly Δ |\n|---|---|---|---|\n";
     for (const SpendChange& c : d.spend) {
-      md += "| " + Md(c.resource) + "<br><sub>" + Md(c.path) + (c.line > 0 ? ":" + std::to_string(c.line) : "") +
-            "</sub> | " + Md(Workload(c.before)) + (c.before ? " · " + Price(c.before, c.always_on) : "") + " | " +
-            Md(Workload(c.after)) + (c.after ? " · " + Price(c.after, c.always_on) : "") + " | " + Delta(c) + " |\n";
+      md += "| " + MarkdownText(c.resource) + "<br><sub>" + MarkdownText(c.path) + (c.line > 0 ? ":" + std::to_string(c.line) : "") +
+            "</sub> | " + MarkdownText(Workload(c.before)) + (c.before ? " · " + Price(c.before, c.always_on) : "") + " | " +
+            MarkdownText(Workload(c.after)) + (c.after ? " · " + Price(c.after, c.always_on) : "") + " | " + Delta(c) + " |\n";
     }
     md += "\n";
   }
@@ -247,24 +212,24 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
     bool truncated = false;
     for (const auto& [neg, path] : files) {
       if (shown >= kMaxFindingsInComment || md.size() > kCommentBudget) break;
-      md += "`" + Md(path) + "`\n\n";
+      md += MarkdownCode(path) + "\n\n";
       for (const Finding* f : by_file[path]) {
         if (shown >= kMaxFindingsInComment || md.size() > kCommentBudget) {
           truncated = true;
           break;
         }
         std::string where = "L" + std::to_string(f->range.begin.line);
-        if (!opts.blob_url.empty()) where = "[" + where + "](" + opts.blob_url + UrlPath(f->root_path) + "#L" +
+        if (!opts.blob_url.empty()) where = "[" + where + "](" + opts.blob_url + UriPath(f->root_path) + "#L" +
                                             std::to_string(f->range.begin.line) + ")";
         const char* icon = f->severity == Severity::kError ? "🔴" : f->severity == Severity::kWarning ? "🟠" : "🔵";
         std::string cost = CostText(*f);
-        std::string item = "- " + std::string(icon) + " `" + f->rule + "` " + where + " " + Md(f->message) +
+        std::string item = "- " + std::string(icon) + " `" + f->rule + "` " + where + " " + MarkdownText(f->message) +
                            (cost.empty() ? "" : " — **" + cost + "**") + "\n";
         std::string details;
-        if (!f->suggestion.empty()) details += "<b>Fix:</b> " + Md(f->suggestion) + "<br>";
-        if (!f->condition.empty()) details += "<b>When:</b> " + Md(f->condition) + "<br>";
-        if (f->cost && !f->cost->basis.empty()) details += "<b>Cost:</b> " + Md(f->cost->basis) + "<br>";
-        if (f->iam) details += "<b>Guard:</b> " + Md(f->iam->condition_key) + "<br>";
+        if (!f->suggestion.empty()) details += "<b>Fix:</b> " + MarkdownText(f->suggestion) + "<br>";
+        if (!f->condition.empty()) details += "<b>When:</b> " + MarkdownText(f->condition) + "<br>";
+        if (f->cost && !f->cost->basis.empty()) details += "<b>Cost:</b> " + MarkdownText(f->cost->basis) + "<br>";
+        if (f->iam) details += "<b>Guard:</b> " + MarkdownText(f->iam->condition_key) + "<br>";
         if (!details.empty()) item += "  <details><summary>help</summary>" + details + "</details>\n";
         md += item;
         ++shown;
@@ -284,12 +249,12 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
         md += "- …and " + std::to_string(d.resolved.size() - listed) + " more\n";
         break;
       }
-      md += "- `" + f.rule + "` " + Md(f.path) + ":" + std::to_string(f.range.begin.line) + " " + Md(f.message) + "\n";
+      md += "- `" + f.rule + "` " + MarkdownText(f.path) + ":" + std::to_string(f.range.begin.line) + " " + MarkdownText(f.message) + "\n";
       ++listed;
     }
     md += "\n</details>\n\n";
   }
-  md += "<sub>Against " + Md(d.base_ref) + " (" + d.base_commit.substr(0, 12) +
+  md += "<sub>Against " + MarkdownText(d.base_ref) + " (" + d.base_commit.substr(0, 12) +
         "). Prices are approximate on-demand list prices; `sagelint explain RULE` says why each rule matters.</sub>\n";
   out << md;
 }

@@ -9,21 +9,6 @@ namespace {
 
 std::string_view Level(Severity s) { return s == Severity::kNote ? "note" : SeverityName(s); }
 
-// Artifact URIs are relative references: '/' separators, spaces and '%' escaped.
-std::string Uri(const std::string& path) {
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
@@ -62,7 +47,7 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
     result["level"] = Level(f.severity);
     result["message"] = {{"text", text}};
     result["locations"] = json::array({{{"physicalLocation",
-                                         {{"artifactLocation", {{"uri", Uri(f.path)}, {"uriBaseId", "%SRCROOT%"}}},
+                                         {{"artifactLocation", {{"uri", UriPath(f.path)}, {"uriBaseId", "%SRCROOT%"}}},
                                           {"region", region}}}}});
     result["partialFingerprints"] = {{"sagelint/v2", f.fingerprint}};
     json props = {{"resource", f.resource}};
