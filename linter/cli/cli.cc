@@ -400,7 +400,7 @@ int CommandDumpModel(const CliOptions& o) {
     std::string abs = std::filesystem::absolute(path).lexically_normal().string();
     files.push_back(DescribeFile(abs, ScanRootOf(abs), true));
   }
-  for (const WorkUnit& unit : PlanUnits(files)) {
+  for (const WorkUnit& unit : PlanUnits(std::move(files))) {
     std::vector<std::string> skipped;
     for (const ParsedFile& pf : ParseUnit(unit, ro, &skipped)) std::cout << DumpFileResult(pf.result);
     for (const std::string& s : skipped) std::cerr << "sagelint: skipped " << Printable(s) << "\n";

@@ -292,19 +292,21 @@ class Planner {
 
 }  // namespace
 
-std::vector<WorkUnit> PlanUnits(const std::vector<DiscoveredFile>& files, const DiscoverOptions& discover) {
+std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover) {
   std::vector<WorkUnit> units;
   std::map<std::string, std::vector<DiscoveredFile>> modules;  // by directory (canonical)
-  for (const DiscoveredFile& f : files) {
+  for (DiscoveredFile& f : files) {
     if (!IsTerraformKind(f.kind)) {
       WorkUnit u;
-      u.files = {f};
       u.root = f.root;
+      u.files.push_back(std::move(f));
       units.push_back(std::move(u));
       continue;
     }
-    modules[CanonicalDir(fs::path(f.abs_path).parent_path())].push_back(f);
+    std::string dir = CanonicalDir(fs::path(f.abs_path).parent_path());
+    modules[dir].push_back(std::move(f));
   }
+  files = {};
   if (modules.empty()) return units;
 
   Planner planner(discover);

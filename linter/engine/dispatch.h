@@ -32,7 +32,7 @@ struct WorkUnit {
 // through the call. Files named alone (pre-commit) are evaluated from the
 // root modules that reach their directory, found under their scan root
 // (walked with `discover`'s exclusions).
-std::vector<WorkUnit> PlanUnits(const std::vector<DiscoveredFile>& files, const DiscoverOptions& discover = {});
+std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover = {});
 
 // Parses a unit; never throws. Files that cannot be read are reported in `skipped`.
 std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& opts,

@@ -95,9 +95,11 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   result.skipped = std::move(found.skipped);
   result.warnings = std::move(found.warnings);
 
-  std::vector<WorkUnit> units = PlanUnits(found.files, setup.discover);
+  result.files_scanned = static_cast<int>(found.files.size());
+  std::vector<WorkUnit> units = PlanUnits(std::move(found.files), setup.discover);
   std::vector<std::vector<ParsedFile>> parsed(units.size());
   std::vector<FrontEndStats> stats(units.size());
+  std::vector<std::string> front_end(units.size());
   std::vector<std::vector<std::string>> skipped(units.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mu;
@@ -114,6 +116,8 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
       stats[i].files = static_cast<int>(units[i].files.size());
       stats[i].parsed = static_cast<int>(parsed[i].size());
       stats[i].bytes = bytes;
+      front_end[i] = FrontEndName(units[i]);
+      units[i] = WorkUnit{};  // its paths are not needed any more: memory stays flat as the tree grows
       size_t d = ++done;
       if (setup.progress) {
         std::lock_guard<std::mutex> lock(progress_mu);
@@ -130,7 +134,7 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
 
   std::vector<ParsedFile> files;
   for (size_t i = 0; i < units.size(); ++i) {
-    FrontEndStats& s = result.front_ends[FrontEndName(units[i])];
+    FrontEndStats& s = result.front_ends[front_end[i]];
     s.files += stats[i].files;
     s.parsed += stats[i].parsed;
     s.bytes += stats[i].bytes;
@@ -138,7 +142,6 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
     for (ParsedFile& pf : parsed[i]) files.push_back(std::move(pf));
     for (std::string& s : skipped[i]) result.skipped.push_back(std::move(s));
   }
-  result.files_scanned = static_cast<int>(found.files.size());
   double analysis_start = ThreadCpuSeconds();
   Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(), setup.resolve.root,
                        setup.keep_workloads);
