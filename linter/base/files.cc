@@ -64,15 +64,45 @@ bool ReadFileCapped(const std::string& path, size_t max_bytes, std::string* out,
     ::close(fd);
     return false;
   }
-  int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  // A regular file reads the same with O_NONBLOCK set; should a file system
+  // still answer "would block", the flag is cleared and the read repeated.
+  auto read_some = [fd](char* p, size_t n) -> ssize_t {
+    while (true) {
+      ssize_t got = ::read(fd, p, n);
+      if (got >= 0 || errno == EINTR) {
+        if (got >= 0) return got;
+        continue;
+      }
+      int flags = errno == EAGAIN ? ::fcntl(fd, F_GETFL) : -1;
+      if (flags < 0 || !(flags & O_NONBLOCK) || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) return -1;
+    }
+  };
   out->clear();
-  out->reserve(static_cast<size_t>(st.st_size));
+  size_t size = static_cast<size_t>(st.st_size);
+  if (size > 0) {
+    // The size fstat gave, straight into the string: one read for most files.
+    out->resize(size);
+    size_t have = 0;
+    while (have < size) {
+      ssize_t n = read_some(out->data() + have, size - have);
+      if (n < 0) {
+        *error = SystemError(errno);
+        out->clear();
+        ::close(fd);
+        return false;
+      }
+      if (n == 0) break;  // shrank since fstat
+      have += static_cast<size_t>(n);
+    }
+    out->resize(have);
+    ::close(fd);
+    return true;
+  }
+  // A size of 0 may still hold text (/proc, some FUSE file systems): read to the end, capped.
   char buf[1 << 16];
   while (true) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+    ssize_t n = read_some(buf, sizeof buf);
     if (n < 0) {
-      if (errno == EINTR) continue;
       *error = SystemError(errno);
       ::close(fd);
       return false;

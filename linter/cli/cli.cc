@@ -589,6 +589,7 @@ int CommandScan(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
   so.keep_workloads = false;  // findings are all a scan reports
+  so.measure_cpu = o.timing;
   // A progress line on a terminal, for long scans; it is erased when done.
   bool progress = !o.quiet && ::isatty(STDERR_FILENO) == 1;
   if (progress) {

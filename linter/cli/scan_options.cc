@@ -31,6 +31,7 @@ ScanSetup BuildScanSetup(const ScanOptions& opts) {
   setup.prices = opts.prices;
   setup.progress = opts.progress;
   setup.keep_workloads = opts.keep_workloads;
+  setup.measure_cpu = opts.measure_cpu;
   return setup;
 }
 

@@ -34,6 +34,7 @@ struct ScanOptions {
   DatasetSizes datasets;               // config `datasets:`, --dataset-size, --s3-listing
   std::vector<Policy> policies;        // custom policies of the configuration
   bool keep_workloads = true;          // ScanResult::workloads: inventory, diff
+  bool measure_cpu = false;            // FrontEndStats::cpu_seconds (--timing)
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

@@ -189,7 +189,9 @@ class Walker {
         target = fs::canonical(p, ec);
         if (ec || !InsideRoot(target)) continue;  // dangling, looping, or leaving the root
       }
-      bool is_dir = fs::is_directory(target, ec);
+      // The entry's own type comes with the directory listing (no stat); a
+      // link's target needs one.
+      bool is_dir = link ? fs::is_directory(target, ec) : e.is_directory(ec);
       if (is_dir) {
         if (link) continue;  // linked directories inside the root are walked where they live
         if (SkippedDirectory(name)) continue;
@@ -198,7 +200,7 @@ class Walker {
         Walk(p, stack, depth + 1);
         continue;
       }
-      if (!fs::is_regular_file(target, ec)) continue;
+      if (!(link ? fs::is_regular_file(target, ec) : e.is_regular_file(ec))) continue;
       if (KindOfPath(p.string()) == FileKind::kOther) continue;
       if (Ignored(p, false, stack) || Excluded(p)) continue;
       // A linked file is the file it points to: scanned once, under its own name,

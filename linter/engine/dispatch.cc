@@ -295,6 +295,7 @@ class Planner {
 std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover) {
   std::vector<WorkUnit> units;
   std::map<std::string, std::vector<DiscoveredFile>> modules;  // by directory (canonical)
+  std::map<std::string, std::string> canonical;                // directory -> canonical, resolved once
   for (DiscoveredFile& f : files) {
     if (!IsTerraformKind(f.kind)) {
       WorkUnit u;
@@ -303,8 +304,10 @@ std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const Discove
       units.push_back(std::move(u));
       continue;
     }
-    std::string dir = CanonicalDir(fs::path(f.abs_path).parent_path());
-    modules[dir].push_back(std::move(f));
+    std::string parent = fs::path(f.abs_path).parent_path().string();
+    auto [c, fresh] = canonical.try_emplace(parent);
+    if (fresh) c->second = CanonicalDir(parent);
+    modules[c->second].push_back(std::move(f));
   }
   files = {};
   if (modules.empty()) return units;

@@ -26,6 +26,7 @@ struct ScanSetup {
   int jobs = 0;                              // 0 = all cores
   const PriceTable* prices = nullptr;        // nullptr = the built-in table
   bool keep_workloads = true;                // ScanResult::workloads (inventory, diff); a scan alone needs none
+  bool measure_cpu = false;                  // FrontEndStats::cpu_seconds: two clock calls per file, for --timing
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };
