@@ -99,25 +99,45 @@ bool MatchSegment(std::string_view p, std::string_view s) {
 // included), every other pattern segment exactly one path segment. Consecutive
 // `**` behave as one, and earlier `**` are never retried, so a pattern like
 // `**/**/**/b` costs O(|p|·|s|) segment comparisons instead of exponential time.
-bool MatchSegments(const std::vector<std::string>& p, const std::vector<std::string>& s) {
-  size_t pi = 0, si = 0, star = std::string::npos, mark = 0;
-  while (si < s.size()) {
-    if (pi < p.size() && p[pi] == "**") {
-      star = pi++;
+// The segment of `s` at or after byte `pos` (slashes skipped: empty segments
+// do not count), empty at the end; `*next` receives where the search for the
+// one after it starts. Paths are split in place, without allocating.
+std::string_view SegmentAt(std::string_view s, size_t pos, size_t* next) {
+  while (pos < s.size() && s[pos] == '/') ++pos;
+  size_t end = std::min(s.find('/', pos), s.size());
+  *next = end;
+  return s.substr(pos, end - pos);
+}
+
+bool MatchSegments(std::string_view p, std::string_view s) {
+  size_t pi = 0, si = 0, star = std::string_view::npos, mark = 0;  // byte positions of segments
+  while (true) {
+    size_t si_next = 0, pi_next = 0;
+    std::string_view seg = SegmentAt(s, si, &si_next);
+    if (seg.empty()) break;
+    std::string_view pat = SegmentAt(p, pi, &pi_next);
+    if (pat == "**") {
+      star = pi = pi_next;
       mark = si;
       continue;
     }
-    if (pi < p.size() && MatchSegment(p[pi], s[si])) {
-      ++pi;
-      ++si;
+    if (!pat.empty() && MatchSegment(pat, seg)) {
+      pi = pi_next;
+      si = si_next;
       continue;
     }
-    if (star == std::string::npos) return false;
-    pi = star + 1;
-    si = ++mark;
+    if (star == std::string_view::npos) return false;
+    pi = star;
+    SegmentAt(s, mark, &mark);  // the `**` absorbs one more segment
+    si = mark;
   }
-  while (pi < p.size() && p[pi] == "**") ++pi;
-  return pi == p.size();
+  while (true) {
+    size_t next = 0;
+    std::string_view pat = SegmentAt(p, pi, &next);
+    if (pat.empty()) return true;
+    if (pat != "**") return false;
+    pi = next;
+  }
 }
 
 // The length of the well-formed UTF-8 sequence at s[i], or 0 if none starts
@@ -171,7 +191,7 @@ bool NeedsEscape(uint32_t cp) {
 }  // namespace
 
 bool GlobMatch(std::string_view pattern, std::string_view path) {
-  return MatchSegments(SplitList(pattern, '/'), SplitList(path, '/'));
+  return MatchSegments(pattern, path);
 }
 
 std::string ValidUtf8(std::string_view s) {

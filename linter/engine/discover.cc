@@ -133,9 +133,18 @@ class Walker {
  private:
   bool Ignored(const fs::path& p, bool is_dir, const std::vector<IgnoreFile>& stack) const {
     bool ignored = false;
+    const std::string& path = p.native();
+    std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
     for (const IgnoreFile& f : stack) {
-      std::string rel = p.lexically_relative(f.dir).generic_string();
-      std::string base = p.filename().string();
+      // The walk only enters directories below an ignore file's own: the
+      // relative path is the rest of the string (path operations allocate).
+      const std::string& dir = f.dir.native();
+      std::string rel;
+      if (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/') {
+        rel = path.substr(dir.size() + 1);
+      } else {
+        rel = p.lexically_relative(f.dir).generic_string();
+      }
       for (const auto& pat : f.patterns) {
         if (pat.dir_only && !is_dir) continue;
         bool m = pat.anchored ? GlobMatch(pat.glob, rel) : GlobMatch(pat.glob, base);
@@ -256,8 +265,11 @@ DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root
 }
 
 FileKind KindOfPath(const std::string& path) {
-  std::string lower = path;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  // Only the end decides (the longest suffix is ".tfvars.json"): lower-case that much.
+  std::string lower = path.substr(path.size() > 16 ? path.size() - 16 : 0);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : static_cast<char>(c);
+  });
   if (EndsWith(lower, ".tf.json")) return FileKind::kTerraformJson;
   if (EndsWith(lower, ".tf")) return FileKind::kTerraform;
   if (EndsWith(lower, ".tfvars") || EndsWith(lower, ".tfvars.json")) return FileKind::kTerraformVars;
