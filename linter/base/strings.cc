@@ -194,24 +194,12 @@ bool GlobMatch(std::string_view pattern, std::string_view path) {
   return MatchSegments(pattern, path);
 }
 
-std::string ValidUtf8(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    size_t bad = 1;
-    size_t len = Utf8Length(s, i, &bad);
-    if (len == 0) {
-      out += kReplacement;
-      i += bad;
-    } else {
-      out.append(s.substr(i, len));
-      i += len;
-    }
-  }
-  return out;
-}
+namespace {
 
-std::string Printable(std::string_view s) {
+// `s` into a new string: each well-formed UTF-8 sequence through `valid(out,
+// code point, its bytes)`, each ill-formed subpart as U+FFFD.
+template <typename F>
+std::string MapUtf8(std::string_view s, F valid) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
@@ -222,9 +210,22 @@ std::string Printable(std::string_view s) {
       i += bad;
       continue;
     }
-    uint32_t cp = Decode(s, i, len);
+    valid(out, Decode(s, i, len), s.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ValidUtf8(std::string_view s) {
+  return MapUtf8(s, [](std::string& out, uint32_t, std::string_view bytes) { out.append(bytes); });
+}
+
+std::string Printable(std::string_view s) {
+  return MapUtf8(s, [](std::string& out, uint32_t cp, std::string_view bytes) {
     if (!NeedsEscape(cp)) {
-      out.append(s.substr(i, len));
+      out.append(bytes);
     } else if (cp == '\n') {
       out += "\\n";
     } else if (cp == '\r') {
@@ -236,9 +237,7 @@ std::string Printable(std::string_view s) {
       std::snprintf(buf, sizeof buf, cp < 0x80 ? "\\x%02x" : "\\u%04x", static_cast<unsigned>(cp));
       out += buf;
     }
-    i += len;
-  }
-  return out;
+  });
 }
 
 std::vector<std::string> SplitList(std::string_view s, char sep) {
