@@ -164,3 +164,27 @@ TEST_CASE("the layer check catches a wrong-way include", "[architecture]") {
   CHECK(v[3] == "linter/model/x.h: includes \"linter/cost/prices.h\" (model may not include cost)");
   CHECK(v[4] == "linter/stray.cc: belongs to no layer");
 }
+
+// Catch2 2 and 3 name their headers differently (cmake/Dependencies.cmake):
+// a test that includes Catch2 itself builds with one of them only.
+TEST_CASE("tests include Catch2 only through tests/catch.h", "[architecture]") {
+  std::vector<std::string> direct;
+  int seen = 0;
+  for (const auto& e : fs::recursive_directory_iterator(SourcePath("tests"))) {
+    std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || (ext != ".cc" && ext != ".h")) continue;
+    std::string rel = fs::relative(e.path(), SourcePath("")).generic_string();
+    if (rel == "tests/catch.h") continue;
+    ++seen;
+    std::istringstream in(ReadFileOrDie(e.path().string()));
+    std::string line;
+    while (std::getline(in, line)) {
+      if (std::regex_search(line, std::regex(R"(^\s*#\s*include\s*<catch2/)"))) direct.push_back(rel + ": " + line);
+    }
+  }
+  REQUIRE(seen > 20);
+  std::string report;
+  for (const std::string& d : direct) report += d + "\n";
+  INFO(report);
+  CHECK(direct.empty());
+}

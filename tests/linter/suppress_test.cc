@@ -1,6 +1,6 @@
 // Only real comments suppress: the directive text inside a string, a YAML
 // block scalar, a heredoc or a notebook's markdown is data.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <string>
 #include <vector>
 

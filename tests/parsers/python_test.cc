@@ -2,7 +2,7 @@
 // IPython syntax, program order and scopes, dict mutation, local mode, tests
 // that expect failure, every SDK call shape (trigger and clean fixtures, .py
 // and .ipynb), and constants built to be expensive.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 #include <set>
