@@ -262,7 +262,7 @@ TEST_CASE("fingerprints do not depend on the working directory", "[fingerprint]"
   CHECK(Fingerprints(from_root["findings"]) == Fingerprints(from_outside["findings"]));
 }
 
-TEST_CASE("identical findings get distinct fingerprints; a baseline hides as many as it records", "[fingerprint]") {
+TEST_CASE("identical findings get distinct fingerprints, and a baseline hides as many as it records", "[fingerprint]") {
   Repo repo;
   // Two notebooks of the same shape in one file: two findings per rule, distinct fingerprints.
   std::string two = std::string(kNotebook) + R"(  Explore2:

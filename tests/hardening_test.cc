@@ -174,7 +174,7 @@ TEST_CASE("a Sub that repeats a long parameter stays bounded", "[adversarial][cl
   CHECK(r.out.find("notebook instance 'Explore',sub.yaml:6,?,") != std::string::npos);  // unknown, not 2 GB
 }
 
-TEST_CASE("every file sagelint reads is capped; special files and directories are refused",
+TEST_CASE("every file sagelint reads is capped, and special files and directories are refused",
           "[adversarial][cli][files]") {
   Scratch s;
   s.Write("nb.yaml", Notebook("Explore"));

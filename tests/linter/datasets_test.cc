@@ -87,7 +87,7 @@ TEST_CASE("aws s3 ls --human-readable sizes", "[datasets]") {
   CHECK(d.Lookup("s3://bkt/a/")->gb == Approx(1.5 * 1.073741824 + 1e-8));
 }
 
-TEST_CASE("aws s3 ls output needs the bucket; malformed lines name their line", "[datasets]") {
+TEST_CASE("aws s3 ls output needs the bucket, and malformed lines name their line", "[datasets]") {
   DatasetSizes d;
   std::string error;
   CHECK_FALSE(LoadS3Listing("2024-01-01 12:00:00  5 k\n", "", "l.txt", &d, &error));

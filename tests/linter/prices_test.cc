@@ -139,7 +139,7 @@ TEST_CASE("EstimateCost: hourly × count, monthly only always-on, savings only f
   CHECK(e.basis == "training on-demand $0.23/h " + src + "; no training price for ml.c5.xlarge, so no savings figure");
 }
 
-TEST_CASE("EstimateCost: Spot is a range with its basis; missing prices say why", "[prices]") {
+TEST_CASE("EstimateCost: Spot is a range with its basis, and missing prices say why", "[prices]") {
   CostRequest spot{"ml.p3.2xlarge", 4, false, "", true};
   CostEstimate e = EstimateCost(spot, WorkloadKind::kTrainingJob, PriceTable::BuiltIn());
   CHECK(e.hourly_usd.value_or(-1) == Approx(15.3));

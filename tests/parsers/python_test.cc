@@ -158,7 +158,7 @@ TEST_CASE("SDK call shapes: trigger and clean fixtures, as .py and as .ipynb", "
   }
 }
 
-TEST_CASE("nested and self-referencing constants stay linear; the per-file budget ends in unknown", "[python][adversarial]") {
+TEST_CASE("nested and self-referencing constants stay linear, and the per-file budget ends in unknown", "[python][adversarial]") {
   // 22 nested dicts that each hold the previous one twice: 4 million leaves if copied.
   std::string src = "import boto3\nfrom sagemaker.estimator import Estimator\na0 = {\"instance_type\": \"ml.p3.2xlarge\"}\n";
   std::string path = "a22";

@@ -132,7 +132,7 @@ TEST_CASE("variable files load as Terraform loads them", "[terraform]") {
         "ml.p3.2xlarge (variable e (fixtures/parsers/terraform/varfiles/dev.tfvars))");
 }
 
-TEST_CASE("a broken variable file is an SM000 at its position; the module is still evaluated", "[terraform]") {
+TEST_CASE("a broken variable file is an SM000 at its position, and the module is still evaluated", "[terraform]") {
   InSourceDir here;
   CHECK(CompareGolden("tests/golden/terraform/brokenvars.model",
                       Dump(ScanPaths({"fixtures/parsers/terraform/brokenvars"}))) == "");

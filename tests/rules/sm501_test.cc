@@ -54,7 +54,7 @@ TEST_CASE("SM501 fires on an unconditioned Allow of sagemaker:*", "[SM501]") {
   CHECK(r.iam->actions.size() == 11);
 }
 
-TEST_CASE("SM501 wildcards: Create* leaves out UpdateNotebookInstance; case-insensitive", "[SM501]") {
+TEST_CASE("SM501 wildcards: Create* leaves out UpdateNotebookInstance, case-insensitive", "[SM501]") {
   auto reports = Run(Statement("Allow", {"SageMaker:create*"}));
   REQUIRE(reports.size() == 1);
   CHECK(reports[0].iam->actions.size() == 10);
