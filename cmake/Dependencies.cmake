@@ -4,7 +4,8 @@
 #   sagelint::yaml-cpp   yaml-cpp 0.7 (target `yaml-cpp`) or 0.8 (`yaml-cpp::yaml-cpp`)
 #   sagelint::re2        RE2 from its CMake package or pkg-config, with abseil when RE2 needs it
 #   sagelint::json       nlohmann_json 3.10 or newer
-#   sagelint::catch2     Catch2 2 or 3 with its main(); SAGELINT_CATCH2_MAJOR tells tests/catch.h which
+#   sagelint::catch2     Catch2 2 or 3 with its main(); SAGELINT_CATCH2_MAJOR tells tests/catch.h which,
+#                        and SAGELINT_CATCH2_STRICT_ARGS makes a run that selects no test case fail
 #
 # With SAGELINT_STATIC=ON the libraries are taken from their static archives
 # through `pkg-config --static` and the binary is linked with -static
@@ -83,5 +84,12 @@ if(SAGELINT_TESTS)
   string(REGEX MATCH "^[0-9]+" SAGELINT_CATCH2_MAJOR "${Catch2_VERSION}")
   sagelint_dependency(catch2 Catch2::Catch2WithMain)
   target_compile_definitions(sagelint_dep_catch2 INTERFACE SAGELINT_CATCH2_MAJOR=${SAGELINT_CATCH2_MAJOR})
+  # A test name that selects nothing must fail: Catch2 3 does so by itself,
+  # Catch2 2 passes empty unless told to warn (and knows no other spelling).
+  if(SAGELINT_CATCH2_MAJOR LESS 3)
+    set(SAGELINT_CATCH2_STRICT_ARGS --warn NoTests)
+  else()
+    set(SAGELINT_CATCH2_STRICT_ARGS "")
+  endif()
   message(STATUS "Catch2 ${Catch2_VERSION}")
 endif()
