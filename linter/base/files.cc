@@ -69,53 +69,38 @@ bool ReadFileCapped(const std::string& path, size_t max_bytes, std::string* out,
   auto read_some = [fd](char* p, size_t n) -> ssize_t {
     while (true) {
       ssize_t got = ::read(fd, p, n);
-      if (got >= 0 || errno == EINTR) {
-        if (got >= 0) return got;
-        continue;
-      }
+      if (got >= 0) return got;
+      if (errno == EINTR) continue;
       int flags = errno == EAGAIN ? ::fcntl(fd, F_GETFL) : -1;
       if (flags < 0 || !(flags & O_NONBLOCK) || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) return -1;
     }
   };
+  // The size fstat gave is read straight into the string (one read for most
+  // files). A size of 0 may still hold text (/proc, some FUSE file systems):
+  // that is read to the end in 64 KiB steps, capped.
+  const size_t size = static_cast<size_t>(st.st_size);
+  size_t have = 0;
   out->clear();
-  size_t size = static_cast<size_t>(st.st_size);
-  if (size > 0) {
-    // The size fstat gave, straight into the string: one read for most files.
-    out->resize(size);
-    size_t have = 0;
-    while (have < size) {
-      ssize_t n = read_some(out->data() + have, size - have);
-      if (n < 0) {
-        *error = SystemError(errno);
-        out->clear();
-        ::close(fd);
-        return false;
-      }
-      if (n == 0) break;  // shrank since fstat
-      have += static_cast<size_t>(n);
-    }
-    out->resize(have);
-    ::close(fd);
-    return true;
-  }
-  // A size of 0 may still hold text (/proc, some FUSE file systems): read to the end, capped.
-  char buf[1 << 16];
-  while (true) {
-    ssize_t n = read_some(buf, sizeof buf);
+  while (size == 0 || have < size) {
+    size_t room = size > 0 ? size - have : size_t{1} << 16;
+    out->resize(have + room);
+    ssize_t n = read_some(out->data() + have, room);
     if (n < 0) {
       *error = SystemError(errno);
+      out->clear();
       ::close(fd);
       return false;
     }
-    if (n == 0) break;
-    if (out->size() + static_cast<size_t>(n) > max_bytes) {
+    if (n == 0) break;  // the end (or the file shrank since fstat)
+    have += static_cast<size_t>(n);
+    if (have > max_bytes) {
       *error = "larger than " + FormatCap(max_bytes);
       out->clear();
       ::close(fd);
       return false;
     }
-    out->append(buf, static_cast<size_t>(n));
   }
+  out->resize(have);
   ::close(fd);
   return true;
 }
