@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 #ifdef __GLIBC__
 #include <malloc.h>  // malloc_trim
 #endif
@@ -26,7 +29,7 @@ double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-std::string FrontEndName(const WorkUnit& unit) {
+std::string_view FrontEndName(const WorkUnit& unit) {
   if (unit.terraform_module) return "terraform";
   switch (unit.files.front().kind) {
     case FileKind::kPython:
@@ -89,6 +92,61 @@ uintmax_t UnitBytes(const WorkUnit& unit) {
   return total;
 }
 
+// Parses every unit on `setup.jobs` workers and returns the parsed files in
+// unit order; the per-front-end figures and skipped entries go to `result`.
+// A unit's paths are released as soon as it is parsed.
+std::vector<ParsedFile> ParseUnits(std::vector<WorkUnit> units, const ScanSetup& setup, ScanResult* result) {
+  std::vector<std::vector<ParsedFile>> parsed(units.size());
+  std::vector<FrontEndStats> stats(units.size());
+  std::vector<std::string_view> front_end(units.size());
+  std::vector<std::vector<std::string>> skipped(units.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex progress_mu;
+  ParseBudget budget(kParseBudgetBytes);
+  auto worker = [&] {
+    for (size_t i = next++; i < units.size(); i = next++) {
+      uintmax_t bytes = UnitBytes(units[i]);
+      budget.Acquire(bytes);
+      double start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
+      parsed[i] = ParseUnit(units[i], setup.resolve, &skipped[i]);
+      if (setup.measure_cpu) stats[i].cpu_seconds = ThreadCpuSeconds() - start;
+      budget.Release(bytes);
+      if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
+      stats[i].files = static_cast<int>(units[i].files.size());
+      stats[i].parsed = static_cast<int>(parsed[i].size());
+      stats[i].bytes = bytes;
+      front_end[i] = FrontEndName(units[i]);
+      units[i] = WorkUnit{};
+      size_t d = ++done;
+      if (setup.progress) {
+        std::lock_guard<std::mutex> lock(progress_mu);
+        setup.progress(d, units.size());
+      }
+    }
+  };
+  int jobs = setup.jobs > 0 ? setup.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  jobs = std::min<int>(jobs, static_cast<int>(std::max<size_t>(1, units.size())));
+  std::vector<std::thread> threads;
+  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+
+  std::vector<ParsedFile> files;
+  size_t parsed_files = 0;
+  for (const auto& p : parsed) parsed_files += p.size();
+  files.reserve(parsed_files);
+  for (size_t i = 0; i < units.size(); ++i) {
+    FrontEndStats& s = result->front_ends[std::string(front_end[i])];
+    s.files += stats[i].files;
+    s.parsed += stats[i].parsed;
+    s.bytes += stats[i].bytes;
+    s.cpu_seconds += stats[i].cpu_seconds;
+    for (ParsedFile& pf : parsed[i]) files.push_back(std::move(pf));
+    for (std::string& line : skipped[i]) result->skipped.push_back(std::move(line));
+  }
+  return files;
+}
+
 }  // namespace
 
 ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
@@ -98,59 +156,8 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   result.missing = std::move(found.missing);
   result.skipped = std::move(found.skipped);
   result.warnings = std::move(found.warnings);
-
   result.files_scanned = static_cast<int>(found.files.size());
-  std::vector<ParsedFile> files;
-  {  // the per-file bookkeeping of the parse is gone before the analysis
-    std::vector<WorkUnit> units = PlanUnits(std::move(found.files), setup.discover);
-    std::vector<std::vector<ParsedFile>> parsed(units.size());
-    std::vector<FrontEndStats> stats(units.size());
-    std::vector<std::string> front_end(units.size());
-    std::vector<std::vector<std::string>> skipped(units.size());
-    std::atomic<size_t> next{0}, done{0};
-    std::mutex progress_mu;
-    ParseBudget budget(kParseBudgetBytes);
-    auto worker = [&] {
-      for (size_t i = next++; i < units.size(); i = next++) {
-        uintmax_t bytes = UnitBytes(units[i]);
-        budget.Acquire(bytes);
-        double start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
-        parsed[i] = ParseUnit(units[i], setup.resolve, &skipped[i]);
-        if (setup.measure_cpu) stats[i].cpu_seconds = ThreadCpuSeconds() - start;
-        budget.Release(bytes);
-        if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
-        stats[i].files = static_cast<int>(units[i].files.size());
-        stats[i].parsed = static_cast<int>(parsed[i].size());
-        stats[i].bytes = bytes;
-        front_end[i] = FrontEndName(units[i]);
-        units[i] = WorkUnit{};  // its paths are not needed any more: memory stays flat as the tree grows
-        size_t d = ++done;
-        if (setup.progress) {
-          std::lock_guard<std::mutex> lock(progress_mu);
-          setup.progress(d, units.size());
-        }
-      }
-    };
-    int jobs = setup.jobs > 0 ? setup.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    jobs = std::min<int>(jobs, static_cast<int>(std::max<size_t>(1, units.size())));
-    std::vector<std::thread> threads;
-    for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
-    worker();
-    for (std::thread& t : threads) t.join();
-
-    size_t parsed_files = 0;
-    for (const auto& p : parsed) parsed_files += p.size();
-    files.reserve(parsed_files);
-    for (size_t i = 0; i < units.size(); ++i) {
-      FrontEndStats& s = result.front_ends[front_end[i]];
-      s.files += stats[i].files;
-      s.parsed += stats[i].parsed;
-      s.bytes += stats[i].bytes;
-      s.cpu_seconds += stats[i].cpu_seconds;
-      for (ParsedFile& pf : parsed[i]) files.push_back(std::move(pf));
-      for (std::string& s : skipped[i]) result.skipped.push_back(std::move(s));
-    }
-  }
+  std::vector<ParsedFile> files = ParseUnits(PlanUnits(std::move(found.files), setup.discover), setup, &result);
   double analysis_start = ThreadCpuSeconds();
   Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(),
                        setup.resolve.root, setup.keep_workloads);
