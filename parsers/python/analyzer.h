@@ -87,7 +87,6 @@ struct ClientCall {
   std::string service;
   Args args;
   Order order;
-  bool guessed = false;  // receiver unknown, recognised by method name and PascalCase arguments
 };
 
 // An endpoint delete seen in the file (SM213).

@@ -568,11 +568,19 @@ void Analyzer::EmitClientCalls() {
     VId config_v = kUnknown;
     Order order;
   };
+  // Each call's request, built once: the endpoint pass and the workload pass both read it.
+  std::vector<cfn::Node> requests(client_calls_.size());
+  std::vector<bool> complete(client_calls_.size(), true);
+  for (size_t i = 0; i < client_calls_.size(); ++i) {
+    bool whole = true;
+    requests[i] = RequestNode(client_calls_[i].args, &whole);
+    complete[i] = whole;
+  }
   std::vector<EndpointCall> endpoints;
-  for (const ClientCall& c : client_calls_) {
+  for (size_t i = 0; i < client_calls_.size(); ++i) {
+    const ClientCall& c = client_calls_[i];
     if (c.method != "create_endpoint" || c.service != "sagemaker") continue;
-    bool complete = true;
-    cfn::Node req = RequestNode(c.args, &complete);
+    const cfn::Node& req = requests[i];
     EndpointCall e;
     e.name = value(req.Get("EndpointName"));
     e.config = value(req.Get("EndpointConfigName"));
@@ -581,9 +589,9 @@ void Analyzer::EmitClientCalls() {
     e.order = c.order;
     endpoints.push_back(std::move(e));
   }
-  for (const ClientCall& c : client_calls_) {
-    bool complete = true;
-    cfn::Node req = RequestNode(c.args, &complete);
+  for (size_t i = 0; i < client_calls_.size(); ++i) {
+    const ClientCall& c = client_calls_[i];
+    const cfn::Node& req = requests[i];
     auto request_name = [&](const char* key) {
       Val v = value(req.Get(key));
       return v.known() ? v.text : std::string("request");
@@ -696,7 +704,7 @@ void Analyzer::EmitClientCalls() {
       made.push_back(std::move(w));
     }
     for (Workload& w : made) {
-      if (!complete) w.complete = false;
+      if (!complete[i]) w.complete = false;
       if (LocalWorkload(w)) continue;
       out_->workloads.push_back(std::move(w));
     }
@@ -763,20 +771,16 @@ void Analyzer::Emit() {
 
 // boto3 request values carry file positions only: give them their cell.
 void Analyzer::FillCells(Workload& w) const {
-  std::function<void(Val&)> fix = [&](Val& v) {
-    if (v.range.valid() && v.range.cell == 0) {
-      SourceRange r = CellOf(*nb_, v.range.begin.line);
-      v.range.cell = r.cell;
-      v.range.cell_line = r.cell_line;
-    }
-    for (Val& a : v.alternatives) fix(a);
-  };
   auto fix_range = [&](SourceRange& r) {
     if (r.valid() && r.cell == 0) {
       SourceRange c = CellOf(*nb_, r.begin.line);
       r.cell = c.cell;
       r.cell_line = c.cell_line;
     }
+  };
+  std::function<void(Val&)> fix = [&](Val& v) {
+    fix_range(v.range);
+    for (Val& a : v.alternatives) fix(a);
   };
   fix_range(w.range);
   for (Val* v : {&w.instance_type, &w.instance_count, &w.volume_gb, &w.image, &w.framework, &w.spot,

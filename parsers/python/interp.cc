@@ -19,7 +19,6 @@ namespace {
 
 constexpr int kMaxDepth = 160;
 constexpr long kMaxSteps = 3'000'000;
-constexpr int kMaxWalkNodes = 4'000'000;
 constexpr size_t kMaxCallSnapshots = 8;
 constexpr size_t kMaxCalls = 64;
 constexpr long kNeverCalled = LONG_MAX / 4;

@@ -7,7 +7,6 @@
 #include <climits>
 #include <functional>
 #include <set>
-#include <set>
 
 #include "parsers/common/base64.h"
 #include "parsers/python/analyzer.h"
@@ -563,8 +562,8 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
         return store_.None();
       }
       if (method == "extend" && args.positional.size() == 1) {
-        Update(recv, Concat(recv, args.positional[0].v) == kUnknown ? Incomplete(recv)
-                                                                      : Concat(recv, args.positional[0].v));
+        VId joined = Concat(recv, args.positional[0].v);
+        Update(recv, joined == kUnknown ? Incomplete(recv) : joined);
         return store_.None();
       }
       if (method == "copy") return store_.New(Value(r));
@@ -643,9 +642,9 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     // `sm_client.create_training_job(TrainingJobName=..., ...)` on a client we
     // cannot trace (a parameter, an attribute): the request itself says what it is.
     if (SageMakerCreateMethods().count(method)) {
-      client_calls_.push_back({std::string(method), "sagemaker", args, order_, true});
+      client_calls_.push_back({std::string(method), "sagemaker", args, order_});
     } else if (method == "register_scalable_target" && Arg(args, {"ServiceNamespace"})) {
-      client_calls_.push_back({std::string(method), "application-autoscaling", args, order_, true});
+      client_calls_.push_back({std::string(method), "application-autoscaling", args, order_});
     }
   }
   return kUnknown;
