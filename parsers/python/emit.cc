@@ -35,6 +35,13 @@ std::pair<int, int> ComputePositions(const Object& o) {
   return {-1, -1};
 }
 
+// The keywords of a dict or SDK helper value as call arguments, for Arg().
+Args KeywordArgs(const Value& h) {
+  Args a;
+  for (const Entry& e : h.entries) a.keywords.emplace_back(e.key, e.value);
+  return a;
+}
+
 }  // namespace
 
 std::optional<Ev> Analyzer::Arg(const Args& a, std::initializer_list<std::string_view> names, int position) const {
@@ -118,15 +125,13 @@ void Analyzer::InstanceGroups(const std::optional<Ev>& groups, Workload& w) {
     g.range = R(item.at);
     const Value& x = V(item.v);
     if (x.kind == VK::kHelper && x.text == "InstanceGroup") {
-      Args a;
-      for (const Entry& e : x.entries) a.keywords.emplace_back(e.key, e.value);
+      Args a = KeywordArgs(x);
       g.name = ToVal(Arg(a, {"instance_group_name"}));
       g.instance_type = ToVal(Arg(a, {"instance_type"}));
       g.instance_count = ToVal(Arg(a, {"instance_count"}));
       if (!x.complete) w.complete = false;
     } else if (x.kind == VK::kDict) {
-      Args a;
-      for (const Entry& e : x.entries) a.keywords.emplace_back(e.key, e.value);
+      Args a = KeywordArgs(x);
       g.name = ToVal(Arg(a, {"instance_group_name", "InstanceGroupName"}));
       g.instance_type = ToVal(Arg(a, {"instance_type", "InstanceType"}));
       g.instance_count = ToVal(Arg(a, {"instance_count", "InstanceCount"}));
@@ -143,15 +148,10 @@ void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
   c.name = name;
   c.range = R(v.at);
   const Value& x = V(v.v);
-  auto entries = [&](const Value& h) {
-    Args a;
-    for (const Entry& e : h.entries) a.keywords.emplace_back(e.key, e.value);
-    return a;
-  };
   if (x.kind == VK::kStr) {
     c.s3_uri = ToVal(v);
   } else if (x.kind == VK::kHelper && x.text == "TrainingInput") {
-    Args a = entries(x);
+    Args a = KeywordArgs(x);
     c.s3_uri = ToVal(Arg(a, {"s3_data"}));
     c.distribution = ToVal(Arg(a, {"distribution"}));
     c.input_mode = ToVal(Arg(a, {"input_mode"}));
@@ -160,7 +160,7 @@ void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
   } else if (x.kind == VK::kHelper && x.text == "FileSystemInput") {
     c.file_system = true;
   } else if (x.kind == VK::kHelper && x.text == "InputData") {
-    Args a = entries(x);
+    Args a = KeywordArgs(x);
     auto n = Arg(a, {"channel_name"});
     if (n && V(n->v).kind == VK::kStr) c.name = V(n->v).text;
     auto src = Arg(a, {"data_source"});
@@ -171,7 +171,7 @@ void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
     } else if (s.kind == VK::kHelper && s.text == "FileSystemInput") {
       c.file_system = true;
     } else if (s.kind == VK::kHelper && s.text == "S3DataSource") {
-      Args d = entries(s);
+      Args d = KeywordArgs(s);
       c.s3_uri = ToVal(Arg(d, {"s3_uri"}));
       c.s3_data_type = ToVal(Arg(d, {"s3_data_type"}));
       c.distribution = ToVal(Arg(d, {"s3_data_distribution_type"}));
@@ -228,15 +228,10 @@ void Analyzer::EstimatorSettings(const Object& o, Workload& w) {
 void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
   const Args& a = o.args;
   w.complete = !a.unknown_spread;
-  auto helper_args = [&](const Value& h) {
-    Args x;
-    for (const Entry& e : h.entries) x.keywords.emplace_back(e.key, e.value);
-    return x;
-  };
   auto compute = Arg(a, {"compute"});
   if (compute && V(compute->v).kind == VK::kHelper) {
     const Value& h = V(compute->v);
-    Args c = helper_args(h);
+    Args c = KeywordArgs(h);
     w.complete = w.complete && h.complete;
     w.instance_type = ToVal(Arg(c, {"instance_type"}));
     w.instance_count = ToVal(Arg(c, {"instance_count"}));
@@ -253,7 +248,7 @@ void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
   }
   auto stop = Arg(a, {"stopping_condition"});
   if (stop && V(stop->v).kind == VK::kHelper) {
-    Args s = helper_args(V(stop->v));
+    Args s = KeywordArgs(V(stop->v));
     w.max_run_seconds = ToVal(Arg(s, {"max_runtime_in_seconds"}));
     w.max_wait_seconds = ToVal(Arg(s, {"max_wait_time_in_seconds"}));
   } else if (!stop) {
@@ -264,7 +259,7 @@ void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
   }
   auto cp = Arg(a, {"checkpoint_config"});
   if (cp && V(cp->v).kind == VK::kHelper) {
-    Args c = helper_args(V(cp->v));
+    Args c = KeywordArgs(V(cp->v));
     w.checkpoint = ToVal(Arg(c, {"s3_uri"}));
   } else {
     w.checkpoint = ToVal(cp);
@@ -319,8 +314,7 @@ void Analyzer::EmitProcessor(const Object& o) {
     for (const Ev& in : items) {
       const Value& x = V(in.v);
       if (x.kind != VK::kHelper || x.text != "ProcessingInput") continue;
-      Args p;
-      for (const Entry& e : x.entries) p.keywords.emplace_back(e.key, e.value);
+      Args p = KeywordArgs(x);
       Channel c;
       c.range = R(in.at);
       auto n = Arg(p, {"input_name"});
@@ -391,8 +385,7 @@ void Analyzer::EmitPredictor(int id) {
   if (auto ic = Arg(a, {"inference_config"});
       ic && V(ic->v).kind == VK::kHelper && V(ic->v).text == "BatchTransformInferenceConfig") {
     Workload t = Base(WorkloadKind::kTransformJob, p.call, "Transformer", NameOf(p, "transformer"));
-    Args c;
-    for (const Entry& e : V(ic->v).entries) c.keywords.emplace_back(e.key, e.value);
+    Args c = KeywordArgs(V(ic->v));
     t.complete = !a.unknown_spread && V(ic->v).complete;
     t.instance_count = ToVal(Arg(c, {"instance_count"}));
     t.instance_type = ToVal(Arg(c, {"instance_type"}));

@@ -1441,8 +1441,8 @@ VId Analyzer::StringValue(TSNode n) {
         only = plain ? part : kUnbound;
         const Value& x = V(part);
         if (x.scalar() && plain) {
-          text += x.text == "true" && x.kind == VK::kBool ? "True" : x.text == "false" && x.kind == VK::kBool ? "False" : x.text;
-          link += x.kind == VK::kBool ? (x.text == "true" ? "True" : "False") : x.text;
+          text += PyText(x);
+          link += PyText(x);
         } else if (x.kind == VK::kEndpointRef) {
           known = false;
           linked = true;
@@ -1622,7 +1622,7 @@ VId Analyzer::Percent(VId fmt, VId args) {
     const Value& v = V(values[next++]);
     if (!v.scalar()) return kUnknown;
     if (spec != 's' && v.kind != VK::kNum) return kUnknown;
-    out += v.kind == VK::kBool ? (v.text == "true" ? "True" : "False") : v.text;
+    out += PyText(v);
     if (out.size() > Store::kMaxString) return kUnknown;
   }
   if (next != values.size()) return kUnknown;
@@ -1676,7 +1676,7 @@ VId Analyzer::Format(VId fmt, const Args& args) {
     }
     const Value& x = V(v);
     if (!x.scalar()) return kUnknown;
-    out += x.kind == VK::kBool ? (x.text == "true" ? "True" : "False") : x.text;
+    out += PyText(x);
     if (out.size() > Store::kMaxString) return kUnknown;
   }
   return store_.Str(out);

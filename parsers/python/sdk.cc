@@ -440,7 +440,7 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
     VId a = args.positional[0].v;
     const Value& x = V(a);
     if (fn == "str" && x.scalar()) {
-      return store_.Str(x.kind == VK::kBool ? (x.text == "true" ? "True" : "False") : x.text);
+      return store_.Str(std::string(PyText(x)));
     }
     if (fn == "int" && (x.kind == VK::kNum || x.kind == VK::kStr)) {
       char* end = nullptr;

@@ -71,6 +71,12 @@ struct Value {
   bool scalar() const { return kind == VK::kStr || kind == VK::kNum || kind == VK::kBool; }
 };
 
+// A scalar as Python prints it: booleans as True / False, anything else as its text.
+inline std::string_view PyText(const Value& x) {
+  if (x.kind == VK::kBool) return x.text == "true" ? "True" : "False";
+  return x.text;
+}
+
 inline constexpr char kLinkMark = '\x01';
 
 class Store {
