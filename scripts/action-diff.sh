@@ -7,25 +7,23 @@
 set -uo pipefail
 bin="$1"
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/action-words.sh"  # split_words, fail_usage, action_words
 base="${SAGELINT_BASE:-}"
 if [ -z "$base" ]; then
   echo "::error::sagelint: no base commit (SAGELINT_BASE) for diff"
-  echo "exit-code=2" >> "${GITHUB_OUTPUT:-/dev/null}"
-  exit 2
+  fail_usage
 fi
 # A shallow checkout may lack the base commit: fetch just that commit.
 if ! git cat-file -e "${base}^{commit}" 2>/dev/null; then
   if ! git fetch --no-tags --quiet --depth=1 origin "$base"; then
     echo "::error::sagelint: cannot fetch the base commit $base"
-    echo "exit-code=2" >> "${GITHUB_OUTPUT:-/dev/null}"
-    exit 2
+    fail_usage
   fi
 fi
 comment_file="${SAGELINT_COMMENT_FILE:-${RUNNER_TEMP:-/tmp}/sagelint-comment.md}"
-read -r -a paths <<< "${SAGELINT_PATHS:-.}"
-read -r -a extra <<< "${SAGELINT_ARGS:-}"
+action_words
 "$bin" diff --base "$base" --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" \
-  --format "markdown=$comment_file" --fail-on "${SAGELINT_FAIL_ON:-warning}" "${extra[@]}" -- "${paths[@]}"
+  --format "markdown=$comment_file" --fail-on "${SAGELINT_FAIL_ON:-warning}" ${extra[@]+"${extra[@]}"} -- "${paths[@]}"
 rc=$?
 echo "exit-code=$rc" >> "${GITHUB_OUTPUT:-/dev/null}"
 # A usage or configuration error fails here; findings fail after the upload.

@@ -104,6 +104,18 @@ SAGELINT_COMMENT=false "$src/scripts/action-diff.sh" "$bin" >/dev/null
 [ "$(wc -l < "$work/requests.log")" = "$before" ] || { echo "FAIL: comment sent although disabled"; exit 1; }
 echo "ok: comment: false sends nothing"
 
+# Paths and args are split as the scan step splits them: quotes group, nothing runs.
+: > "$GITHUB_OUTPUT"
+SAGELINT_COMMENT=false SAGELINT_PATHS='"infra"' SAGELINT_ARGS="--select 'SM211'" \
+  "$src/scripts/action-diff.sh" "$bin" >/dev/null
+grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: quoted paths/args"; cat "$GITHUB_OUTPUT"; exit 1; }
+: > "$GITHUB_OUTPUT"
+if SAGELINT_COMMENT=false SAGELINT_PATHS='"infra' "$src/scripts/action-diff.sh" "$bin" >/dev/null 2>&1; then
+  echo "FAIL: an unmatched quote did not fail the step"; exit 1
+fi
+grep -q "^exit-code=2$" "$GITHUB_OUTPUT" || { echo "FAIL: unmatched quote exit code"; exit 1; }
+echo "ok: paths and args are split like the scan step's"
+
 # A base that does not exist fails the step at once.
 : > "$GITHUB_OUTPUT"
 if SAGELINT_BASE=0000000000000000000000000000000000000000 "$src/scripts/action-diff.sh" "$bin" >/dev/null 2>&1; then
