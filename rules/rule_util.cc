@@ -85,7 +85,8 @@ CostRequest UseCost(const Workload& w, const InstanceUse& use, std::string cheap
   return c;
 }
 
-std::optional<CostRequest> WorkloadCost(const Workload& w, bool always_on) {
+std::optional<CostRequest> WorkloadCost(const Workload& w) {
+  const bool always_on = AlwaysOn(w.kind);
   std::optional<CostRequest> cost;
   // The job's own type: with alternatives, the last known one (as findings did before).
   ForEachKnown(w.instance_type, [&](const Val& t) {

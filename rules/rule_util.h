@@ -48,8 +48,9 @@ CostRequest Cost(std::string instance_type, double count, bool always_on, std::s
 // What a finding about one instance use costs: its type × its count.
 CostRequest UseCost(const Workload& w, const InstanceUse& use, std::string cheaper_instance = {});
 // What a finding about the whole workload costs: every known type × its
-// count, every instance group included; nullopt when no type is known.
-std::optional<CostRequest> WorkloadCost(const Workload& w, bool always_on);
+// count, every instance group included, monthly when the kind is always on
+// (AlwaysOn); nullopt when no type is known.
+std::optional<CostRequest> WorkloadCost(const Workload& w);
 
 // The price table rules compare prices in: the scan's, else the built-in one.
 const PriceTable& Prices(const RuleContext& ctx);

@@ -11,7 +11,7 @@ void CheckNotebookWithoutLifecycleConfig(const Workload& w, const RuleContext&, 
     if (!r.at.valid()) r.at = w.range;
     r.message = w.label + " has no lifecycle configuration: it never stops when idle";
     r.suggestion = "attach a lifecycle configuration whose on-start script stops the instance after IDLE_TIME";
-    r.cost = WorkloadCost(w, true);
+    r.cost = WorkloadCost(w);
     sink.Emit(w, std::move(r));
   });
 }

@@ -14,7 +14,7 @@ void CheckLifecycleConfigWithoutIdleStop(const Workload& w, const RuleContext&, 
               " whose on-start script has no idle-stop logic: the instance never stops when idle";
   r.suggestion = "add an idle check to the on-start script (a cron job that calls StopNotebookInstance after "
                  "IDLE_TIME seconds without kernel activity)";
-  r.cost = WorkloadCost(w, true);
+  r.cost = WorkloadCost(w);
   sink.Emit(w, std::move(r));
 }
 

@@ -19,7 +19,7 @@ void CheckLongWarmPool(const Workload& w, const RuleContext& ctx, Sink& sink) {
     r.suggestion = "lower KeepAlivePeriodInSeconds (keep_alive_period_in_seconds) to the gap you expect "
                    "between jobs, at most " +
                    std::to_string(static_cast<long long>(std::llround(limit))) + " s";
-    r.cost = WorkloadCost(w, false);
+    r.cost = WorkloadCost(w);
     sink.Emit(w, std::move(r));
   });
 }

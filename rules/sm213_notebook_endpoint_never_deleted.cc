@@ -21,7 +21,7 @@ void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext&, Si
   r.suggestion = "end the notebook with a clean-up cell that deletes the endpoint (predictor.delete_endpoint(), "
                  "or the SageMaker client's delete_endpoint(EndpointName=...))";
   if (w.instance_type.known()) {
-    r.cost = CostRequest{w.instance_type.text, w.instance_count.number().value_or(1), true, ""};
+    r.cost = Cost(w.instance_type.text, w.instance_count.number().value_or(1), true);
   }
   sink.Emit(w, std::move(r));
 }

@@ -68,7 +68,7 @@ void CheckFileModeLargeDataset(const Workload& w, const RuleContext& ctx, Sink& 
     r.suggestion = "set the channel's input mode to FastFile, which streams from S3 behind a file interface; "
                    "for many small files use FSx for Lustre (a file system input)";
     r.condition = *when;
-    r.cost = WorkloadCost(w, false);
+    r.cost = WorkloadCost(w);
     sink.Emit(w, std::move(r));
   }
 }

@@ -782,6 +782,8 @@ void ExpandLoops(const Node& resources, const Template& t, Node* out, std::vecto
 bool LooksLikeCloudFormation(std::string_view text) {
   // Templates without the version key: a Resources section with AWS:: types.
   bool typed_resources = text.find("AWS::") != std::string_view::npos && text.find("Type") != std::string_view::npos;
+  // Neither sign anywhere in the text: no key can change the answer.
+  if (!typed_resources && text.find("AWSTemplateFormatVersion") == std::string_view::npos) return false;
   // The top-level keys decide where one pass can read them, so a large JSON
   // document that only mentions these words (an API model) is never built.
   if (auto keys = TopLevelKeys(text)) {
