@@ -18,21 +18,20 @@ std::vector<std::string> Git(const std::string& top, std::initializer_list<std::
   return argv;
 }
 
+std::string Chomp(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
 bool RunGit(const std::vector<std::string>& argv, std::string* out, std::string* error) {
   ProcessResult r;
   if (!RunProcess(argv, out, &r, error)) return false;
   if (r.exit_status != 0) {
-    std::string msg = r.err;
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) msg.pop_back();
+    std::string msg = Chomp(r.err);
     *error = msg.empty() ? "git exited with status " + std::to_string(r.exit_status) : msg;
     return false;
   }
   return true;
-}
-
-std::string Chomp(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  return s;
 }
 
 // A tree path git would write: relative, no "." or ".." component.

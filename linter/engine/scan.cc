@@ -158,13 +158,13 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   result.warnings = std::move(found.warnings);
   result.files_scanned = static_cast<int>(found.files.size());
   std::vector<ParsedFile> files = ParseUnits(PlanUnits(std::move(found.files), setup.discover), setup, &result);
-  double analysis_start = ThreadCpuSeconds();
+  double analysis_start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
   Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(),
                        setup.resolve.root, setup.keep_workloads);
   result.findings = std::move(a.findings);
   result.workloads = std::move(a.workloads);
   result.suppressed = a.suppressed;
-  result.analysis_cpu_seconds = ThreadCpuSeconds() - analysis_start;
+  if (setup.measure_cpu) result.analysis_cpu_seconds = ThreadCpuSeconds() - analysis_start;
   for (const Policy& p : rules.all_policies()) result.custom_rules.push_back({p.id, p.severity, p.message});
   return result;
 }
