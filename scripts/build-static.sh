@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds one self-contained, fully static Linux `sagelint` into build-static/
-# (or $BUILD_DIR): glibc, libstdc++, yaml-cpp, RE2 and — where RE2 needs it —
+# (or $BUILD_DIR): glibc, libstdc++, yaml-cpp, libyaml, RE2 and — where RE2 needs it —
 # abseil are linked from their static archives, so the binary runs on any
 # x86-64 Linux with nothing installed (tests/integration/static_binary.sh runs
 # it in an empty root).
 #
 # Usage: scripts/build-static.sh
 # The archives come from the distribution's -dev packages (Debian 12 and 13 ship
-# all of them: libyaml-cpp-dev, libre2-dev, libabsl-dev, libstdc++-dev, libc6-dev);
+# all of them: libyaml-cpp-dev, libyaml-dev, libre2-dev, libabsl-dev, libstdc++-dev, libc6-dev);
 # scripts/setup.sh installs those. Where one is missing the script names it and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ scripts/setup.sh --install-only -DSAGELINT_TESTS=OFF
 cxx="${CXX:-c++}"
 # Every -l that the static link needs, as pkg-config --static reports it
 # (RE2's Requires bring the abseil libraries in), plus the C++ and C runtimes.
-libs=$(pkg-config --static --libs-only-l yaml-cpp re2 | tr " " "\n" | sort -u)
+libs=$(pkg-config --static --libs-only-l yaml-cpp yaml-0.1 re2 | tr " " "\n" | sort -u)
 missing=()
 for l in $libs -lstdc++ -lm -lc; do
   name="lib${l#-l}.a"
@@ -26,7 +26,7 @@ for l in $libs -lstdc++ -lm -lc; do
   if [ "$found" = "$name" ]; then
     # Not in the compiler's search path: maybe in a -L directory pkg-config names.
     found=""
-    for d in $(pkg-config --static --libs-only-L yaml-cpp re2 | sed 's/-L//g'); do
+    for d in $(pkg-config --static --libs-only-L yaml-cpp yaml-0.1 re2 | sed 's/-L//g'); do
       [ -f "$d/$name" ] && found="$d/$name"
     done
     [ -n "$found" ] || missing+=("$name")

@@ -29,7 +29,7 @@ done
 read -r -a extra <<< "${SAGELINT_EXTRA_PACKAGES:-}"
 
 # The package manager, and the packages in its names. Every list holds: a C++20
-# compiler, CMake, Ninja, pkg-config, yaml-cpp, nlohmann_json, RE2 (with abseil
+# compiler, CMake, Ninja, pkg-config, yaml-cpp, libyaml, nlohmann_json, RE2 (with abseil
 # when it needs it, as a dependency), Catch2 for the tests, and npm (which fetches
 # the pinned tree-sitter sources at configure time).
 manager=none
@@ -41,14 +41,14 @@ elif command -v dnf >/dev/null 2>&1; then
   manager=dnf
 fi
 case "$manager" in
-  apt) packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev nlohmann-json3-dev libre2-dev)
+  apt) packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libyaml-dev nlohmann-json3-dev libre2-dev)
        test_packages=(catch2) ;;
-  dnf) packages=(gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel json-devel re2-devel)
+  dnf) packages=(gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel libyaml-devel json-devel re2-devel)
        test_packages=(catch-devel) ;;
-  brew) packages=(cmake ninja pkg-config yaml-cpp nlohmann-json re2)
+  brew) packages=(cmake ninja pkg-config yaml-cpp libyaml nlohmann-json re2)
         test_packages=(catch2) ;;
   none) packages=("a C++20 compiler (GCC 11+ or Clang 14+)" "CMake 3.22+" "Ninja (optional)" pkg-config
-                  "yaml-cpp 0.7 or 0.8" "nlohmann_json 3.10+" "RE2 (and abseil if your RE2 needs it)")
+                  "yaml-cpp 0.7 or 0.8" "libyaml 0.2" "nlohmann_json 3.10+" "RE2 (and abseil if your RE2 needs it)")
         test_packages=("Catch2 2.13+ or 3") ;;
 esac
 ((tests)) && packages+=("${test_packages[@]}")

@@ -1,11 +1,11 @@
 #include "parsers/cloudformation/node.h"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace sagelint::cfn {
 
@@ -35,19 +35,156 @@ SourcePos Node::KeyPos(std::string_view key) const {
 namespace {
 
 struct TooBig {};
-struct TooManyNodes {};  // found before building: the document itself is that large
+struct TooManyNodes {};  // the document itself, before alias expansion, is that large
 struct TooDeep {
   SourcePos pos;
 };
+struct SyntaxError {
+  LoadError error;
+};
 
-class Converter {
+// The character at `text[i]`: its length in bytes (1 for a byte that starts
+// no valid UTF-8 sequence) and whether libyaml's reader accepts it (valid
+// UTF-8, printable, a byte-order mark only at the start).
+struct Char {
+  size_t length;
+  bool readable;
+};
+Char CharAt(std::string_view text, size_t i) {
+  unsigned char c = static_cast<unsigned char>(text[i]);
+  size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
+  bool valid = len > 0 && i + len <= text.size();
+  for (size_t k = 1; valid && k < len; ++k) {
+    unsigned char t = static_cast<unsigned char>(text[i + k]);
+    valid = (t & 0xC0) == 0x80;
+    cp = (cp << 6) | (t & 0x3Fu);
+  }
+  static constexpr uint32_t kShortest[] = {0, 0, 0x80, 0x800, 0x10000};  // no overlong forms
+  valid = valid && cp >= kShortest[len] && !(cp >= 0xD800 && cp <= 0xDFFF) && cp <= 0x10FFFF;
+  if (!valid) return {1, false};
+  bool printable = cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0x7E) || cp == 0x85 ||
+                   (cp >= 0xA0 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD && (cp != 0xFEFF || i == 0)) ||
+                   cp >= 0x10000;
+  return {len, printable};
+}
+
+// The text with every character libyaml's reader refuses replaced by U+FFFD,
+// one for one, so lines and columns (in characters) stay where they were.
+// Used only after such a refusal: a stray byte in a comment or a name is no
+// reason to lose a template.
+std::string ReplaceUnreadable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (size_t i = 0; i < text.size();) {
+    Char c = CharAt(text, i);
+    if (c.readable) {
+      out.append(text.substr(i, c.length));
+    } else {
+      out += "\xEF\xBF\xBD";
+    }
+    i += c.length;
+  }
+  return out;
+}
+
+std::string_view Str(const yaml_char_t* s) {
+  return s ? std::string_view(reinterpret_cast<const char*>(s)) : std::string_view();
+}
+
+// Builds Nodes from libyaml's event stream (YAML 1.1 and JSON alike). The
+// tree is ours: aliases, merge keys, duplicate keys and every bound are
+// handled here as the events arrive, so nothing larger than the result is
+// ever built.
+class Builder {
  public:
-  Converter(int line_offset, const LoadLimits& limits, std::vector<LoadError>* errors)
-      : line_offset_(line_offset), limits_(limits), errors_(errors) {}
+  // libyaml reads `input`; positions are those of `text` (the same but for
+  // characters ReplaceUnreadable replaced).
+  Builder(std::string_view text, std::string_view input, int line_offset, const LoadLimits& limits,
+          std::vector<LoadError>* errors)
+      : text_(text), line_offset_(line_offset), limits_(limits), errors_(errors) {
+    ascii_ = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    yaml_parser_initialize(&parser_);
+    yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(input.data()), input.size());
+  }
+  ~Builder() {
+    if (has_event_) yaml_event_delete(&event_);
+    yaml_parser_delete(&parser_);
+  }
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
 
-  SourcePos Pos(const YAML::Mark& m) const {
-    if (m.line < 0) return {};
-    return {m.line + 1 + line_offset_, m.column + 1};
+  // True when libyaml's reader (not its scanner or parser) refused the text.
+  bool reader_error() const { return reader_error_; }
+
+  // The documents of the stream (with `all`), or its first one; a stream of
+  // no document is one empty document then.
+  void Run(bool all, std::vector<Node>* out) {
+    Next();  // stream start
+    for (Next(); event_.type == YAML_DOCUMENT_START_EVENT; Next()) {
+      anchors_.clear();  // anchors belong to their document
+      Next();
+      out->emplace_back();
+      Build(&out->back(), 0);
+      Next();  // document end
+      if (!all) return;
+    }
+    if (!all && out->empty()) out->emplace_back();
+  }
+
+ private:
+  // The next event, or a SyntaxError with libyaml's reason and position.
+  void Next() {
+    if (has_event_) yaml_event_delete(&event_);
+    has_event_ = yaml_parser_parse(&parser_, &event_) != 0;
+    if (has_event_) return;
+    reader_error_ = parser_.error == YAML_READER_ERROR;
+    throw SyntaxError{ParserError()};
+  }
+
+  LoadError ParserError() const {
+    std::string problem = parser_.problem ? parser_.problem : "not readable as YAML";
+    if (parser_.error == YAML_READER_ERROR) {
+      // The reader reports a byte offset rather than a mark.
+      size_t offset = std::min(parser_.problem_offset, text_.size());
+      size_t line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
+      line_start = line_start == std::string_view::npos || offset == 0 ? 0 : line_start + 1;
+      int line = 1 + line_offset_ + static_cast<int>(std::count(text_.begin(), text_.begin() + line_start, '\n'));
+      return {problem, {line, static_cast<int>(offset - line_start) + 1}};
+    }
+    std::string message = problem;
+    SourcePos pos = Pos(parser_.problem_mark);
+    if (parser_.context) {
+      // "did not find expected key (while parsing a block mapping at line 6, column 7)"
+      SourcePos at = Pos(parser_.context_mark);
+      message += " (" + std::string(parser_.context);
+      if (at.line != pos.line || at.column != pos.column) {
+        message += " at line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
+      }
+      message += ")";
+    }
+    return {message, pos};
+  }
+
+  // libyaml counts columns in characters; sagelint's columns are bytes.
+  SourcePos Pos(const yaml_mark_t& m) const {
+    int line = static_cast<int>(m.line) + 1 + line_offset_;
+    if (ascii_) return {line, static_cast<int>(m.column) + 1};
+    if (line_starts_.empty()) {
+      line_starts_.push_back(0);
+      for (size_t i = 0; i < text_.size(); ++i) {
+        if (text_[i] == '\n') line_starts_.push_back(i + 1);
+      }
+    }
+    if (m.line >= line_starts_.size()) return {line, static_cast<int>(m.column) + 1};
+    size_t start = line_starts_[m.line];
+    // The reader skips a byte-order mark, and so do columns.
+    if (start == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
+    size_t i = start;
+    for (size_t chars = 0; chars < m.column && i < text_.size() && text_[i] != '\n'; ++chars) {
+      i += CharAt(text_, i).length;
+    }
+    return {line, static_cast<int>(i - start) + 1};
   }
 
   // Counts `n` more bytes of the tree being built; throws past the budget.
@@ -56,116 +193,177 @@ class Converter {
     if (bytes_ > limits_.max_bytes) throw TooBig{};
   }
 
-  void Convert(const YAML::Node& y, Node* out, int depth) {
+  // The node whose first event is the current one; on return the current
+  // event is its last.
+  void Build(Node* out, int depth) {
+    if (event_.type == YAML_ALIAS_EVENT) {
+      Alias(out);
+      return;
+    }
+    if (++written_ > limits_.max_nodes) throw TooManyNodes{};
     if (++count_ > limits_.max_nodes) throw TooBig{};
-    out->pos = Pos(y.Mark());
+    out->pos = Pos(event_.start_mark);
     if (depth > limits_.max_depth) throw TooDeep{out->pos};
-    const std::string& tag = y.Tag();
-    Charge(sizeof(Node) + tag.size());
-    if (!tag.empty() && tag != "?" && tag != "!") out->tag = tag;
-    switch (y.Type()) {
-      case YAML::NodeType::Scalar:
-        out->kind = Node::Kind::kScalar;
-        // Charged before the copy: an alias of a large string costs its size at every use.
-        Charge(y.Scalar().size());
-        out->text = y.Scalar();
-        out->quoted = tag == "!";
+    std::string anchor;  // a copy: the children's events replace this one
+    switch (event_.type) {
+      case YAML_SCALAR_EVENT:
+        anchor = Str(event_.data.scalar.anchor);
+        Scalar(out);
         break;
-      case YAML::NodeType::Sequence:
+      case YAML_SEQUENCE_START_EVENT:
+        anchor = Str(event_.data.sequence_start.anchor);
+        Tag(out, Str(event_.data.sequence_start.tag));
         out->kind = Node::Kind::kSeq;
-        out->items.reserve(y.size());
-        for (const auto& item : y) {
+        for (Next(); event_.type != YAML_SEQUENCE_END_EVENT; Next()) {
           out->items.emplace_back();
-          Convert(item, &out->items.back(), depth + 1);
+          Build(&out->items.back(), depth + 1);
         }
         break;
-      case YAML::NodeType::Map: {
-        out->kind = Node::Kind::kMap;
-        std::set<std::string> seen;
-        std::vector<Node> merged;  // the maps of `<<` merge keys, in order
-        for (const auto& kv : y) {
-          if (kv.first.IsScalar()) Charge(kv.first.Scalar().size() + sizeof(Node::Entry) + sizeof(SourcePos));
-          std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
-          SourcePos kpos = Pos(kv.first.Mark());
-          if (!seen.insert(key).second) {
-            errors_->push_back({"duplicate key '" + key + "'", kpos});
-            continue;
-          }
-          if (key == "<<" && kv.first.Tag() != "!" && (kv.second.IsMap() || kv.second.IsSequence())) {
-            Node m;
-            Convert(kv.second, &m, depth + 1);
-            if (m.is_map()) merged.push_back(std::move(m));
-            for (Node& item : m.items) {
-              if (item.is_map()) merged.push_back(std::move(item));
-            }
-            continue;
-          }
-          out->entries.emplace_back(key, Node{});
-          out->key_pos.push_back(kpos);
-          Convert(kv.second, &out->entries.back().second, depth + 1);
-        }
-        Merge(out, merged);
+      case YAML_MAPPING_START_EVENT:
+        anchor = Str(event_.data.mapping_start.anchor);
+        Tag(out, Str(event_.data.mapping_start.tag));
+        Mapping(out, depth);
         break;
-      }
-      default:
-        out->kind = Node::Kind::kNull;
-        // A tag with no value (`Key: !Ref`) still counts as a scalar of that tag.
-        if (!out->tag.empty()) out->kind = Node::Kind::kScalar;
-        break;
+      default:  // libyaml starts a node with no other event
+        throw SyntaxError{{"unexpected YAML event", out->pos}};
+    }
+    if (!anchor.empty()) Remember(std::move(anchor), *out);
+  }
+
+  // A collection's tag; "!" (non-specific) is no tag.
+  void Tag(Node* out, std::string_view tag) {
+    Charge(sizeof(Node) + tag.size());
+    if (!tag.empty() && tag != "!") out->tag = tag;
+  }
+
+  void Scalar(Node* out) {
+    const auto& s = event_.data.scalar;
+    std::string_view tag = Str(s.tag);
+    std::string_view text(reinterpret_cast<const char*>(s.value), s.length);
+    bool plain = s.style == YAML_PLAIN_SCALAR_STYLE;
+    Charge(sizeof(Node) + tag.size() + text.size());
+    if (tag.empty() && plain && (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL")) {
+      out->kind = Node::Kind::kNull;
+      return;
+    }
+    // A tag with no value (`Key: !Ref`) is a scalar of that tag.
+    out->kind = Node::Kind::kScalar;
+    out->text = text;
+    if (tag == "!") {
+      out->quoted = true;  // the non-specific tag: a string, as if quoted
+    } else if (!tag.empty()) {
+      out->tag = tag;
+    } else {
+      out->quoted = !plain;
     }
   }
 
- private:
+  void Mapping(Node* out, int depth) {
+    out->kind = Node::Kind::kMap;
+    std::set<std::string> seen;
+    std::vector<Node> merged;  // the maps of `<<` merge keys, in order
+    for (Next(); event_.type != YAML_MAPPING_END_EVENT; Next()) {
+      bool merge_key = event_.type == YAML_SCALAR_EVENT && event_.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+                       !event_.data.scalar.tag && Str(event_.data.scalar.value) == "<<";
+      Node key;
+      Build(&key, depth + 1);
+      if (key.is_scalar()) Charge(key.text.size() + sizeof(Node::Entry) + sizeof(SourcePos));
+      std::string name = key.is_scalar() ? std::move(key.text) : std::string();
+      Next();
+      Node value;
+      Build(&value, depth + 1);
+      if (!seen.insert(name).second) {
+        errors_->push_back({"duplicate key '" + name + "'", key.pos});
+        continue;
+      }
+      if (merge_key && (value.is_map() || value.is_seq())) {
+        if (value.is_map()) merged.push_back(std::move(value));
+        for (Node& item : value.items) {
+          if (item.is_map()) merged.push_back(std::move(item));
+        }
+        continue;
+      }
+      out->entries.emplace_back(std::move(name), std::move(value));
+      out->key_pos.push_back(key.pos);
+    }
+    Merge(out, merged);
+  }
+
   // YAML merge keys (`<<: *base`, `<<: [*a, *b]`): keys written in the map win,
   // then the earlier merged map. Merged copies count towards the node limit.
   void Merge(Node* out, std::vector<Node>& merged) {
     for (Node& m : merged) {
       for (size_t i = 0; i < m.entries.size(); ++i) {
         if (out->Get(m.entries[i].first)) continue;
-        count_ += Size(m.entries[i].second, 0);
+        count_ += Measure(m.entries[i].second, 0).nodes;
         if (count_ > limits_.max_nodes) throw TooBig{};
         out->entries.push_back(std::move(m.entries[i]));
         out->key_pos.push_back(m.key_pos[i]);
       }
     }
   }
-  size_t Size(const Node& n, int depth) const {
-    size_t s = 1;
-    if (depth > limits_.max_depth) return s;
-    for (const Node& i : n.items) s += Size(i, depth + 1);
-    for (const auto& e : n.entries) s += Size(e.second, depth + 1);
-    return s;
+
+  struct Cost {
+    size_t nodes = 0;
+    size_t bytes = 0;
+  };
+  Cost Measure(const Node& n, int depth) const {
+    Cost c{1, sizeof(Node) + n.tag.size() + n.text.size()};
+    if (depth > limits_.max_depth) return c;
+    auto add = [&](const Node& child) {
+      Cost k = Measure(child, depth + 1);
+      c.nodes += k.nodes;
+      c.bytes += k.bytes;
+    };
+    for (const Node& i : n.items) add(i);
+    for (const auto& e : n.entries) {
+      c.bytes += e.first.size() + sizeof(Node::Entry) + sizeof(SourcePos);
+      add(e.second);
+    }
+    return c;
   }
 
+  // `&name`: kept with its cost, which every `*name` pays in full.
+  void Remember(std::string name, const Node& node) {
+    Anchored& a = anchors_[std::move(name)];
+    a.node = node;
+    a.cost = Measure(node, 0);
+  }
+  void Alias(Node* out) {
+    auto it = anchors_.find(std::string(Str(event_.data.alias.anchor)));
+    if (it == anchors_.end()) {
+      throw SyntaxError{{"found undefined alias '" + std::string(Str(event_.data.alias.anchor)) + "'",
+                         Pos(event_.start_mark)}};
+    }
+    count_ += it->second.cost.nodes;
+    if (count_ > limits_.max_nodes) throw TooBig{};
+    Charge(it->second.cost.bytes);
+    *out = it->second.node;
+  }
+
+  struct Anchored {
+    Node node;
+    Cost cost;
+  };
+
+  std::string_view text_;
   int line_offset_;
   LoadLimits limits_;
   std::vector<LoadError>* errors_;
-  size_t count_ = 0;
+  yaml_parser_t parser_{};
+  yaml_event_t event_{};
+  bool has_event_ = false;
+  bool reader_error_ = false;
+  bool ascii_ = true;
+  mutable std::vector<size_t> line_starts_;
+  std::map<std::string, Anchored> anchors_;
+  size_t written_ = 0;  // nodes written in the text
+  size_t count_ = 0;    // nodes built, aliases expanded
   size_t bytes_ = 0;
 };
 
-std::string_view StripIndent(std::string_view s) {
-  size_t i = s.find_first_not_of(" \t");
-  return i == std::string_view::npos ? std::string_view() : s.substr(i);
-}
-
-// "!Sub |", "!Sub >-", "!Base64 |+": a tag followed only by a block indicator.
-bool IsLoneTaggedBlock(std::string_view line) {
-  std::string_view s = StripIndent(line);
-  if (s.size() < 3 || s[0] != '!') return false;
-  size_t sp = s.find(' ');
-  if (sp == std::string_view::npos) return false;
-  std::string_view rest = StripIndent(s.substr(sp));
-  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\r')) rest.remove_suffix(1);
-  if (rest.empty() || (rest[0] != '|' && rest[0] != '>')) return false;
-  for (char c : rest.substr(1)) {
-    if (c != '-' && c != '+' && !(c >= '1' && c <= '9')) return false;
-  }
-  return true;
-}
-
 // Flow collections nested deeper than the limit, found by a cheap scan before
-// yaml-cpp (which gives up on deep input with a message that says nothing).
+// parsing.
 bool TooDeeplyNested(std::string_view text, int max_depth, SourcePos* where) {
   int depth = 0, line = 1, col = 0;
   char quote = 0;
@@ -198,86 +396,6 @@ bool TooDeeplyNested(std::string_view text, int max_depth, SourcePos* where) {
   return false;
 }
 
-// Counts the nodes of the documents in a text with yaml-cpp's event parser,
-// which builds nothing: a document too large to convert is refused before
-// yaml-cpp's own tree (several hundred bytes per node) is built.
-class NodeCounter : public YAML::EventHandler {
- public:
-  size_t count = 0;
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override { ++count; }
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { ++count; }
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override { ++count; }
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    ++count;
-  }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    ++count;
-  }
-  void OnMapEnd() override {}
-};
-
-// Texts below this size cannot build a tree big enough to matter; larger ones are counted first.
-constexpr size_t kCountAbove = 1u << 20;
-
-bool MoreNodesThan(const std::string& text, size_t max_nodes) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  NodeCounter counter;
-  try {
-    while (parser.HandleNextDocument(counter)) {
-      if (counter.count > max_nodes) return true;
-    }
-  } catch (const YAML::Exception&) {
-    // Loading reports the error with its position.
-  }
-  return counter.count > max_nodes;
-}
-
-}  // namespace
-
-std::string FixTaggedBlockScalars(std::string_view text) {
-  if (text.find('!') == std::string_view::npos) return std::string(text);
-  std::vector<std::string> lines;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) nl = text.size();
-    lines.emplace_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  bool changed = false;
-  for (size_t i = 1; i < lines.size(); ++i) {
-    if (!IsLoneTaggedBlock(lines[i])) continue;
-    // The previous non-blank line must be a key with no value: "Key:".
-    size_t j = i;
-    while (j > 0 && StripIndent(lines[j - 1]).empty()) --j;
-    if (j == 0) continue;
-    std::string& prev = lines[j - 1];
-    std::string_view p = prev;
-    while (!p.empty() && (p.back() == ' ' || p.back() == '\r')) p.remove_suffix(1);
-    if (p.empty() || p.back() != ':') continue;
-    bool cr = !prev.empty() && prev.back() == '\r';
-    prev = std::string(p) + " " + std::string(StripIndent(lines[i]));
-    while (!prev.empty() && (prev.back() == ' ' || prev.back() == '\r')) prev.pop_back();
-    if (cr) prev += '\r';
-    lines[i].clear();
-    changed = true;
-  }
-  if (!changed) return std::string(text);
-  std::string out;
-  out.reserve(text.size() + 16);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (i) out += '\n';
-    out += lines[i];
-  }
-  return out;
-}
-
-namespace {
-
 // Loads the first document of `text` (or, with `all`, every document) within
 // the limits; every refusal is a LoadError with its position.
 bool Load(std::string_view text, int line_offset, const LoadLimits& limits, bool all, std::vector<Node>* out,
@@ -288,29 +406,32 @@ bool Load(std::string_view text, int line_offset, const LoadLimits& limits, bool
                        {deep.line + line_offset, deep.column}});
     return false;
   }
-  std::string fixed = FixTaggedBlockScalars(text);
-  try {
-    if (fixed.size() > kCountAbove && MoreNodesThan(fixed, limits.max_nodes)) throw TooManyNodes{};
-    std::vector<YAML::Node> docs = all ? YAML::LoadAll(fixed) : std::vector<YAML::Node>{YAML::Load(fixed)};
-    Converter c(line_offset, limits, errors);
-    for (const YAML::Node& d : docs) {
-      out->emplace_back();
-      c.Convert(d, &out->back(), 0);
+  std::string readable;  // the text with unreadable characters replaced, after the reader refused it
+  const size_t errors_before = errors->size();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Builder b(text, attempt == 0 ? text : std::string_view(readable), line_offset, limits, errors);
+    try {
+      b.Run(all, out);
+      return true;
+    } catch (const TooBig&) {
+      errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) + " nodes or " +
+                             std::to_string(limits.max_bytes >> 20) + " MiB (YAML aliases?); not parsed",
+                         {1 + line_offset, 1}});
+    } catch (const TooManyNodes&) {
+      errors->push_back({"the document has more than " + std::to_string(limits.max_nodes) + " nodes; not parsed",
+                         {1 + line_offset, 1}});
+    } catch (const TooDeep& e) {
+      errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});
+    } catch (const SyntaxError& e) {
+      if (attempt == 0 && b.reader_error()) {
+        errors->resize(errors_before);
+        out->clear();
+        readable = ReplaceUnreadable(text);
+        continue;
+      }
+      errors->push_back(e.error);
     }
-    return true;
-  } catch (const TooBig&) {
-    errors->push_back({"the document expands to more than " + std::to_string(limits.max_nodes) + " nodes or " +
-                           std::to_string(limits.max_bytes >> 20) + " MiB (YAML aliases?); not parsed",
-                       {1 + line_offset, 1}});
-  } catch (const TooManyNodes&) {
-    errors->push_back({"the document has more than " + std::to_string(limits.max_nodes) + " nodes; not parsed",
-                       {1 + line_offset, 1}});
-  } catch (const TooDeep& e) {
-    errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});
-  } catch (const YAML::Exception& e) {
-    SourcePos pos{e.mark.line >= 0 ? e.mark.line + 1 + line_offset : 1 + line_offset,
-                  e.mark.column >= 0 ? e.mark.column + 1 : 1};
-    errors->push_back({e.msg, pos});
+    break;
   }
   out->clear();
   return false;

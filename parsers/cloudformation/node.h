@@ -1,4 +1,4 @@
-// A template as a plain tree with positions and tags, loaded through yaml-cpp
+// A template as a plain tree with positions and tags, loaded through libyaml
 // (YAML and JSON alike) with bounds: node count and bytes (alias expansion),
 // depth, duplicate keys.
 #ifndef SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
@@ -53,7 +53,7 @@ struct LoadError {
 // the number of nodes and their bytes (text, keys, tags and the nodes
 // themselves) are counted as the tree is built, and loading stops at either.
 // A document of more nodes than `max_nodes` (before expansion, too) is refused
-// before yaml-cpp builds its own tree of it. CloudFormation takes templates of
+// as it is read. CloudFormation takes templates of
 // at most 1 MB, far below either bound.
 struct LoadLimits {
   size_t max_nodes = 1'000'000;    // after alias expansion
@@ -70,11 +70,6 @@ bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limi
 // whole text; one node count limit for them all. Returns false on error.
 bool LoadDocuments(std::string_view text, const LoadLimits& limits, std::vector<Node>* out,
                    std::vector<LoadError>* errors);
-
-// Works around yaml-cpp 0.7 rejecting a tagged block scalar whose tag stands
-// alone on the line after its key ("Key:\n  !Sub |\n  ..."): the tag moves up
-// to the key's line and its own line becomes blank, so no line number changes.
-std::string FixTaggedBlockScalars(std::string_view text);
 
 }  // namespace sagelint::cfn
 

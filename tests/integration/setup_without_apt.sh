@@ -55,7 +55,7 @@ stub rpm 1
 stub id 0 0
 run --install-only
 [ "$rc" = 0 ] || fail "exit $rc with dnf as root"
-expect_call "dnf install -y gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel json-devel re2-devel catch-devel npm"
+expect_call "dnf install -y gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel libyaml-devel json-devel re2-devel catch-devel npm"
 echo "ok: dnf as root installs the Fedora packages"
 
 # 3. Fedora without root and without sudo: the command to run as root, nothing installed.
@@ -66,7 +66,7 @@ stub id 0 1000
 run --install-only -DSAGELINT_TESTS=OFF
 [ "$rc" = 1 ] || fail "exit $rc without root and sudo"
 expect_out "installing needs root and sudo is not available"
-expect_out "  dnf install -y gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel json-devel re2-devel npm"
+expect_out "  dnf install -y gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel libyaml-devel json-devel re2-devel npm"
 expect_out "then run scripts/setup.sh again."
 grep -qE "^(dnf|sudo) " "$log" && fail "dnf or sudo was run without root"
 echo "ok: no root, no sudo: says what to run as root"
@@ -79,7 +79,7 @@ stub id 0 1000
 stub sudo
 run --install-only
 [ "$rc" = 0 ] || fail "exit $rc with sudo"
-expect_call "sudo dnf install -y gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel json-devel re2-devel catch-devel npm"
+expect_call "sudo dnf install -y gcc-c++ make cmake ninja-build pkgconf-pkg-config yaml-cpp-devel libyaml-devel json-devel re2-devel catch-devel npm"
 echo "ok: without root it installs through sudo"
 
 # 5. macOS: brew, as the user, only what brew does not list; node for npm.
@@ -97,7 +97,7 @@ echo "brew \$*" >> "$log"
 case "\$1 \$3" in "list cmake"|"list re2") exit 0 ;; "list "*) exit 1 ;; esac
 STUB
 run --install-only
-expect_call "brew install ninja pkg-config yaml-cpp nlohmann-json catch2 node"
+expect_call "brew install ninja pkg-config yaml-cpp libyaml nlohmann-json catch2 node"
 grep -q sudo "$log" && fail "sudo used with brew"
 echo "ok: brew installs the missing formulae without sudo"
 

@@ -46,10 +46,16 @@ TEST_CASE("parameter values given by the user win over defaults", "[cloudformati
   CHECK(DumpVal(r.workloads[1].instance_type) == "\"ml.t3.medium\"@29:21 (mapping Sizes)");
 }
 
-TEST_CASE("a tag alone on the line after its key keeps every line number", "[cloudformation]") {
-  std::string text = "A:\n  B:\n    !Sub |\n    {\"x\": 1}\n";
-  CHECK(cfn::FixTaggedBlockScalars(text) == "A:\n  B: !Sub |\n\n    {\"x\": 1}\n");
-  CHECK(cfn::FixTaggedBlockScalars("A: !Sub |\n  x\n") == "A: !Sub |\n  x\n");
+TEST_CASE("a tag alone on the line after its key is read where it stands", "[cloudformation]") {
+  cfn::Node doc;
+  std::vector<cfn::LoadError> errors;
+  REQUIRE(cfn::LoadDocument("A:\n  B:\n    !Sub |\n    {\"x\": 1}\n", 0, cfn::LoadLimits{}, &doc, &errors));
+  const cfn::Node* b = doc.Find({"A", "B"});
+  REQUIRE(b);
+  CHECK(b->tag == "!Sub");
+  CHECK(b->text == "{\"x\": 1}\n");
+  CHECK(b->pos.line == 3);
+  CHECK(b->pos.column == 5);
 }
 
 TEST_CASE("alias bombs and deep nesting end in a clear error", "[cloudformation][adversarial]") {
