@@ -27,6 +27,17 @@ const Emitter* FindEmitter(std::string_view name) {
   return nullptr;
 }
 
+const char* SeverityIcon(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "🔴";
+    case Severity::kWarning:
+      return "🟠";
+    default:
+      return "🔵";
+  }
+}
+
 Tally CountFindings(const std::vector<Finding>& findings) {
   Tally t;
   for (const Finding& f : findings) {

@@ -61,6 +61,9 @@ std::string MarkdownCode(std::string_view s);
 // One finding as the JSON object of SPEC §5 (also used by other emitters).
 nlohmann::ordered_json FindingJson(const Finding& f);
 
+// The mark of a severity in markdown: 🔴 error, 🟠 warning, 🔵 note.
+const char* SeverityIcon(Severity s);
+
 // Counts by severity, for summaries.
 struct Tally {
   int errors = 0, warnings = 0, notes = 0;

@@ -92,15 +92,19 @@ ScanResult WithFindings(const DiffResult& d, std::vector<Finding> findings) {
   return r;
 }
 
+// Dollars in JSON: to the cent, or null when unknown.
+nlohmann::ordered_json CentsJson(std::optional<double> usd) {
+  return usd ? nlohmann::ordered_json(std::round(*usd * 100) / 100) : nlohmann::ordered_json(nullptr);
+}
+
 nlohmann::ordered_json StateJson(const std::optional<SpendState>& s) {
   using json = nlohmann::ordered_json;
   if (!s) return nullptr;
   auto opt = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
-  auto usd = [](const std::optional<double>& v) { return v ? json(std::round(*v * 100) / 100) : json(nullptr); };
   return {{"instance_type", opt(s->instance_type)}, {"instance_count", opt(s->instance_count)},
           {"spot", opt(s->spot)},                   {"idle_stop", opt(s->idle_stop)},
-          {"autoscaling", opt(s->autoscaling)},     {"hourly_usd", usd(s->hourly_usd)},
-          {"monthly_usd", usd(s->monthly_usd)}};
+          {"autoscaling", opt(s->autoscaling)},     {"hourly_usd", CentsJson(s->hourly_usd)},
+          {"monthly_usd", CentsJson(s->monthly_usd)}};
 }
 
 void DiffJson(std::ostream& out, const DiffResult& d) {
@@ -119,9 +123,7 @@ void DiffJson(std::ostream& out, const DiffResult& d) {
                          {"change", ChangeName(c.change)},
                          {"before", StateJson(c.before)},
                          {"after", StateJson(c.after)},
-                         {"monthly_usd_delta", c.monthly_usd_delta
-                                                   ? json(std::round(*c.monthly_usd_delta * 100) / 100)
-                                                   : json(nullptr)}});
+                         {"monthly_usd_delta", CentsJson(c.monthly_usd_delta)}});
   }
   Tally t = CountFindings(d.added);
   json doc = {
@@ -133,7 +135,7 @@ void DiffJson(std::ostream& out, const DiffResult& d) {
       {"resolved", list(d.resolved)},
       {"spend_delta",
        {{"workloads", workloads},
-        {"total_monthly_usd", std::round(d.total_monthly_usd * 100) / 100},
+        {"total_monthly_usd", CentsJson(d.total_monthly_usd)},
         {"unpriced_changes", d.unpriced_changes}}},
       {"summary",
        {{"files_scanned", d.head.files_scanned},
@@ -221,9 +223,8 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
         std::string where = "L" + std::to_string(f->range.begin.line);
         if (!opts.blob_url.empty()) where = "[" + where + "](" + opts.blob_url + UriPath(f->root_path) + "#L" +
                                             std::to_string(f->range.begin.line) + ")";
-        const char* icon = f->severity == Severity::kError ? "🔴" : f->severity == Severity::kWarning ? "🟠" : "🔵";
         std::string cost = CostText(*f);
-        std::string item = "- " + std::string(icon) + " `" + f->rule + "` " + where + " " + MarkdownText(f->message) +
+        std::string item = "- " + std::string(SeverityIcon(f->severity)) + " `" + f->rule + "` " + where + " " + MarkdownText(f->message) +
                            (cost.empty() ? "" : " — **" + cost + "**") + "\n";
         std::string details;
         if (!f->suggestion.empty()) details += "<b>Fix:</b> " + MarkdownText(f->suggestion) + "<br>";

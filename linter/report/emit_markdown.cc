@@ -16,7 +16,6 @@ void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions&)
   if (savings > 0) out << "**Estimated avoidable spend: ≈ " << FormatUsd(savings) << "/month**\n\n";
   out << "| | Rule | Location | Resource | Finding | Est. cost |\n|---|---|---|---|---|---|\n";
   for (const Finding& f : scan.findings) {
-    const char* icon = f.severity == Severity::kError ? "🔴" : f.severity == Severity::kWarning ? "🟠" : "🔵";
     std::string cost;
     if (f.cost && f.cost->hourly_usd) {
       cost = FormatUsd(*f.cost->hourly_usd) + "/h";
@@ -24,7 +23,7 @@ void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions&)
       if (f.cost->monthly_savings_usd) cost += " (save " + FormatUsd(*f.cost->monthly_savings_usd) + "/month)";
     }
     // Everything from a scanned file is escaped: a resource name cannot add HTML, links or mentions to the comment.
-    out << "| " << icon << " | `" << f.rule << "` " << f.name << " | "
+    out << "| " << SeverityIcon(f.severity) << " | `" << f.rule << "` " << f.name << " | "
         << MarkdownCode(f.path + ":" + std::to_string(f.range.begin.line)) << " | " << MarkdownText(f.resource)
         << " | " << MarkdownText(f.message);
     if (!f.suggestion.empty()) out << "<br>**Fix:** " << MarkdownText(f.suggestion);
