@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -69,23 +71,95 @@ Char CharAt(std::string_view text, size_t i) {
   return {len, printable};
 }
 
-// The text with every character libyaml's reader refuses replaced by U+FFFD,
-// one for one, so lines and columns (in characters) stay where they were.
-// Used only after such a refusal: a stray byte in a comment or a name is no
-// reason to lose a template.
-std::string ReplaceUnreadable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 16);
-  for (size_t i = 0; i < text.size();) {
-    Char c = CharAt(text, i);
-    if (c.readable) {
-      out.append(text.substr(i, c.length));
-    } else {
-      out += "\xEF\xBF\xBD";
-    }
-    i += c.length;
+// What libyaml reads when it refused the text as written: every character
+// its reader refuses replaced by U+FFFD (a stray byte in a comment or a name
+// is no reason to lose a template), and in JSON a UTF-16 surrogate pair
+// escape (`\ud83d\ude00`, as Python's json.dumps writes characters beyond
+// U+FFFF) as the one escape YAML has for it (`\U0001f600`); NEL, LS and PS,
+// which libyaml (YAML 1.1) reads as line breaks, as escapes of themselves in
+// a JSON string and as U+FFFD elsewhere (YAML 1.2 and editors see no line
+// break there). Each edit says
+// where its replacement starts and how much longer the original was, so
+// positions map back to the text as written.
+struct Edit {
+  size_t at;
+  std::ptrdiff_t longer;
+};
+struct Rewritten {
+  std::string text;
+  std::vector<Edit> edits;
+};
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The value of `\uXXXX` at text[i], or -1.
+long Utf16Escape(std::string_view text, size_t i) {
+  if (i + 6 > text.size() || text[i] != '\\' || text[i + 1] != 'u') return -1;
+  long v = 0;
+  for (size_t k = 2; k < 6; ++k) {
+    int h = HexValue(text[i + k]);
+    if (h < 0) return -1;
+    v = v * 16 + h;
   }
-  return out;
+  return v;
+}
+
+// NEL, LS and PS: line breaks to libyaml (YAML 1.1), characters to JSON.
+bool IsYamlOnlyBreak(std::string_view seq) {
+  return seq == "\xC2\x85" || seq == "\xE2\x80\xA8" || seq == "\xE2\x80\xA9";
+}
+bool HasYamlOnlyBreak(std::string_view text) {
+  return text.find("\xC2\x85") != std::string_view::npos || text.find("\xE2\x80\xA8") != std::string_view::npos ||
+         text.find("\xE2\x80\xA9") != std::string_view::npos;
+}
+
+bool LooksLikeJson(std::string_view text) {
+  size_t i = text.find_first_not_of(" \t\r\n");
+  return i != std::string_view::npos && (text[i] == '{' || text[i] == '[');
+}
+
+Rewritten Rewrite(std::string_view text) {
+  Rewritten r;
+  r.text.reserve(text.size() + 16);
+  const bool json = LooksLikeJson(text);
+  bool in_string = false;
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (json && c == '"') in_string = !in_string;
+    if (json && in_string && c == '\\') {
+      long high = Utf16Escape(text, i), low = Utf16Escape(text, i + 6);
+      if (high >= 0xD800 && high <= 0xDBFF && low >= 0xDC00 && low <= 0xDFFF) {
+        char escape[16];
+        std::snprintf(escape, sizeof escape, "\\U%08lx", 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
+        r.edits.push_back({r.text.size(), 12 - 10});
+        r.text += escape;
+        i += 12;
+        continue;
+      }
+      r.text.append(text.substr(i, 2));  // an escape never ends the string
+      i += 2;
+      continue;
+    }
+    Char ch = CharAt(text, i);
+    std::string_view seq = text.substr(i, ch.length);
+    if (json && in_string && IsYamlOnlyBreak(seq)) {
+      // A character of a JSON string that libyaml would read as a line break.
+      r.edits.push_back({r.text.size(), static_cast<std::ptrdiff_t>(ch.length) - 6});
+      r.text += seq == "\xC2\x85" ? "\\u0085" : seq == "\xE2\x80\xA8" ? "\\u2028" : "\\u2029";
+    } else if (ch.readable && !IsYamlOnlyBreak(seq)) {
+      r.text.append(text.substr(i, ch.length));
+    } else {
+      r.edits.push_back({r.text.size(), static_cast<std::ptrdiff_t>(ch.length) - 3});
+      r.text += "\xEF\xBF\xBD";
+    }
+    i += ch.length;
+  }
+  return r;
 }
 
 std::string_view Str(const yaml_char_t* s) {
@@ -98,12 +172,21 @@ std::string_view Str(const yaml_char_t* s) {
 // ever built.
 class Builder {
  public:
-  // libyaml reads `input`; positions are those of `text` (the same but for
-  // characters ReplaceUnreadable replaced).
-  Builder(std::string_view text, std::string_view input, int line_offset, const LoadLimits& limits,
-          std::vector<LoadError>* errors)
-      : text_(text), line_offset_(line_offset), limits_(limits), errors_(errors) {
-    ascii_ = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  // libyaml reads `input`, which is `text` as Rewrite left it (with its
+  // `edits`; none when it is `text` itself); positions are those of `text`.
+  Builder(std::string_view text, std::string_view input, const std::vector<Edit>& edits, int line_offset,
+          const LoadLimits& limits, std::vector<LoadError>* errors)
+      : text_(text), input_(input), line_offset_(line_offset), limits_(limits), errors_(errors) {
+    // libyaml's lines and columns are the file's when every character is one
+    // byte and every line ends with "\n" (libyaml also breaks lines at a lone
+    // "\r", NEL, LS and PS, where editors and sagelint's other readers do not).
+    // (A UTF-16 text, which libyaml decodes, is not mapped to bytes either.)
+    simple_ = (edits.empty() && std::none_of(input.begin(), input.end(), [](char c) {
+                return static_cast<unsigned char>(c) >= 0x80 || c == '\r';
+              })) ||
+              input.substr(0, 2) == "\xFF\xFE" || input.substr(0, 2) == "\xFE\xFF";
+    std::ptrdiff_t longer = 0;
+    for (const Edit& e : edits) edits_.push_back({e.at, longer += e.longer});
     yaml_parser_initialize(&parser_);
     yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(input.data()), input.size());
   }
@@ -114,8 +197,12 @@ class Builder {
   Builder(const Builder&) = delete;
   Builder& operator=(const Builder&) = delete;
 
-  // True when libyaml's reader (not its scanner or parser) refused the text.
-  bool reader_error() const { return reader_error_; }
+  // True when Rewrite may make the text readable: libyaml's reader refused
+  // it, or it holds an escape libyaml does not know.
+  bool rewrite_may_help() const {
+    return parser_.error == YAML_READER_ERROR ||
+           (parser_.problem && std::string_view(parser_.problem) == "found invalid Unicode character escape code");
+  }
 
   // The documents of the stream (with `all`), or its first one; a stream of
   // no document is one empty document then.
@@ -138,7 +225,6 @@ class Builder {
     if (has_event_) yaml_event_delete(&event_);
     has_event_ = yaml_parser_parse(&parser_, &event_) != 0;
     if (has_event_) return;
-    reader_error_ = parser_.error == YAML_READER_ERROR;
     throw SyntaxError{ParserError()};
   }
 
@@ -146,7 +232,7 @@ class Builder {
     std::string problem = parser_.problem ? parser_.problem : "not readable as YAML";
     if (parser_.error == YAML_READER_ERROR) {
       // The reader reports a byte offset rather than a mark.
-      size_t offset = std::min(parser_.problem_offset, text_.size());
+      size_t offset = std::min(Original(parser_.problem_offset), text_.size());
       size_t line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
       line_start = line_start == std::string_view::npos || offset == 0 ? 0 : line_start + 1;
       int line = 1 + line_offset_ + static_cast<int>(std::count(text_.begin(), text_.begin() + line_start, '\n'));
@@ -166,25 +252,62 @@ class Builder {
     return {message, pos};
   }
 
-  // libyaml counts columns in characters; sagelint's columns are bytes.
+  // The offset in `text_` of an offset in `input_`.
+  size_t Original(size_t at) const {
+    auto it = std::upper_bound(edits_.begin(), edits_.end(), at,
+                               [](size_t o, const Edit& e) { return o <= e.at; });
+    return it == edits_.begin() ? at : static_cast<size_t>(static_cast<std::ptrdiff_t>(at) + std::prev(it)->longer);
+  }
+
+  // The length of the line break at input_[i] as libyaml reads one, or 0.
+  size_t BreakAt(size_t i) const {
+    std::string_view rest = input_.substr(i);
+    if (rest.empty()) return 0;
+    if (rest[0] == '\n') return 1;
+    if (rest[0] == '\r') return rest.size() > 1 && rest[1] == '\n' ? 2 : 1;
+    if (rest.substr(0, 2) == "\xC2\x85") return 2;
+    if (rest.substr(0, 3) == "\xE2\x80\xA8" || rest.substr(0, 3) == "\xE2\x80\xA9") return 3;
+    return 0;
+  }
+
+  // libyaml counts lines and columns in characters of what it read; sagelint
+  // counts lines by "\n" and columns in bytes of the file.
   SourcePos Pos(const yaml_mark_t& m) const {
-    int line = static_cast<int>(m.line) + 1 + line_offset_;
-    if (ascii_) return {line, static_cast<int>(m.column) + 1};
+    if (simple_) return {static_cast<int>(m.line) + 1 + line_offset_, static_cast<int>(m.column) + 1};
     if (line_starts_.empty()) {
       line_starts_.push_back(0);
+      for (size_t i = 0; i < input_.size();) {
+        size_t n = BreakAt(i);
+        i += n ? n : 1;
+        if (n) line_starts_.push_back(i);
+      }
       for (size_t i = 0; i < text_.size(); ++i) {
-        if (text_[i] == '\n') line_starts_.push_back(i + 1);
+        if (text_[i] == '\n') text_lines_.push_back(i + 1);
       }
     }
-    if (m.line >= line_starts_.size()) return {line, static_cast<int>(m.column) + 1};
-    size_t start = line_starts_[m.line];
-    // The reader skips a byte-order mark, and so do columns.
-    if (start == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
-    size_t i = start;
-    for (size_t chars = 0; chars < m.column && i < text_.size() && text_[i] != '\n'; ++chars) {
-      i += CharAt(text_, i).length;
+    size_t at = input_.size();  // where the mark is in input_
+    if (m.line < line_starts_.size()) {
+      size_t start = line_starts_[m.line];
+      // The reader skips a byte-order mark, and so do columns.
+      if (start == 0 && input_.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
+      // Marks come in order, mostly on the same line: go on from the last one
+      // rather than from the line's start (a one-line JSON file would cost the
+      // square of its length otherwise).
+      if (walk_.line != m.line || walk_.chars > m.column) walk_ = {m.line, 0, start};
+      while (walk_.chars < m.column && walk_.at < input_.size() && !BreakAt(walk_.at)) {
+        ++walk_.at;
+        while (walk_.at < input_.size() && (static_cast<unsigned char>(input_[walk_.at]) & 0xC0) == 0x80) ++walk_.at;
+        ++walk_.chars;
+      }
+      at = walk_.at;
     }
-    return {line, static_cast<int>(i - start) + 1};
+    size_t offset = std::min(Original(at), text_.size());
+    // The file's line: the number of "\n" before the offset.
+    size_t line = static_cast<size_t>(std::upper_bound(text_lines_.begin(), text_lines_.end(), offset) -
+                                      text_lines_.begin());
+    size_t line_start = line == 0 ? 0 : text_lines_[line - 1];
+    if (line == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") line_start = std::min<size_t>(3, offset);
+    return {static_cast<int>(line) + 1 + line_offset_, static_cast<int>(offset - line_start) + 1};
   }
 
   // Counts `n` more bytes of the tree being built; throws past the budget.
@@ -347,15 +470,21 @@ class Builder {
   };
 
   std::string_view text_;
+  std::string_view input_;
+  std::vector<Edit> edits_;  // `longer` summed over this edit and those before it
   int line_offset_;
   LoadLimits limits_;
   std::vector<LoadError>* errors_;
   yaml_parser_t parser_{};
   yaml_event_t event_{};
   bool has_event_ = false;
-  bool reader_error_ = false;
-  bool ascii_ = true;
-  mutable std::vector<size_t> line_starts_;
+  bool simple_ = true;  // columns in characters are columns in bytes
+  mutable std::vector<size_t> line_starts_;  // of input_, as libyaml breaks lines
+  mutable std::vector<size_t> text_lines_;   // where each line of text_ but the first starts
+  struct Walk {
+    size_t line = SIZE_MAX, chars = 0, at = 0;
+  };
+  mutable Walk walk_;  // where Pos last stopped
   std::map<std::string, Anchored> anchors_;
   size_t written_ = 0;  // nodes written in the text
   size_t count_ = 0;    // nodes built, aliases expanded
@@ -406,10 +535,14 @@ bool Load(std::string_view text, int line_offset, const LoadLimits& limits, bool
                        {deep.line + line_offset, deep.column}});
     return false;
   }
-  std::string readable;  // the text with unreadable characters replaced, after the reader refused it
+  Rewritten rewritten;  // what libyaml reads after refusing the text as written
   const size_t errors_before = errors->size();
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    Builder b(text, attempt == 0 ? text : std::string_view(readable), line_offset, limits, errors);
+  // A text with NEL, LS or PS is rewritten before the first attempt.
+  int first = HasYamlOnlyBreak(text) ? 1 : 0;
+  if (first) rewritten = Rewrite(text);
+  for (int attempt = first; attempt < 2; ++attempt) {
+    Builder b(text, attempt == 0 ? text : std::string_view(rewritten.text), rewritten.edits, line_offset, limits,
+              errors);
     try {
       b.Run(all, out);
       return true;
@@ -423,10 +556,10 @@ bool Load(std::string_view text, int line_offset, const LoadLimits& limits, bool
     } catch (const TooDeep& e) {
       errors->push_back({"nesting deeper than " + std::to_string(limits.max_depth) + " levels; not parsed", e.pos});
     } catch (const SyntaxError& e) {
-      if (attempt == 0 && b.reader_error()) {
+      if (attempt == 0 && b.rewrite_may_help()) {
         errors->resize(errors_before);
         out->clear();
-        readable = ReplaceUnreadable(text);
+        rewritten = Rewrite(text);
         continue;
       }
       errors->push_back(e.error);

@@ -58,6 +58,75 @@ TEST_CASE("a tag alone on the line after its key is read where it stands", "[clo
   CHECK(b->pos.column == 5);
 }
 
+TEST_CASE("a UTF-16 surrogate pair escape in JSON is one character, positions as written", "[cloudformation]") {
+  // Python's json.dumps writes characters beyond U+FFFF this way; YAML has no such escape.
+  cfn::Node doc;
+  std::vector<cfn::LoadError> errors;
+  std::string text = "{\"A\": \"smile \\ud83d\\ude00 \\u00e9\", \"B\": \"ml.t3.medium\"}";
+  REQUIRE(cfn::LoadDocument(text, 0, cfn::LoadLimits{}, &doc, &errors));
+  CHECK(errors.empty());
+  CHECK(doc.Get("A")->text == "smile \xF0\x9F\x98\x80 \xC3\xA9");
+  CHECK(doc.Get("B")->pos.column == static_cast<int>(text.find("\"ml.t3")) + 1);
+  CHECK(doc.KeyPos("B").column == static_cast<int>(text.find("\"B\"")) + 1);
+  // A lone surrogate is still an error, at its place.
+  std::string lone = "{\"A\": \"\\ud83d x\"}";
+  CHECK_FALSE(cfn::LoadDocument(lone, 0, cfn::LoadLimits{}, &doc, &errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].message.find("invalid Unicode character escape code") != std::string::npos);
+}
+
+TEST_CASE("characters libyaml refuses become U+FFFD and columns stay in bytes of the file", "[cloudformation]") {
+  cfn::Node doc;
+  std::vector<cfn::LoadError> errors;
+  // A Latin-1 byte and a control character before values on the same line; a
+  // multi-byte character too.
+  std::string text = "A: {x: Caf\xE9, y: \x01z, \xC3\xA9: w}\n";
+  REQUIRE(cfn::LoadDocument(text, 0, cfn::LoadLimits{}, &doc, &errors));
+  const cfn::Node* a = doc.Get("A");
+  REQUIRE(a);
+  CHECK(a->Get("x")->text == "Caf\xEF\xBF\xBD");
+  CHECK(a->Get("y")->pos.column == static_cast<int>(text.find("\x01z")) + 1);
+  CHECK(a->Get("\xC3\xA9")->pos.column == static_cast<int>(text.find(": w")) + 3);
+  CHECK(a->KeyPos("\xC3\xA9").column == static_cast<int>(text.find("\xC3\xA9")) + 1);
+}
+
+TEST_CASE("lines are counted by newlines alone, as editors count them", "[cloudformation]") {
+  cfn::Node doc;
+  std::vector<cfn::LoadError> errors;
+  // libyaml (YAML 1.1) also breaks lines at NEL, LS and PS: in YAML they are
+  // U+FFFD (YAML 1.2 and editors see no line break there).
+  std::string yaml = "A: x # a\xE2\x80\xA8comment\nC: \xC2\x85\xC2\x85, d\nB: y\n";
+  REQUIRE(cfn::LoadDocument(yaml, 0, cfn::LoadLimits{}, &doc, &errors));
+  CHECK(doc.Get("C")->text == "\xEF\xBF\xBD\xEF\xBF\xBD, d");
+  CHECK(doc.Get("B")->pos.line == 3);
+  CHECK(doc.Get("B")->pos.column == 4);
+  // A lone CR ends a line for libyaml; the file's line is still counted by "\n".
+  REQUIRE(cfn::LoadDocument("A: x\rB: \xC3\xA9\nC: z\n", 0, cfn::LoadLimits{}, &doc, &errors));
+  CHECK(doc.Get("B")->pos.line == 1);
+  CHECK(doc.Get("B")->pos.column == 9);
+  CHECK(doc.Get("C")->pos.line == 2);
+  // In a JSON string they are characters of the string.
+  std::string json = "{\"A\": \"x\xE2\x80\xA8y\xC2\x85z\", \"B\":\n \"w\"}";
+  REQUIRE(cfn::LoadDocument(json, 0, cfn::LoadLimits{}, &doc, &errors));
+  CHECK(errors.empty());
+  CHECK(doc.Get("A")->text == "x\xE2\x80\xA8y\xC2\x85z");
+  CHECK(doc.KeyPos("B").line == 1);
+  CHECK(doc.KeyPos("B").column == static_cast<int>(json.find("\"B\"")) + 1);
+  CHECK(doc.Get("B")->pos.line == 2);
+  CHECK(doc.Get("B")->pos.column == 2);
+}
+
+TEST_CASE("positions on one long line with non-ASCII text are exact", "[cloudformation]") {
+  std::string text = "{\"\xC3\xA9\": 0";
+  for (int i = 0; i < 20000; ++i) text += ", \"k" + std::to_string(i) + "\": \"\xE2\x82\xAC" + std::to_string(i) + "\"";
+  text += "}";
+  cfn::Node doc;
+  std::vector<cfn::LoadError> errors;
+  REQUIRE(cfn::LoadDocument(text, 0, cfn::LoadLimits{}, &doc, &errors));
+  CHECK(doc.KeyPos("k19999").column == static_cast<int>(text.find("\"k19999\"")) + 1);
+  CHECK(doc.Get("k19999")->pos.column == static_cast<int>(text.find("\"\xE2\x82\xAC" "19999\"")) + 1);
+}
+
 TEST_CASE("alias bombs and deep nesting end in a clear error", "[cloudformation][adversarial]") {
   std::string bomb = sagelint::testing::AliasBomb();
   FileResult r = ParseText("bomb.yaml", bomb);
