@@ -400,10 +400,18 @@ int CommandDumpModel(const CliOptions& o) {
     std::string abs = std::filesystem::absolute(path).lexically_normal().string();
     files.push_back(DescribeFile(abs, ScanRootOf(abs), true));
   }
-  for (const WorkUnit& unit : PlanUnits(std::move(files))) {
-    std::vector<std::string> skipped;
-    for (const ParsedFile& pf : ParseUnit(unit, ro, &skipped)) std::cout << DumpFileResult(pf.result);
+  Plan plan = PlanUnits(std::move(files));
+  auto dump = [](const std::vector<ParsedFile>& parsed, const std::vector<std::string>& skipped) {
+    for (const ParsedFile& pf : parsed) std::cout << DumpFileResult(pf.result);
     for (const std::string& s : skipped) std::cerr << "sagelint: skipped " << Printable(s) << "\n";
+  };
+  for (const DiscoveredFile& file : plan.files) {
+    std::vector<std::string> skipped;
+    dump(ParseFile(file, ro, &skipped), skipped);
+  }
+  for (const WorkUnit& unit : plan.modules) {
+    std::vector<std::string> skipped;
+    dump(ParseUnit(unit, ro, &skipped), skipped);
   }
   return 0;
 }
@@ -533,7 +541,7 @@ int CommandInventory(const CliOptions& o) {
   for (const Output& out : outputs) {
     std::ostringstream text;
     EmitInventory(text, out.format, result.workloads, table);
-    written.emplace_back(out.file, text.str());
+    written.emplace_back(out.file, std::move(text).str());
   }
   if (!WriteOutputs(written)) return 2;
   return 0;
@@ -580,7 +588,7 @@ bool EmitOutputs(const CliOptions& o,
     eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
     std::ostringstream text;
     emit(text, out, eo);
-    rendered.emplace_back(out.file, text.str());
+    rendered.emplace_back(out.file, std::move(text).str());
   }
   return WriteOutputs(rendered);
 }

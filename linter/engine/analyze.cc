@@ -27,10 +27,9 @@ std::string JoinConditions(const std::string& a, const std::string& b) {
   return a + " and " + b;
 }
 
-// The Deny statements of each IAM policy, by file and policy name: SM501 sees
-// one statement at a time, but a Deny elsewhere in the same policy can
-// already restrict the instance types an Allow grants.
-using DenyIndex = std::map<std::pair<std::string, std::string>, std::vector<const IamStatement*>>;
+// SM501 sees one statement at a time, but a Deny elsewhere in the same policy
+// can already restrict the instance types an Allow grants.
+using DenyIndex = Analyzer::DenyIndex;
 
 DenyIndex IndexDenies(const std::vector<Workload*>& all) {
   DenyIndex index;
@@ -108,32 +107,36 @@ Finding ToolFinding(const char* id, const char* name, Severity sev, const std::s
   return f;
 }
 
-// An `ml.*` type the catalog does not know is reported once per scan rather
-// than guessed at: every instance rule skips it.
-void ReportUnknownInstanceTypes(const Workload& w, const RuleSet& rules, std::set<std::string>& seen,
-                                std::vector<Finding>& out) {
+// Calls `fn` with each `ml.*` type of `w` the catalog does not know (SM004).
+template <typename Fn>
+void ForEachUnknownInstanceType(const Workload& w, Fn&& fn) {
   auto check = [&](const Val& v) {
     v.ForEach([&](const Val& t) {
       if (!t.known() || t.text.rfind("ml.", 0) != 0 || IsKnownInstanceType(t.text)) return;
       if (w.stand_in && !t.range.valid()) return;
-      if (!seen.insert(t.text).second) return;
-      Finding f = ToolFinding("SM004", "unknown-instance-type", rules.SeverityOf("SM004"), w.path,
-                              t.range.valid() ? t.range.begin : w.range.begin,
-                              w.label + " uses " + t.text +
-                                  ", an instance type sagelint does not know: no instance rule checked it",
-                              w.format);
-      f.value = t.text;
-      f.range = t.range.valid() ? t.range : w.range;
-      f.resource = w.label;
-      f.resource_range = w.range;
-      f.suggestion = "check the spelling against the SageMaker instance types; if it is new, report it so the "
-                     "catalog can learn it";
-      out.push_back(std::move(f));
+      fn(t);
     });
   };
   check(w.instance_type);
   for (const InstanceGroup& g : w.instance_groups) check(g.instance_type);
   for (const StudioApp& app : w.apps) check(app.instance_type);
+}
+
+// An `ml.*` type the catalog does not know is reported once per scan rather
+// than guessed at: every instance rule skips it.
+Finding UnknownTypeFinding(const Workload& w, const Val& t, const RuleSet& rules) {
+  Finding f = ToolFinding("SM004", "unknown-instance-type", rules.SeverityOf("SM004"), w.path,
+                          t.range.valid() ? t.range.begin : w.range.begin,
+                          w.label + " uses " + t.text +
+                              ", an instance type sagelint does not know: no instance rule checked it",
+                          w.format);
+  f.value = t.text;
+  f.range = t.range.valid() ? t.range : w.range;
+  f.resource = w.label;
+  f.resource_range = w.range;
+  f.suggestion = "check the spelling against the SageMaker instance types; if it is new, report it so the "
+                 "catalog can learn it";
+  return f;
 }
 
 // `# sagelint:dataset-size=2TB` on the line of a channel's S3 URI, or on the
@@ -233,128 +236,316 @@ void DropStandaloneModuleCopies(std::vector<ParsedFile>& files) {
   }
 }
 
-Analysis Analyze(std::vector<ParsedFile> files, const RuleSet& rules, const PriceTable& prices,
-                 const std::string& root, bool keep_workloads) {
-  Analysis out;
-  DropStandaloneModuleCopies(files);
-  std::vector<Workload*> all;
-  // A template or HCL file that failed to parse gives only its SM000: what
-  // was extracted from it may be partial, so no rule judges it. Python and
-  // notebooks keep the findings of the statements outside the broken one.
-  std::vector<bool> unparsed;
-  for (const ParsedFile& pf : files) {
-    unparsed.push_back(!pf.result.errors.empty() && (pf.result.format == Format::kCloudFormation ||
-                                                     pf.result.format == Format::kTerraform));
-  }
-  for (ParsedFile& pf : files) {
-    ApplyDatasetAnnotations(pf);
-    for (Workload& w : pf.result.workloads) {
-      if (w.scope.empty()) w.scope = w.path.empty() ? pf.result.path : w.path;
-      if (w.path.empty()) w.path = pf.result.path;
-      all.push_back(&w);
-    }
-  }
-  LinkWorkloads(all);
+namespace {
 
-  const DenyIndex denies = IndexDenies(all);
-  bool unknown_types = rules.Enabled("SM004");
-  std::set<std::string> seen_types;
-  bool parse_errors = rules.Enabled("SM000");
-  bool internal_errors = rules.Enabled("SM001");
-  // The rules' contexts, with the scan's price table (SM005 and SM104 compare prices).
-  std::vector<ActiveRule> checks = rules.checks();
-  for (ActiveRule& rule : checks) rule.ctx.prices = &prices;
-  for (size_t file = 0; file < files.size(); ++file) {
-    ParsedFile& pf = files[file];
-    if (pf.result.context) continue;  // linked above, never reported
-    std::vector<Finding> found;
-    int suppressed = 0;
-    if (parse_errors) {
-      for (const ParseError& e : pf.result.errors) {
-        found.push_back(ToolFinding("SM000", "parse-error", rules.SeverityOf("SM000"),
-                                    pf.result.path, e.pos, e.message, pf.result.format));
-        found.back().value = e.message;
-        found.back().range.cell = e.cell;
-        found.back().range.cell_line = e.cell_line;
+// A template or HCL file that failed to parse gives only its SM000: what was
+// extracted from it may be partial, so no rule judges it. Python and
+// notebooks keep the findings of the statements outside the broken one.
+// (Decided before the dataset annotations are read: their errors are not the parser's.)
+bool Unparsed(const ParsedFile& pf) {
+  return !pf.result.errors.empty() &&
+         (pf.result.format == Format::kCloudFormation || pf.result.format == Format::kTerraform);
+}
+
+// Dataset annotations applied and each workload's path and scope filled in.
+void Prepare(ParsedFile& pf, std::vector<Workload*>& all) {
+  ApplyDatasetAnnotations(pf);
+  for (Workload& w : pf.result.workloads) {
+    if (w.scope.empty()) w.scope = w.path.empty() ? pf.result.path : w.path;
+    if (w.path.empty()) w.path = pf.result.path;
+    all.push_back(&w);
+  }
+}
+
+}  // namespace
+
+// The findings of one workload of a pending file.
+struct PendingWorkload {
+  // SM004 findings, each reported only if its type is first used here in the scan.
+  std::vector<std::pair<std::string, Finding>> unknown_types;
+  // The rules' and policies' findings and suppressions for each value a link
+  // can give the workload (index: LinkValue), or one entry if nothing links to it.
+  std::vector<std::vector<Finding>> found;
+  std::vector<int> suppressed;
+  enum class Link { kNone, kAutoscaling, kIdleStop } link = Link::kNone;
+  // What the link looks up: an endpoint variant's keys, completeness and
+  // scope, or a notebook instance's references.
+  std::vector<std::string> keys;
+  bool complete = true;
+  std::string scope;
+};
+
+struct PendingFile {
+  std::string path, root_path;
+  Format format = Format::kCloudFormation;
+  std::vector<Comment> comments;
+  std::vector<Finding> head;  // SM000
+  std::vector<PendingWorkload> workloads;
+  bool done = false;  // its findings are final: only `links` is still needed
+  LinkIndex links;    // what its scalable targets and lifecycle scripts say
+};
+
+struct Analyzer::FileFacts {
+  const std::string& path;
+  Format format;
+  const std::string& root_path;
+  const std::vector<Comment>& comments;
+};
+
+Analyzer::Analyzer(const RuleSet& rules, const PriceTable& prices, std::string root, bool keep_workloads)
+    : rules_(rules), prices_(prices), root_(std::move(root)), keep_workloads_(keep_workloads),
+      checks_(rules.checks()) {
+  for (ActiveRule& rule : checks_) rule.ctx.prices = &prices_;
+}
+
+FileOutcome Analyzer::Start(ParsedFile pf) const {
+  FileOutcome out;
+  if (keep_workloads_ || pf.result.context || pf.result.format == Format::kTerraform) {
+    out.parsed = std::move(pf);
+    return out;
+  }
+  bool unparsed = Unparsed(pf);
+  std::vector<Workload*> all;
+  Prepare(pf, all);
+  const DenyIndex denies = IndexDenies(all);  // a policy lies in one file
+  auto p = std::make_shared<PendingFile>();
+  p->head = ParseErrorFindings(pf);
+  bool waits = false;
+  for (Workload& w : pf.result.workloads) {
+    DeriveAttributes(w);
+    p->links.Add(w);
+    if (unparsed) continue;
+    PendingWorkload pw;
+    if (rules_.Enabled("SM004")) {
+      ForEachUnknownInstanceType(w, [&](const Val& t) { pw.unknown_types.emplace_back(t.text, UnknownTypeFinding(w, t, rules_)); });
+    }
+    Val* linked = nullptr;
+    SourceRange at;
+    if (w.kind == WorkloadKind::kEndpointVariant) {
+      pw.link = PendingWorkload::Link::kAutoscaling;
+      pw.keys = w.keys;
+      pw.complete = w.complete;
+      pw.scope = w.scope;
+      linked = &w.autoscaling;
+      at = w.range;
+    } else if (NotebookLinked(w)) {
+      pw.link = PendingWorkload::Link::kIdleStop;
+      pw.keys = w.refs;
+      linked = &w.idle_stop;
+      at = w.lifecycle_config.range;
+    }
+    for (LinkValue v : kLinkValues) {
+      if (linked) *linked = LinkVal(v, at);
+      pw.found.emplace_back();
+      pw.suppressed.push_back(0);
+      CheckWorkload(w, denies, pw.found.back(), pw.suppressed.back());
+      if (!linked) break;
+    }
+    waits = waits || linked || !pw.unknown_types.empty();
+    p->workloads.push_back(std::move(pw));
+  }
+  if (waits) {
+    p->path = pf.result.path;
+    p->root_path = pf.result.root_path;
+    p->format = pf.result.format;
+    p->comments = std::move(pf.comments);
+    out.pending = std::move(p);
+    return out;
+  }
+  std::vector<Finding> found = std::move(p->head);
+  int suppressed = 0;
+  for (PendingWorkload& pw : p->workloads) {
+    for (Finding& f : pw.found.front()) found.push_back(std::move(f));
+    suppressed += pw.suppressed.front();
+  }
+  Finalize({pf.result.path, pf.result.format, pf.result.root_path, pf.comments}, std::move(found), suppressed,
+           out.analysis);
+  if (!p->links.empty()) {
+    // Its scalable targets or lifecycle scripts still count for other files.
+    p->workloads = {};
+    p->done = true;
+    out.pending = std::move(p);
+  }
+  return out;
+}
+
+std::vector<Finding> Analyzer::ParseErrorFindings(const ParsedFile& pf) const {
+  std::vector<Finding> found;
+  if (!rules_.Enabled("SM000")) return found;
+  for (const ParseError& e : pf.result.errors) {
+    found.push_back(ToolFinding("SM000", "parse-error", rules_.SeverityOf("SM000"), pf.result.path, e.pos,
+                                e.message, pf.result.format));
+    found.back().value = e.message;
+    found.back().range.cell = e.cell;
+    found.back().range.cell_line = e.cell_line;
+  }
+  return found;
+}
+
+void Analyzer::CheckWorkload(const Workload& w, const DenyIndex& denies, std::vector<Finding>& found,
+                             int& suppressed) const {
+  CheckPolicies(w, rules_, prices_, found, suppressed);
+  bool internal_errors = rules_.Enabled("SM001");
+  for (const ActiveRule& rule : checks_) {
+    if (!rule.AppliesTo(w.kind)) continue;
+    FindingSink sink(rule, prices_, denies, found, suppressed);
+    try {
+      rule.info->check(w, rule.ctx, sink);
+    } catch (const std::exception& e) {
+      if (internal_errors) {
+        found.push_back(ToolFinding("SM001", "internal-error", Severity::kError, w.path, w.range.begin,
+                                    "internal error while checking " + std::string(rule.info->id) + " on " +
+                                        w.label + ": " + e.what(),
+                                    w.format));
+        found.back().value = rule.info->id;
       }
     }
-    for (const Workload& w : pf.result.workloads) {
-      if (unparsed[file]) break;
-      if (unknown_types) ReportUnknownInstanceTypes(w, rules, seen_types, found);
-      CheckPolicies(w, rules, prices, found, suppressed);
-      for (const ActiveRule& rule : checks) {
-        if (!rule.AppliesTo(w.kind)) continue;
-        FindingSink sink(rule, prices, denies, found, suppressed);
-        try {
-          rule.info->check(w, rule.ctx, sink);
-        } catch (const std::exception& e) {
-          if (internal_errors) {
-            found.push_back(ToolFinding("SM001", "internal-error", Severity::kError, w.path, w.range.begin,
-                                        "internal error while checking " + std::string(rule.info->id) + " on " +
-                                            w.label + ": " + e.what(),
-                                        w.format));
-            found.back().value = rule.info->id;
-          }
-        }
-      }
+  }
+}
+
+void Analyzer::Check(ParsedFile& pf, bool unparsed, const DenyIndex& denies, std::set<std::string>& seen_types,
+                     FileAnalysis& out) const {
+  std::vector<Finding> found = ParseErrorFindings(pf);
+  int suppressed = 0;
+  bool unknown_types = rules_.Enabled("SM004");
+  for (const Workload& w : pf.result.workloads) {
+    if (unparsed) break;
+    if (unknown_types) {
+      ForEachUnknownInstanceType(w, [&](const Val& t) {
+        if (seen_types.insert(t.text).second) found.push_back(UnknownTypeFinding(w, t, rules_));
+      });
     }
-    // Comment suppressions.
-    SuppressionIndex index(FindIgnoreDirectives(pf.comments));
-    std::vector<Finding> kept;
-    for (Finding& f : found) {
-      if (index.Suppresses(f)) {
-        ++suppressed;
-      } else {
-        kept.push_back(std::move(f));
-      }
+    CheckWorkload(w, denies, found, suppressed);
+  }
+  Finalize({pf.result.path, pf.result.format, pf.result.root_path, pf.comments}, std::move(found), suppressed, out);
+}
+
+void Analyzer::Resolve(const PendingFile& p, const LinkIndex& links, std::set<std::string>& seen_types,
+                       FileAnalysis& out) const {
+  std::vector<Finding> found = p.head;
+  int suppressed = 0;
+  for (const PendingWorkload& pw : p.workloads) {
+    for (const auto& [type, f] : pw.unknown_types) {
+      if (seen_types.insert(type).second) found.push_back(f);
     }
-    for (const IgnoreDirective& d : index.directives()) {
-      for (size_t i = 0; i < d.ids.size(); ++i) {
-        const std::string& id = d.ids[i];
-        SourcePos pos{d.line, d.column};
-        if (!rules.Known(id)) {
-          if (rules.Enabled("SM002")) {
-            kept.push_back(ToolFinding("SM002", "suppression-unknown-rule", rules.SeverityOf("SM002"),
-                                       pf.result.path, pos, "sagelint:ignore names an unknown rule ID '" + id + "'",
-                                       pf.result.format));
-            kept.back().value = id;
-          }
-        } else if (rules.report_unused_ignores() && !d.used[i] && rules.Enabled("SM003")) {
-          kept.push_back(ToolFinding("SM003", "unused-suppression", rules.SeverityOf("SM003"),
-                                     pf.result.path, pos, "sagelint:ignore=" + id + " suppresses nothing here",
-                                     pf.result.format));
+    LinkValue v = LinkValue::kTrue;  // index 0: the only entry when nothing links
+    if (pw.link == PendingWorkload::Link::kAutoscaling) v = links.Autoscaling(pw.keys, pw.complete, pw.scope);
+    if (pw.link == PendingWorkload::Link::kIdleStop) v = links.IdleStop(pw.keys);
+    size_t i = static_cast<size_t>(v);
+    found.insert(found.end(), pw.found[i].begin(), pw.found[i].end());
+    suppressed += pw.suppressed[i];
+  }
+  Finalize({p.path, p.format, p.root_path, p.comments}, std::move(found), suppressed, out);
+}
+
+void Analyzer::Finalize(const FileFacts& file, std::vector<Finding> found, int suppressed, FileAnalysis& out) const {
+  const RuleSet& rules = rules_;
+  SuppressionIndex index(FindIgnoreDirectives(file.comments));
+  std::vector<Finding>& kept = out.findings;
+  for (Finding& f : found) {
+    if (index.Suppresses(f)) {
+      ++suppressed;
+    } else {
+      kept.push_back(std::move(f));
+    }
+  }
+  for (const IgnoreDirective& d : index.directives()) {
+    for (size_t i = 0; i < d.ids.size(); ++i) {
+      const std::string& id = d.ids[i];
+      SourcePos pos{d.line, d.column};
+      if (!rules.Known(id)) {
+        if (rules.Enabled("SM002")) {
+          kept.push_back(ToolFinding("SM002", "suppression-unknown-rule", rules.SeverityOf("SM002"), file.path, pos,
+                                     "sagelint:ignore names an unknown rule ID '" + id + "'", file.format));
           kept.back().value = id;
         }
+      } else if (rules.report_unused_ignores() && !d.used[i] && rules.Enabled("SM003")) {
+        kept.push_back(ToolFinding("SM003", "unused-suppression", rules.SeverityOf("SM003"), file.path, pos,
+                                   "sagelint:ignore=" + id + " suppresses nothing here", file.format));
+        kept.back().value = id;
       }
     }
-    out.suppressed += suppressed;
-    std::string root_path = pf.result.root_path.empty() ? RootRelative(pf.result.path, root) : pf.result.root_path;
-    for (Finding& f : kept) {
-      f.root_path = root_path;
-      out.findings.push_back(std::move(f));
+  }
+  out.suppressed += suppressed;
+  std::string root_path = file.root_path.empty() ? RootRelative(file.path, root_) : file.root_path;
+  for (Finding& f : kept) f.root_path = root_path;
+}
+
+void Analyzer::KeepWorkloads(ParsedFile& pf, FileAnalysis& out) const {
+  if (!keep_workloads_ || pf.result.context) return;
+  for (Workload& w : pf.result.workloads) {
+    if (!w.stand_in) out.workloads.push_back(std::move(w));
+  }
+  pf.result.workloads = {};
+}
+
+Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
+  // The files that wait whole, in scan order.
+  std::vector<ParsedFile> parsed;
+  std::vector<size_t> slot;  // each one's place in `files`
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!files[i].parsed) continue;
+    parsed.push_back(std::move(*files[i].parsed));
+    files[i].parsed.reset();
+    slot.push_back(i);
+  }
+  DropStandaloneModuleCopies(parsed);
+  std::vector<bool> unparsed;
+  for (const ParsedFile& pf : parsed) unparsed.push_back(Unparsed(pf));
+  std::vector<Workload*> all;
+  for (ParsedFile& pf : parsed) Prepare(pf, all);
+
+  // What the scan's scalable targets and lifecycle scripts say, in scan order.
+  LinkIndex links;
+  for (size_t i = 0, k = 0; i < files.size(); ++i) {
+    if (k < slot.size() && slot[k] == i) {
+      for (Workload& w : parsed[k].result.workloads) {
+        DeriveAttributes(w);
+        links.Add(w);
+      }
+      ++k;
+    } else if (files[i].pending) {
+      links.Merge(files[i].pending->links);
     }
+  }
+  for (Workload* w : all) ApplyLinks(links, *w);
+
+  const DenyIndex denies = IndexDenies(all);
+  std::set<std::string> seen_types;
+  for (size_t i = 0, k = 0; i < files.size(); ++i) {
+    if (k < slot.size() && slot[k] == i) {
+      if (!parsed[k].result.context) Check(parsed[k], unparsed[k], denies, seen_types, files[i].analysis);
+      ++k;
+    } else if (files[i].pending && !files[i].pending->done) {
+      Resolve(*files[i].pending, links, seen_types, files[i].analysis);
+    }
+    files[i].pending.reset();
+  }
+  for (size_t k = 0; k < parsed.size(); ++k) KeepWorkloads(parsed[k], files[slot[k]].analysis);
+  parsed = {};
+
+  // Merged in scan order, as if every file had waited: ties in the sort keep that order.
+  Analysis out;
+  size_t findings = 0, workloads = 0;
+  for (const FileOutcome& f : files) {
+    findings += f.analysis.findings.size();
+    workloads += f.analysis.workloads.size();
+  }
+  out.findings.reserve(findings);
+  out.workloads.reserve(workloads);
+  for (FileOutcome& f : files) {
+    out.suppressed += f.analysis.suppressed;
+    for (Finding& finding : f.analysis.findings) out.findings.push_back(std::move(finding));
+    for (Workload& w : f.analysis.workloads) out.workloads.push_back(std::move(w));
+    f.analysis = {};
   }
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
   AssignFingerprints(out.findings);
-  if (!keep_workloads) return out;
-  size_t kept_workloads = 0;
-  for (const ParsedFile& pf : files) {
-    if (!pf.result.context) kept_workloads += pf.result.workloads.size();
-  }
-  out.workloads.reserve(kept_workloads);
-  for (ParsedFile& pf : files) {
-    if (pf.result.context) continue;
-    for (Workload& w : pf.result.workloads) {
-      if (!w.stand_in) out.workloads.push_back(std::move(w));
-    }
-    pf.result.workloads = {};  // the moved-from shells, freed as they go
-  }
   std::stable_sort(out.workloads.begin(), out.workloads.end(), [](const Workload& a, const Workload& b) {
     return std::tie(a.path, a.range.begin.line, a.range.begin.column) <
            std::tie(b.path, b.range.begin.line, b.range.begin.column);
   });
   return out;
 }
-
 
 }  // namespace sagelint

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <set>
+#include <string_view>
 #include <sstream>
 
 #include "linter/base/files.h"
@@ -15,6 +17,38 @@ namespace {
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Compares a1+a2 with b1+b2 as std::string compares them, without joining them.
+int CompareJoined(std::string_view a1, std::string_view a2, std::string_view b1, std::string_view b2) {
+  while (true) {
+    if (a1.empty()) std::swap(a1, a2);
+    if (b1.empty()) std::swap(b1, b2);
+    if (a1.empty() || b1.empty()) return a1.empty() ? (b1.empty() ? 0 : -1) : 1;
+    size_t n = std::min(a1.size(), b1.size());
+    if (int c = a1.substr(0, n).compare(b1.substr(0, n))) return c;
+    a1.remove_prefix(n);
+    b1.remove_prefix(n);
+  }
+}
+
+bool IsJoin(std::string_view whole, std::string_view prefix, std::string_view name) {
+  return whole.size() == prefix.size() + name.size() && CompareJoined(whole, {}, prefix, name) == 0;
+}
+
+// A path as the prefix of the paths below it: "" for "." (the working
+// directory, the root), else ending in '/'.
+std::string AsPrefix(std::string path) {
+  if (path.empty() || path == ".") return {};
+  if (path.back() != '/') path += '/';
+  return path;
+}
+
+// The paths of the directory whose absolute prefix is `prefix`.
+std::shared_ptr<const DirPaths> DirPathsOf(std::string_view prefix, const std::string& root) {
+  std::string dir(prefix.size() > 1 ? prefix.substr(0, prefix.size() - 1) : prefix);
+  return std::make_shared<const DirPaths>(
+      DirPaths{std::string(prefix), AsPrefix(DisplayPath(dir)), AsPrefix(RootRelativePath(dir, root)), root});
 }
 
 bool SkippedDirectory(const std::string& name) {
@@ -121,10 +155,12 @@ class Walker {
     return true;
   }
 
-  // `kind_path`: the name that says what kind of file it is (a link's own name), default `p`.
-  void AddFile(const fs::path& p, bool named, const fs::path& kind_path = {}) {
+  // `kind_path`: the name that says what kind of file it is (a link's own name),
+  // default `p`; `dir`: shared with the files described before in p's directory.
+  void AddFile(const fs::path& p, bool named, const fs::path& kind_path = {},
+               std::shared_ptr<const DirPaths>* dir = nullptr) {
     if (named) scan_root_ = ScanRootOf(p.string());
-    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named);
+    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir);
     if (!kind_path.empty()) f.kind = KindOfPath(kind_path.string());
     if (!named && f.kind == FileKind::kOther) return;
     out_.files.push_back(std::move(f));
@@ -189,6 +225,7 @@ class Walker {
     }
     std::sort(entries.begin(), entries.end(),
               [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+    std::shared_ptr<const DirPaths> here;  // this directory's paths, once a file in it is added
     for (const auto& e : entries) {
       const fs::path& p = e.path();
       std::string name = p.filename().string();
@@ -214,7 +251,11 @@ class Walker {
       if (Ignored(p, false, stack) || Excluded(p)) continue;
       // A linked file is the file it points to: scanned once, under its own name,
       // however many links lead to it.
-      AddFile(link ? target : p, false, p);
+      if (link) {
+        AddFile(target, false, p);
+      } else {
+        AddFile(p, false, p, &here);
+      }
     }
     if (pushed) stack.pop_back();
   }
@@ -253,14 +294,26 @@ std::string RootRelativePath(const std::string& abs, const std::string& root) {
   return s.empty() ? "." : s;
 }
 
-DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named) {
+DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
+                            std::shared_ptr<const DirPaths>* dir) {
   DiscoveredFile f;
-  f.abs_path = abs_path;
-  f.display = DisplayPath(abs_path);
   f.kind = KindOfPath(abs_path);
   f.named = named;
-  f.root = root;
-  f.root_path = RootRelativePath(abs_path, root);
+  std::string display = DisplayPath(abs_path);
+  std::string root_path = RootRelativePath(abs_path, root);
+  std::string_view name = std::string_view(abs_path).substr(abs_path.rfind('/') + 1);
+  std::string_view prefix = std::string_view(abs_path).substr(0, abs_path.size() - name.size());
+  std::shared_ptr<const DirPaths> shared = dir ? *dir : nullptr;
+  if (!shared || shared->abs_path != prefix || shared->root != root) shared = DirPathsOf(prefix, root);
+  // The directory's paths lead to the file's in the common case only: a path
+  // through a link, or outside the root, keeps its own.
+  if (!name.empty() && IsJoin(display, shared->display, name) && IsJoin(root_path, shared->root_path, name)) {
+    f.dir = shared;
+    f.name = name;
+    if (dir) *dir = std::move(shared);
+  } else {
+    f.dir = std::make_shared<const DirPaths>(DirPaths{abs_path, std::move(display), std::move(root_path), root});
+  }
   return f;
 }
 
@@ -298,11 +351,15 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
       walker.AddFile(p, true);
     }
   }
-  std::sort(out.files.begin(), out.files.end(),
-            [](const DiscoveredFile& a, const DiscoveredFile& b) { return a.display < b.display; });
+  std::sort(out.files.begin(), out.files.end(), [](const DiscoveredFile& a, const DiscoveredFile& b) {
+    return CompareJoined(a.dir->display, a.name, b.dir->display, b.name) < 0;
+  });
   out.files.erase(std::unique(out.files.begin(), out.files.end(),
-                              [](const DiscoveredFile& a, const DiscoveredFile& b) { return a.abs_path == b.abs_path; }),
+                              [](const DiscoveredFile& a, const DiscoveredFile& b) {
+                                return CompareJoined(a.dir->abs_path, a.name, b.dir->abs_path, b.name) == 0;
+                              }),
                   out.files.end());
+  out.files.shrink_to_fit();
   return out;
 }
 

@@ -3,6 +3,7 @@
 #ifndef SAGELINT_LINTER_ENGINE_DISCOVER_H_
 #define SAGELINT_LINTER_ENGINE_DISCOVER_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,13 +14,28 @@ namespace sagelint {
 enum class FileKind { kYamlOrJson, kTerraform, kTerraformJson, kTerraformVars, kPython, kNotebook, kOther };
 FileKind KindOfPath(const std::string& path);
 
-struct DiscoveredFile {
+// What the discovered files of one directory share, so that a file keeps only
+// its name: each path is a prefix ending in '/' (or empty), and a file's path
+// is its directory's prefix followed by its name.
+struct DirPaths {
   std::string abs_path;
-  std::string display;  // relative to the working directory, '/' separators
-  FileKind kind = FileKind::kOther;
-  bool named = false;   // passed by name on the command line
-  std::string root;       // the scan root (absolute, canonical): see ScanRootOf
+  std::string display;    // relative to the working directory, '/' separators
   std::string root_path;  // relative to `root`, '/' separators
+  std::string root;       // the scan root (absolute, canonical): see ScanRootOf
+};
+
+struct DiscoveredFile {
+  std::shared_ptr<const DirPaths> dir;
+  // Empty when `dir` holds the file's own paths: a file named through a link,
+  // whose display or root path its directory's does not lead to.
+  std::string name;
+  FileKind kind = FileKind::kOther;
+  bool named = false;  // passed by name on the command line
+
+  std::string abs_path() const { return dir->abs_path + name; }
+  std::string display() const { return dir->display + name; }
+  const std::string& root() const { return dir->root; }
+  std::string root_path() const { return dir->root_path + name; }
 };
 
 // The scan root of a path (SPEC §2): the git work tree containing it (the
@@ -44,9 +60,11 @@ struct DiscoverResult {
 
 DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts);
 
-// A DiscoveredFile for a path found outside the walk (a Terraform module's
-// sibling or caller): kind, display path and scan-root-relative path filled in.
-DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named);
+// A DiscoveredFile for a path (absolute, normal) under the scan root `root`:
+// kind, display path and scan-root-relative path filled in. Files described
+// one after another in the same directory share `*dir` (nullptr: no sharing).
+DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
+                            std::shared_ptr<const DirPaths>* dir = nullptr);
 
 }  // namespace sagelint
 

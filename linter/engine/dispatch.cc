@@ -20,8 +20,8 @@ bool IsTerraformKind(FileKind k) {
 
 ParsedFile Failed(const DiscoveredFile& f, Format format, std::string message) {
   ParsedFile pf;
-  pf.result.path = f.display;
-  pf.result.root_path = f.root_path;
+  pf.result.path = f.display();
+  pf.result.root_path = f.root_path();
   pf.result.format = format;
   pf.result.errors.push_back({std::move(message), {1, 1}});
   return pf;
@@ -37,7 +37,7 @@ ParsedFile Guarded(const DiscoveredFile& f, Format format, std::string_view text
   } catch (const std::exception& e) {
     pf = Failed(f, format, std::string("internal parser error: ") + e.what());
   }
-  pf.result.path = f.display;
+  pf.result.path = f.display();
   KeepComments(pf, text);
   return pf;
 }
@@ -171,14 +171,16 @@ struct TfDir {
 
 // The Terraform files of a directory, as Terraform loads them.
 std::vector<DiscoveredFile> ListTerraformFiles(const std::string& dir, const std::string& root) {
-  std::vector<DiscoveredFile> out;
+  std::vector<std::string> paths;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     std::string p = e.path().string();
-    if (!e.is_regular_file(ec) || !IsTerraformKind(KindOfPath(p))) continue;
-    out.push_back(DescribeFile(p, root, false));
+    if (e.is_regular_file(ec) && IsTerraformKind(KindOfPath(p))) paths.push_back(std::move(p));
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.abs_path < b.abs_path; });
+  std::sort(paths.begin(), paths.end());
+  std::vector<DiscoveredFile> out;
+  std::shared_ptr<const DirPaths> shared;
+  for (const std::string& p : paths) out.push_back(DescribeFile(p, root, false, &shared));
   return out;
 }
 
@@ -213,7 +215,7 @@ class Planner {
     DiscoverResult all = Discover({root}, discover_);
     std::map<std::string, std::vector<DiscoveredFile>> by_dir;
     for (DiscoveredFile& f : all.files) {
-      if (IsTerraformKind(f.kind)) by_dir[fs::path(f.abs_path).parent_path().string()].push_back(std::move(f));
+      if (IsTerraformKind(f.kind)) by_dir[fs::path(f.abs_path()).parent_path().string()].push_back(std::move(f));
     }
     for (auto& [dir, files] : by_dir) Add(dir, ListTerraformFiles(dir, root), root, true);
   }
@@ -271,10 +273,10 @@ class Planner {
   void Read(const std::string& dir, TfDir& d) {
     for (const DiscoveredFile& f : d.files) {
       std::string text, error;
-      if (!ReadWholeFile(f.abs_path, &text, &error)) continue;
+      if (!ReadWholeFile(f.abs_path(), &text, &error)) continue;
       d.mentions = d.mentions || MentionsSageMaker(text);
       if (f.kind == FileKind::kTerraformVars) continue;
-      for (const std::string& src : TerraformLocalModuleSources({f.display, f.abs_path, text, f.root_path})) {
+      for (const std::string& src : TerraformLocalModuleSources({f.display(), f.abs_path(), text, f.root_path()})) {
         std::string target = CanonicalDir(fs::path(dir) / src);
         std::error_code ec;
         if (InsideRoot(target, d.root) || target == d.root) {
@@ -292,25 +294,28 @@ class Planner {
 
 }  // namespace
 
-std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover) {
-  std::vector<WorkUnit> units;
+const std::string& WorkUnit::root() const {
+  static const std::string kNone;
+  return files.empty() ? kNone : files.front().root();
+}
+
+Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover) {
+  Plan plan;
+  std::vector<WorkUnit>& units = plan.modules;
   std::map<std::string, std::vector<DiscoveredFile>> modules;  // by directory (canonical)
   std::map<std::string, std::string> canonical;                // directory -> canonical, resolved once
   for (DiscoveredFile& f : files) {
-    if (!IsTerraformKind(f.kind)) {
-      WorkUnit u;
-      u.root = f.root;
-      u.files.push_back(std::move(f));
-      units.push_back(std::move(u));
-      continue;
-    }
-    std::string parent = fs::path(f.abs_path).parent_path().string();
+    if (!IsTerraformKind(f.kind)) continue;
+    std::string parent = fs::path(f.abs_path()).parent_path().string();
     auto [c, fresh] = canonical.try_emplace(parent);
     if (fresh) c->second = CanonicalDir(parent);
     modules[c->second].push_back(std::move(f));
   }
-  files = {};
-  if (modules.empty()) return units;
+  files.erase(std::remove_if(files.begin(), files.end(), [](const DiscoveredFile& f) { return IsTerraformKind(f.kind); }),
+              files.end());
+  files.shrink_to_fit();
+  plan.files = std::move(files);
+  if (modules.empty()) return plan;
 
   Planner planner(discover);
   std::vector<std::string> named_dirs, scanned_dirs;
@@ -318,15 +323,15 @@ std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const Discove
   for (auto& [dir, fs_] : modules) {
     // Files named alone (pre-commit) are evaluated with their module's other files.
     bool all_named = std::all_of(fs_.begin(), fs_.end(), [](const auto& f) { return f.named; });
-    std::string root = fs_.front().root;
+    std::string root = fs_.front().root();
     if (all_named) {
-      for (const auto& f : fs_) named.push_back(f.display);
+      for (const auto& f : fs_) named.push_back(f.display());
       named_dirs.push_back(dir);
       std::set<std::string> have;
-      for (const auto& f : fs_) have.insert(CanonicalDir(f.abs_path));
+      for (const auto& f : fs_) have.insert(CanonicalDir(f.abs_path()));
       std::vector<DiscoveredFile> all = fs_;
       for (DiscoveredFile& f : ListTerraformFiles(dir, root)) {
-        if (!have.count(f.abs_path)) all.push_back(std::move(f));
+        if (!have.count(f.abs_path())) all.push_back(std::move(f));
       }
       planner.Add(dir, std::move(all), root, true);
       planner.AddAllUnder(root);
@@ -341,7 +346,6 @@ std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const Discove
     WorkUnit u;
     u.terraform_module = true;
     u.files = modules[dir];
-    u.root = u.files.front().root;
     u.syntax_only = planner.Called(dir);
     units.push_back(std::move(u));
   }
@@ -354,7 +358,6 @@ std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const Discove
       u.terraform_module = true;
       u.syntax_only = true;
       u.files = modules[dir];
-      u.root = u.files.front().root;
       u.named = named;
       units.push_back(std::move(u));
     }
@@ -364,60 +367,65 @@ std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const Discove
       u.terraform_module = true;
       u.files = planner.dir(top).files;
       for (DiscoveredFile& f : u.files) {
-        f.named = std::find(named.begin(), named.end(), f.display) != named.end();
+        f.named = std::find(named.begin(), named.end(), f.display()) != named.end();
       }
-      u.root = planner.dir(top).root;
       u.named = named;
       units.push_back(std::move(u));
     }
   }
-  return units;
+  return plan;
 }
 
 std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& base_opts,
                                   std::vector<std::string>* skipped) {
+  if (!unit.terraform_module) {
+    return unit.files.empty() ? std::vector<ParsedFile>{} : ParseFile(unit.files.front(), base_opts, skipped);
+  }
   std::vector<ParsedFile> out;
   ResolveOptions opts = base_opts;
-  opts.root = unit.root;
-  if (unit.terraform_module) {
-    TerraformRoot root;
-    root.named = unit.named;
-    root.syntax_only = unit.syntax_only;
-    for (const DiscoveredFile& f : unit.files) {
-      SourceFile s{f.display, f.abs_path, {}, f.root_path};
-      std::string error;
-      if (!ReadWholeFile(f.abs_path, &s.text, &error)) {
-        skipped->push_back(f.display + ": " + error);
-        continue;
-      }
-      root.files.push_back(std::move(s));
+  opts.root = unit.root();
+  TerraformRoot root;
+  root.named = unit.named;
+  root.syntax_only = unit.syntax_only;
+  for (const DiscoveredFile& f : unit.files) {
+    SourceFile s{f.display(), f.abs_path(), {}, f.root_path()};
+    std::string error;
+    if (!ReadWholeFile(f.abs_path(), &s.text, &error)) {
+      skipped->push_back(f.display() + ": " + error);
+      continue;
     }
-    try {
-      for (FileResult& r : ParseTerraformModule(root, opts)) {
-        ParsedFile pf;
-        pf.result = std::move(r);
-        auto file = std::find_if(root.files.begin(), root.files.end(),
-                                 [&](const SourceFile& s) { return s.path == pf.result.path; });
-        if (file != root.files.end()) {
-          KeepComments(pf, file->text);
-        } else {
-          // A called module's file: its comments hold suppressions too.
-          std::string text, error;
-          if (ReadWholeFile(pf.result.path, &text, &error)) KeepComments(pf, text);
-        }
-        out.push_back(std::move(pf));
-      }
-    } catch (const std::exception& e) {
-      out.push_back(Failed(unit.files.front(), Format::kTerraform, std::string("internal parser error: ") + e.what()));
-    }
-    return out;
+    root.files.push_back(std::move(s));
   }
+  try {
+    for (FileResult& r : ParseTerraformModule(root, opts)) {
+      ParsedFile pf;
+      pf.result = std::move(r);
+      auto file = std::find_if(root.files.begin(), root.files.end(),
+                               [&](const SourceFile& s) { return s.path == pf.result.path; });
+      if (file != root.files.end()) {
+        KeepComments(pf, file->text);
+      } else {
+        // A called module's file: its comments hold suppressions too.
+        std::string text, error;
+        if (ReadWholeFile(pf.result.path, &text, &error)) KeepComments(pf, text);
+      }
+      out.push_back(std::move(pf));
+    }
+  } catch (const std::exception& e) {
+    out.push_back(Failed(unit.files.front(), Format::kTerraform, std::string("internal parser error: ") + e.what()));
+  }
+  return out;
+}
 
-  const DiscoveredFile& f = unit.files.front();
-  SourceFile s{f.display, f.abs_path, {}, f.root_path};
+std::vector<ParsedFile> ParseFile(const DiscoveredFile& f, const ResolveOptions& base_opts,
+                                  std::vector<std::string>* skipped) {
+  std::vector<ParsedFile> out;
+  ResolveOptions opts = base_opts;
+  opts.root = f.root();
+  SourceFile s{f.display(), f.abs_path(), {}, f.root_path()};
   std::string error;
-  if (!ReadWholeFile(f.abs_path, &s.text, &error)) {
-    skipped->push_back(f.display + ": " + error);
+  if (!ReadWholeFile(f.abs_path(), &s.text, &error)) {
+    skipped->push_back(f.display() + ": " + error);
     return out;
   }
   // A cheap byte scan first: only files that can mention SageMaker are parsed.
@@ -442,12 +450,12 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
       break;
   }
   for (ParsedFile& pf : out) {
-    pf.result.root_path = f.root_path;
+    pf.result.root_path = f.root_path();
     // Kept until the whole tree is linked: no spare capacity (a workload is ~5 KB).
     pf.result.workloads.shrink_to_fit();
     // What the front end read but did not evaluate is told, not reported.
     for (const ParseError& n : pf.result.notes) {
-      skipped->push_back(f.display + ":" + std::to_string(n.pos.line) + ":" + std::to_string(n.pos.column) + ": " +
+      skipped->push_back(f.display() + ":" + std::to_string(n.pos.line) + ":" + std::to_string(n.pos.column) + ": " +
                          n.message);
     }
   }

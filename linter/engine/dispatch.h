@@ -23,7 +23,16 @@ struct WorkUnit {
   // Terraform, pre-commit: the files named on the command line (display
   // paths) anywhere in the module tree; findings are reported for them only.
   std::vector<std::string> named;
-  std::string root;  // the scan root of the unit's files
+  // The scan root of the unit's files.
+  const std::string& root() const;
+};
+
+// The units of a scan: each file alone, first (in the order discovered), then
+// the Terraform modules. A file costs its compact record only until it is parsed.
+struct Plan {
+  std::vector<DiscoveredFile> files;
+  std::vector<WorkUnit> modules;
+  size_t size() const { return files.size() + modules.size(); }
 };
 
 // Groups files into units. A Terraform module directory is evaluated when it
@@ -32,10 +41,13 @@ struct WorkUnit {
 // through the call. Files named alone (pre-commit) are evaluated from the
 // root modules that reach their directory, found under their scan root
 // (walked with `discover`'s exclusions).
-std::vector<WorkUnit> PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover = {});
+Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover = {});
 
 // Parses a unit; never throws. Files that cannot be read are reported in `skipped`.
 std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& opts,
+                                  std::vector<std::string>* skipped);
+// Parses a file that is a unit alone (not Terraform); never throws.
+std::vector<ParsedFile> ParseFile(const DiscoveredFile& file, const ResolveOptions& opts,
                                   std::vector<std::string>* skipped);
 
 // Reads a whole file (up to a size bound); false with `error` set on failure.

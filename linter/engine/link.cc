@@ -20,57 +20,6 @@ bool IsSageMakerTarget(const Workload& t) {
   return t.service_namespace.known() || !t.refs.empty();
 }
 
-void LinkAutoscaling(std::vector<Workload*>& all) {
-  std::unordered_set<std::string> targeted;
-  std::unordered_set<std::string> scopes_with_unknown_target;
-  for (const Workload* t : all) {
-    if (t->kind != WorkloadKind::kScalableTarget) continue;
-    if (!IsSageMakerTarget(*t)) {
-      // An unresolvable target in the same scope might still name the variant.
-      if (!t->service_namespace.known() && t->refs.empty()) scopes_with_unknown_target.insert(t->scope);
-      continue;
-    }
-    if (t->refs.empty()) scopes_with_unknown_target.insert(t->scope);
-    targeted.insert(t->refs.begin(), t->refs.end());
-  }
-  for (Workload* v : all) {
-    if (v->kind != WorkloadKind::kEndpointVariant) continue;
-    bool hit = false;
-    for (const std::string& k : v->keys) hit = hit || targeted.count(k) > 0;
-    if (hit) {
-      v->autoscaling = Val::Known("true", v->range);
-    } else if (v->keys.empty() || !v->complete || scopes_with_unknown_target.count(v->scope)) {
-      v->autoscaling = Val::Unknown(v->range);
-    } else {
-      v->autoscaling = Val::Known("false", v->range);
-    }
-  }
-}
-
-void LinkLifecycleConfigs(std::vector<Workload*>& all) {
-  std::unordered_map<std::string, const Workload*> scripts;
-  for (const Workload* s : all) {
-    if (s->kind != WorkloadKind::kLifecycleScript) continue;
-    for (const std::string& k : s->keys) scripts.emplace(k, s);
-  }
-  for (Workload* nb : all) {
-    if (nb->kind != WorkloadKind::kNotebookInstance) continue;
-    // Only an unconditional, resolved reference tells us which script runs.
-    if (nb->lifecycle_config.conditional() || !nb->lifecycle_config.present()) continue;
-    const Workload* script = nullptr;
-    for (const std::string& r : nb->refs) {
-      auto it = scripts.find(r);
-      if (it != scripts.end()) script = it->second;
-    }
-    if (!script || !script->on_start.known()) {
-      nb->idle_stop = Val::Unknown(nb->lifecycle_config.range);
-      continue;
-    }
-    nb->idle_stop = Val::Known(HasIdleStopLogic(script->on_start.text) ? "true" : "false",
-                               nb->lifecycle_config.range);
-  }
-}
-
 void DeriveFramework(Workload& w) {
   if (w.framework.present() || !w.image.known()) return;
   std::string fw = FrameworkFromImage(w.image.text);
@@ -107,6 +56,69 @@ void DeriveStudioIdleShutdown(Workload& w) {
 
 }  // namespace
 
+Val LinkVal(LinkValue v, SourceRange range) {
+  switch (v) {
+    case LinkValue::kTrue:
+      return Val::Known("true", range);
+    case LinkValue::kFalse:
+      return Val::Known("false", range);
+    default:
+      return Val::Unknown(range);
+  }
+}
+
+void LinkIndex::Add(const Workload& w) {
+  if (w.kind == WorkloadKind::kScalableTarget) {
+    if (!IsSageMakerTarget(w)) {
+      // An unresolvable target in the same scope might still name the variant.
+      if (!w.service_namespace.known() && w.refs.empty()) unknown_target_scopes_.insert(w.scope);
+      return;
+    }
+    if (w.refs.empty()) unknown_target_scopes_.insert(w.scope);
+    targeted_.insert(w.refs.begin(), w.refs.end());
+  } else if (w.kind == WorkloadKind::kLifecycleScript) {
+    LinkValue stops = !w.on_start.known()                 ? LinkValue::kUnknown
+                      : HasIdleStopLogic(w.on_start.text) ? LinkValue::kTrue
+                                                          : LinkValue::kFalse;
+    for (const std::string& k : w.keys) scripts_.emplace(k, stops);
+  }
+}
+
+void LinkIndex::Merge(const LinkIndex& later) {
+  targeted_.insert(later.targeted_.begin(), later.targeted_.end());
+  unknown_target_scopes_.insert(later.unknown_target_scopes_.begin(), later.unknown_target_scopes_.end());
+  for (const auto& [key, stops] : later.scripts_) scripts_.emplace(key, stops);
+}
+
+LinkValue LinkIndex::Autoscaling(const std::vector<std::string>& keys, bool complete, const std::string& scope) const {
+  for (const std::string& k : keys) {
+    if (targeted_.count(k)) return LinkValue::kTrue;
+  }
+  if (keys.empty() || !complete || unknown_target_scopes_.count(scope)) return LinkValue::kUnknown;
+  return LinkValue::kFalse;
+}
+
+LinkValue LinkIndex::IdleStop(const std::vector<std::string>& refs) const {
+  // The last of its references that names a script decides.
+  LinkValue stops = LinkValue::kUnknown;
+  for (const std::string& r : refs) {
+    auto it = scripts_.find(r);
+    if (it != scripts_.end()) stops = it->second;
+  }
+  return stops;
+}
+
+bool NotebookLinked(const Workload& w) {
+  // Only an unconditional, resolved reference tells us which script runs.
+  return w.kind == WorkloadKind::kNotebookInstance && !w.lifecycle_config.conditional() &&
+         w.lifecycle_config.present();
+}
+
+void DeriveAttributes(Workload& w) {
+  DeriveFramework(w);
+  DeriveStudioIdleShutdown(w);
+}
+
 std::string FrameworkFromImage(std::string_view image) {
   struct Marker {
     std::string_view needle;
@@ -140,12 +152,19 @@ bool HasIdleStopLogic(std::string_view script) {
 }
 
 void LinkWorkloads(std::vector<Workload*>& workloads) {
+  LinkIndex index;
   for (Workload* w : workloads) {
-    DeriveFramework(*w);
-    DeriveStudioIdleShutdown(*w);
+    DeriveAttributes(*w);
+    index.Add(*w);
   }
-  LinkAutoscaling(workloads);
-  LinkLifecycleConfigs(workloads);
+  for (Workload* w : workloads) ApplyLinks(index, *w);
+}
+
+void ApplyLinks(const LinkIndex& index, Workload& w) {
+  if (w.kind == WorkloadKind::kEndpointVariant) {
+    w.autoscaling = LinkVal(index.Autoscaling(w.keys, w.complete, w.scope), w.range);
+  }
+  if (NotebookLinked(w)) w.idle_stop = LinkVal(index.IdleStop(w.refs), w.lifecycle_config.range);
 }
 
 }  // namespace sagelint

@@ -6,12 +6,55 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "linter/model/model.h"
 
 namespace sagelint {
 
+// What a link across the scan decides for a workload.
+enum class LinkValue { kTrue, kUnknown, kFalse };
+inline constexpr LinkValue kLinkValues[] = {LinkValue::kTrue, LinkValue::kUnknown, LinkValue::kFalse};
+// The value a link sets, at `range`: "true", unknown or "false".
+Val LinkVal(LinkValue v, SourceRange range);
+
+// What the scalable targets and lifecycle scripts of a scan say, gathered
+// without keeping the workloads: endpoint variants and notebook instances
+// are linked against it.
+class LinkIndex {
+ public:
+  // A scalable target or lifecycle script (other kinds add nothing). Scripts
+  // are added in scan order: the first script with a key is the one it names.
+  void Add(const Workload& w);
+  // What another part of the scan gathered, which comes after this one.
+  void Merge(const LinkIndex& later);
+  bool empty() const { return targeted_.empty() && unknown_target_scopes_.empty() && scripts_.empty(); }
+
+  // Does an autoscaling target name the endpoint variant with these keys, complete and scope?
+  LinkValue Autoscaling(const std::vector<std::string>& keys, bool complete, const std::string& scope) const;
+  // Does the lifecycle script a notebook instance refers to stop it when idle?
+  LinkValue IdleStop(const std::vector<std::string>& refs) const;
+
+ private:
+  std::unordered_set<std::string> targeted_;
+  std::unordered_set<std::string> unknown_target_scopes_;  // a target whose variant is unknown
+  std::unordered_map<std::string, LinkValue> scripts_;    // by key: stops idle instances?
+};
+
+// A notebook instance whose idle stop is decided by a link: its lifecycle
+// configuration is named, unconditionally.
+bool NotebookLinked(const Workload& w);
+
+// What a workload derives from itself: the framework from its image URI, a
+// Studio domain's idle shutdown.
+void DeriveAttributes(Workload& w);
+
+// Sets what the index decides for an endpoint variant or a linked notebook instance.
+void ApplyLinks(const LinkIndex& index, Workload& w);
+
+// Derives every workload's attributes and links them across the scan.
 void LinkWorkloads(std::vector<Workload*>& workloads);
 
 // The framework a container image URI implies ("sklearn" for the SageMaker

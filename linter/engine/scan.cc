@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -29,9 +30,9 @@ double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-std::string_view FrontEndName(const WorkUnit& unit) {
-  if (unit.terraform_module) return "terraform";
-  switch (unit.files.front().kind) {
+std::string_view FrontEndName(FileKind kind, bool terraform_module) {
+  if (terraform_module) return "terraform";
+  switch (kind) {
     case FileKind::kPython:
       return "python";
     case FileKind::kNotebook:
@@ -82,69 +83,106 @@ void ReturnFreedMemory() {
 #endif
 }
 
+uintmax_t FileBytes(const DiscoveredFile& f) {
+  std::error_code ec;
+  uintmax_t n = std::filesystem::file_size(f.abs_path(), ec);
+  return ec ? 0 : n;
+}
+
 uintmax_t UnitBytes(const WorkUnit& unit) {
   uintmax_t total = 0;
-  for (const DiscoveredFile& f : unit.files) {
-    std::error_code ec;
-    uintmax_t n = std::filesystem::file_size(f.abs_path, ec);
-    if (!ec) total += n;
-  }
+  for (const DiscoveredFile& f : unit.files) total += FileBytes(f);
   return total;
 }
 
-// Parses every unit on `setup.jobs` workers and returns the parsed files in
-// unit order; the per-front-end figures and skipped entries go to `result`.
-// A unit's paths are released as soon as it is parsed.
-std::vector<ParsedFile> ParseUnits(std::vector<WorkUnit> units, const ScanSetup& setup, ScanResult* result) {
-  std::vector<std::vector<ParsedFile>> parsed(units.size());
-  std::vector<FrontEndStats> stats(units.size());
-  std::vector<std::string_view> front_end(units.size());
-  std::vector<std::vector<std::string>> skipped(units.size());
+// What a unit gave: kept only for the units that gave something.
+struct UnitOutput {
+  size_t unit = 0;
+  std::vector<FileOutcome> files;
+  std::vector<std::string> skipped;
+};
+
+bool Empty(const FileOutcome& f) {
+  return !f.parsed && !f.pending && f.analysis.findings.empty() && f.analysis.workloads.empty() && f.analysis.suppressed == 0;
+}
+
+// Parses every unit on `setup.jobs` workers, analyses each file as far as it
+// can be alone right away, and finishes the analysis across the scan. A
+// unit's paths are released as soon as it is parsed, and of a file only its
+// findings (and what links to other files) are kept: memory grows with the
+// findings, not with the tree. The per-front-end figures and
+// skipped entries go to `result`.
+Analysis ParseAndAnalyze(Plan plan, const ScanSetup& setup, const Analyzer& analyzer, ScanResult* result) {
+  const size_t total = plan.size(), singles = plan.files.size();
+  std::vector<UnitOutput> outputs;
+  std::mutex mu;  // outputs, result->front_ends, analysis CPU, progress
+  double analysis_cpu = 0;
   std::atomic<size_t> next{0}, done{0};
-  std::mutex progress_mu;
   ParseBudget budget(kParseBudgetBytes);
   auto worker = [&] {
-    for (size_t i = next++; i < units.size(); i = next++) {
-      uintmax_t bytes = UnitBytes(units[i]);
+    std::map<std::string_view, FrontEndStats> stats;
+    double cpu = 0;
+    for (size_t i = next++; i < total; i = next++) {
+      bool single = i < singles;
+      uintmax_t bytes = single ? FileBytes(plan.files[i]) : UnitBytes(plan.modules[i - singles]);
       budget.Acquire(bytes);
       double start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
-      parsed[i] = ParseUnit(units[i], setup.resolve, &skipped[i]);
-      if (setup.measure_cpu) stats[i].cpu_seconds = ThreadCpuSeconds() - start;
+      UnitOutput out;
+      out.unit = i;
+      std::vector<ParsedFile> parsed = single ? ParseFile(plan.files[i], setup.resolve, &out.skipped)
+                                              : ParseUnit(plan.modules[i - singles], setup.resolve, &out.skipped);
+      double parsed_at = setup.measure_cpu ? ThreadCpuSeconds() : 0;
       budget.Release(bytes);
       if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
-      stats[i].files = static_cast<int>(units[i].files.size());
-      stats[i].parsed = static_cast<int>(parsed[i].size());
-      stats[i].bytes = bytes;
-      front_end[i] = FrontEndName(units[i]);
-      units[i] = WorkUnit{};
-      size_t d = ++done;
-      if (setup.progress) {
-        std::lock_guard<std::mutex> lock(progress_mu);
-        setup.progress(d, units.size());
+      FrontEndStats& s = stats[single ? FrontEndName(plan.files[i].kind, false) : FrontEndName(FileKind::kOther, true)];
+      s.files += single ? 1 : static_cast<int>(plan.modules[i - singles].files.size());
+      s.parsed += static_cast<int>(parsed.size());
+      s.bytes += bytes;
+      s.cpu_seconds += parsed_at - start;
+      if (single) {
+        plan.files[i] = DiscoveredFile{};
+      } else {
+        plan.modules[i - singles] = WorkUnit{};
       }
+      for (ParsedFile& pf : parsed) {
+        FileOutcome o = analyzer.Start(std::move(pf));
+        if (!Empty(o)) out.files.push_back(std::move(o));
+      }
+      if (setup.measure_cpu) cpu += ThreadCpuSeconds() - parsed_at;
+      std::lock_guard<std::mutex> lock(mu);
+      if (!out.files.empty() || !out.skipped.empty()) outputs.push_back(std::move(out));
+      size_t d = ++done;
+      if (setup.progress) setup.progress(d, total);
     }
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& [name, s] : stats) {
+      FrontEndStats& r = result->front_ends[std::string(name)];
+      r.files += s.files;
+      r.parsed += s.parsed;
+      r.bytes += s.bytes;
+      r.cpu_seconds += s.cpu_seconds;
+    }
+    analysis_cpu += cpu;
   };
   int jobs = setup.jobs > 0 ? setup.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  jobs = std::min<int>(jobs, static_cast<int>(std::max<size_t>(1, units.size())));
+  jobs = std::min<int>(jobs, static_cast<int>(std::max<size_t>(1, total)));
   std::vector<std::thread> threads;
   for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& t : threads) t.join();
+  plan = {};
 
-  std::vector<ParsedFile> files;
-  size_t parsed_files = 0;
-  for (const auto& p : parsed) parsed_files += p.size();
-  files.reserve(parsed_files);
-  for (size_t i = 0; i < units.size(); ++i) {
-    FrontEndStats& s = result->front_ends[std::string(front_end[i])];
-    s.files += stats[i].files;
-    s.parsed += stats[i].parsed;
-    s.bytes += stats[i].bytes;
-    s.cpu_seconds += stats[i].cpu_seconds;
-    for (ParsedFile& pf : parsed[i]) files.push_back(std::move(pf));
-    for (std::string& line : skipped[i]) result->skipped.push_back(std::move(line));
+  std::sort(outputs.begin(), outputs.end(), [](const UnitOutput& a, const UnitOutput& b) { return a.unit < b.unit; });
+  std::vector<FileOutcome> files;
+  for (UnitOutput& u : outputs) {
+    for (FileOutcome& f : u.files) files.push_back(std::move(f));
+    for (std::string& line : u.skipped) result->skipped.push_back(std::move(line));
   }
-  return files;
+  outputs = {};
+  double start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
+  Analysis a = analyzer.Finish(std::move(files));
+  if (setup.measure_cpu) result->analysis_cpu_seconds = analysis_cpu + ThreadCpuSeconds() - start;
+  return a;
 }
 
 }  // namespace
@@ -157,14 +195,12 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   result.skipped = std::move(found.skipped);
   result.warnings = std::move(found.warnings);
   result.files_scanned = static_cast<int>(found.files.size());
-  std::vector<ParsedFile> files = ParseUnits(PlanUnits(std::move(found.files), setup.discover), setup, &result);
-  double analysis_start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
-  Analysis a = Analyze(std::move(files), rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(),
-                       setup.resolve.root, setup.keep_workloads);
+  Analyzer analyzer(rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(), setup.resolve.root,
+                    setup.keep_workloads);
+  Analysis a = ParseAndAnalyze(PlanUnits(std::move(found.files), setup.discover), setup, analyzer, &result);
   result.findings = std::move(a.findings);
   result.workloads = std::move(a.workloads);
   result.suppressed = a.suppressed;
-  if (setup.measure_cpu) result.analysis_cpu_seconds = ThreadCpuSeconds() - analysis_start;
   for (const Policy& p : rules.all_policies()) result.custom_rules.push_back({p.id, p.severity, p.message});
   return result;
 }

@@ -54,6 +54,42 @@ std::string DumpJson(const nlohmann::ordered_json& doc) {
   return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+void WriteJsonWithList(std::ostream& out, const nlohmann::ordered_json& doc, size_t count,
+                       const std::function<nlohmann::ordered_json(size_t)>& element) {
+  std::string text = DumpJson(doc);
+  std::string marker = nlohmann::ordered_json(std::string(kJsonListHere)).dump();
+  size_t at = text.find(marker);
+  if (at == std::string::npos) {
+    out << text;
+    return;
+  }
+  // The list is indented as its member's line; its elements one step (2) further.
+  size_t line = text.rfind('\n', at);
+  line = line == std::string::npos ? 0 : line + 1;
+  std::string indent(text.find_first_not_of(' ', line) - line, ' ');
+  std::string step = indent + "  ";
+  out.write(text.data(), static_cast<std::streamsize>(at));
+  if (count == 0) {
+    out << "[]";
+  } else {
+    out << "[\n";
+    for (size_t i = 0; i < count; ++i) {
+      std::string e = element(i).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+      out << step;
+      // A newline in a dumped document only ever separates lines: strings escape theirs.
+      size_t from = 0;
+      for (size_t nl = e.find('\n'); nl != std::string::npos; from = nl + 1, nl = e.find('\n', from)) {
+        out.write(e.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+        out << step;
+      }
+      out.write(e.data() + from, static_cast<std::streamsize>(e.size() - from));
+      out << (i + 1 < count ? ",\n" : "\n");
+    }
+    out << indent << "]";
+  }
+  out.write(text.data() + at + marker.size(), static_cast<std::streamsize>(text.size() - at - marker.size()));
+}
+
 std::string MarkdownText(std::string_view s) {
   std::string text = Printable(s);
   std::string out;

@@ -3,6 +3,7 @@
 #define SAGELINT_LINTER_REPORT_EMIT_H_
 
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -49,6 +50,15 @@ void EmitDiff(std::ostream& out, std::string_view format, const DiffResult& diff
 // newline, and text from scanned files that is not UTF-8 carried as U+FFFD
 // (file positions are unaffected: they count bytes of the file as stored).
 std::string DumpJson(const nlohmann::ordered_json& doc);
+
+// Where a long list goes in a document written by WriteJsonWithList: the
+// value of its member, in place of the list.
+inline constexpr std::string_view kJsonListHere = "\x01sagelint: the list goes here\x01";
+// Writes `doc` exactly as DumpJson would with an array of `count` elements,
+// `element(i)` each, at the member whose value is kJsonListHere: the elements
+// are made and written one at a time, so a long list is never held whole.
+void WriteJsonWithList(std::ostream& out, const nlohmann::ordered_json& doc, size_t count,
+                       const std::function<nlohmann::ordered_json(size_t)>& element);
 
 // Text from scanned files (names, values, paths) made inert for a format:
 // markdown without HTML, links, images, mentions or emphasis; a code span that

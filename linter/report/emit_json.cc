@@ -55,13 +55,11 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
 }
 
 void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
-  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-  for (const Finding& f : scan.findings) findings.push_back(FindingJson(f));
   Tally t = CountFindings(scan.findings);
   nlohmann::ordered_json doc = {
       {"schema_version", 1},
       {"tool", {{"name", "sagelint"}, {"version", SAGELINT_VERSION}}},
-      {"findings", findings},
+      {"findings", kJsonListHere},
       {"summary",
        {{"files_scanned", scan.files_scanned},
         {"findings", t.total()},
@@ -71,7 +69,7 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
         {"suppressed", scan.suppressed},
         {"baselined", scan.baselined}}},
   };
-  out << DumpJson(doc);
+  WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return FindingJson(scan.findings[i]); });
 }
 
 }  // namespace sagelint

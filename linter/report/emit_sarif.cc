@@ -33,8 +33,7 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
                      {"defaultConfiguration", {{"level", Level(c.severity)}}},
                      {"properties", {{"tags", json::array({"policy"})}}}});
   }
-  json results = json::array();
-  for (const Finding& f : scan.findings) {
+  auto result_of = [&](const Finding& f) {
     json region = {{"startLine", f.range.begin.line}, {"startColumn", f.range.begin.column}};
     if (f.range.end.valid()) {
       region["endLine"] = f.range.end.line;
@@ -56,8 +55,8 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
     if (!finding["iam"].is_null()) props["iam"] = finding["iam"];
     if (!f.condition.empty()) props["condition"] = f.condition;
     result["properties"] = props;
-    results.push_back(std::move(result));
-  }
+    return result;
+  };
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({{{"tool", {{"driver", {{"name", "sagelint"},
@@ -65,8 +64,8 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
                                                             {"version", SAGELINT_VERSION},
                                                             {"semanticVersion", SAGELINT_VERSION},
                                                             {"rules", rules}}}}},
-                                     {"results", results}}})}};
-  out << DumpJson(doc);
+                                     {"results", kJsonListHere}}})}};
+  WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return result_of(scan.findings[i]); });
 }
 
 }  // namespace sagelint

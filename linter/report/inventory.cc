@@ -64,10 +64,8 @@ std::string Csv(const std::string& s) {
 void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& workloads,
                    const PriceTable& prices) {
   if (format == "json") {
-    nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (const Workload& w : workloads) list.push_back(AttributesJson(w, &prices));
-    nlohmann::ordered_json doc = {{"schema_version", 1}, {"workloads", list}, {"prices", prices.Describe()}};
-    out << DumpJson(doc);
+    nlohmann::ordered_json doc = {{"schema_version", 1}, {"workloads", kJsonListHere}, {"prices", prices.Describe()}};
+    WriteJsonWithList(out, doc, workloads.size(), [&](size_t i) { return AttributesJson(workloads[i], &prices); });
     return;
   }
   std::vector<std::string> cols = Columns();
