@@ -104,3 +104,30 @@ TEST_CASE("a baseline hides recorded findings, survives moved lines, and lets ch
   CHECK(after.baselined == 1);
   fs::remove_all(dir);
 }
+
+// Long lists are written one element at a time: the text must be exactly
+// the whole document's.
+TEST_CASE("a list written element by element reads as the whole document", "[emit][json]") {
+  using json = nlohmann::ordered_json;
+  std::vector<json> elements = {
+      json{{"rule", "SM401"}, {"message", "line one\nline two \"quoted\""}, {"iam", {{"actions", {"a", "b"}}}}},
+      json{{"empty", json::array()}, {"nested", {{"deeper", {1, 2, {{"x", nullptr}}}}}}},
+      json("caf\xc3\xa9 \xff"),  // not UTF-8 at the end: replaced as DumpJson replaces it
+  };
+  auto streamed = [&](const json& doc, size_t count) {
+    std::ostringstream out;
+    WriteJsonWithList(out, doc, count, [&](size_t i) { return elements[i]; });
+    return out.str();
+  };
+  for (size_t count : {size_t{0}, size_t{1}, elements.size()}) {
+    json whole = json::array();
+    for (size_t i = 0; i < count; ++i) whole.push_back(elements[i]);
+    json top = {{"schema_version", 1}, {"findings", kJsonListHere}, {"summary", {{"findings", count}}}};
+    json top_whole = {{"schema_version", 1}, {"findings", whole}, {"summary", {{"findings", count}}}};
+    CHECK(streamed(top, count) == DumpJson(top_whole));
+    json deep = {{"runs", json::array({{{"tool", "t"}, {"results", kJsonListHere}}})}};
+    json deep_whole = {{"runs", json::array({{{"tool", "t"}, {"results", whole}}})}};
+    CHECK(streamed(deep, count) == DumpJson(deep_whole));
+    CHECK(streamed(json(kJsonListHere), count) == DumpJson(whole));
+  }
+}
