@@ -299,12 +299,17 @@ DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root
   DiscoveredFile f;
   f.kind = KindOfPath(abs_path);
   f.named = named;
-  std::string display = DisplayPath(abs_path);
-  std::string root_path = RootRelativePath(abs_path, root);
   std::string_view name = std::string_view(abs_path).substr(abs_path.rfind('/') + 1);
   std::string_view prefix = std::string_view(abs_path).substr(0, abs_path.size() - name.size());
-  std::shared_ptr<const DirPaths> shared = dir ? *dir : nullptr;
-  if (!shared || shared->abs_path != prefix || shared->root != root) shared = DirPathsOf(prefix, root);
+  if (dir && *dir && !name.empty() && (*dir)->abs_path == prefix && (*dir)->root == root) {
+    // Another file of a directory whose paths were shown to lead to its files' (below).
+    f.dir = *dir;
+    f.name = name;
+    return f;
+  }
+  std::string display = DisplayPath(abs_path);
+  std::string root_path = RootRelativePath(abs_path, root);
+  std::shared_ptr<const DirPaths> shared = DirPathsOf(prefix, root);
   // The directory's paths lead to the file's in the common case only: a path
   // through a link, or outside the root, keeps its own.
   if (!name.empty() && IsJoin(display, shared->display, name) && IsJoin(root_path, shared->root_path, name)) {

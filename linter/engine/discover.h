@@ -62,7 +62,9 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
 
 // A DiscoveredFile for a path (absolute, normal) under the scan root `root`:
 // kind, display path and scan-root-relative path filled in. Files described
-// one after another in the same directory share `*dir` (nullptr: no sharing).
+// one after another in the same directory share `*dir` (nullptr: no sharing):
+// the first one's paths are computed and shown to be its directory's plus its
+// name, and the others' are then made that way without asking the file system.
 DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
                             std::shared_ptr<const DirPaths>* dir = nullptr);
 
