@@ -1,6 +1,7 @@
 #include "linter/engine/analyze.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -263,9 +264,12 @@ void Prepare(ParsedFile& pf, std::vector<Workload*>& all) {
 struct PendingWorkload {
   // SM004 findings, each reported only if its type is first used here in the scan.
   std::vector<std::pair<std::string, Finding>> unknown_types;
-  // The rules' and policies' findings and suppressions for each value a link
-  // can give the workload (index: LinkValue), or one entry if nothing links to it.
-  std::vector<std::vector<Finding>> found;
+  // The rules' and policies' findings for each value a link can give the
+  // workload (index: LinkValue), or one entry if nothing links to it; most
+  // are the same whatever the link says, so each is held once in `findings`
+  // and the alternatives list positions in it.
+  std::vector<Finding> findings;
+  std::vector<std::vector<uint32_t>> found;
   std::vector<int> suppressed;
   enum class Link { kNone, kAutoscaling, kIdleStop } link = Link::kNone;
   // What the link looks up: an endpoint variant's keys, completeness and
@@ -273,6 +277,17 @@ struct PendingWorkload {
   std::vector<std::string> keys;
   bool complete = true;
   std::string scope;
+
+  // Adds one alternative.
+  void AddFound(std::vector<Finding> list, int suppressed_here) {
+    std::vector<uint32_t>& positions = found.emplace_back();
+    for (Finding& f : list) {
+      size_t at = std::find(findings.begin(), findings.end(), f) - findings.begin();
+      if (at == findings.size()) findings.push_back(std::move(f));
+      positions.push_back(static_cast<uint32_t>(at));
+    }
+    suppressed.push_back(suppressed_here);
+  }
 };
 
 struct PendingFile {
@@ -336,9 +351,10 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
     }
     for (LinkValue v : kLinkValues) {
       if (linked) *linked = LinkVal(v, at);
-      pw.found.emplace_back();
-      pw.suppressed.push_back(0);
-      CheckWorkload(w, denies, pw.found.back(), pw.suppressed.back());
+      std::vector<Finding> found;
+      int suppressed = 0;
+      CheckWorkload(w, denies, found, suppressed);
+      pw.AddFound(std::move(found), suppressed);
       if (!linked) break;
     }
     waits = waits || linked || !pw.unknown_types.empty();
@@ -355,7 +371,7 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
   std::vector<Finding> found = std::move(p->head);
   int suppressed = 0;
   for (PendingWorkload& pw : p->workloads) {
-    for (Finding& f : pw.found.front()) found.push_back(std::move(f));
+    for (uint32_t i : pw.found.front()) found.push_back(pw.findings[i]);
     suppressed += pw.suppressed.front();
   }
   Finalize({pf.result.path, pf.result.format, pf.result.root_path, pf.comments}, std::move(found), suppressed,
@@ -431,9 +447,9 @@ void Analyzer::Resolve(const PendingFile& p, const LinkIndex& links, std::set<st
     LinkValue v = LinkValue::kTrue;  // index 0: the only entry when nothing links
     if (pw.link == PendingWorkload::Link::kAutoscaling) v = links.Autoscaling(pw.keys, pw.complete, pw.scope);
     if (pw.link == PendingWorkload::Link::kIdleStop) v = links.IdleStop(pw.keys);
-    size_t i = static_cast<size_t>(v);
-    found.insert(found.end(), pw.found[i].begin(), pw.found[i].end());
-    suppressed += pw.suppressed[i];
+    size_t alternative = static_cast<size_t>(v);
+    for (uint32_t i : pw.found[alternative]) found.push_back(pw.findings[i]);
+    suppressed += pw.suppressed[alternative];
   }
   Finalize({p.path, p.format, p.root_path, p.comments}, std::move(found), suppressed, out);
 }

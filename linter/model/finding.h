@@ -20,6 +20,7 @@ std::optional<Severity> SeverityFromName(std::string_view name);
 struct IamHint {
   std::string condition_key;         // e.g. "sagemaker:InstanceTypes"
   std::vector<std::string> actions;  // e.g. {"sagemaker:CreateTrainingJob"}
+  bool operator==(const IamHint&) const = default;
 };
 
 struct CostEstimate {
@@ -29,6 +30,7 @@ struct CostEstimate {
   std::optional<double> monthly_usd;          // always-on resources only (730 h)
   std::optional<double> monthly_savings_usd;  // only when a concrete cheaper instance is named
   std::string basis;                          // how the figures were derived
+  bool operator==(const CostEstimate&) const = default;
 };
 
 struct Finding {
@@ -48,6 +50,7 @@ struct Finding {
   std::optional<CostEstimate> cost;
   std::string fingerprint;
   Format format = Format::kCloudFormation;
+  bool operator==(const Finding&) const = default;
 };
 
 // Deterministic order: path, line, column, rule, message.

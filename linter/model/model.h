@@ -17,6 +17,7 @@ struct SourcePos {
   int line = 0;
   int column = 0;
   bool valid() const { return line > 0; }
+  bool operator==(const SourcePos&) const = default;
 };
 
 struct SourceRange {
@@ -27,6 +28,7 @@ struct SourceRange {
   int cell = 0;
   int cell_line = 0;
   bool valid() const { return begin.valid(); }
+  bool operator==(const SourceRange&) const = default;
 };
 
 // One extracted setting. A value is absent (not written), unknown (written,
