@@ -15,10 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // Compares a1+a2 with b1+b2 as std::string compares them, without joining them.
 int CompareJoined(std::string_view a1, std::string_view a2, std::string_view b1, std::string_view b2) {
   while (true) {
@@ -196,7 +192,7 @@ class Walker {
     for (const std::string& g : opts_.exclude) {
       if (GlobMatch(g, rel)) return true;
       // "dir/**" style patterns also exclude the directory itself.
-      if (EndsWith(g, "/**") && GlobMatch(g.substr(0, g.size() - 3), rel)) return true;
+      if (g.ends_with("/**") && GlobMatch(g.substr(0, g.size() - 3), rel)) return true;
     }
     return false;
   }
@@ -328,13 +324,13 @@ FileKind KindOfPath(const std::string& path) {
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
     return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : static_cast<char>(c);
   });
-  if (EndsWith(lower, ".tf.json")) return FileKind::kTerraformJson;
-  if (EndsWith(lower, ".tf")) return FileKind::kTerraform;
-  if (EndsWith(lower, ".tfvars") || EndsWith(lower, ".tfvars.json")) return FileKind::kTerraformVars;
-  if (EndsWith(lower, ".py")) return FileKind::kPython;
-  if (EndsWith(lower, ".ipynb")) return FileKind::kNotebook;
-  if (EndsWith(lower, ".yaml") || EndsWith(lower, ".yml") || EndsWith(lower, ".json") ||
-      EndsWith(lower, ".template")) {
+  if (lower.ends_with(".tf.json")) return FileKind::kTerraformJson;
+  if (lower.ends_with(".tf")) return FileKind::kTerraform;
+  if (lower.ends_with(".tfvars") || lower.ends_with(".tfvars.json")) return FileKind::kTerraformVars;
+  if (lower.ends_with(".py")) return FileKind::kPython;
+  if (lower.ends_with(".ipynb")) return FileKind::kNotebook;
+  if (lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json") ||
+      lower.ends_with(".template")) {
     return FileKind::kYamlOrJson;
   }
   return FileKind::kOther;

@@ -7,10 +7,6 @@
 namespace sagelint {
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool Blank(char c) { return c == ' ' || c == '\t'; }
 
 // Positions of line starts, for turning offsets into line and column.
@@ -293,7 +289,7 @@ CommentSyntax CommentSyntaxOf(Format format, std::string_view path) {
     case Format::kPython: return CommentSyntax::kPython;
     case Format::kNotebook: return CommentSyntax::kNotebook;
     case Format::kTerraform:
-      return EndsWith(path, ".json") ? CommentSyntax::kNone : CommentSyntax::kHcl;
+      return path.ends_with(".json") ? CommentSyntax::kNone : CommentSyntax::kHcl;
   }
   return CommentSyntax::kNone;
 }
