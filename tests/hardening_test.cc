@@ -8,6 +8,7 @@
 
 #include "tests/catch.h"
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -302,6 +303,34 @@ TEST_CASE("a linked file is scanned once", "[adversarial][cli][discover]") {
   auto doc = nlohmann::json::parse(r.out);
   CHECK(doc["summary"]["files_scanned"] == 1);
   for (const auto& f : doc["findings"]) CHECK(f["path"] == "train.py");
+}
+
+// A directory is walked while its files are parsed; a file reached through a
+// link is sent after the walk, once, and not at all if the walk kept it where
+// it lives. Listing the same tree first (two paths) must give the same scan.
+TEST_CASE("linked files count once, walked or listed", "[adversarial][cli][discover]") {
+  Scratch s;
+  std::string train =
+      "from sagemaker.pytorch import PyTorch\nPyTorch(entry_point='t.py', role='r', instance_type='ml.g5.xlarge', "
+      "instance_count=1, framework_version='2.1', py_version='py310').fit()\n";
+  s.Write("repo/train.py", train);
+  s.Write("repo/ignored/hidden.py", train);
+  s.Write("repo/.gitignore", "ignored/\n");
+  fs::path repo = fs::path(s.path()) / "repo";
+  fs::create_symlink("train.py", repo / "a_link.py");  // walked before its target
+  fs::create_symlink("train.py", repo / "z_link.py");  // and after
+  fs::create_symlink("ignored/hidden.py", repo / "h_link.py");  // the target itself is ignored
+  fs::create_symlink("ignored/hidden.py", repo / "h2_link.py");
+  auto walked = RunSagelint("scan --format json repo", s.path());
+  auto doc = nlohmann::json::parse(walked.out);
+  CHECK(doc["summary"]["files_scanned"] == 2);
+  std::multiset<std::string> paths;
+  for (const auto& f : doc["findings"]) paths.insert(f["path"].get<std::string>());
+  CHECK(paths.count("repo/train.py") == paths.count("repo/ignored/hidden.py"));
+  CHECK(paths.size() == 2 * paths.count("repo/train.py"));
+  CHECK(paths.count("repo/train.py") > 0);
+  auto listed = RunSagelint("scan --format json repo repo", s.path());
+  CHECK(listed.out == walked.out);
 }
 
 TEST_CASE("suppressions: only real comments count", "[adversarial][cli][suppress]") {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <functional>
+#include <iterator>
 #include <set>
 #include <string_view>
 #include <sstream>
@@ -102,7 +104,9 @@ IgnoreFile ReadIgnoreFile(const fs::path& dir, std::string* error) {
 
 class Walker {
  public:
-  Walker(const DiscoverOptions& opts, DiscoverResult& out) : opts_(opts), out_(out) {}
+  // With a `sink`, files go to it as they are found (see DiscoverDirectory); else to `out.files`.
+  Walker(const DiscoverOptions& opts, DiscoverResult& out, const std::function<void(DiscoveredFile)>* sink = nullptr)
+      : opts_(opts), out_(out), sink_(sink) {}
 
   void WalkRoot(const fs::path& root, const std::string& given) {
     std::error_code ec;
@@ -129,22 +133,24 @@ class Walker {
         for (auto it = parents.rbegin(); it != parents.rend(); ++it) PushIgnoreFile(*it, stack);
       }
     }
-    size_t before = out_.files.size();
+    root_stack_ = stack;
+    int before = out_.found;
     Walk(root_, stack, 0);
-    if (out_.files.size() == before) {
+    if (sink_) SendLinked();
+    if (out_.found == before) {
       out_.warnings.push_back(given + ": no file to scan here (none of a scanned kind, or all excluded by " +
                               (opts_.no_ignore ? std::string("exclude:") : std::string(".gitignore or exclude:")) + ")");
     }
   }
 
   // Pushes dir/.gitignore onto `stack` if there is one; false if none was pushed.
-  bool PushIgnoreFile(const fs::path& dir, std::vector<IgnoreFile>& stack) {
+  bool PushIgnoreFile(const fs::path& dir, std::vector<IgnoreFile>& stack, bool report = true) {
     std::error_code ec;
     if (!fs::exists(dir / ".gitignore", ec)) return false;
     std::string error;
     IgnoreFile f = ReadIgnoreFile(dir, &error);
     if (!error.empty()) {
-      out_.skipped.push_back(DisplayPath((dir / ".gitignore").string()) + ": " + error);
+      if (report) out_.skipped.push_back(DisplayPath((dir / ".gitignore").string()) + ": " + error);
       return false;
     }
     stack.push_back(std::move(f));
@@ -153,13 +159,22 @@ class Walker {
 
   // `kind_path`: the name that says what kind of file it is (a link's own name),
   // default `p`; `dir`: shared with the files described before in p's directory.
+  // `through_link`: reached through a link (with a sink: sent after the walk, SendLinked).
   void AddFile(const fs::path& p, bool named, const fs::path& kind_path = {},
-               std::shared_ptr<const DirPaths>* dir = nullptr) {
+               std::shared_ptr<const DirPaths>* dir = nullptr, bool through_link = false) {
     if (named) scan_root_ = ScanRootOf(p.string());
     DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir);
     if (!kind_path.empty()) f.kind = KindOfPath(kind_path.string());
     if (!named && f.kind == FileKind::kOther) return;
-    out_.files.push_back(std::move(f));
+    if (!sink_) {
+      out_.files.push_back(std::move(f));
+      ++out_.found;
+    } else if (through_link) {
+      linked_.push_back(std::move(f));  // sent once the walk is over
+    } else {
+      (*sink_)(std::move(f));
+      ++out_.found;
+    }
   }
 
  private:
@@ -248,7 +263,7 @@ class Walker {
       // A linked file is the file it points to: scanned once, under its own name,
       // however many links lead to it.
       if (link) {
-        AddFile(target, false, p);
+        AddFile(target, false, p, nullptr, true);
       } else {
         AddFile(p, false, p, &here);
       }
@@ -256,10 +271,51 @@ class Walker {
     if (pushed) stack.pop_back();
   }
 
+  // Files reached through links, sent after the walk: once each, and not at
+  // all when the walk also found the file where it lives.
+  void SendLinked() {
+    std::sort(linked_.begin(), linked_.end(), [](const DiscoveredFile& a, const DiscoveredFile& b) {
+      return a.abs_path() < b.abs_path();
+    });
+    for (size_t i = 0; i < linked_.size(); ++i) {
+      if (i > 0 && linked_[i].abs_path() == linked_[i - 1].abs_path()) continue;
+      if (WalkedWhereItLives(linked_[i].abs_path())) continue;
+      (*sink_)(linked_[i]);
+      ++out_.found;
+    }
+    linked_ = {};
+  }
+
+  // Whether the walk reached `file` (canonical, inside the root) through its
+  // own directories and kept it: the walk's decisions replayed along its path.
+  bool WalkedWhereItLives(const fs::path& file) {
+    std::vector<IgnoreFile> stack = root_stack_;
+    fs::path dir = root_;
+    if (!opts_.no_ignore) PushIgnoreFile(dir, stack, false);
+    fs::path rel = file.lexically_relative(root_);
+    if (rel.empty() || *rel.begin() == "..") return false;
+    int depth = 0;
+    for (auto it = rel.begin(); it != rel.end(); ++it) {
+      fs::path p = dir / *it;
+      if (std::next(it) == rel.end()) {
+        return KindOfPath(p.string()) != FileKind::kOther && !Ignored(p, false, stack) && !Excluded(p);
+      }
+      std::string name = it->string();
+      if (SkippedDirectory(name) || (name.rfind("asset.", 0) == 0 && dir.filename() == "cdk.out")) return false;
+      if (Ignored(p, true, stack) || Excluded(p) || ++depth > 256) return false;
+      dir = p;
+      if (!opts_.no_ignore) PushIgnoreFile(dir, stack, false);
+    }
+    return false;
+  }
+
   const DiscoverOptions& opts_;
   DiscoverResult& out_;
+  const std::function<void(DiscoveredFile)>* sink_;
   fs::path root_;
   std::string scan_root_;
+  std::vector<IgnoreFile> root_stack_;  // the ignore files that apply above the root
+  std::vector<DiscoveredFile> linked_;
 };
 
 }  // namespace
@@ -352,15 +408,30 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
       walker.AddFile(p, true);
     }
   }
-  std::sort(out.files.begin(), out.files.end(), [](const DiscoveredFile& a, const DiscoveredFile& b) {
+  size_t listed = out.files.size();
+  SortAndDeduplicate(out.files);
+  out.found -= static_cast<int>(listed - out.files.size());
+  return out;
+}
+
+void SortAndDeduplicate(std::vector<DiscoveredFile>& files) {
+  std::sort(files.begin(), files.end(), [](const DiscoveredFile& a, const DiscoveredFile& b) {
     return CompareJoined(a.dir->display, a.name, b.dir->display, b.name) < 0;
   });
-  out.files.erase(std::unique(out.files.begin(), out.files.end(),
-                              [](const DiscoveredFile& a, const DiscoveredFile& b) {
-                                return CompareJoined(a.dir->abs_path, a.name, b.dir->abs_path, b.name) == 0;
-                              }),
-                  out.files.end());
-  out.files.shrink_to_fit();
+  files.erase(std::unique(files.begin(), files.end(),
+                          [](const DiscoveredFile& a, const DiscoveredFile& b) {
+                            return CompareJoined(a.dir->abs_path, a.name, b.dir->abs_path, b.name) == 0;
+                          }),
+              files.end());
+  files.shrink_to_fit();
+}
+
+DiscoverResult DiscoverDirectory(const std::string& dir, const DiscoverOptions& opts,
+                                 const std::function<void(DiscoveredFile)>& sink) {
+  DiscoverResult out;
+  Walker walker(opts, out, &sink);
+  std::error_code ec;
+  walker.WalkRoot(fs::absolute(dir, ec).lexically_normal(), dir);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #ifndef SAGELINT_LINTER_ENGINE_DISCOVER_H_
 #define SAGELINT_LINTER_ENGINE_DISCOVER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,9 @@ namespace sagelint {
 
 enum class FileKind { kYamlOrJson, kTerraform, kTerraformJson, kTerraformVars, kPython, kNotebook, kOther };
 FileKind KindOfPath(const std::string& path);
+inline bool IsTerraformKind(FileKind k) {
+  return k == FileKind::kTerraform || k == FileKind::kTerraformJson || k == FileKind::kTerraformVars;
+}
 
 // What the discovered files of one directory share, so that a file keeps only
 // its name: each path is a prefix ending in '/' (or empty), and a file's path
@@ -53,12 +57,24 @@ struct DiscoverOptions {
 
 struct DiscoverResult {
   std::vector<DiscoveredFile> files;     // sorted by display path
+  int found = 0;                         // files found (listed in `files`, or sent to a sink)
   std::vector<std::string> missing;      // named paths that do not exist
   std::vector<std::string> skipped;      // "path: reason" for unreadable entries, link loops …
   std::vector<std::string> warnings;     // named directories that yield no file to scan
 };
 
 DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts);
+
+// Sorts files by display path and drops the second of two with the same path.
+void SortAndDeduplicate(std::vector<DiscoveredFile>& files);
+
+// Discover for one existing directory, handing each file to `sink` as the walk
+// finds it instead of listing them: a scan starts parsing at once and keeps
+// no list of the tree. The files come in walk order, not sorted; each comes
+// once, as Discover de-duplicates them (a file reached through links comes
+// after the walk, and not at all if the walk kept it where it lives).
+DiscoverResult DiscoverDirectory(const std::string& dir, const DiscoverOptions& opts,
+                                 const std::function<void(DiscoveredFile)>& sink);
 
 // A DiscoveredFile for a path (absolute, normal) under the scan root `root`:
 // kind, display path and scan-root-relative path filled in. Files described

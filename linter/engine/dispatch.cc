@@ -14,10 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool IsTerraformKind(FileKind k) {
-  return k == FileKind::kTerraform || k == FileKind::kTerraformJson || k == FileKind::kTerraformVars;
-}
-
 ParsedFile Failed(const DiscoveredFile& f, Format format, std::string message) {
   ParsedFile pf;
   pf.result.path = f.display();

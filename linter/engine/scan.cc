@@ -6,6 +6,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
+#include <tuple>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -95,64 +98,171 @@ uintmax_t UnitBytes(const WorkUnit& unit) {
   return total;
 }
 
-// What a unit gave: kept only for the units that gave something.
+// A unit of work as discovery hands it to the workers.
+struct Job {
+  WorkUnit unit;
+  size_t module = 0;  // Terraform modules: their place among the modules
+};
+
+// Units on their way from discovery to the workers. Discovery waits while it
+// is full, so the tree is never listed in memory: a file costs its record
+// only between being found and being parsed.
+class JobQueue {
+ public:
+  explicit JobQueue(size_t capacity) : capacity_(capacity) {}
+  void Push(Job job) {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_full_.wait(lock, [&] { return jobs_.size() < capacity_; });
+    jobs_.push_back(std::move(job));
+    ++pushed_;
+    not_empty_.notify_one();
+  }
+  // False once the queue is closed and empty.
+  bool Pop(Job* job) {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_empty_.wait(lock, [&] { return !jobs_.empty() || closed_; });
+    if (jobs_.empty()) return false;
+    *job = std::move(jobs_.front());
+    jobs_.pop_front();
+    not_full_.notify_one();
+    return true;
+  }
+  void Close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    not_empty_.notify_all();
+  }
+  size_t pushed() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return pushed_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<Job> jobs_;
+  size_t pushed_ = 0;
+  bool closed_ = false;
+  const size_t capacity_;
+};
+
+constexpr size_t kQueuedUnits = 256;
+
+// What a unit gave, kept only for the units that gave something, with its
+// place in scan order: single files by display path (the order Discover
+// sorts them in), then the Terraform modules in plan order.
 struct UnitOutput {
-  size_t unit = 0;
+  bool module = false;
+  std::string display;
+  size_t index = 0;
   std::vector<FileOutcome> files;
   std::vector<std::string> skipped;
 };
+
+bool ScanOrder(const UnitOutput& a, const UnitOutput& b) {
+  return std::tie(a.module, a.display, a.index) < std::tie(b.module, b.display, b.index);
+}
 
 bool Empty(const FileOutcome& f) {
   return !f.parsed && !f.pending && f.analysis.findings.empty() && f.analysis.workloads.empty() && f.analysis.suppressed == 0;
 }
 
-// Parses every unit on `setup.jobs` workers, analyses each file as far as it
-// can be alone right away, and finishes the analysis across the scan. A
-// unit's paths are released as soon as it is parsed, and of a file only its
-// findings (and what links to other files) are kept: memory grows with the
-// findings, not with the tree. The per-front-end figures and
-// skipped entries go to `result`.
-Analysis ParseAndAnalyze(Plan plan, const ScanSetup& setup, const Analyzer& analyzer, ScanResult* result) {
-  const size_t total = plan.size(), singles = plan.files.size();
+Job SingleFile(DiscoveredFile f) {
+  Job job;
+  job.unit.files.push_back(std::move(f));
+  return job;
+}
+
+void PushModules(Plan plan, JobQueue& queue) {
+  for (size_t i = 0; i < plan.modules.size(); ++i) queue.Push(Job{std::move(plan.modules[i]), i});
+}
+
+// Finds the files and hands them to the workers as units. One directory (a
+// scan's common case) is walked while the workers parse, its Terraform files
+// kept back and planned into modules once the walk is over; anything else
+// (files named on the command line, several paths) is listed and planned
+// first, as pre-commit needs the named files' modules planned together.
+DiscoverResult Produce(const std::vector<std::string>& paths, const DiscoverOptions& discover, JobQueue& queue) {
+  std::error_code ec;
+  if (paths.size() == 1 && std::filesystem::is_directory(paths[0], ec)) {
+    std::vector<DiscoveredFile> terraform;
+    DiscoverResult found = DiscoverDirectory(paths[0], discover, [&](DiscoveredFile f) {
+      if (IsTerraformKind(f.kind)) {
+        terraform.push_back(std::move(f));
+      } else {
+        queue.Push(SingleFile(std::move(f)));
+      }
+    });
+    SortAndDeduplicate(terraform);
+    PushModules(PlanUnits(std::move(terraform), discover), queue);
+    return found;
+  }
+  DiscoverResult found = Discover(paths, discover);
+  Plan plan = PlanUnits(std::move(found.files), discover);
+  for (DiscoveredFile& f : plan.files) queue.Push(SingleFile(std::move(f)));
+  plan.files = {};
+  PushModules(std::move(plan), queue);
+  return found;
+}
+
+// Discovers and parses on `setup.jobs` workers, analyses each file as far as
+// it can be alone right away, and finishes the analysis across the scan. Of
+// a file only its findings (and what links to other files) are kept: memory
+// grows with the findings, not with the tree. What discovery reports, the
+// per-front-end figures and skipped entries go to `result`.
+Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSetup& setup, const Analyzer& analyzer,
+                            ScanResult* result) {
+  JobQueue queue(kQueuedUnits);
+  DiscoverResult found;
+  std::exception_ptr failed;
+  std::thread producer([&] {
+    try {
+      found = Produce(paths, setup.discover, queue);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    queue.Close();
+  });
+
   std::vector<UnitOutput> outputs;
   std::mutex mu;  // outputs, result->front_ends, analysis CPU, progress
   double analysis_cpu = 0;
-  std::atomic<size_t> next{0}, done{0};
+  size_t done = 0;
   ParseBudget budget(kParseBudgetBytes);
   auto worker = [&] {
     std::map<std::string_view, FrontEndStats> stats;
     double cpu = 0;
-    for (size_t i = next++; i < total; i = next++) {
-      bool single = i < singles;
-      uintmax_t bytes = single ? FileBytes(plan.files[i]) : UnitBytes(plan.modules[i - singles]);
+    for (Job job; queue.Pop(&job);) {
+      const WorkUnit& unit = job.unit;
+      uintmax_t bytes = UnitBytes(unit);
       budget.Acquire(bytes);
       double start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
       UnitOutput out;
-      out.unit = i;
-      std::vector<ParsedFile> parsed = single ? ParseFile(plan.files[i], setup.resolve, &out.skipped)
-                                              : ParseUnit(plan.modules[i - singles], setup.resolve, &out.skipped);
+      out.module = unit.terraform_module;
+      out.index = job.module;
+      std::vector<ParsedFile> parsed = ParseUnit(unit, setup.resolve, &out.skipped);
       double parsed_at = setup.measure_cpu ? ThreadCpuSeconds() : 0;
       budget.Release(bytes);
       if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
-      FrontEndStats& s = stats[single ? FrontEndName(plan.files[i].kind, false) : FrontEndName(FileKind::kOther, true)];
-      s.files += single ? 1 : static_cast<int>(plan.modules[i - singles].files.size());
+      FrontEndStats& s = stats[FrontEndName(unit.files.empty() ? FileKind::kOther : unit.files.front().kind,
+                                            unit.terraform_module)];
+      s.files += static_cast<int>(unit.files.size());
       s.parsed += static_cast<int>(parsed.size());
       s.bytes += bytes;
       s.cpu_seconds += parsed_at - start;
-      if (single) {
-        plan.files[i] = DiscoveredFile{};
-      } else {
-        plan.modules[i - singles] = WorkUnit{};
-      }
       for (ParsedFile& pf : parsed) {
         FileOutcome o = analyzer.Start(std::move(pf));
         if (!Empty(o)) out.files.push_back(std::move(o));
       }
       if (setup.measure_cpu) cpu += ThreadCpuSeconds() - parsed_at;
+      bool kept = !out.files.empty() || !out.skipped.empty();
+      if (kept && !out.module) out.display = unit.files.front().display();
+      job = Job{};
+      size_t total = setup.progress ? queue.pushed() : 0;
       std::lock_guard<std::mutex> lock(mu);
-      if (!out.files.empty() || !out.skipped.empty()) outputs.push_back(std::move(out));
-      size_t d = ++done;
-      if (setup.progress) setup.progress(d, total);
+      if (kept) outputs.push_back(std::move(out));
+      ++done;
+      if (setup.progress) setup.progress(done, std::max(done, total));
     }
     std::lock_guard<std::mutex> lock(mu);
     for (const auto& [name, s] : stats) {
@@ -165,14 +275,18 @@ Analysis ParseAndAnalyze(Plan plan, const ScanSetup& setup, const Analyzer& anal
     analysis_cpu += cpu;
   };
   int jobs = setup.jobs > 0 ? setup.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  jobs = std::min<int>(jobs, static_cast<int>(std::max<size_t>(1, total)));
   std::vector<std::thread> threads;
   for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& t : threads) t.join();
-  plan = {};
+  producer.join();
+  if (failed) std::rethrow_exception(failed);
 
-  std::sort(outputs.begin(), outputs.end(), [](const UnitOutput& a, const UnitOutput& b) { return a.unit < b.unit; });
+  result->missing = std::move(found.missing);
+  result->skipped = std::move(found.skipped);
+  result->warnings = std::move(found.warnings);
+  result->files_scanned = found.found;
+  std::sort(outputs.begin(), outputs.end(), ScanOrder);
   std::vector<FileOutcome> files;
   for (UnitOutput& u : outputs) {
     for (FileOutcome& f : u.files) files.push_back(std::move(f));
@@ -190,14 +304,9 @@ Analysis ParseAndAnalyze(Plan plan, const ScanSetup& setup, const Analyzer& anal
 ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   ScanResult result;
   std::vector<std::string> paths = setup.paths.empty() ? std::vector<std::string>{"."} : setup.paths;
-  DiscoverResult found = Discover(paths, setup.discover);
-  result.missing = std::move(found.missing);
-  result.skipped = std::move(found.skipped);
-  result.warnings = std::move(found.warnings);
-  result.files_scanned = static_cast<int>(found.files.size());
   Analyzer analyzer(rules, setup.prices ? *setup.prices : PriceTable::BuiltIn(), setup.resolve.root,
                     setup.keep_workloads);
-  Analysis a = ParseAndAnalyze(PlanUnits(std::move(found.files), setup.discover), setup, analyzer, &result);
+  Analysis a = DiscoverAndAnalyze(paths, setup, analyzer, &result);
   result.findings = std::move(a.findings);
   result.workloads = std::move(a.workloads);
   result.suppressed = a.suppressed;
