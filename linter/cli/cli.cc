@@ -575,7 +575,9 @@ void PrintTiming(const ScanResult& r) {
 }
 
 // Renders each --format output (text on stdout by default; colours only on a
-// terminal), then writes them all (WriteOutputs). False if a write failed.
+// terminal) and writes it: a file atomically (WriteOutputs), standard output
+// as it is rendered, so that a large report is never held whole. One output
+// that cannot be written does not stop the others. False if a write failed.
 bool EmitOutputs(const CliOptions& o,
                  const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit) {
   std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
@@ -583,14 +585,23 @@ bool EmitOutputs(const CliOptions& o,
   eo.quiet = o.quiet;
   eo.blob_url = BlobUrl();
   bool tty = ::isatty(STDOUT_FILENO) == 1;
-  std::vector<std::pair<std::string, std::string>> rendered;
+  bool ok = true;
   for (const Output& out : outputs) {
     eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
+    if (out.file.empty()) {
+      emit(std::cout, out, eo);
+      std::cout.flush();
+      if (!std::cout) {
+        std::cerr << "sagelint: cannot write to standard output\n";
+        ok = false;
+      }
+      continue;
+    }
     std::ostringstream text;
     emit(text, out, eo);
-    rendered.emplace_back(out.file, std::move(text).str());
+    ok = WriteOutputs({{out.file, std::move(text).str()}}) && ok;
   }
-  return WriteOutputs(rendered);
+  return ok;
 }
 
 int CommandScan(const CliOptions& o) {
