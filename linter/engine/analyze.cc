@@ -308,8 +308,7 @@ struct Analyzer::FileFacts {
 };
 
 Analyzer::Analyzer(const RuleSet& rules, const PriceTable& prices, std::string root, bool keep_workloads)
-    : rules_(rules), prices_(prices), root_(std::move(root)), keep_workloads_(keep_workloads),
-      checks_(rules.checks()) {
+    : rules_(rules), prices_(prices), root_(std::move(root)), keep_workloads_(keep_workloads), checks_(rules.checks()) {
   for (ActiveRule& rule : checks_) rule.ctx.prices = &prices_;
 }
 
@@ -332,7 +331,8 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
     if (unparsed) continue;
     PendingWorkload pw;
     if (rules_.Enabled("SM004")) {
-      ForEachUnknownInstanceType(w, [&](const Val& t) { pw.unknown_types.emplace_back(t.text, UnknownTypeFinding(w, t, rules_)); });
+      ForEachUnknownInstanceType(
+          w, [&](const Val& t) { pw.unknown_types.emplace_back(t.text, UnknownTypeFinding(w, t, rules_)); });
     }
     Val* linked = nullptr;
     SourceRange at;
@@ -389,8 +389,8 @@ std::vector<Finding> Analyzer::ParseErrorFindings(const ParsedFile& pf) const {
   std::vector<Finding> found;
   if (!rules_.Enabled("SM000")) return found;
   for (const ParseError& e : pf.result.errors) {
-    found.push_back(ToolFinding("SM000", "parse-error", rules_.SeverityOf("SM000"), pf.result.path, e.pos,
-                                e.message, pf.result.format));
+    found.push_back(ToolFinding("SM000", "parse-error", rules_.SeverityOf("SM000"), pf.result.path, e.pos, e.message,
+                                pf.result.format));
     found.back().value = e.message;
     found.back().range.cell = e.cell;
     found.back().range.cell_line = e.cell_line;
@@ -409,10 +409,10 @@ void Analyzer::CheckWorkload(const Workload& w, const DenyIndex& denies, std::ve
       rule.info->check(w, rule.ctx, sink);
     } catch (const std::exception& e) {
       if (internal_errors) {
-        found.push_back(ToolFinding("SM001", "internal-error", Severity::kError, w.path, w.range.begin,
-                                    "internal error while checking " + std::string(rule.info->id) + " on " +
-                                        w.label + ": " + e.what(),
-                                    w.format));
+        found.push_back(ToolFinding(
+            "SM001", "internal-error", Severity::kError, w.path, w.range.begin,
+            "internal error while checking " + std::string(rule.info->id) + " on " + w.label + ": " + e.what(),
+            w.format));
         found.back().value = rule.info->id;
       }
     }

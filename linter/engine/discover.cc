@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <memory>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <set>
-#include <string_view>
 #include <sstream>
+#include <string_view>
 
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
@@ -274,9 +274,8 @@ class Walker {
   // Files reached through links, sent after the walk: once each, and not at
   // all when the walk also found the file where it lives.
   void SendLinked() {
-    std::sort(linked_.begin(), linked_.end(), [](const DiscoveredFile& a, const DiscoveredFile& b) {
-      return a.abs_path() < b.abs_path();
-    });
+    std::sort(linked_.begin(), linked_.end(),
+              [](const DiscoveredFile& a, const DiscoveredFile& b) { return a.abs_path() < b.abs_path(); });
     for (size_t i = 0; i < linked_.size(); ++i) {
       if (i > 0 && linked_[i].abs_path() == linked_[i - 1].abs_path()) continue;
       if (WalkedWhereItLives(linked_[i].abs_path())) continue;

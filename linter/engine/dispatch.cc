@@ -307,8 +307,9 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
     if (fresh) c->second = CanonicalDir(parent);
     modules[c->second].push_back(std::move(f));
   }
-  files.erase(std::remove_if(files.begin(), files.end(), [](const DiscoveredFile& f) { return IsTerraformKind(f.kind); }),
-              files.end());
+  files.erase(
+      std::remove_if(files.begin(), files.end(), [](const DiscoveredFile& f) { return IsTerraformKind(f.kind); }),
+      files.end());
   files.shrink_to_fit();
   plan.files = std::move(files);
   if (modules.empty()) return plan;

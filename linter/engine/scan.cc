@@ -8,13 +8,13 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
-#include <tuple>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <vector>
 #ifdef __GLIBC__
 #include <malloc.h>  // malloc_trim
@@ -164,7 +164,8 @@ bool ScanOrder(const UnitOutput& a, const UnitOutput& b) {
 }
 
 bool Empty(const FileOutcome& f) {
-  return !f.parsed && !f.pending && f.analysis.findings.empty() && f.analysis.workloads.empty() && f.analysis.suppressed == 0;
+  return !f.parsed && !f.pending && f.analysis.findings.empty() && f.analysis.workloads.empty() &&
+         f.analysis.suppressed == 0;
 }
 
 Job SingleFile(DiscoveredFile f) {
@@ -244,8 +245,8 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
       double parsed_at = setup.measure_cpu ? ThreadCpuSeconds() : 0;
       budget.Release(bytes);
       if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
-      FrontEndStats& s = stats[FrontEndName(unit.files.empty() ? FileKind::kOther : unit.files.front().kind,
-                                            unit.terraform_module)];
+      FrontEndStats& s =
+          stats[FrontEndName(unit.files.empty() ? FileKind::kOther : unit.files.front().kind, unit.terraform_module)];
       s.files += static_cast<int>(unit.files.size());
       s.parsed += static_cast<int>(parsed.size());
       s.bytes += bytes;

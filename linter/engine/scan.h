@@ -1,5 +1,6 @@
-// The scan pipeline: discover files -> parse (in parallel) -> link -> rules ->
-// suppressions -> sorted findings.
+// The scan pipeline: discover files, parsing them (in parallel) as they are
+// found -> rules and suppressions, file by file -> links across files ->
+// sorted findings.
 #ifndef SAGELINT_LINTER_ENGINE_SCAN_H_
 #define SAGELINT_LINTER_ENGINE_SCAN_H_
 
@@ -23,7 +24,7 @@ struct ScanSetup {
   std::vector<std::string> paths;  // files and directories as given (default ".")
   DiscoverOptions discover;
   ResolveOptions resolve;
-  int jobs = 0;                              // 0 = all cores
+  int jobs = 0;                              // parsing threads, 0 = all cores (discovery has its own)
   const PriceTable* prices = nullptr;        // nullptr = the built-in table
   bool keep_workloads = true;                // ScanResult::workloads (inventory, diff); a scan alone needs none
   bool measure_cpu = false;                  // FrontEndStats::cpu_seconds: two clock calls per file, for --timing
