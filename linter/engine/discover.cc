@@ -217,6 +217,20 @@ class Walker {
     return !rel.empty() && *rel.begin() != "..";
   }
 
+  // Whether the walk goes into the directory `p` of `parent` (`stack`: the
+  // ignore files that apply in `parent`).
+  bool EntersDirectory(const fs::path& parent, const fs::path& p, const std::vector<IgnoreFile>& stack) const {
+    std::string name = p.filename().string();
+    if (SkippedDirectory(name)) return false;
+    if (name.rfind("asset.", 0) == 0 && parent.filename() == "cdk.out") return false;
+    return !Ignored(p, true, stack) && !Excluded(p);
+  }
+
+  // Whether the walk keeps the file `p` (named as found; a link by its own name).
+  bool KeepsFile(const fs::path& p, const std::vector<IgnoreFile>& stack) const {
+    return KindOfPath(p.string()) != FileKind::kOther && !Ignored(p, false, stack) && !Excluded(p);
+  }
+
   void Walk(const fs::path& dir, std::vector<IgnoreFile>& stack, int depth) {
     if (depth > 256) {
       out_.skipped.push_back(DisplayPath(dir.string()) + ": directory nesting deeper than 256 levels");
@@ -251,15 +265,12 @@ class Walker {
       bool is_dir = link ? fs::is_directory(target, ec) : e.is_directory(ec);
       if (is_dir) {
         if (link) continue;  // linked directories inside the root are walked where they live
-        if (SkippedDirectory(name)) continue;
-        if (name.rfind("asset.", 0) == 0 && dir.filename() == "cdk.out") continue;
-        if (Ignored(p, true, stack) || Excluded(p)) continue;
+        if (!EntersDirectory(dir, p, stack)) continue;
         Walk(p, stack, depth + 1);
         continue;
       }
       if (!(link ? fs::is_regular_file(target, ec) : e.is_regular_file(ec))) continue;
-      if (KindOfPath(p.string()) == FileKind::kOther) continue;
-      if (Ignored(p, false, stack) || Excluded(p)) continue;
+      if (!KeepsFile(p, stack)) continue;
       // A linked file is the file it points to: scanned once, under its own name,
       // however many links lead to it.
       if (link) {
@@ -296,12 +307,8 @@ class Walker {
     int depth = 0;
     for (auto it = rel.begin(); it != rel.end(); ++it) {
       fs::path p = dir / *it;
-      if (std::next(it) == rel.end()) {
-        return KindOfPath(p.string()) != FileKind::kOther && !Ignored(p, false, stack) && !Excluded(p);
-      }
-      std::string name = it->string();
-      if (SkippedDirectory(name) || (name.rfind("asset.", 0) == 0 && dir.filename() == "cdk.out")) return false;
-      if (Ignored(p, true, stack) || Excluded(p) || ++depth > 256) return false;
+      if (std::next(it) == rel.end()) return KeepsFile(p, stack);
+      if (!EntersDirectory(dir, p, stack) || ++depth > 256) return false;
       dir = p;
       if (!opts_.no_ignore) PushIgnoreFile(dir, stack, false);
     }
