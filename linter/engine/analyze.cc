@@ -360,25 +360,22 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
     waits = waits || linked || !pw.unknown_types.empty();
     p->workloads.push_back(std::move(pw));
   }
+  p->path = std::move(pf.result.path);
+  p->root_path = std::move(pf.result.root_path);
+  p->format = pf.result.format;
+  p->comments = std::move(pf.comments);
   if (waits) {
-    p->path = pf.result.path;
-    p->root_path = pf.result.root_path;
-    p->format = pf.result.format;
-    p->comments = std::move(pf.comments);
     out.pending = std::move(p);
     return out;
   }
-  std::vector<Finding> found = std::move(p->head);
-  int suppressed = 0;
-  for (PendingWorkload& pw : p->workloads) {
-    for (uint32_t i : pw.found.front()) found.push_back(pw.findings[i]);
-    suppressed += pw.suppressed.front();
-  }
-  Finalize({pf.result.path, pf.result.format, pf.result.root_path, pf.comments}, std::move(found), suppressed,
-           out.analysis);
+  // Nothing here depends on the rest of the scan: no link to look up, no SM004 to place.
+  std::set<std::string> no_types;
+  Resolve(*p, LinkIndex{}, no_types, out.analysis);
   if (!p->links.empty()) {
     // Its scalable targets or lifecycle scripts still count for other files.
     p->workloads = {};
+    p->head = {};
+    p->comments = {};
     p->done = true;
     out.pending = std::move(p);
   }
