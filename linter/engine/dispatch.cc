@@ -448,8 +448,6 @@ std::vector<ParsedFile> ParseFile(const DiscoveredFile& f, const ResolveOptions&
   }
   for (ParsedFile& pf : out) {
     pf.result.root_path = f.root_path();
-    // Kept until the whole tree is linked: no spare capacity (a workload is ~5 KB).
-    pf.result.workloads.shrink_to_fit();
     // What the front end read but did not evaluate is told, not reported.
     for (const ParseError& n : pf.result.notes) {
       skipped->push_back(f.display() + ":" + std::to_string(n.pos.line) + ":" + std::to_string(n.pos.column) + ": " +
