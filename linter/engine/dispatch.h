@@ -27,12 +27,11 @@ struct WorkUnit {
   const std::string& root() const;
 };
 
-// The units of a scan: each file alone, first (in the order discovered), then
-// the Terraform modules. A file costs its compact record only until it is parsed.
+// The units of a scan: each file that is not Terraform alone (in the order
+// given), and the Terraform modules.
 struct Plan {
   std::vector<DiscoveredFile> files;
   std::vector<WorkUnit> modules;
-  size_t size() const { return files.size() + modules.size(); }
 };
 
 // Groups files into units. A Terraform module directory is evaluated when it

@@ -86,15 +86,13 @@ void ReturnFreedMemory() {
 #endif
 }
 
-uintmax_t FileBytes(const DiscoveredFile& f) {
-  std::error_code ec;
-  uintmax_t n = std::filesystem::file_size(f.abs_path(), ec);
-  return ec ? 0 : n;
-}
-
 uintmax_t UnitBytes(const WorkUnit& unit) {
   uintmax_t total = 0;
-  for (const DiscoveredFile& f : unit.files) total += FileBytes(f);
+  for (const DiscoveredFile& f : unit.files) {
+    std::error_code ec;
+    uintmax_t n = std::filesystem::file_size(f.abs_path(), ec);
+    if (!ec) total += n;
+  }
   return total;
 }
 
