@@ -8,16 +8,16 @@
 #include <set>
 #include <tuple>
 
-#include "linter/model/catalog.h"
 #include "linter/cost/datasets.h"
-#include "linter/iam/iam_policy.h"
 #include "linter/cost/prices.h"
-#include "linter/engine/link.h"
-#include "linter/model/rule.h"
 #include "linter/engine/fingerprint.h"
+#include "linter/engine/link.h"
 #include "linter/engine/rule_set.h"
 #include "linter/engine/scan.h"
 #include "linter/engine/suppress.h"
+#include "linter/iam/iam_policy.h"
+#include "linter/model/catalog.h"
+#include "linter/model/rule.h"
 
 namespace sagelint {
 namespace {
@@ -126,17 +126,17 @@ void ForEachUnknownInstanceType(const Workload& w, Fn&& fn) {
 // An `ml.*` type the catalog does not know is reported once per scan rather
 // than guessed at: every instance rule skips it.
 Finding UnknownTypeFinding(const Workload& w, const Val& t, const RuleSet& rules) {
-  Finding f = ToolFinding("SM004", "unknown-instance-type", rules.SeverityOf("SM004"), w.path,
-                          t.range.valid() ? t.range.begin : w.range.begin,
-                          w.label + " uses " + t.text +
-                              ", an instance type sagelint does not know: no instance rule checked it",
-                          w.format);
+  Finding f = ToolFinding(
+      "SM004", "unknown-instance-type", rules.SeverityOf("SM004"), w.path,
+      t.range.valid() ? t.range.begin : w.range.begin,
+      w.label + " uses " + t.text + ", an instance type sagelint does not know: no instance rule checked it", w.format);
   f.value = t.text;
   f.range = t.range.valid() ? t.range : w.range;
   f.resource = w.label;
   f.resource_range = w.range;
-  f.suggestion = "check the spelling against the SageMaker instance types; if it is new, report it so the "
-                 "catalog can learn it";
+  f.suggestion =
+      "check the spelling against the SageMaker instance types; if it is new, report it so the "
+      "catalog can learn it";
   return f;
 }
 
@@ -159,8 +159,8 @@ void ApplyDatasetAnnotations(ParsedFile& pf) {
       std::snprintf(buf, sizeof buf, "%g", *gb);
       sizes[line] = Val::Known(buf, {{line, column}, {line, column}}, "sagelint:dataset-size annotation");
     } else {
-      pf.result.errors.push_back({"sagelint:dataset-size='" + size + "' is not a size such as 2TB or 500GB",
-                                  {line, column}});
+      pf.result.errors.push_back(
+          {"sagelint:dataset-size='" + size + "' is not a size such as 2TB or 500GB", {line, column}});
     }
   }
   for (Workload& w : pf.result.workloads) {
@@ -194,8 +194,8 @@ void CheckPolicies(const Workload& w, const RuleSet& rules, const PriceTable& pr
       ++suppressed;
       continue;
     }
-    Finding f = ToolFinding(p.id.c_str(), p.id.c_str(), active.severity, w.path, at.begin,
-                            w.label + ": " + p.message, w.format);
+    Finding f = ToolFinding(p.id.c_str(), p.id.c_str(), active.severity, w.path, at.begin, w.label + ": " + p.message,
+                            w.format);
     f.range = at;
     f.resource = w.label;
     f.resource_range = w.range;
@@ -263,12 +263,12 @@ void Prepare(ParsedFile& pf, std::vector<Workload*>& all) {
 // The findings of one workload of a pending file.
 struct PendingWorkload {
   // SM004 findings, each reported only if its type is first used here in the scan.
-  std::vector<std::pair<std::string, Finding>> unknown_types;
+  std::vector<std::pair<std::string, PackedFinding>> unknown_types;
   // The rules' and policies' findings for each value a link can give the
   // workload (index: LinkValue), or one entry if nothing links to it; most
   // are the same whatever the link says, so each is held once in `findings`
   // and the alternatives list positions in it.
-  std::vector<Finding> findings;
+  std::vector<PackedFinding> findings;
   std::vector<std::vector<uint32_t>> found;
   std::vector<int> suppressed;
   enum class Link { kNone, kAutoscaling, kIdleStop } link = Link::kNone;
@@ -279,11 +279,12 @@ struct PendingWorkload {
   std::string scope;
 
   // Adds one alternative.
-  void AddFound(std::vector<Finding> list, int suppressed_here) {
+  void AddFound(const std::vector<Finding>& list, int suppressed_here, FindingPool& pool) {
     std::vector<uint32_t>& positions = found.emplace_back();
-    for (Finding& f : list) {
+    for (const Finding& finding : list) {
+      PackedFinding f = pool.Pack(finding);
       size_t at = std::find(findings.begin(), findings.end(), f) - findings.begin();
-      if (at == findings.size()) findings.push_back(std::move(f));
+      if (at == findings.size()) findings.push_back(f);
       positions.push_back(static_cast<uint32_t>(at));
     }
     suppressed.push_back(suppressed_here);
@@ -294,7 +295,7 @@ struct PendingFile {
   std::string path, root_path;
   Format format = Format::kCloudFormation;
   std::vector<Comment> comments;
-  std::vector<Finding> head;  // SM000
+  std::vector<PackedFinding> head;  // SM000
   std::vector<PendingWorkload> workloads;
   bool done = false;  // its findings are final: only `links` is still needed
   LinkIndex links;    // what its scalable targets and lifecycle scripts say
@@ -324,7 +325,7 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
   Prepare(pf, all);
   const DenyIndex denies = IndexDenies(all);  // a policy lies in one file
   auto p = std::make_shared<PendingFile>();
-  p->head = ParseErrorFindings(pf);
+  for (const Finding& f : ParseErrorFindings(pf)) p->head.push_back(pool_.Pack(f));
   bool waits = false;
   for (Workload& w : pf.result.workloads) {
     DeriveAttributes(w);
@@ -332,8 +333,9 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
     if (unparsed) continue;
     PendingWorkload pw;
     if (rules_.Enabled("SM004")) {
-      ForEachUnknownInstanceType(
-          w, [&](const Val& t) { pw.unknown_types.emplace_back(t.text, UnknownTypeFinding(w, t, rules_)); });
+      ForEachUnknownInstanceType(w, [&](const Val& t) {
+        pw.unknown_types.emplace_back(t.text, pool_.Pack(UnknownTypeFinding(w, t, rules_)));
+      });
     }
     Val* linked = nullptr;
     SourceRange at;
@@ -355,7 +357,7 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
       std::vector<Finding> found;
       int suppressed = 0;
       CheckWorkload(w, denies, found, suppressed);
-      pw.AddFound(std::move(found), suppressed);
+      pw.AddFound(found, suppressed, pool_);
       if (!linked) break;
     }
     waits = waits || linked || !pw.unknown_types.empty();
@@ -436,17 +438,18 @@ void Analyzer::Check(ParsedFile& pf, bool unparsed, const DenyIndex& denies, std
 
 void Analyzer::Resolve(const PendingFile& p, const LinkIndex& links, std::set<std::string>& seen_types,
                        FileAnalysis& out) const {
-  std::vector<Finding> found = p.head;
+  std::vector<Finding> found;
+  for (const PackedFinding& f : p.head) found.push_back(FindingPool::Unpack(f));
   int suppressed = 0;
   for (const PendingWorkload& pw : p.workloads) {
     for (const auto& [type, f] : pw.unknown_types) {
-      if (seen_types.insert(type).second) found.push_back(f);
+      if (seen_types.insert(type).second) found.push_back(FindingPool::Unpack(f));
     }
     LinkValue v = LinkValue::kTrue;  // index 0: the only entry when nothing links
     if (pw.link == PendingWorkload::Link::kAutoscaling) v = links.Autoscaling(pw.keys, pw.complete, pw.scope);
     if (pw.link == PendingWorkload::Link::kIdleStop) v = links.IdleStop(pw.keys);
     size_t alternative = static_cast<size_t>(v);
-    for (uint32_t i : pw.found[alternative]) found.push_back(pw.findings[i]);
+    for (uint32_t i : pw.found[alternative]) found.push_back(FindingPool::Unpack(pw.findings[i]));
     suppressed += pw.suppressed[alternative];
   }
   Finalize({p.path, p.format, p.root_path, p.comments}, std::move(found), suppressed, out);
@@ -455,7 +458,7 @@ void Analyzer::Resolve(const PendingFile& p, const LinkIndex& links, std::set<st
 void Analyzer::Finalize(const FileFacts& file, std::vector<Finding> found, int suppressed, FileAnalysis& out) const {
   const RuleSet& rules = rules_;
   SuppressionIndex index(FindIgnoreDirectives(file.comments));
-  std::vector<Finding>& kept = out.findings;
+  std::vector<Finding> kept;
   for (Finding& f : found) {
     if (index.Suppresses(f)) {
       ++suppressed;
@@ -482,7 +485,10 @@ void Analyzer::Finalize(const FileFacts& file, std::vector<Finding> found, int s
   }
   out.suppressed += suppressed;
   std::string root_path = file.root_path.empty() ? RootRelative(file.path, root_) : file.root_path;
-  for (Finding& f : kept) f.root_path = root_path;
+  for (Finding& f : kept) {
+    f.root_path = root_path;
+    out.findings.push_back(pool_.Pack(f));
+  }
 }
 
 void Analyzer::KeepWorkloads(ParsedFile& pf, FileAnalysis& out) const {
@@ -549,7 +555,7 @@ Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
   out.workloads.reserve(workloads);
   for (FileOutcome& f : files) {
     out.suppressed += f.analysis.suppressed;
-    for (Finding& finding : f.analysis.findings) out.findings.push_back(std::move(finding));
+    for (const PackedFinding& finding : f.analysis.findings) out.findings.push_back(FindingPool::Unpack(finding));
     for (Workload& w : f.analysis.workloads) out.workloads.push_back(std::move(w));
     f.analysis = {};
   }

@@ -11,9 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "linter/model/finding.h"
+#include "linter/engine/finding_pool.h"
 #include "linter/engine/rule_set.h"
 #include "linter/engine/suppress.h"
+#include "linter/model/finding.h"
 #include "linter/model/model.h"
 
 namespace sagelint {
@@ -38,9 +39,10 @@ struct Analysis {
 };
 
 // What one file gives the scan once analysed: its findings (suppressions
-// applied) and, for commands that print them, its workloads.
+// applied, packed in the analyzer's pool) and, for commands that print them,
+// its workloads.
 struct FileAnalysis {
-  std::vector<Finding> findings;
+  std::vector<PackedFinding> findings;
   std::vector<Workload> workloads;
   int suppressed = 0;
 };
@@ -99,6 +101,7 @@ class Analyzer {
   std::string root_;
   bool keep_workloads_;
   std::vector<ActiveRule> checks_;  // with the scan's price table
+  mutable FindingPool pool_;        // what the files hold until Finish
 };
 
 }  // namespace sagelint
