@@ -289,6 +289,20 @@ struct PendingWorkload {
     }
     suppressed.push_back(suppressed_here);
   }
+
+  // Forgets the link if every value it can give finds the same.
+  void DropUndecidingLink() {
+    for (size_t i = 1; i < found.size(); ++i) {
+      if (found[i] != found[0] || suppressed[i] != suppressed[0]) return;
+    }
+    found.resize(1);
+    suppressed.resize(1);
+    link = Link::kNone;
+    keys = {};
+    scope = {};
+  }
+  // Gives nothing to its file, whatever the rest of the scan says.
+  bool Empty() const { return unknown_types.empty() && link == Link::kNone && found[0].empty() && suppressed[0] == 0; }
 };
 
 struct PendingFile {
@@ -360,7 +374,9 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
       pw.AddFound(found, suppressed, pool_);
       if (!linked) break;
     }
-    waits = waits || linked || !pw.unknown_types.empty();
+    pw.DropUndecidingLink();
+    if (pw.Empty()) continue;
+    waits = waits || pw.link != PendingWorkload::Link::kNone || !pw.unknown_types.empty();
     p->workloads.push_back(std::move(pw));
   }
   p->path = std::move(pf.result.path);
