@@ -27,10 +27,14 @@ Workload Target(std::string scope, std::vector<std::string> refs, bool namespace
   return w;
 }
 
+// Derives every workload's attributes and links them, as the analyzer does across a scan.
 std::string Link(std::vector<Workload>& ws) {
-  std::vector<Workload*> ptrs;
-  for (Workload& w : ws) ptrs.push_back(&w);
-  LinkWorkloads(ptrs);
+  LinkIndex index;
+  for (Workload& w : ws) {
+    DeriveAttributes(w);
+    index.Add(w);
+  }
+  for (Workload& w : ws) ApplyLinks(index, w);
   return "";
 }
 

@@ -151,15 +151,6 @@ bool HasIdleStopLogic(std::string_view script) {
   return false;
 }
 
-void LinkWorkloads(std::vector<Workload*>& workloads) {
-  LinkIndex index;
-  for (Workload* w : workloads) {
-    DeriveAttributes(*w);
-    index.Add(*w);
-  }
-  for (Workload* w : workloads) ApplyLinks(index, *w);
-}
-
 void ApplyLinks(const LinkIndex& index, Workload& w) {
   if (w.kind == WorkloadKind::kEndpointVariant) {
     w.autoscaling = LinkVal(index.Autoscaling(w.keys, w.complete, w.scope), w.range);

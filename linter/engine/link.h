@@ -1,6 +1,7 @@
-// Cross-file linking and derived attributes, run once over all workloads of a
-// scan before the rules: scalable targets -> endpoint variants, lifecycle
-// configurations -> notebooks, image URIs -> frameworks, Studio idle shutdown.
+// Cross-file linking and derived attributes: scalable targets -> endpoint
+// variants, lifecycle configurations -> notebooks, image URIs -> frameworks,
+// Studio idle shutdown. The analyzer gathers a LinkIndex over the scan and
+// applies it to the workloads a link decides something for.
 #ifndef SAGELINT_LINTER_ENGINE_LINK_H_
 #define SAGELINT_LINTER_ENGINE_LINK_H_
 
@@ -53,9 +54,6 @@ void DeriveAttributes(Workload& w);
 
 // Sets what the index decides for an endpoint variant or a linked notebook instance.
 void ApplyLinks(const LinkIndex& index, Workload& w);
-
-// Derives every workload's attributes and links them across the scan.
-void LinkWorkloads(std::vector<Workload*>& workloads);
 
 // The framework a container image URI implies ("sklearn" for the SageMaker
 // scikit-learn container), or empty.
