@@ -36,7 +36,7 @@ Finding Full() {
 
 }  // namespace
 
-TEST_CASE("a packed finding unpacks to the same finding") {
+TEST_CASE("a packed finding unpacks to the same finding", "[engine]") {
   FindingPool pool;
   Finding full = Full();
   CHECK(FindingPool::Unpack(pool.Pack(full)) == full);
@@ -53,7 +53,7 @@ TEST_CASE("a packed finding unpacks to the same finding") {
   CHECK(back.cost.has_value());
 }
 
-TEST_CASE("packed findings are equal exactly when the findings are") {
+TEST_CASE("packed findings are equal exactly when the findings are", "[engine]") {
   FindingPool pool;
   Finding a = Full();
   Finding b = Full();
@@ -74,7 +74,7 @@ TEST_CASE("packed findings are equal exactly when the findings are") {
   CHECK_FALSE(pool.Pack(a) == pool.Pack(b));
 }
 
-TEST_CASE("findings are packed from several threads at once") {
+TEST_CASE("findings are packed from several threads at once", "[engine]") {
   FindingPool pool;
   std::vector<std::vector<PackedFinding>> packed(4);
   std::vector<std::thread> threads;
