@@ -14,7 +14,7 @@ namespace sagelint {
 
 // Values the user supplies from outside the files.
 struct ResolveOptions {
-  std::map<std::string, std::string> cfn_parameters;  // --param, config `parameters:`
+  std::map<std::string, std::string> cfn_parameters;      // --param, config `parameters:`
   std::map<std::string, std::string> cfn_cli_parameters;  // --param alone (wins over parameter files)
   // Where each parameter of `cfn_parameters` came from when not the command
   // line or the configuration (a parameter file's name); origins say so.
@@ -26,8 +26,8 @@ struct ResolveOptions {
   // files relative to the template's directory (never outside the scan root).
   std::vector<std::pair<std::string, std::vector<std::string>>> cfn_param_file_globs;
   std::string cfn_param_base;
-  std::map<std::string, std::string> tf_variables;    // --var, config `variables:`
-  std::vector<std::string> tf_var_files;              // --var-file (paths as given)
+  std::map<std::string, std::string> tf_variables;  // --var, config `variables:`
+  std::vector<std::string> tf_var_files;            // --var-file (paths as given)
   // The absolute scan root (SPEC §2): module sources, file reads and var
   // files are resolved against the directory of the file that names them and
   // refused outside it. The driver sets it per unit of work.

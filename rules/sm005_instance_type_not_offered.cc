@@ -13,7 +13,8 @@ namespace {
 
 // How far apart two machines are: vCPU and memory ratios, on a log scale.
 double Distance(const InstanceInfo& a, const InstanceInfo& b) {
-  return std::fabs(std::log(static_cast<double>(*a.vcpu) / *b.vcpu)) + std::fabs(std::log(*a.memory_gib / *b.memory_gib));
+  return std::fabs(std::log(static_cast<double>(*a.vcpu) / *b.vcpu)) +
+         std::fabs(std::log(*a.memory_gib / *b.memory_gib));
 }
 
 bool SameAcceleration(const InstanceInfo& a, const InstanceInfo& b) {
@@ -35,7 +36,7 @@ std::optional<double> ReferencePrice(const PriceTable& prices, const std::string
 
 struct Suggestion {
   std::string type;
-  std::optional<double> price;     // its price for the workload's component
+  std::optional<double> price;      // its price for the workload's component
   std::optional<double> reference;  // the rejected type's reference price
 };
 
@@ -100,17 +101,18 @@ void CheckInstanceTypeNotOffered(const Workload& w, const RuleContext& ctx, Sink
       std::string comp(ComponentName(*component));
       std::string price;
       if (s.price && s.reference) {
-        price = *s.price < *s.reference    ? ", at a lower price (" + FormatUsd(*s.price) + "/h " + comp + " against " +
-                                                 FormatUsd(*s.reference) + "/h)"
-                : *s.price == *s.reference ? ", at the same price (" + FormatUsd(*s.price) + "/h)"
-                                           : ", at a higher price (" + FormatUsd(*s.price) + "/h " + comp +
-                                                 " against " + FormatUsd(*s.reference) +
-                                                 "/h): no current-generation type of this size offered for them costs the same or less";
+        price = *s.price < *s.reference ? ", at a lower price (" + FormatUsd(*s.price) + "/h " + comp + " against " +
+                                              FormatUsd(*s.reference) + "/h)"
+                : *s.price == *s.reference
+                    ? ", at the same price (" + FormatUsd(*s.price) + "/h)"
+                    : ", at a higher price (" + FormatUsd(*s.price) + "/h " + comp + " against " +
+                          FormatUsd(*s.reference) +
+                          "/h): no current-generation type of this size offered for them costs the same or less";
       } else if (s.price) {
         price = " (" + FormatUsd(*s.price) + "/h " + comp + ")";
       }
-      r.suggestion = "use " + s.type + ", the nearest type offered for " +
-                     std::string(OfferKindDescription(*kind)) + price;
+      r.suggestion =
+          "use " + s.type + ", the nearest type offered for " + std::string(OfferKindDescription(*kind)) + price;
     }
     r.cost = UseCost(w, use, s.type);
     sink.Emit(w, std::move(r));

@@ -17,8 +17,8 @@ void CheckGpuForScikitLearn(const Workload& w, const RuleContext&, Sink& sink) {
     r.message = w.label + " runs scikit-learn on " + use.type.text + ", an instance with " +
                 AcceleratorDisplayName(use.info.accelerator) +
                 " accelerators: scikit-learn runs on CPU only, so the accelerators are paid for and never used";
-    r.suggestion = cpu.empty() ? "use a CPU instance"
-                               : "use a CPU instance such as " + cpu + " (or ml.c5 for compute-bound jobs)";
+    r.suggestion =
+        cpu.empty() ? "use a CPU instance" : "use a CPU instance such as " + cpu + " (or ml.c5 for compute-bound jobs)";
     r.cost = UseCost(w, use, cpu);
     sink.Emit(w, std::move(r));
   });

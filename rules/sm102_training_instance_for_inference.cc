@@ -21,9 +21,9 @@ void CheckTrainingInstanceForInference(const Workload& w, const RuleContext&, Si
     Report r = At(use.type);
     r.message = w.label + " serves inference on " + use.type.text +
                 ", a training-class instance: it costs several times an inference instance of similar throughput";
-    r.suggestion = (cheaper.empty() ? std::string("use an inference instance")
-                                    : "use an inference instance such as " + cheaper) +
-                   " (ml.g4dn, ml.g5, ml.g6 and ml.inf2 are built for inference), or a CPU instance";
+    r.suggestion =
+        (cheaper.empty() ? std::string("use an inference instance") : "use an inference instance such as " + cheaper) +
+        " (ml.g4dn, ml.g5, ml.g6 and ml.inf2 are built for inference), or a CPU instance";
     r.cost = UseCost(w, use, cheaper);
     sink.Emit(w, std::move(r));
   });

@@ -26,10 +26,9 @@ void CheckPreviousGenerationInstance(const Workload& w, const RuleContext& ctx, 
     auto new_price = prices.Hourly(successor, *component);
     if (!old_price || !new_price || *new_price > *old_price) return;
     std::string comp(ComponentName(*component));
-    std::string relation = *new_price == *old_price
-                               ? "the same " + comp + " price (" + FormatUsd(*new_price) + "/h)"
-                               : "a lower " + comp + " price (" + FormatUsd(*new_price) + "/h against " +
-                                     FormatUsd(*old_price) + "/h)";
+    std::string relation = *new_price == *old_price ? "the same " + comp + " price (" + FormatUsd(*new_price) + "/h)"
+                                                    : "a lower " + comp + " price (" + FormatUsd(*new_price) +
+                                                          "/h against " + FormatUsd(*old_price) + "/h)";
     Report r = At(use.type);
     r.message = w.label + " uses " + use.type.text + ", a previous-generation instance: " + successor +
                 ", its current-generation successor, costs " + relation + " in the price table";

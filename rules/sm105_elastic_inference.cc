@@ -11,8 +11,9 @@ void CheckElasticInference(const Workload& w, const RuleContext&, Sink& sink) {
     Report r = At(acc);
     r.message = w.label + " requests the Elastic Inference accelerator " + acc.text +
                 ": Elastic Inference is no longer available, so the request fails or pins a retired setup";
-    r.suggestion = "remove the accelerator; serve from a CPU instance, ml.inf2 (AWS Inferentia) or a small GPU "
-                   "instance such as ml.g4dn.xlarge";
+    r.suggestion =
+        "remove the accelerator; serve from a CPU instance, ml.inf2 (AWS Inferentia) or a small GPU "
+        "instance such as ml.g4dn.xlarge";
     sink.Emit(w, std::move(r));
   });
 }

@@ -12,8 +12,9 @@ void CheckLifecycleConfigWithoutIdleStop(const Workload& w, const RuleContext&, 
   std::string name = w.lifecycle_config.known() ? " '" + w.lifecycle_config.text + "'" : "";
   r.message = w.label + " uses the lifecycle configuration" + name +
               " whose on-start script has no idle-stop logic: the instance never stops when idle";
-  r.suggestion = "add an idle check to the on-start script (a cron job that calls StopNotebookInstance after "
-                 "IDLE_TIME seconds without kernel activity)";
+  r.suggestion =
+      "add an idle check to the on-start script (a cron job that calls StopNotebookInstance after "
+      "IDLE_TIME seconds without kernel activity)";
   r.cost = WorkloadCost(w);
   sink.Emit(w, std::move(r));
 }

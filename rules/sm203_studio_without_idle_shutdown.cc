@@ -24,8 +24,9 @@ void Emit(const Workload& w, const StudioApp* app, Sink& sink) {
   std::string where = app ? " " + app->scope + "." + app->app + "AppSettings" : "";
   r.message = w.label + (app ? " sets" + where + " without" : " has no JupyterLab or Code Editor settings with") +
               " idle shutdown: Studio apps keep their instances running until someone stops them";
-  r.suggestion = "set AppLifecycleManagement.IdleSettings with LifecycleManagement: ENABLED and "
-                 "IdleTimeoutInMinutes (for example 60)";
+  r.suggestion =
+      "set AppLifecycleManagement.IdleSettings with LifecycleManagement: ENABLED and "
+      "IdleTimeoutInMinutes (for example 60)";
   if (app) ForEachKnown(app->instance_type, [&](const Val& t) { r.cost = Cost(t.text, 1, true); });
   sink.Emit(w, std::move(r));
 }

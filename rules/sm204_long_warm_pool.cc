@@ -16,9 +16,10 @@ void CheckLongWarmPool(const Workload& w, const RuleContext& ctx, Sink& sink) {
     r.message = w.label + " keeps its warm pool alive for " + v.text + " s (limit " +
                 std::to_string(static_cast<long long>(std::llround(limit))) +
                 " s): warm-pool instances bill for every idle second";
-    r.suggestion = "lower KeepAlivePeriodInSeconds (keep_alive_period_in_seconds) to the gap you expect "
-                   "between jobs, at most " +
-                   std::to_string(static_cast<long long>(std::llround(limit))) + " s";
+    r.suggestion =
+        "lower KeepAlivePeriodInSeconds (keep_alive_period_in_seconds) to the gap you expect "
+        "between jobs, at most " +
+        std::to_string(static_cast<long long>(std::llround(limit))) + " s";
     r.cost = WorkloadCost(w);
     sink.Emit(w, std::move(r));
   });

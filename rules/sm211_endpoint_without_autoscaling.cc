@@ -10,8 +10,7 @@ namespace sagelint::rules {
 
 void CheckEndpointWithoutAutoscaling(const Workload& w, const RuleContext&, Sink& sink) {
   if (w.serverless.present()) return;  // serverless (or possibly so): scales by itself
-  if (w.managed_scaling.AnyUnknown() ||
-      (w.managed_scaling.known() && w.managed_scaling.text == "ENABLED")) {
+  if (w.managed_scaling.AnyUnknown() || (w.managed_scaling.known() && w.managed_scaling.text == "ENABLED")) {
     return;
   }
   if (w.autoscaling.boolean() != false) return;

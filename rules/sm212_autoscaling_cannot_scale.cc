@@ -16,8 +16,8 @@ void CheckAutoscalingCannotScale(const Workload& w, const RuleContext&, Sink& si
       } else if (r.condition.empty()) {
         r.condition = lo.condition;
       }
-      r.message = w.label + " has MinCapacity equal to MaxCapacity (" + hi.text +
-                  "): the endpoint can never scale in or out";
+      r.message =
+          w.label + " has MinCapacity equal to MaxCapacity (" + hi.text + "): the endpoint can never scale in or out";
       r.suggestion = *hi.number() <= 1
                          ? "raise MaxCapacity above MinCapacity so the policy can add instances under load"
                          : "lower MinCapacity to what off-peak traffic needs (1 for most endpoints) so the policy can "

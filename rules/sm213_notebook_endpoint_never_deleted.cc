@@ -18,8 +18,9 @@ void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext&, Si
   r.message = w.label + " (" + (async ? "asynchronous" : "real-time") +
               " endpoint) is deployed by this notebook and no cell deletes it: it bills around the clock after "
               "the notebook is closed";
-  r.suggestion = "end the notebook with a clean-up cell that deletes the endpoint (predictor.delete_endpoint(), "
-                 "or the SageMaker client's delete_endpoint(EndpointName=...))";
+  r.suggestion =
+      "end the notebook with a clean-up cell that deletes the endpoint (predictor.delete_endpoint(), "
+      "or the SageMaker client's delete_endpoint(EndpointName=...))";
   if (w.instance_type.known()) {
     r.cost = Cost(w.instance_type.text, w.instance_count.number().value_or(1), true);
   }

@@ -61,12 +61,12 @@ void CheckFileModeLargeDataset(const Workload& w, const RuleContext& ctx, Sink& 
     if (!size || size->gb < threshold) continue;
     Report r;
     r.at = ch.input_mode.present() && ch.input_mode.range.valid() ? ch.input_mode.range : ch.range;
-    r.message = w.label + ": channel '" + ch.name + "' reads " + FormatGb(size->gb) + " in File mode (" +
-                size->source +
+    r.message = w.label + ": channel '" + ch.name + "' reads " + FormatGb(size->gb) + " in File mode (" + size->source +
                 "): File mode copies the whole dataset to the training volume before the script starts, "
                 "and the instances bill while it downloads";
-    r.suggestion = "set the channel's input mode to FastFile, which streams from S3 behind a file interface; "
-                   "for many small files use FSx for Lustre (a file system input)";
+    r.suggestion =
+        "set the channel's input mode to FastFile, which streams from S3 behind a file interface; "
+        "for many small files use FSx for Lustre (a file system input)";
     r.condition = *when;
     r.cost = WorkloadCost(w);
     sink.Emit(w, std::move(r));

@@ -16,10 +16,10 @@ void CheckReplicatedInputMultiInstance(const Workload& w, const RuleContext&, Si
     Report r = At(d);
     if (!r.at.valid()) r.at = c.range.valid() ? c.range : w.range;
     r.message = w.label + " runs on " + w.instance_count.text + " instances and reads input '" + c.name +
-                "' FullyReplicated" + (d.absent() ? " (the default)" : "") +
-                ": every instance downloads every object";
-    r.suggestion = "set s3_data_distribution_type=\"ShardedByS3Key\" (S3DataDistributionType) so each instance "
-                   "reads its own share";
+                "' FullyReplicated" + (d.absent() ? " (the default)" : "") + ": every instance downloads every object";
+    r.suggestion =
+        "set s3_data_distribution_type=\"ShardedByS3Key\" (S3DataDistributionType) so each instance "
+        "reads its own share";
     sink.Emit(w, std::move(r));
   }
 }

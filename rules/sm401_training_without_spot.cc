@@ -11,8 +11,9 @@ void CheckTrainingWithoutSpot(const Workload& w, const RuleContext&, Sink& sink)
     if (!r.at.valid()) r.at = w.range;
     r.message = w.label + (spot.absent() ? " does not enable" : " disables") +
                 " managed Spot training: it pays the full on-demand price for every training hour";
-    r.suggestion = "set use_spot_instances=True (EnableManagedSpotTraining: true) with max_wait >= max_run and a "
-                   "checkpoint_s3_uri so interrupted jobs resume";
+    r.suggestion =
+        "set use_spot_instances=True (EnableManagedSpotTraining: true) with max_wait >= max_run and a "
+        "checkpoint_s3_uri so interrupted jobs resume";
     r.cost = WorkloadCost(w);
     if (r.cost) r.cost->spot = true;
     sink.Emit(w, std::move(r));

@@ -22,9 +22,9 @@ std::string Lower(std::string_view s) {
 
 // How the statement's conditions restrict sagemaker:InstanceTypes.
 struct Restriction {
-  bool restricted = false;          // some condition limits the instance types
-  std::string for_all_values_op;    // set when the limit is a ForAllValues operator
-  bool null_guard = false;          // "Null": {"sagemaker:InstanceTypes": "false"}
+  bool restricted = false;        // some condition limits the instance types
+  std::string for_all_values_op;  // set when the limit is a ForAllValues operator
+  bool null_guard = false;        // "Null": {"sagemaker:InstanceTypes": "false"}
 };
 
 bool MatchesEverything(const std::string& v) { return v == "*" || v == "ml.*" || v == "ml*"; }
@@ -117,7 +117,8 @@ void CheckIamUnrestrictedInstanceTypes(const Workload& w, const RuleContext&, Si
   if (covered.empty()) return;
   SourceRange at;  // the first action that names a covered one
   for (const Val& a : s.actions) {
-    bool names = std::any_of(covered.begin(), covered.end(), [&](const std::string& c) { return ActionMatches(a.text, c); });
+    bool names =
+        std::any_of(covered.begin(), covered.end(), [&](const std::string& c) { return ActionMatches(a.text, c); });
     if (names && !s.not_action) {
       at = a.range;
       break;

@@ -3,10 +3,10 @@
 // Also: identical output for any --jobs value and any file order.
 #include <unistd.h>
 
-#include "tests/catch.h"
 #include <filesystem>
 #include <fstream>
 
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -47,8 +47,10 @@ TEST_CASE("broken encodings and bytes", "[adversarial]") {
   std::string crlf;
   for (char c : std::string(kGood)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   t.Write("crlf.yaml", crlf);
-  t.Write("nul.yaml", std::string("AWSTemplateFormatVersion: x\nDescription: SageMaker\nResources: {}\n") + std::string(2, '\0'));
-  t.Write("latin1.yaml", "AWSTemplateFormatVersion: x\nDescription: caf\xE9\nResources:\n  A: {Type: AWS::S3::Bucket}\n");
+  t.Write("nul.yaml",
+          std::string("AWSTemplateFormatVersion: x\nDescription: SageMaker\nResources: {}\n") + std::string(2, '\0'));
+  t.Write("latin1.yaml",
+          "AWSTemplateFormatVersion: x\nDescription: caf\xE9\nResources:\n  A: {Type: AWS::S3::Bucket}\n");
   t.Write("nul.py", std::string("import sagemaker\n") + std::string(2, '\0') + "x = 1\n");
   t.Write("bad.tf", "resource \"aws_sagemaker_notebook_instance\" \"x\" {\n  name = \"unterminated\n}\n");
   t.Write("plain.yaml", "AWSTemplateFormatVersion: x\nResources: [unclosed\n");  // no SageMaker: skipped
@@ -63,11 +65,14 @@ TEST_CASE("broken encodings and bytes", "[adversarial]") {
 
 TEST_CASE("deep nesting, alias bombs, huge files and lines", "[adversarial]") {
   Tree t;
-  t.Write("deep.yaml", "AWSTemplateFormatVersion: x # SageMaker\nResources: " + std::string(100000, '[') + std::string(100000, ']'));
+  t.Write("deep.yaml",
+          "AWSTemplateFormatVersion: x # SageMaker\nResources: " + std::string(100000, '[') + std::string(100000, ']'));
   std::string bomb = sagelint::testing::AliasBomb();
   t.Write("bomb.yaml", bomb);
-  t.Write("deep.json", "{\"AWSTemplateFormatVersion\": 1, \"Description\": \"SageMaker\", \"Resources\": " + std::string(50000, '[') + "]}");
-  t.Write("big.yaml", "AWSTemplateFormatVersion: x # SageMaker\nDescription: \"" + std::string(50u << 20, 'a') + "\"\n");
+  t.Write("deep.json", "{\"AWSTemplateFormatVersion\": 1, \"Description\": \"SageMaker\", \"Resources\": " +
+                           std::string(50000, '[') + "]}");
+  t.Write("big.yaml",
+          "AWSTemplateFormatVersion: x # SageMaker\nDescription: \"" + std::string(50u << 20, 'a') + "\"\n");
   t.Write("line.py", "import sagemaker\nx = '" + std::string(1u << 20, 'b') + "'\n");
   t.Write("deep.py", "import sagemaker\nx = " + std::string(20000, '(') + "1" + std::string(20000, ')') + "\n");
   auto r = ScanTree(t);
@@ -99,8 +104,10 @@ TEST_CASE("output is identical for any --jobs and any file order", "[adversarial
     nb.replace(nb.find("Explore"), 7, "Explore" + std::to_string(i));
     t.Write("cfn/t" + std::to_string(i) + ".yaml", nb);
   }
-  t.Write("tf/main.tf", "resource \"aws_sagemaker_notebook_instance\" \"x\" {\n  instance_type = \"ml.p3.2xlarge\"\n}\n");
-  t.Write("py/train.py", "from sagemaker.pytorch import PyTorch\nPyTorch(instance_type='ml.g5.xlarge', instance_count=1)\n");
+  t.Write("tf/main.tf",
+          "resource \"aws_sagemaker_notebook_instance\" \"x\" {\n  instance_type = \"ml.p3.2xlarge\"\n}\n");
+  t.Write("py/train.py",
+          "from sagemaker.pytorch import PyTorch\nPyTorch(instance_type='ml.g5.xlarge', instance_count=1)\n");
   auto one = RunSagelint("scan --format json --jobs 1 .", t.path());
   auto two = RunSagelint("scan --format json --jobs 2 .", t.path());
   auto many = RunSagelint("scan --format json --jobs 8 .", t.path());

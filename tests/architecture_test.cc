@@ -1,7 +1,6 @@
 // The include rule of docs/architecture.md: every project include stays in
 // its own layer or goes to a layer the table allows. The table is read from
 // the document itself, so the document and the check cannot drift apart.
-#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -10,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;

@@ -1,12 +1,11 @@
 // The command line end to end: exit codes, config errors, suppressions,
 // output shapes. Runs the built binary.
 #include <algorithm>
-
-#include "tests/catch.h"
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -137,7 +136,8 @@ TEST_CASE("comment and metadata suppressions", "[cli][suppress]") {
 TEST_CASE("a broken file is SM000 and the other files are still scanned", "[cli][errors]") {
   Scratch s;
   s.Write("good.yaml", kNotebook);
-  s.Write("broken.yaml", "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  X: [unclosed, AWS::SageMaker::Model\n");
+  s.Write("broken.yaml",
+          "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  X: [unclosed, AWS::SageMaker::Model\n");
   auto r = RunSagelint("scan --no-color --quiet .", s.path());
   CHECK(r.status == 1);
   CHECK(r.out.find("broken.yaml:") == 0);
@@ -165,8 +165,9 @@ TEST_CASE("JSON output has the stable shape", "[cli][json]") {
   CHECK(f["resource"] == "notebook instance 'Explore'");
   CHECK(f["iam"]["condition_key"] == "sagemaker:NotebookInstanceLifecycleConfigArns");
   CHECK(f["fingerprint"].get<std::string>().size() == 16);
-  CHECK(doc["summary"] == nlohmann::json::parse(
-                              R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0,"baselined":0})"));
+  CHECK(doc["summary"] ==
+        nlohmann::json::parse(
+            R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0,"baselined":0})"));
 }
 
 TEST_CASE("rules and explain", "[cli]") {
@@ -184,9 +185,10 @@ TEST_CASE("custom policies from the configuration: scan, rules, explain, typos",
   Scratch s;
   s.Write("nb.yaml", kNotebook);
   s.Write(".sagelint.yaml", "policy_files: [policies.yaml]\nrules:\n  SM201: off\n");
-  s.Write("policies.yaml",
-          "policies:\n  - id: ORG001\n    severity: error\n    workload: notebook_instance\n    where:\n"
-          "      instance_type: { not_matches: '^ml\\.(t3|m5)\\.large$' }\n    message: notebooks must be t3/m5 large\n");
+  s.Write(
+      "policies.yaml",
+      "policies:\n  - id: ORG001\n    severity: error\n    workload: notebook_instance\n    where:\n"
+      "      instance_type: { not_matches: '^ml\\.(t3|m5)\\.large$' }\n    message: notebooks must be t3/m5 large\n");
   auto r = RunSagelint("scan --no-color --quiet .", s.path());
   CHECK(r.status == 1);
   CHECK(r.out == "nb.yaml:6:21: error[ORG001] notebook instance 'Explore': notebooks must be t3/m5 large\n");
@@ -197,12 +199,14 @@ TEST_CASE("custom policies from the configuration: scan, rules, explain, typos",
   r = RunSagelint("explain ORG001", s.path());
   CHECK(r.status == 0);
   CHECK(r.out.find("custom policy ORG001 (error, policies.yaml:2): notebooks must be t3/m5 large") == 0);
-  s.Write("policies.yaml", "policies:\n  - id: ORG001\n    workload: notebook_instance\n    where:\n"
-                           "      instance_typ: x\n    message: m\n");
+  s.Write("policies.yaml",
+          "policies:\n  - id: ORG001\n    workload: notebook_instance\n    where:\n"
+          "      instance_typ: x\n    message: m\n");
   r = RunSagelint("scan .", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err == "sagelint: policies.yaml:5: policy ORG001: unknown attribute 'instance_typ' (did you mean "
-                 "'instance_type'?)\n");
+  CHECK(r.err ==
+        "sagelint: policies.yaml:5: policy ORG001: unknown attribute 'instance_typ' (did you mean "
+        "'instance_type'?)\n");
 }
 
 TEST_CASE("inventory lists every workload", "[cli][inventory]") {
@@ -223,12 +227,12 @@ TEST_CASE("inventory lists every workload", "[cli][inventory]") {
 TEST_CASE("template configuration files from --param-file and parameter_files:", "[cli][params]") {
   Scratch s;
   s.Write(".git/HEAD", "ref: refs/heads/main\n");
-  s.Write("svc/a/endpoint.yaml", sagelint::testing::ReadFileOrDie(
-                                     SourcePath("fixtures/parsers/cloudformation/params/endpoint.yaml")));
-  s.Write("svc/a/staging-config.json", sagelint::testing::ReadFileOrDie(
-                                           SourcePath("fixtures/parsers/cloudformation/params/staging-config.json")));
-  s.Write("svc/a/prod-config.json", sagelint::testing::ReadFileOrDie(
-                                        SourcePath("fixtures/parsers/cloudformation/params/prod-config.json")));
+  s.Write("svc/a/endpoint.yaml",
+          sagelint::testing::ReadFileOrDie(SourcePath("fixtures/parsers/cloudformation/params/endpoint.yaml")));
+  s.Write("svc/a/staging-config.json",
+          sagelint::testing::ReadFileOrDie(SourcePath("fixtures/parsers/cloudformation/params/staging-config.json")));
+  s.Write("svc/a/prod-config.json",
+          sagelint::testing::ReadFileOrDie(SourcePath("fixtures/parsers/cloudformation/params/prod-config.json")));
   // As a user would: one file on the command line.
   auto r = RunSagelint("scan --no-color --fail-on none --param-file svc/a/prod-config.json .", s.path());
   CHECK(r.status == 0);
@@ -239,7 +243,8 @@ TEST_CASE("template configuration files from --param-file and parameter_files:",
   CHECK(r.status == 0);
   auto doc = nlohmann::json::parse(r.out);
   std::vector<std::string> resources;
-  for (const auto& f : doc["findings"]) resources.push_back(f["resource"].get<std::string>() + " " + f["rule"].get<std::string>());
+  for (const auto& f : doc["findings"])
+    resources.push_back(f["resource"].get<std::string>() + " " + f["rule"].get<std::string>());
   CHECK(std::count(resources.begin(), resources.end(),
                    "endpoint variant 'Config/AllTraffic' (parameters from prod-config.json) SM211") == 1);
   // Staging runs one instance: autoscaling could not shrink it (SM211 is silent there).
@@ -249,8 +254,9 @@ TEST_CASE("template configuration files from --param-file and parameter_files:",
   s.Write("bad.json", "{\"Parameters\": [1, 2]}");
   r = RunSagelint("scan --param-file bad.json .", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err == "sagelint: --param-file: bad.json:1:1: expected {\"Parameters\": {...}} or [{\"ParameterKey\": ..., "
-                 "\"ParameterValue\": ...}]\n");
+  CHECK(r.err ==
+        "sagelint: --param-file: bad.json:1:1: expected {\"Parameters\": {...}} or [{\"ParameterKey\": ..., "
+        "\"ParameterValue\": ...}]\n");
   s.Write(".sagelint.yaml", "parameter_files:\n  \"**/endpoint.yaml\": []\n");
   r = RunSagelint("scan .", s.path());
   CHECK(r.status == 2);

@@ -2,13 +2,13 @@
 // repositories the tests build themselves.
 #include <sys/stat.h>
 
-#include "tests/catch.h"
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -108,8 +108,9 @@ TEST_CASE("diff: an added unscaled two-instance endpoint costs money and is one 
   CHECK(r.status == 1);
   CHECK(r.out.rfind("<!-- sagelint-diff -->\n### sagelint: +$", 0) == 0);
   CHECK(r.out.find("/month of always-on SageMaker spend; 1 new finding\n") != std::string::npos);
-  CHECK(r.out.find("| endpoint variant 'Config/AllTraffic'<br><sub>infra/endpoint.yaml:7</sub> | — | 2 × ml.g5.2xlarge")
-        != std::string::npos);
+  CHECK(r.out.find(
+            "| endpoint variant 'Config/AllTraffic'<br><sub>infra/endpoint.yaml:7</sub> | — | 2 × ml.g5.2xlarge") !=
+        std::string::npos);
   CHECK(r.out.find("- 🟠 `SM211` L10 ") != std::string::npos);
 
   // SARIF carries the new finding only.
@@ -296,8 +297,8 @@ TEST_CASE("a schema 1 baseline is still read, with a note", "[fingerprint]") {
   // FNV-1a of the fields, each followed by 0xff (the first fingerprint algorithm).
   auto legacy = [](const nlohmann::json& f) {
     std::uint64_t h = 1469598103934665603ull;
-    for (std::string s : {f["rule"].get<std::string>(), f["path"].get<std::string>(),
-                          f["resource"].get<std::string>(), f["message"].get<std::string>(), std::string()}) {
+    for (std::string s : {f["rule"].get<std::string>(), f["path"].get<std::string>(), f["resource"].get<std::string>(),
+                          f["message"].get<std::string>(), std::string()}) {
       for (unsigned char c : s) {
         h ^= c;
         h *= 1099511628211ull;

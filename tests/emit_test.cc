@@ -1,14 +1,15 @@
 // Output formats and baselines, on the scan of the example repository.
-#include "tests/catch.h"
+#include "linter/report/emit.h"
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "linter/engine/baseline.h"
-#include "linter/report/emit.h"
-#include "linter/model/rule.h"
 #include "linter/cli/scan_options.h"
+#include "linter/engine/baseline.h"
+#include "linter/model/rule.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -70,8 +71,9 @@ TEST_CASE("a baseline hides recorded findings, survives moved lines, and lets ch
   fs::path dir = fs::temp_directory_path() / ("sagelint-baseline-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::string nb = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Explore:\n"
-                   "    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n      InstanceType: ml.p3.2xlarge\n";
+  std::string nb =
+      "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Explore:\n"
+      "    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n      InstanceType: ml.p3.2xlarge\n";
   auto write = [&](const std::string& text) { std::ofstream(dir / "nb.yaml") << text; };
   auto scan = [&] {
     ScanOptions opts;

@@ -1,6 +1,5 @@
 // The bundled example repository: the whole scan, as a user sees it, is pinned.
 #include "tests/catch.h"
-
 #include "tests/test_util.h"
 
 using sagelint::testing::CompareGolden;

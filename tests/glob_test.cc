@@ -1,10 +1,9 @@
 // Glob matching as .gitignore and `exclude:` use it: `*`, `?` and `[…]` within
 // one segment, `**` over any run of segments, empty segments not counted.
-#include "tests/catch.h"
-
 #include <string>
 
 #include "linter/base/strings.h"
+#include "tests/catch.h"
 
 using namespace sagelint;
 

@@ -5,18 +5,18 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 
-#include "tests/catch.h"
 #include <filesystem>
-#include <set>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
-#include <yaml-cpp/yaml.h>
 
 #include "linter/base/strings.h"
 #include "linter/model/rule.h"
 #include "parsers/cloudformation/node.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -124,8 +124,8 @@ TEST_CASE("a failed write is exit 2 naming the file, and never truncates it", "[
 
 TEST_CASE("YAML aliases are bounded by expanded bytes as well as nodes", "[adversarial][cloudformation]") {
   // 1,200 aliases of a 250 KB string: a small file that expands to 300 MB.
-  std::string text = "AWSTemplateFormatVersion: x # SageMaker\nBig: &big \"" + std::string(250000, 'a') +
-                     "\"\nCopies:\n";
+  std::string text =
+      "AWSTemplateFormatVersion: x # SageMaker\nBig: &big \"" + std::string(250000, 'a') + "\"\nCopies:\n";
   for (int i = 0; i < 1200; ++i) text += "  - *big\n";
   sagelint::cfn::Node root;
   std::vector<sagelint::cfn::LoadError> errors;
@@ -246,8 +246,9 @@ TEST_CASE("configuration: duplicate keys, non-finite numbers", "[adversarial][cl
   r = RunSagelint("scan nb.yaml", s.path());
   CHECK(r.status == 2);
   CHECK(r.err == "sagelint: p.yaml:5: duplicate key 'message'\n");
-  s.Write("p.yaml", "policies:\n  - id: ORG1\n    workload: notebook_instance\n    where:\n"
-                    "      instance_count: { gt: nan }\n    message: m\n");
+  s.Write("p.yaml",
+          "policies:\n  - id: ORG1\n    workload: notebook_instance\n    where:\n"
+          "      instance_count: { gt: nan }\n    message: m\n");
   r = RunSagelint("scan nb.yaml", s.path());
   CHECK(r.status == 2);
   CHECK(r.err.find("'nan' is not a number") != std::string::npos);
@@ -317,8 +318,8 @@ TEST_CASE("linked files count once, walked or listed", "[adversarial][cli][disco
   s.Write("repo/ignored/hidden.py", train);
   s.Write("repo/.gitignore", "ignored/\n");
   fs::path repo = fs::path(s.path()) / "repo";
-  fs::create_symlink("train.py", repo / "a_link.py");  // walked before its target
-  fs::create_symlink("train.py", repo / "z_link.py");  // and after
+  fs::create_symlink("train.py", repo / "a_link.py");           // walked before its target
+  fs::create_symlink("train.py", repo / "z_link.py");           // and after
   fs::create_symlink("ignored/hidden.py", repo / "h_link.py");  // the target itself is ignored
   fs::create_symlink("ignored/hidden.py", repo / "h2_link.py");
   auto walked = RunSagelint("scan --format json repo", s.path());
@@ -380,8 +381,9 @@ TEST_CASE("names from scanned files cannot forge terminal output or a PR comment
 
   // Markdown: no HTML, links, images or mentions from a resource name reach the PR comment.
   Scratch m;
-  m.Write("nb.yaml", Notebook("\"<img src=x onerror=alert(1)> [click](https://evil.example) ![t](https://t.example/p.png) "
-                              "@org/team www.evil.example `code` | pipe\""));
+  m.Write("nb.yaml",
+          Notebook("\"<img src=x onerror=alert(1)> [click](https://evil.example) ![t](https://t.example/p.png) "
+                   "@org/team www.evil.example `code` | pipe\""));
   r = RunSagelint("scan --format markdown nb.yaml", m.path());
   CHECK(r.out.find("<img") == std::string::npos);
   CHECK(r.out.find("&lt;img src=x onerror=alert(1)&gt;") != std::string::npos);
@@ -424,8 +426,7 @@ TEST_CASE("a file named like an option is scanned, never obeyed", "[adversarial]
   CHECK(r.err == "sagelint: --fail-on=none: no such file or directory (options go before `--`)\n");
 }
 
-TEST_CASE("the Action splits args and paths as a shell would, without running anything",
-          "[adversarial][cli][action]") {
+TEST_CASE("the Action splits args and paths as a shell would, without running anything", "[adversarial][cli][action]") {
   Scratch s;
   s.Write("my infra/nb.yaml", Notebook("Spaced"));
   s.Write("other/nb.yaml", Notebook("Other"));
@@ -433,7 +434,8 @@ TEST_CASE("the Action splits args and paths as a shell would, without running an
   std::string script = sagelint::testing::SourcePath("scripts/action-scan.sh");
   auto run = [&](const std::string& paths, const std::string& args) {
     std::string cmd = "cd '" + s.path() + "' && GITHUB_OUTPUT=out.txt SAGELINT_SARIF=r.sarif SAGELINT_PATHS=" + paths +
-                      " SAGELINT_ARGS=" + args + " '" + script + "' '" + sagelint::testing::Binary() + "' >stdout.txt 2>stderr.txt";
+                      " SAGELINT_ARGS=" + args + " '" + script + "' '" + sagelint::testing::Binary() +
+                      "' >stdout.txt 2>stderr.txt";
     return Shell(cmd);
   };
   CHECK(run("'\"my infra\" other'", "'--baseline \"base line.json\" --select SM201'") == 0);
@@ -464,8 +466,9 @@ TEST_CASE("command line: --, repeated values, strict numbers, command after opti
   CHECK(r.out.find("warning[SM103]") != std::string::npos);
   r = RunSagelint("scan --no-color --quiet --param T=ml.p3.2xlarge --param T=ml.t3.medium nb.yaml", s.path());
   CHECK(r.out.find("SM103") == std::string::npos);
-  s.Write("main.tf", "variable \"t\" {}\nresource \"aws_sagemaker_notebook_instance\" \"n\" {\n  name = \"n\"\n"
-                     "  instance_type = var.t\n  role_arn = \"r\"\n  lifecycle_config_name = \"stop\"\n}\n");
+  s.Write("main.tf",
+          "variable \"t\" {}\nresource \"aws_sagemaker_notebook_instance\" \"n\" {\n  name = \"n\"\n"
+          "  instance_type = var.t\n  role_arn = \"r\"\n  lifecycle_config_name = \"stop\"\n}\n");
   r = RunSagelint("scan --no-color --quiet --var t=ml.t3.medium --var t=ml.p3.2xlarge main.tf", s.path());
   CHECK(r.out.find("warning[SM103]") != std::string::npos);
 
@@ -534,8 +537,8 @@ TEST_CASE("peak memory does not grow with --jobs on large YAML", "[adversarial][
     pid_t pid = ::fork();
     if (pid == 0) {
       ::close(fds[0]);
-      std::string cmd = "cd '" + s.path() + "' && '" + sagelint::testing::Binary() + "' scan --jobs " + std::to_string(jobs) +
-                        " . >/dev/null 2>&1";
+      std::string cmd = "cd '" + s.path() + "' && '" + sagelint::testing::Binary() + "' scan --jobs " +
+                        std::to_string(jobs) + " . >/dev/null 2>&1";
       int rc = std::system(cmd.c_str());
       (void)rc;
       struct rusage u;

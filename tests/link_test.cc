@@ -1,9 +1,9 @@
 // The linker: scalable targets -> variants, lifecycle configs -> notebooks,
 // images -> frameworks, Studio idle shutdown.
-#include "tests/catch.h"
-
 #include "linter/engine/link.h"
+
 #include "linter/report/model_dump.h"
+#include "tests/catch.h"
 
 using namespace sagelint;
 

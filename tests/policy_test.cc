@@ -1,10 +1,11 @@
 // Custom policies: loading and validation, each operator, unknown values, and
 // one policy over the same workload in every format.
-#include "tests/catch.h"
+#include "linter/policy/policy.h"
+
 #include <filesystem>
 
-#include "linter/policy/policy.h"
 #include "linter/cli/scan_options.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -55,8 +56,9 @@ TEST_CASE("policy validation errors name the policy, the key and the line", "[po
   CHECK(LoadError("policies:\n  - id: ORG001\n    workload: notebook_instance\n    where:\n      instance_type: "
                   "{ matchez: x }\n    message: m\n") ==
         ".sagelint.yaml:5: policy ORG001: unknown operator 'matchez' (did you mean 'matches'?)");
-  CHECK(LoadError("policies:\n  - id: ORG001\n    workload: notebok_instance\n    message: m\n") ==
-        ".sagelint.yaml:3: policy ORG001: unknown workload kind 'notebok_instance' (did you mean 'notebook_instance'?)");
+  CHECK(
+      LoadError("policies:\n  - id: ORG001\n    workload: notebok_instance\n    message: m\n") ==
+      ".sagelint.yaml:3: policy ORG001: unknown workload kind 'notebok_instance' (did you mean 'notebook_instance'?)");
   CHECK(LoadError("policies:\n  - id: ORG001\n    workload: notebook_instance\n    where:\n      instance_type: "
                   "{ matches: '(' }\n    message: m\n")
             .rfind(".sagelint.yaml:5: policy ORG001: instance_type: bad regular expression '(':", 0) == 0);

@@ -1,9 +1,9 @@
 // The README's rule table is generated from the rule metadata, never edited by hand.
-#include "tests/catch.h"
 #include <cstdlib>
 #include <fstream>
 
 #include "linter/report/rules_table.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 TEST_CASE("README rule table matches the rule metadata", "[registry][docs]") {

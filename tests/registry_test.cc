@@ -1,8 +1,8 @@
-#include "tests/catch.h"
 #include <set>
 #include <string>
 
 #include "linter/model/rule.h"
+#include "tests/catch.h"
 
 using namespace sagelint;
 

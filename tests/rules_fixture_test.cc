@@ -5,14 +5,14 @@
 // describe the same workload in each format, so they must agree (parity).
 #include <unistd.h>
 
-#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include "linter/model/rule.h"
 #include "linter/cli/scan_options.h"
+#include "linter/model/rule.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;

@@ -59,13 +59,13 @@ std::string Binary() {
 
 CommandResult RunSagelint(const std::string& args, const std::string& cwd) {
   namespace fs = std::filesystem;
-  fs::path tmp = fs::temp_directory_path() / ("sagelint-test-" + std::to_string(::getpid()) + "-" +
-                                              std::to_string(std::rand()));
+  fs::path tmp =
+      fs::temp_directory_path() / ("sagelint-test-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
   fs::create_directories(tmp);
   std::string cmd;
   if (!cwd.empty()) cmd = "cd '" + cwd + "' && ";
-  cmd += "'" + Binary() + "' " + args + " >'" + (tmp / "out").string() + "' 2>'" +
-         (tmp / "err").string() + "' </dev/null";
+  cmd +=
+      "'" + Binary() + "' " + args + " >'" + (tmp / "out").string() + "' 2>'" + (tmp / "err").string() + "' </dev/null";
   int rc = std::system(cmd.c_str());
   CommandResult r;
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -78,8 +78,7 @@ CommandResult RunSagelint(const std::string& args, const std::string& cwd) {
 TempDir::TempDir() {
   static int n = 0;
   namespace fs = std::filesystem;
-  fs::path d = fs::temp_directory_path() /
-               ("sagelint-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  fs::path d = fs::temp_directory_path() / ("sagelint-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
   fs::remove_all(d);
   fs::create_directories(d);
   dir_ = d.string();

@@ -78,7 +78,8 @@ bool RunProcess(const std::vector<std::string>& argv, std::string_view input,
     if (fd->get() >= 0) ::fcntl(fd->get(), F_SETFL, ::fcntl(fd->get(), F_GETFL) | O_NONBLOCK);
   }
   // SIGPIPE from a program that stops reading must not end sagelint.
-  struct sigaction ignore {}, old {};
+  struct sigaction ignore {
+  }, old{};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGPIPE, &ignore, &old);
 
@@ -106,7 +107,8 @@ bool RunProcess(const std::vector<std::string>& argv, std::string_view input,
         ssize_t r = ::read(fd.get(), buf, sizeof buf);
         if (r > 0) {
           if (&fd == &err_r) {
-            if (result->err.size() < kMaxStderr) result->err.append(buf, std::min<size_t>(r, kMaxStderr - result->err.size()));
+            if (result->err.size() < kMaxStderr)
+              result->err.append(buf, std::min<size_t>(r, kMaxStderr - result->err.size()));
           } else if (!stopped && !on_output(std::string_view(buf, static_cast<size_t>(r)))) {
             stopped = true;
             ::kill(pid, SIGTERM);

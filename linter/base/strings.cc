@@ -190,9 +190,7 @@ bool NeedsEscape(uint32_t cp) {
 
 }  // namespace
 
-bool GlobMatch(std::string_view pattern, std::string_view path) {
-  return MatchSegments(pattern, path);
-}
+bool GlobMatch(std::string_view pattern, std::string_view path) { return MatchSegments(pattern, path); }
 
 namespace {
 

@@ -24,8 +24,8 @@ bool CheckYamlKeys(const YAML::Node& root, const std::string& path, std::string*
       std::set<std::string> seen;
       for (const auto& kv : n) {
         if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second) {
-          *error = path + ":" + std::to_string(kv.first.Mark().line + 1) + ": duplicate key '" + kv.first.Scalar() +
-                   "'";
+          *error =
+              path + ":" + std::to_string(kv.first.Mark().line + 1) + ": duplicate key '" + kv.first.Scalar() + "'";
           return false;
         }
         stack.emplace_back(kv.second, depth + 1);

@@ -13,23 +13,23 @@
 #include <string>
 #include <vector>
 
-#include "linter/engine/baseline.h"
-#include "linter/engine/diff.h"
-#include "linter/engine/git.h"
-#include "linter/cli/config.h"
-#include "linter/cost/datasets.h"
-#include "linter/iam/iam_policy.h"
-#include "linter/report/inventory.h"
-#include "linter/cost/prices.h"
-#include "linter/engine/dispatch.h"
-#include "linter/report/model_dump.h"
-#include "linter/policy/policy.h"
-#include "linter/report/emit.h"
-#include "linter/model/rule.h"
-#include "linter/report/rules_table.h"
-#include "linter/cli/scan_options.h"
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
+#include "linter/cli/config.h"
+#include "linter/cli/scan_options.h"
+#include "linter/cost/datasets.h"
+#include "linter/cost/prices.h"
+#include "linter/engine/baseline.h"
+#include "linter/engine/diff.h"
+#include "linter/engine/dispatch.h"
+#include "linter/engine/git.h"
+#include "linter/iam/iam_policy.h"
+#include "linter/model/rule.h"
+#include "linter/policy/policy.h"
+#include "linter/report/emit.h"
+#include "linter/report/inventory.h"
+#include "linter/report/model_dump.h"
+#include "linter/report/rules_table.h"
 
 namespace sagelint {
 namespace {
@@ -126,8 +126,8 @@ std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) 
 }
 
 bool IsCommand(const std::string& a) {
-  return a == "scan" || a == "rules" || a == "explain" || a == "dump-model" || a == "iam-policy" ||
-         a == "inventory" || a == "diff" || a == "help";
+  return a == "scan" || a == "rules" || a == "explain" || a == "dump-model" || a == "iam-policy" || a == "inventory" ||
+         a == "diff" || a == "help";
 }
 
 // A strict decimal integer: "4" yes; "4x", "1.5", " 4", "+4" no.
@@ -157,7 +157,8 @@ void CheckFormats(const CliOptions& o) {
     if (allowed.empty()) throw UsageError{o.command + " does not take --format"};
     if (std::find(allowed.begin(), allowed.end(), out.format) != allowed.end()) continue;
     std::string list;
-    for (size_t i = 0; i < allowed.size(); ++i) list += (i ? (i + 1 == allowed.size() ? " and " : ", ") : "") + allowed[i];
+    for (size_t i = 0; i < allowed.size(); ++i)
+      list += (i ? (i + 1 == allowed.size() ? " and " : ", ") : "") + allowed[i];
     if (o.command == "scan" || o.command == "diff") {
       throw UsageError{"unknown format '" + out.format + "'" + DidYouMeanSuffix(out.format, allowed)};
     }
@@ -454,8 +455,8 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
     ParseError bad;
     if (!ReadWholeFile(f, &text, &error)) throw UsageError{"--param-file: " + f + ": " + error};
     if (!LoadTemplateConfiguration(text, &values, &bad)) {
-      throw UsageError{"--param-file: " + f + ":" + std::to_string(bad.pos.line) + ":" + std::to_string(bad.pos.column) +
-                       ": " + bad.message};
+      throw UsageError{"--param-file: " + f + ":" + std::to_string(bad.pos.line) + ":" +
+                       std::to_string(bad.pos.column) + ": " + bad.message};
     }
     so.resolve.cfn_param_files.push_back(f);
   }
@@ -519,7 +520,7 @@ int CommandIamPolicy(const CliOptions& o) {
     go.max_keep_alive_seconds = it->second.options.at("max_keep_alive_seconds");
   }
   WriteOutput("", BuildGuardrailPolicy(result.findings, o.lifecycle_arns, go)
-                      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                       "\n");
   for (const std::string& note : GuardrailNotes(result.findings, o.lifecycle_arns)) {
     std::cerr << "note: " << Printable(note) << "\n";
@@ -555,7 +556,8 @@ std::string BlobUrl() {
     return std::string(v ? v : "");
   };
   std::string url = env("SAGELINT_BLOB_URL");
-  if (url.empty() && !env("GITHUB_SERVER_URL").empty() && !env("GITHUB_REPOSITORY").empty() && !env("GITHUB_SHA").empty()) {
+  if (url.empty() && !env("GITHUB_SERVER_URL").empty() && !env("GITHUB_REPOSITORY").empty() &&
+      !env("GITHUB_SHA").empty()) {
     url = env("GITHUB_SERVER_URL") + "/" + env("GITHUB_REPOSITORY") + "/blob/" + env("GITHUB_SHA") + "/";
   }
   if (url.empty() && !env("CI_PROJECT_URL").empty() && !env("CI_COMMIT_SHA").empty()) {
@@ -568,8 +570,7 @@ std::string BlobUrl() {
 void PrintTiming(const ScanResult& r) {
   std::fprintf(stderr, "%-10s %8s %8s %10s %8s\n", "front end", "files", "parsed", "MB", "cpu s");
   for (const auto& [name, s] : r.front_ends) {
-    std::fprintf(stderr, "%-10s %8d %8d %10.1f %8.3f\n", name.c_str(), s.files, s.parsed, s.bytes / 1e6,
-                 s.cpu_seconds);
+    std::fprintf(stderr, "%-10s %8d %8d %10.1f %8.3f\n", name.c_str(), s.files, s.parsed, s.bytes / 1e6, s.cpu_seconds);
   }
   std::fprintf(stderr, "%-10s %8s %8s %10s %8.3f\n", "analysis", "", "", "", r.analysis_cpu_seconds);
 }
@@ -721,7 +722,8 @@ int CommandDiff(const CliOptions& o) {
   }
   fs::path base_cwd = scratch.path();
   if (auto rel = inside_top(cwd.string())) {
-    for (fs::path c = fs::path(scratch.path()) / *rel; c.string().size() >= scratch.path().size(); c = c.parent_path()) {
+    for (fs::path c = fs::path(scratch.path()) / *rel; c.string().size() >= scratch.path().size();
+         c = c.parent_path()) {
       if (fs::is_directory(c, ec)) {
         base_cwd = c;
         break;
@@ -738,8 +740,8 @@ int CommandDiff(const CliOptions& o) {
   }
   DiffSides sides{top_dir, scratch.path(), {}};
   if (!GitRenames(top_dir, *commit, &sides.renames, &error)) throw UsageError{"diff: " + error};
-  DiffResult diff =
-      CompareScans(std::move(head), std::move(base), sides, head_opts.prices ? *head_opts.prices : PriceTable::BuiltIn());
+  DiffResult diff = CompareScans(std::move(head), std::move(base), sides,
+                                 head_opts.prices ? *head_opts.prices : PriceTable::BuiltIn());
   diff.base_ref = o.base;
   diff.base_commit = *commit;
 

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <filesystem>
 
+#include "linter/base/files.h"
+#include "linter/base/strings.h"
+#include "linter/base/yaml_keys.h"
 #include "linter/cost/datasets.h"
 #include "linter/model/rule.h"
-#include "linter/base/files.h"
-#include "linter/base/yaml_keys.h"
-#include "linter/base/strings.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
@@ -23,10 +23,14 @@ std::optional<FailOn> FailOnFromName(std::string_view name) {
 
 bool FailsOn(FailOn level, Severity s) {
   switch (level) {
-    case FailOn::kNone: return false;
-    case FailOn::kError: return s == Severity::kError;
-    case FailOn::kWarning: return s != Severity::kNote;
-    case FailOn::kNote: return true;
+    case FailOn::kNone:
+      return false;
+    case FailOn::kError:
+      return s == Severity::kError;
+    case FailOn::kWarning:
+      return s != Severity::kNote;
+    case FailOn::kNote:
+      return true;
   }
   return false;
 }
@@ -132,9 +136,9 @@ class Loader {
     c.dir = fs::path(path_).parent_path().string();
     if (root.IsNull() || !root.IsDefined()) return c;
     if (!root.IsMap()) Fail(root, "the configuration must be a mapping of settings");
-    static const std::vector<std::string> kKeys = {"fail_on",  "exclude",    "region",    "prices",
-                                                   "rules",    "datasets",   "parameters", "parameter_files", "variables",
-                                                   "policies", "policy_files"};
+    static const std::vector<std::string> kKeys = {"fail_on",   "exclude",  "region",      "prices",
+                                                   "rules",     "datasets", "parameters",  "parameter_files",
+                                                   "variables", "policies", "policy_files"};
     std::vector<std::string> rule_ids;
     for (const RuleInfo& r : AllRules()) rule_ids.emplace_back(r.id);
     for (const auto& kv : root) {

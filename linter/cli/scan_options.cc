@@ -20,8 +20,7 @@ ScanSetup BuildScanSetup(const ScanOptions& opts) {
   setup.paths = opts.paths;
   setup.discover.exclude = opts.config.exclude;
   std::error_code ec;
-  setup.discover.exclude_base =
-      opts.config.dir.empty() ? std::filesystem::current_path(ec).string() : opts.config.dir;
+  setup.discover.exclude_base = opts.config.dir.empty() ? std::filesystem::current_path(ec).string() : opts.config.dir;
   setup.discover.no_ignore = opts.no_ignore;
   setup.resolve = opts.resolve;
   // config `parameter_files:` globs are relative to the configuration's directory, like `exclude:`.

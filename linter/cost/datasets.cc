@@ -39,10 +39,23 @@ std::optional<double> UnitBytes(std::string_view unit) {
     const char* name;
     double bytes;
   } kUnits[] = {
-      {"b", 1},         {"bytes", 1},     {"k", 1e3},       {"kb", 1e3},      {"m", 1e6},
-      {"mb", 1e6},      {"g", 1e9},       {"gb", 1e9},      {"t", 1e12},      {"tb", 1e12},
-      {"p", 1e15},      {"pb", 1e15},     {"kib", 1024.0},  {"mib", 1048576.0},
-      {"gib", 1073741824.0}, {"tib", 1099511627776.0}, {"pib", 1125899906842624.0},
+      {"b", 1},
+      {"bytes", 1},
+      {"k", 1e3},
+      {"kb", 1e3},
+      {"m", 1e6},
+      {"mb", 1e6},
+      {"g", 1e9},
+      {"gb", 1e9},
+      {"t", 1e12},
+      {"tb", 1e12},
+      {"p", 1e15},
+      {"pb", 1e15},
+      {"kib", 1024.0},
+      {"mib", 1048576.0},
+      {"gib", 1073741824.0},
+      {"tib", 1099511627776.0},
+      {"pib", 1125899906842624.0},
   };
   std::string u = Lower(unit);
   for (const auto& k : kUnits) {
@@ -108,9 +121,7 @@ std::string LineError(const std::string& label, int line, const std::string& wha
   return label + ":" + std::to_string(line) + ": " + what;
 }
 
-std::string Plural(size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string Plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 }  // namespace
 
@@ -155,8 +166,7 @@ std::optional<DatasetSize> DatasetSizes::Lookup(std::string_view s3_uri) const {
   double bytes = 0;
   size_t count = 0;
   std::string listings;
-  for (auto it = objects_.lower_bound(s3_uri); it != objects_.end() && it->first.starts_with(s3_uri);
-       ++it) {
+  for (auto it = objects_.lower_bound(s3_uri); it != objects_.end() && it->first.starts_with(s3_uri); ++it) {
     bytes += it->second.bytes;
     ++count;
     if (listings.find(it->second.listing) == std::string::npos) {
@@ -164,16 +174,15 @@ std::optional<DatasetSize> DatasetSizes::Lookup(std::string_view s3_uri) const {
     }
   }
   if (count == 0) return std::nullopt;
-  return DatasetSize{bytes / 1e9, "S3 listing " + listings + ": " + Plural(count, "object") +
-                                      " under " + std::string(s3_uri)};
+  return DatasetSize{bytes / 1e9,
+                     "S3 listing " + listings + ": " + Plural(count, "object") + " under " + std::string(s3_uri)};
 }
 
-bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std::string& label,
-                   DatasetSizes* out, std::string* error) {
+bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std::string& label, DatasetSizes* out,
+                   std::string* error) {
   std::string base(bucket_uri);
   if (!base.empty() && base.back() != '/') base += '/';
-  if (!base.empty() && (!base.starts_with("s3://") || base.size() <= 6 ||
-                        base.find('/', 5) != base.size() - 1)) {
+  if (!base.empty() && (!base.starts_with("s3://") || base.size() <= 6 || base.find('/', 5) != base.size() - 1)) {
     *error = label + ": the bucket must be given as s3://BUCKET/, not " + std::string(bucket_uri);
     return false;
   }
@@ -201,8 +210,7 @@ bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std
       continue;
     }
 
-    if (line.starts_with("PRE ") || line.starts_with("Total Objects:") ||
-        line.starts_with("Total Size:")) {
+    if (line.starts_with("PRE ") || line.starts_with("Total Objects:") || line.starts_with("Total Size:")) {
       continue;
     }
     // "DATE TIME SIZE [UNIT] KEY": walk the blank-separated tokens.
@@ -225,10 +233,9 @@ bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std
     } else {
       bytes = ParseBytes(size, "");
     }
-    if (date.size() != 10 || date[4] != '-' || time.size() != 8 || time[2] != ':' || !bytes ||
-        rest.size() < 2) {
-      *error = LineError(label, line_no,
-                         "expected `aws s3 ls --recursive` output (DATE TIME SIZE KEY) or S3 Inventory CSV");
+    if (date.size() != 10 || date[4] != '-' || time.size() != 8 || time[2] != ':' || !bytes || rest.size() < 2) {
+      *error =
+          LineError(label, line_no, "expected `aws s3 ls --recursive` output (DATE TIME SIZE KEY) or S3 Inventory CSV");
       return false;
     }
     if (base.empty()) {

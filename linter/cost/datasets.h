@@ -61,8 +61,8 @@ class DatasetSizes {
 //     `--s3-listing s3://bkt/=listing.txt`.
 // `label` names the file in sources and errors. Returns false and sets
 // `*error` ("listing.txt:3: …") on a malformed line or a missing bucket.
-bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std::string& label,
-                   DatasetSizes* out, std::string* error);
+bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std::string& label, DatasetSizes* out,
+                   std::string* error);
 
 // `--dataset-size S3URI=SIZE` (split at the last '='; the URI must start
 // with s3://). Adds the prefix with source "--dataset-size".

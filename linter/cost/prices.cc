@@ -14,9 +14,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr PriceComponent kComponents[] = {PriceComponent::kNotebook,   PriceComponent::kStudio,
-                                          PriceComponent::kTraining,   PriceComponent::kProcessing,
-                                          PriceComponent::kTransform,  PriceComponent::kHosting};
+constexpr PriceComponent kComponents[] = {PriceComponent::kNotebook,  PriceComponent::kStudio,
+                                          PriceComponent::kTraining,  PriceComponent::kProcessing,
+                                          PriceComponent::kTransform, PriceComponent::kHosting};
 
 std::optional<PriceComponent> ComponentFromName(std::string_view name) {
   for (PriceComponent c : kComponents) {
@@ -79,12 +79,18 @@ std::optional<double> OnDemandHourly(const json& terms_of_sku) {
 
 std::string_view ComponentName(PriceComponent c) {
   switch (c) {
-    case PriceComponent::kNotebook: return "notebook";
-    case PriceComponent::kStudio: return "studio";
-    case PriceComponent::kTraining: return "training";
-    case PriceComponent::kProcessing: return "processing";
-    case PriceComponent::kTransform: return "transform";
-    case PriceComponent::kHosting: return "hosting";
+    case PriceComponent::kNotebook:
+      return "notebook";
+    case PriceComponent::kStudio:
+      return "studio";
+    case PriceComponent::kTraining:
+      return "training";
+    case PriceComponent::kProcessing:
+      return "processing";
+    case PriceComponent::kTransform:
+      return "transform";
+    case PriceComponent::kHosting:
+      return "hosting";
   }
   return "training";
 }
@@ -92,17 +98,24 @@ std::string_view ComponentName(PriceComponent c) {
 std::optional<PriceComponent> ComponentFor(WorkloadKind kind) {
   switch (kind) {
     case WorkloadKind::kTrainingJob:
-    case WorkloadKind::kTuningJob: return PriceComponent::kTraining;
-    case WorkloadKind::kProcessingJob: return PriceComponent::kProcessing;
-    case WorkloadKind::kTransformJob: return PriceComponent::kTransform;
-    case WorkloadKind::kNotebookInstance: return PriceComponent::kNotebook;
+    case WorkloadKind::kTuningJob:
+      return PriceComponent::kTraining;
+    case WorkloadKind::kProcessingJob:
+      return PriceComponent::kProcessing;
+    case WorkloadKind::kTransformJob:
+      return PriceComponent::kTransform;
+    case WorkloadKind::kNotebookInstance:
+      return PriceComponent::kNotebook;
     case WorkloadKind::kStudioDomain:
     case WorkloadKind::kStudioUserProfile:
-    case WorkloadKind::kStudioSpace: return PriceComponent::kStudio;
-    case WorkloadKind::kEndpointVariant: return PriceComponent::kHosting;
+    case WorkloadKind::kStudioSpace:
+      return PriceComponent::kStudio;
+    case WorkloadKind::kEndpointVariant:
+      return PriceComponent::kHosting;
     case WorkloadKind::kScalableTarget:
     case WorkloadKind::kLifecycleScript:
-    case WorkloadKind::kIamStatement: return std::nullopt;
+    case WorkloadKind::kIamStatement:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -122,8 +135,8 @@ const PriceTable& PriceTable::BuiltIn() {
   return *table;
 }
 
-std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_view region,
-                                            std::string label, std::string* error) {
+std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_view region, std::string label,
+                                            std::string* error) {
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     *error = label + ": not a JSON object";
@@ -193,12 +206,12 @@ std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_v
                      (t.as_of_.empty() ? "" : ", published " + t.as_of_.substr(0, 10)) + ")";
     return t;
   }
-  *error = label + ": neither a sagelint price table (\"prices\") nor an AWS Price List offer file (\"products\", \"terms\")";
+  *error = label +
+           ": neither a sagelint price table (\"prices\") nor an AWS Price List offer file (\"products\", \"terms\")";
   return std::nullopt;
 }
 
-std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_view region,
-                                           std::string* error) {
+std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_view region, std::string* error) {
   std::string text, why;
   if (!ReadFileCapped(path, kMaxPriceFileBytes, &text, &why)) {
     *error = path + ": cannot read: " + why;
@@ -281,8 +294,7 @@ CostEstimate EstimateCost(const CostRequest& request, WorkloadKind kind, const P
       double hourly_saving = (*price - *cheaper) * est.count;
       if (request.always_on) {
         est.monthly_savings_usd = hourly_saving * kHoursPerMonth;
-        basis += "; savings: the same count of " + request.cheaper_instance + " at " +
-                 FormatUsd(*cheaper) + "/h";
+        basis += "; savings: the same count of " + request.cheaper_instance + " at " + FormatUsd(*cheaper) + "/h";
       } else {
         basis += "; " + request.cheaper_instance + " at " + FormatUsd(*cheaper) + "/h saves " +
                  FormatUsd(hourly_saving) + " per hour of use";
@@ -290,10 +302,10 @@ CostEstimate EstimateCost(const CostRequest& request, WorkloadKind kind, const P
     }
   }
   if (request.spot) {
-    basis += "; managed Spot typically saves 60–90% of the on-demand price (AWS quotes up to 90%; "
-             "the discount varies by instance type, region and time), here about " +
-             FormatUsd(*est.hourly_usd * 0.6) + "–" + FormatUsd(*est.hourly_usd * 0.9) +
-             " per hour of training";
+    basis +=
+        "; managed Spot typically saves 60–90% of the on-demand price (AWS quotes up to 90%; "
+        "the discount varies by instance type, region and time), here about " +
+        FormatUsd(*est.hourly_usd * 0.6) + "–" + FormatUsd(*est.hourly_usd * 0.9) + " per hour of training";
   }
   est.basis = std::move(basis);
   return est;

@@ -45,11 +45,10 @@ class PriceTable {
   // for our format, whose `region` field is used, but then it must match
   // when `region` is not empty). `label` names the file in bases ("prices/x.json").
   // On failure returns nullopt and sets `*error`.
-  static std::optional<PriceTable> Parse(std::string_view text, std::string_view region,
-                                         std::string label, std::string* error);
+  static std::optional<PriceTable> Parse(std::string_view text, std::string_view region, std::string label,
+                                         std::string* error);
   // Reads and parses the file at `path` (label = path).
-  static std::optional<PriceTable> Load(const std::string& path, std::string_view region,
-                                        std::string* error);
+  static std::optional<PriceTable> Load(const std::string& path, std::string_view region, std::string* error);
 
   std::optional<double> Hourly(std::string_view instance_type, PriceComponent c) const;
   size_t size() const { return prices_.size(); }

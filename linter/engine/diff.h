@@ -15,8 +15,8 @@ namespace sagelint {
 class PriceTable;
 
 struct DiffSides {
-  std::string head_root;  // the work tree's top
-  std::string base_root;  // where the base revision's tree was written
+  std::string head_root;                       // the work tree's top
+  std::string base_root;                       // where the base revision's tree was written
   std::map<std::string, std::string> renames;  // base path -> work tree path, relative to the roots
 };
 

@@ -50,8 +50,8 @@ std::shared_ptr<const DirPaths> DirPathsOf(std::string_view prefix, const std::s
 }
 
 bool SkippedDirectory(const std::string& name) {
-  static const std::set<std::string> kSkip = {".git", ".terraform", "node_modules", ".venv",
-                                               ".ipynb_checkpoints", "__pycache__", ".hg", ".svn"};
+  static const std::set<std::string> kSkip = {
+      ".git", ".terraform", "node_modules", ".venv", ".ipynb_checkpoints", "__pycache__", ".hg", ".svn"};
   return kSkip.count(name) > 0;
 }
 
@@ -139,7 +139,8 @@ class Walker {
     if (sink_) SendLinked();
     if (out_.found == before) {
       out_.warnings.push_back(given + ": no file to scan here (none of a scanned kind, or all excluded by " +
-                              (opts_.no_ignore ? std::string("exclude:") : std::string(".gitignore or exclude:")) + ")");
+                              (opts_.no_ignore ? std::string("exclude:") : std::string(".gitignore or exclude:")) +
+                              ")");
     }
   }
 
@@ -391,8 +392,7 @@ FileKind KindOfPath(const std::string& path) {
   if (lower.ends_with(".tfvars") || lower.ends_with(".tfvars.json")) return FileKind::kTerraformVars;
   if (lower.ends_with(".py")) return FileKind::kPython;
   if (lower.ends_with(".ipynb")) return FileKind::kNotebook;
-  if (lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json") ||
-      lower.ends_with(".template")) {
+  if (lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json") || lower.ends_with(".template")) {
     return FileKind::kYamlOrJson;
   }
   return FileKind::kOther;

@@ -56,11 +56,11 @@ struct DiscoverOptions {
 };
 
 struct DiscoverResult {
-  std::vector<DiscoveredFile> files;     // sorted by display path
-  int found = 0;                         // files found (listed in `files`, or sent to a sink)
-  std::vector<std::string> missing;      // named paths that do not exist
-  std::vector<std::string> skipped;      // "path: reason" for unreadable entries, link loops …
-  std::vector<std::string> warnings;     // named directories that yield no file to scan
+  std::vector<DiscoveredFile> files;  // sorted by display path
+  int found = 0;                      // files found (listed in `files`, or sent to a sink)
+  std::vector<std::string> missing;   // named paths that do not exist
+  std::vector<std::string> skipped;   // "path: reason" for unreadable entries, link loops …
+  std::vector<std::string> warnings;  // named directories that yield no file to scan
 };
 
 DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts);

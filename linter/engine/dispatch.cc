@@ -126,7 +126,8 @@ FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
       // One evaluation per file: the workloads name it and link only among themselves.
       std::string from = "ref:" + s.path, to = "ref:" + s.path + "@" + pf.shown;
       auto rescope = [&](std::string& key) {
-        if (key.rfind(from, 0) == 0 && (key.size() == from.size() || key[from.size()] == '#')) key = to + key.substr(from.size());
+        if (key.rfind(from, 0) == 0 && (key.size() == from.size() || key[from.size()] == '#'))
+          key = to + key.substr(from.size());
       };
       for (Workload& w : r.workloads) {
         w.label += " (parameters from " + pf.shown + ")";

@@ -43,8 +43,7 @@ struct Plan {
 Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover = {});
 
 // Parses a unit; never throws. Files that cannot be read are reported in `skipped`.
-std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& opts,
-                                  std::vector<std::string>* skipped);
+std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& opts, std::vector<std::string>* skipped);
 // Parses a file that is a unit alone (not Terraform); never throws.
 std::vector<ParsedFile> ParseFile(const DiscoveredFile& file, const ResolveOptions& opts,
                                   std::vector<std::string>* skipped);

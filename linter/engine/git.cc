@@ -169,8 +169,8 @@ std::optional<std::string> GitTopLevel(const std::string& dir) {
 std::optional<std::string> GitResolveCommit(const std::string& top, const std::string& ref, std::string* error) {
   std::string out;
   // "--end-of-options" keeps a REF that starts with '-' from being read as an option.
-  if (ref.empty() || !RunGit(Git(top, {"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"}),
-                             &out, error)) {
+  if (ref.empty() ||
+      !RunGit(Git(top, {"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"}), &out, error)) {
     *error = "'" + ref + "' is not a commit of the repository at " + top;
     return std::nullopt;
   }
@@ -203,8 +203,9 @@ bool GitMaterialize(const std::string& top, const std::string& commit, const std
   }
   BatchWriter writer(entries, out_dir, max_file_bytes, stats);
   ProcessResult r;
-  if (!RunProcess(Git(top, {"cat-file", "--batch"}), request,
-                  [&](std::string_view chunk) { return writer.Feed(chunk); }, &r, error)) {
+  if (!RunProcess(
+          Git(top, {"cat-file", "--batch"}), request, [&](std::string_view chunk) { return writer.Feed(chunk); }, &r,
+          error)) {
     return false;
   }
   if (!writer.ok()) {

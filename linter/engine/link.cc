@@ -12,8 +12,7 @@ namespace {
 bool IsSageMakerTarget(const Workload& t) {
   if (t.kind != WorkloadKind::kScalableTarget) return false;
   if (t.service_namespace.known() && t.service_namespace.text != "sagemaker") return false;
-  if (t.scalable_dimension.known() &&
-      t.scalable_dimension.text.rfind("sagemaker:variant:", 0) != 0) {
+  if (t.scalable_dimension.known() && t.scalable_dimension.text.rfind("sagemaker:variant:", 0) != 0) {
     return false;
   }
   // A target whose namespace is unknown counts only if it names a variant.
@@ -49,9 +48,12 @@ void DeriveStudioIdleShutdown(Workload& w) {
     if (w.kind == WorkloadKind::kStudioDomain && w.complete) w.idle_shutdown = Val::Known("false", w.range);
     return;
   }
-  if (!all_on) w.idle_shutdown = Val::Known("false", w.range);
-  else if (unknown) w.idle_shutdown = Val::Unknown(w.range);
-  else w.idle_shutdown = Val::Known("true", w.range);
+  if (!all_on)
+    w.idle_shutdown = Val::Known("false", w.range);
+  else if (unknown)
+    w.idle_shutdown = Val::Unknown(w.range);
+  else
+    w.idle_shutdown = Val::Known("true", w.range);
 }
 
 }  // namespace
@@ -110,8 +112,7 @@ LinkValue LinkIndex::IdleStop(const std::vector<std::string>& refs) const {
 
 bool NotebookLinked(const Workload& w) {
   // Only an unconditional, resolved reference tells us which script runs.
-  return w.kind == WorkloadKind::kNotebookInstance && !w.lifecycle_config.conditional() &&
-         w.lifecycle_config.present();
+  return w.kind == WorkloadKind::kNotebookInstance && !w.lifecycle_config.conditional() && w.lifecycle_config.present();
 }
 
 void DeriveAttributes(Workload& w) {
@@ -143,8 +144,8 @@ std::string FrameworkFromImage(std::string_view image) {
 }
 
 bool HasIdleStopLogic(std::string_view script) {
-  static constexpr std::array<std::string_view, 5> kSignals = {
-      "autostop", "IDLE_TIME", "stop-notebook-instance", "StopNotebookInstance", "stop_notebook_instance"};
+  static constexpr std::array<std::string_view, 5> kSignals = {"autostop", "IDLE_TIME", "stop-notebook-instance",
+                                                               "StopNotebookInstance", "stop_notebook_instance"};
   for (std::string_view s : kSignals) {
     if (script.find(s) != std::string_view::npos) return true;
   }

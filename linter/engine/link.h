@@ -41,7 +41,7 @@ class LinkIndex {
  private:
   std::unordered_set<std::string> targeted_;
   std::unordered_set<std::string> unknown_target_scopes_;  // a target whose variant is unknown
-  std::unordered_map<std::string, LinkValue> scripts_;    // by key: stops idle instances?
+  std::unordered_map<std::string, LinkValue> scripts_;     // by key: stops idle instances?
 };
 
 // A notebook instance whose idle stop is decided by a link: its lifecycle

@@ -24,10 +24,10 @@ struct ScanSetup {
   std::vector<std::string> paths;  // files and directories as given (default ".")
   DiscoverOptions discover;
   ResolveOptions resolve;
-  int jobs = 0;                              // parsing threads, 0 = all cores (discovery has its own)
-  const PriceTable* prices = nullptr;        // nullptr = the built-in table
-  bool keep_workloads = true;                // ScanResult::workloads (inventory, diff); a scan alone needs none
-  bool measure_cpu = false;                  // FrontEndStats::cpu_seconds: two clock calls per file, for --timing
+  int jobs = 0;                        // parsing threads, 0 = all cores (discovery has its own)
+  const PriceTable* prices = nullptr;  // nullptr = the built-in table
+  bool keep_workloads = true;          // ScanResult::workloads (inventory, diff); a scan alone needs none
+  bool measure_cpu = false;            // FrontEndStats::cpu_seconds: two clock calls per file, for --timing
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

@@ -285,9 +285,12 @@ std::vector<Comment> NotebookComments(std::string_view text) {
 
 CommentSyntax CommentSyntaxOf(Format format, std::string_view path) {
   switch (format) {
-    case Format::kCloudFormation: return CommentSyntax::kYaml;
-    case Format::kPython: return CommentSyntax::kPython;
-    case Format::kNotebook: return CommentSyntax::kNotebook;
+    case Format::kCloudFormation:
+      return CommentSyntax::kYaml;
+    case Format::kPython:
+      return CommentSyntax::kPython;
+    case Format::kNotebook:
+      return CommentSyntax::kNotebook;
     case Format::kTerraform:
       return path.ends_with(".json") ? CommentSyntax::kNone : CommentSyntax::kHcl;
   }
@@ -296,11 +299,16 @@ CommentSyntax CommentSyntaxOf(Format format, std::string_view path) {
 
 std::vector<Comment> FindComments(std::string_view text, CommentSyntax syntax) {
   switch (syntax) {
-    case CommentSyntax::kYaml: return YamlComments(text);
-    case CommentSyntax::kHcl: return HclComments(text);
-    case CommentSyntax::kPython: return PythonComments(text);
-    case CommentSyntax::kNotebook: return NotebookComments(text);
-    case CommentSyntax::kNone: break;
+    case CommentSyntax::kYaml:
+      return YamlComments(text);
+    case CommentSyntax::kHcl:
+      return HclComments(text);
+    case CommentSyntax::kPython:
+      return PythonComments(text);
+    case CommentSyntax::kNotebook:
+      return NotebookComments(text);
+    case CommentSyntax::kNone:
+      break;
   }
   return {};
 }
@@ -350,8 +358,7 @@ std::vector<IgnoreDirective> FindIgnoreDirectives(const std::vector<Comment>& co
   return out;
 }
 
-SuppressionIndex::SuppressionIndex(std::vector<IgnoreDirective> directives)
-    : directives_(std::move(directives)) {
+SuppressionIndex::SuppressionIndex(std::vector<IgnoreDirective> directives) : directives_(std::move(directives)) {
   for (size_t i = 0; i < directives_.size(); ++i) by_line_[directives_[i].line] = i;
 }
 

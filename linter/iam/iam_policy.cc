@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "linter/model/catalog.h"
 #include "linter/base/embedded.h"
+#include "linter/model/catalog.h"
 
 namespace sagelint {
 namespace {
@@ -47,18 +47,29 @@ std::vector<std::string> Prefixed(std::initializer_list<std::string_view> names)
 // The actions that create or change a workload of `kind` with its instances.
 std::vector<std::string> LaunchActionsFor(WorkloadKind kind) {
   switch (kind) {
-    case WorkloadKind::kTrainingJob: return Prefixed({"CreateTrainingJob"});
-    case WorkloadKind::kTuningJob: return Prefixed({"CreateHyperParameterTuningJob"});
-    case WorkloadKind::kProcessingJob: return Prefixed({"CreateProcessingJob"});
-    case WorkloadKind::kTransformJob: return Prefixed({"CreateTransformJob"});
+    case WorkloadKind::kTrainingJob:
+      return Prefixed({"CreateTrainingJob"});
+    case WorkloadKind::kTuningJob:
+      return Prefixed({"CreateHyperParameterTuningJob"});
+    case WorkloadKind::kProcessingJob:
+      return Prefixed({"CreateProcessingJob"});
+    case WorkloadKind::kTransformJob:
+      return Prefixed({"CreateTransformJob"});
     case WorkloadKind::kNotebookInstance:
-    case WorkloadKind::kLifecycleScript: return Prefixed({"CreateNotebookInstance", "UpdateNotebookInstance"});
-    case WorkloadKind::kStudioDomain: return Prefixed({"CreateApp", "CreateDomain", "UpdateDomain"});
-    case WorkloadKind::kStudioUserProfile: return Prefixed({"CreateApp", "CreateUserProfile", "UpdateUserProfile"});
-    case WorkloadKind::kStudioSpace: return Prefixed({"CreateApp", "CreateSpace", "UpdateSpace"});
-    case WorkloadKind::kEndpointVariant: return Prefixed({"CreateEndpointConfig"});
-    case WorkloadKind::kIamStatement: return InstanceLaunchingActions();
-    case WorkloadKind::kScalableTarget: return {};
+    case WorkloadKind::kLifecycleScript:
+      return Prefixed({"CreateNotebookInstance", "UpdateNotebookInstance"});
+    case WorkloadKind::kStudioDomain:
+      return Prefixed({"CreateApp", "CreateDomain", "UpdateDomain"});
+    case WorkloadKind::kStudioUserProfile:
+      return Prefixed({"CreateApp", "CreateUserProfile", "UpdateUserProfile"});
+    case WorkloadKind::kStudioSpace:
+      return Prefixed({"CreateApp", "CreateSpace", "UpdateSpace"});
+    case WorkloadKind::kEndpointVariant:
+      return Prefixed({"CreateEndpointConfig"});
+    case WorkloadKind::kIamStatement:
+      return InstanceLaunchingActions();
+    case WorkloadKind::kScalableTarget:
+      return {};
   }
   return {};
 }
@@ -69,17 +80,17 @@ const std::vector<std::string>& NotebookActions() {
 }
 
 const std::vector<std::string>& StudioActions() {
-  static const auto* v = new std::vector<std::string>(Prefixed(
-      {"CreateApp", "CreateDomain", "CreateSpace", "CreateUserProfile", "UpdateDomain", "UpdateSpace", "UpdateUserProfile"}));
+  static const auto* v =
+      new std::vector<std::string>(Prefixed({"CreateApp", "CreateDomain", "CreateSpace", "CreateUserProfile",
+                                             "UpdateDomain", "UpdateSpace", "UpdateUserProfile"}));
   return *v;
 }
 
 // The classes a condition key can prevent: rule -> key.
 const std::map<std::string, std::string_view, std::less<>>& KeyedClasses() {
   static const auto* m = new std::map<std::string, std::string_view, std::less<>>{
-      {"SM102", kInstanceTypes}, {"SM103", kInstanceTypes}, {"SM104", kInstanceTypes},
-      {"SM105", kAcceleratorTypes}, {"SM201", kNotebookLcArns}, {"SM202", kNotebookLcArns},
-      {"SM204", kKeepAlive},      {"SM501", kInstanceTypes}};
+      {"SM102", kInstanceTypes},  {"SM103", kInstanceTypes},  {"SM104", kInstanceTypes}, {"SM105", kAcceleratorTypes},
+      {"SM201", kNotebookLcArns}, {"SM202", kNotebookLcArns}, {"SM204", kKeepAlive},     {"SM501", kInstanceTypes}};
   return *m;
 }
 
@@ -87,8 +98,9 @@ const std::map<std::string, std::string_view, std::less<>>& KeyedClasses() {
 const std::map<std::string, std::string_view, std::less<>>& CiOnlyClasses() {
   static const auto* m = new std::map<std::string, std::string_view, std::less<>>{
       {"SM101", "scikit-learn on accelerated instances: IAM cannot see the framework"},
-      {"SM203", "Studio idle shutdown: no condition key covers idle settings (the policy can only require an "
-                "approved Studio lifecycle configuration)"},
+      {"SM203",
+       "Studio idle shutdown: no condition key covers idle settings (the policy can only require an "
+       "approved Studio lifecycle configuration)"},
       {"SM211", "endpoint autoscaling: no condition key exists"},
       {"SM212", "autoscaling capacity range: no condition key exists"},
       {"SM301", "channel input mode: no condition key exists"},
@@ -111,9 +123,9 @@ std::vector<std::string> FamilyPatterns(bool (*pred)(const InstanceInfo&)) {
 // The current general-purpose, compute, memory and inference families a
 // platform team usually approves first; the user edits the list.
 const std::vector<std::string>& StartingApprovedFamilies() {
-  static const auto* v = new std::vector<std::string>{
-      "ml.t3.*", "ml.m5.*", "ml.m6i.*", "ml.m7i.*", "ml.c5.*", "ml.c6i.*", "ml.c7i.*", "ml.r5.*",
-      "ml.r6i.*", "ml.g4dn.*", "ml.g5.*", "ml.g6.*", "ml.inf2.*"};
+  static const auto* v =
+      new std::vector<std::string>{"ml.t3.*", "ml.m5.*",  "ml.m6i.*",  "ml.m7i.*", "ml.c5.*", "ml.c6i.*", "ml.c7i.*",
+                                   "ml.r5.*", "ml.r6i.*", "ml.g4dn.*", "ml.g5.*",  "ml.g6.*", "ml.inf2.*"};
   return *v;
 }
 
@@ -170,10 +182,10 @@ bool KeyAppliesTo(std::string_view key, std::string_view action) {
 }
 
 const std::vector<std::string>& InstanceLaunchingActions() {
-  static const auto* v = new std::vector<std::string>(Prefixed(
-      {"CreateApp", "CreateDomain", "CreateEndpointConfig", "CreateHyperParameterTuningJob", "CreateNotebookInstance",
-       "CreateProcessingJob", "CreateSpace", "CreateTrainingJob", "CreateTransformJob", "CreateUserProfile",
-       "UpdateNotebookInstance"}));
+  static const auto* v = new std::vector<std::string>(
+      Prefixed({"CreateApp", "CreateDomain", "CreateEndpointConfig", "CreateHyperParameterTuningJob",
+                "CreateNotebookInstance", "CreateProcessingJob", "CreateSpace", "CreateTrainingJob",
+                "CreateTransformJob", "CreateUserProfile", "UpdateNotebookInstance"}));
   return *v;
 }
 
@@ -259,8 +271,10 @@ bool PrefixCanMatch(std::string_view pattern, std::string_view prefix) {
     std::vector<bool> next(pattern.size() + 1, false);
     for (size_t i = 0; i < pattern.size(); ++i) {
       if (!states[i]) continue;
-      if (pattern[i] == '*') next[i] = true;
-      else if (pattern[i] == '?' || eq(pattern[i], c)) next[i + 1] = true;
+      if (pattern[i] == '*')
+        next[i] = true;
+      else if (pattern[i] == '?' || eq(pattern[i], c))
+        next[i + 1] = true;
     }
     close(next);
     states = std::move(next);
@@ -306,8 +320,8 @@ std::vector<std::string> CoveredLaunchActions(const IamStatement& s) {
     if (!a.known()) return covered;
   }
   for (const std::string& action : InstanceLaunchingActions()) {
-    bool named = std::any_of(s.actions.begin(), s.actions.end(),
-                             [&](const Val& a) { return ActionMatches(a.text, action); });
+    bool named =
+        std::any_of(s.actions.begin(), s.actions.end(), [&](const Val& a) { return ActionMatches(a.text, action); });
     if (named != s.not_action && ResourcesAllow(s, action)) covered.push_back(action);
   }
   return covered;
@@ -335,8 +349,8 @@ bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action) {
     if (!c.known) return false;
     std::string op = Lower(c.op);
     if (Lower(c.key) != Lower(kInstanceTypes) || c.values.empty()) continue;
-    if (op == "foranyvalue:stringnotlike" || op == "foranyvalue:stringnotequals" ||
-        op == "foranyvalue:stringlike" || op == "foranyvalue:stringequals") {
+    if (op == "foranyvalue:stringnotlike" || op == "foranyvalue:stringnotequals" || op == "foranyvalue:stringlike" ||
+        op == "foranyvalue:stringequals") {
       guard = true;
     }
   }
@@ -360,33 +374,35 @@ std::vector<json> GuardrailStatementsFor(std::string_view rule_id, const std::ve
                                          const GuardrailOptions& options) {
   std::vector<json> out;
   if (rule_id == "SM102") {
-    out.push_back(Deny("DenyTrainingClassForInference", Prefixed({"CreateEndpointConfig", "CreateTransformJob"}),
-                       kInstanceTypes,
-                       AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.training_class; }))));
+    out.push_back(
+        Deny("DenyTrainingClassForInference", Prefixed({"CreateEndpointConfig", "CreateTransformJob"}), kInstanceTypes,
+             AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.training_class; }))));
   } else if (rule_id == "SM103") {
     std::vector<std::string> actions = NotebookActions();
     actions.insert(actions.end(), StudioActions().begin(), StudioActions().end());
-    out.push_back(Deny("DenyAcceleratedNotebooks", actions, kInstanceTypes,
-                       AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.accelerated(); }))));
+    out.push_back(
+        Deny("DenyAcceleratedNotebooks", actions, kInstanceTypes,
+             AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.accelerated(); }))));
   } else if (rule_id == "SM104") {
-    out.push_back(Deny("DenyPreviousGenerationInstances", InstanceLaunchingActions(), kInstanceTypes,
-                       AnyValueLike(kInstanceTypes,
-                                    FamilyPatterns([](const InstanceInfo& f) { return f.previous_generation; }))));
+    out.push_back(Deny(
+        "DenyPreviousGenerationInstances", InstanceLaunchingActions(), kInstanceTypes,
+        AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.previous_generation; }))));
   } else if (rule_id == "SM105") {
-    out.push_back(Deny("DenyElasticInference", Prefixed({"CreateEndpointConfig", "CreateNotebookInstance", "UpdateNotebookInstance"}),
-                       kAcceleratorTypes,
-                       AnyValueLike(kAcceleratorTypes, FamilyPatterns([](const InstanceInfo& f) {
-                                      return f.accelerator == Accelerator::kElasticInference;
-                                    }))));
+    out.push_back(Deny("DenyElasticInference",
+                       Prefixed({"CreateEndpointConfig", "CreateNotebookInstance", "UpdateNotebookInstance"}),
+                       kAcceleratorTypes, AnyValueLike(kAcceleratorTypes, FamilyPatterns([](const InstanceInfo& f) {
+                                                         return f.accelerator == Accelerator::kElasticInference;
+                                                       }))));
   } else if (rule_id == "SM201" || rule_id == "SM202") {
     // Conditions in one statement are ANDed, so "no configuration" and "not
     // an approved one" need a statement each.
     out.push_back(Deny("RequireNotebookLifecycleConfig", Prefixed({"CreateNotebookInstance"}), kNotebookLcArns,
                        json{{"Null", {{std::string(kNotebookLcArns), "true"}}}}));
-    out.push_back(Deny("RequireApprovedNotebookLifecycleConfigs", NotebookActions(), kNotebookLcArns,
-                       json{{"ForAnyValue:ArnNotLike",
-                             {{std::string(kNotebookLcArns),
-                               ArnsOfKind(lifecycle_arns, "notebook-instance-lifecycle-config", kNotebookLcPlaceholder)}}}}));
+    out.push_back(
+        Deny("RequireApprovedNotebookLifecycleConfigs", NotebookActions(), kNotebookLcArns,
+             json{{"ForAnyValue:ArnNotLike",
+                   {{std::string(kNotebookLcArns),
+                     ArnsOfKind(lifecycle_arns, "notebook-instance-lifecycle-config", kNotebookLcPlaceholder)}}}}));
   } else if (rule_id == "SM203") {
     out.push_back(Deny("RequireApprovedStudioLifecycleConfigs", StudioActions(), kStudioLcArns,
                        json{{"ForAnyValue:ArnNotLike",
@@ -396,8 +412,9 @@ std::vector<json> GuardrailStatementsFor(std::string_view rule_id, const std::ve
     out.push_back(Deny("CapWarmPoolKeepAlive", Prefixed({"CreateTrainingJob", "UpdateTrainingJob"}), kKeepAlive,
                        json{{"NumericGreaterThan", {{std::string(kKeepAlive), options.max_keep_alive_seconds}}}}));
   } else if (rule_id == "SM501") {
-    out.push_back(Deny("DenyUnapprovedInstanceTypes", InstanceLaunchingActions(), kInstanceTypes,
-                       json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedFamilies()}}}}));
+    out.push_back(
+        Deny("DenyUnapprovedInstanceTypes", InstanceLaunchingActions(), kInstanceTypes,
+             json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedFamilies()}}}}));
   }
   return out;
 }
@@ -433,16 +450,19 @@ std::vector<std::string> GuardrailNotes(const std::vector<Finding>& findings,
     });
   };
   if ((rules.contains("SM201") || rules.contains("SM202")) && !has_kind("notebook-instance-lifecycle-config")) {
-    notes.push_back("RequireApprovedNotebookLifecycleConfigs: replace the placeholder ARN with your approved notebook "
-                    "lifecycle configurations (their on-start script must stop idle instances)");
+    notes.push_back(
+        "RequireApprovedNotebookLifecycleConfigs: replace the placeholder ARN with your approved notebook "
+        "lifecycle configurations (their on-start script must stop idle instances)");
   }
   if (rules.contains("SM203") && !has_kind("studio-lifecycle-config")) {
-    notes.push_back("RequireApprovedStudioLifecycleConfigs: replace the placeholder ARN with your approved Studio "
-                    "lifecycle configurations");
+    notes.push_back(
+        "RequireApprovedStudioLifecycleConfigs: replace the placeholder ARN with your approved Studio "
+        "lifecycle configurations");
   }
   if (rules.contains("SM501")) {
-    notes.push_back("DenyUnapprovedInstanceTypes: the approved families are a starting list; add the families "
-                    "your teams may launch (for example GPU training families) before applying it");
+    notes.push_back(
+        "DenyUnapprovedInstanceTypes: the approved families are a starting list; add the families "
+        "your teams may launch (for example GPU training families) before applying it");
   }
   return notes;
 }

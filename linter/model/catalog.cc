@@ -30,11 +30,16 @@ const std::map<std::string, Family, std::less<>>& Families() {
       InstanceInfo info;
       info.family = name;
       std::string acc = f.value("accelerator", "none");
-      if (acc == "gpu") info.accelerator = Accelerator::kGpu;
-      else if (acc == "inferentia") info.accelerator = Accelerator::kInferentia;
-      else if (acc == "trainium") info.accelerator = Accelerator::kTrainium;
-      else if (acc == "gaudi") info.accelerator = Accelerator::kGaudi;
-      else if (acc == "elastic_inference") info.accelerator = Accelerator::kElasticInference;
+      if (acc == "gpu")
+        info.accelerator = Accelerator::kGpu;
+      else if (acc == "inferentia")
+        info.accelerator = Accelerator::kInferentia;
+      else if (acc == "trainium")
+        info.accelerator = Accelerator::kTrainium;
+      else if (acc == "gaudi")
+        info.accelerator = Accelerator::kGaudi;
+      else if (acc == "elastic_inference")
+        info.accelerator = Accelerator::kElasticInference;
       info.training_class = f.value("training_class", false);
       info.previous_generation = f.value("previous_generation", false);
       info.successor = f.value("successor", "");
@@ -61,8 +66,8 @@ struct Offered {
   std::set<std::string, std::less<>> any;         // offered for some kind
 };
 
-constexpr std::array<std::string_view, 6> kOfferKeys = {"notebook_instance", "training", "processing",
-                                                       "transform",         "endpoint_variant", "studio_app"};
+constexpr std::array<std::string_view, 6> kOfferKeys = {"notebook_instance", "training",         "processing",
+                                                        "transform",         "endpoint_variant", "studio_app"};
 
 const Offered& OfferedData() {
   static const auto* offered = [] {
@@ -85,24 +90,36 @@ const Offered& OfferedData() {
 
 std::string_view AcceleratorName(Accelerator a) {
   switch (a) {
-    case Accelerator::kNone: return "none";
-    case Accelerator::kGpu: return "gpu";
-    case Accelerator::kInferentia: return "inferentia";
-    case Accelerator::kTrainium: return "trainium";
-    case Accelerator::kGaudi: return "gaudi";
-    case Accelerator::kElasticInference: return "elastic_inference";
+    case Accelerator::kNone:
+      return "none";
+    case Accelerator::kGpu:
+      return "gpu";
+    case Accelerator::kInferentia:
+      return "inferentia";
+    case Accelerator::kTrainium:
+      return "trainium";
+    case Accelerator::kGaudi:
+      return "gaudi";
+    case Accelerator::kElasticInference:
+      return "elastic_inference";
   }
   return "none";
 }
 
 std::string AcceleratorDisplayName(Accelerator a) {
   switch (a) {
-    case Accelerator::kGpu: return "NVIDIA GPU";
-    case Accelerator::kInferentia: return "AWS Inferentia";
-    case Accelerator::kTrainium: return "AWS Trainium";
-    case Accelerator::kGaudi: return "Intel Gaudi";
-    case Accelerator::kElasticInference: return "Elastic Inference";
-    case Accelerator::kNone: return "no";
+    case Accelerator::kGpu:
+      return "NVIDIA GPU";
+    case Accelerator::kInferentia:
+      return "AWS Inferentia";
+    case Accelerator::kTrainium:
+      return "AWS Trainium";
+    case Accelerator::kGaudi:
+      return "Intel Gaudi";
+    case Accelerator::kElasticInference:
+      return "Elastic Inference";
+    case Accelerator::kNone:
+      return "no";
   }
   return "no";
 }
@@ -168,42 +185,61 @@ bool IsLocalMode(std::string_view t) { return t == "local" || t == "local_gpu"; 
 
 std::optional<OfferKind> OfferKindFor(WorkloadKind kind) {
   switch (kind) {
-    case WorkloadKind::kNotebookInstance: return OfferKind::kNotebook;
+    case WorkloadKind::kNotebookInstance:
+      return OfferKind::kNotebook;
     case WorkloadKind::kTrainingJob:
-    case WorkloadKind::kTuningJob: return OfferKind::kTraining;
-    case WorkloadKind::kProcessingJob: return OfferKind::kProcessing;
-    case WorkloadKind::kTransformJob: return OfferKind::kTransform;
-    case WorkloadKind::kEndpointVariant: return OfferKind::kEndpoint;
+    case WorkloadKind::kTuningJob:
+      return OfferKind::kTraining;
+    case WorkloadKind::kProcessingJob:
+      return OfferKind::kProcessing;
+    case WorkloadKind::kTransformJob:
+      return OfferKind::kTransform;
+    case WorkloadKind::kEndpointVariant:
+      return OfferKind::kEndpoint;
     case WorkloadKind::kStudioDomain:
     case WorkloadKind::kStudioUserProfile:
-    case WorkloadKind::kStudioSpace: return OfferKind::kStudioApp;
+    case WorkloadKind::kStudioSpace:
+      return OfferKind::kStudioApp;
     case WorkloadKind::kScalableTarget:
     case WorkloadKind::kLifecycleScript:
-    case WorkloadKind::kIamStatement: return std::nullopt;
+    case WorkloadKind::kIamStatement:
+      return std::nullopt;
   }
   return std::nullopt;
 }
 
 std::string_view OfferKindDescription(OfferKind k) {
   switch (k) {
-    case OfferKind::kNotebook: return "notebook instances";
-    case OfferKind::kTraining: return "training jobs";
-    case OfferKind::kProcessing: return "processing jobs";
-    case OfferKind::kTransform: return "batch transform jobs";
-    case OfferKind::kEndpoint: return "endpoint variants";
-    case OfferKind::kStudioApp: return "Studio apps";
+    case OfferKind::kNotebook:
+      return "notebook instances";
+    case OfferKind::kTraining:
+      return "training jobs";
+    case OfferKind::kProcessing:
+      return "processing jobs";
+    case OfferKind::kTransform:
+      return "batch transform jobs";
+    case OfferKind::kEndpoint:
+      return "endpoint variants";
+    case OfferKind::kStudioApp:
+      return "Studio apps";
   }
   return "";
 }
 
 std::string_view OfferKindAction(OfferKind k) {
   switch (k) {
-    case OfferKind::kNotebook: return "CreateNotebookInstance";
-    case OfferKind::kTraining: return "CreateTrainingJob";
-    case OfferKind::kProcessing: return "CreateProcessingJob";
-    case OfferKind::kTransform: return "CreateTransformJob";
-    case OfferKind::kEndpoint: return "CreateEndpointConfig";
-    case OfferKind::kStudioApp: return "CreateApp";
+    case OfferKind::kNotebook:
+      return "CreateNotebookInstance";
+    case OfferKind::kTraining:
+      return "CreateTrainingJob";
+    case OfferKind::kProcessing:
+      return "CreateProcessingJob";
+    case OfferKind::kTransform:
+      return "CreateTransformJob";
+    case OfferKind::kEndpoint:
+      return "CreateEndpointConfig";
+    case OfferKind::kStudioApp:
+      return "CreateApp";
   }
   return "";
 }

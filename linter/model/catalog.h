@@ -14,7 +14,7 @@
 namespace sagelint {
 
 enum class Accelerator : std::uint8_t { kNone, kGpu, kInferentia, kTrainium, kGaudi, kElasticInference };
-std::string_view AcceleratorName(Accelerator a);  // none|gpu|inferentia|trainium|gaudi|elastic_inference
+std::string_view AcceleratorName(Accelerator a);    // none|gpu|inferentia|trainium|gaudi|elastic_inference
 std::string AcceleratorDisplayName(Accelerator a);  // "NVIDIA GPU", "AWS Inferentia", …
 
 struct InstanceInfo {

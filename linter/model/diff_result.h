@@ -16,9 +16,9 @@ namespace sagelint {
 struct SpendState {
   std::string instance_type;  // "ml.g5.2xlarge", "?" when unknown
   std::string instance_count;
-  std::string spot;         // "true"/"false"/"?"/"" where it does not apply
-  std::string idle_stop;    // notebooks and Studio
-  std::string autoscaling;  // endpoint variants
+  std::string spot;                   // "true"/"false"/"?"/"" where it does not apply
+  std::string idle_stop;              // notebooks and Studio
+  std::string autoscaling;            // endpoint variants
   std::optional<double> hourly_usd;   // price × count; nullopt when unknown
   std::optional<double> monthly_usd;  // always-on workloads only
 };
@@ -41,12 +41,12 @@ struct SpendChange {
 struct DiffResult {
   std::string base_ref;
   std::string base_commit;
-  ScanResult head;                    // the work tree's scan (findings after baseline and suppressions)
-  std::vector<Finding> added;         // findings new in the work tree
-  std::vector<Finding> resolved;      // findings of the base that are gone (paths as in the work tree)
-  std::vector<SpendChange> spend;     // sorted by absolute monthly delta, then path
-  double total_monthly_usd = 0;       // change in always-on monthly spend with known prices
-  int unpriced_changes = 0;           // always-on changes left out of the total (unknown price)
+  ScanResult head;                 // the work tree's scan (findings after baseline and suppressions)
+  std::vector<Finding> added;      // findings new in the work tree
+  std::vector<Finding> resolved;   // findings of the base that are gone (paths as in the work tree)
+  std::vector<SpendChange> spend;  // sorted by absolute monthly delta, then path
+  double total_monthly_usd = 0;    // change in always-on monthly spend with known prices
+  int unpriced_changes = 0;        // always-on changes left out of the total (unknown price)
 };
 
 }  // namespace sagelint

@@ -6,9 +6,12 @@ namespace sagelint {
 
 std::string_view SeverityName(Severity s) {
   switch (s) {
-    case Severity::kNote: return "note";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
+    case Severity::kNote:
+      return "note";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
   }
   return "warning";
 }

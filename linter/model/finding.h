@@ -37,8 +37,8 @@ struct Finding {
   std::string rule;  // SM401, ORG001
   std::string name;  // training-without-spot
   Severity severity = Severity::kWarning;
-  std::string path;       // as displayed: relative to the working directory
-  std::string root_path;  // relative to the scan root (identity; SPEC §10)
+  std::string path;            // as displayed: relative to the working directory
+  std::string root_path;       // relative to the scan root (identity; SPEC §10)
   SourceRange range;           // the offending setting (or the resource if absent)
   SourceRange resource_range;  // the whole resource / call
   std::string resource;        // "SKLearn estimator 'est'"

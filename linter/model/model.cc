@@ -39,8 +39,10 @@ Val Val::OneOf(std::vector<Val> alts, SourceRange range) {
   v.range = range;
   v.state = State::kAbsent;
   for (const Val& a : alts) {
-    if (a.state == State::kUnknown) v.state = State::kUnknown;
-    else if (a.state == State::kKnown && v.state == State::kAbsent) v.state = State::kKnown;
+    if (a.state == State::kUnknown)
+      v.state = State::kUnknown;
+    else if (a.state == State::kKnown && v.state == State::kAbsent)
+      v.state = State::kKnown;
   }
   v.alternatives = std::move(alts);
   return v;
@@ -81,19 +83,22 @@ bool Val::AnyUnknown() const {
 
 std::string_view FormatName(Format f) {
   switch (f) {
-    case Format::kCloudFormation: return "cloudformation";
-    case Format::kTerraform: return "terraform";
-    case Format::kPython: return "python";
-    case Format::kNotebook: return "notebook";
+    case Format::kCloudFormation:
+      return "cloudformation";
+    case Format::kTerraform:
+      return "terraform";
+    case Format::kPython:
+      return "python";
+    case Format::kNotebook:
+      return "notebook";
   }
   return "unknown";
 }
 
 namespace {
 constexpr std::array<std::string_view, kWorkloadKindCount> kKindNames = {
-    "training_job",        "tuning_job",      "processing_job",   "transform_job",
-    "notebook_instance",   "studio_domain",   "studio_user_profile", "studio_space",
-    "endpoint_variant",    "scalable_target", "lifecycle_script", "iam_statement",
+    "training_job",        "tuning_job",   "processing_job",   "transform_job",   "notebook_instance", "studio_domain",
+    "studio_user_profile", "studio_space", "endpoint_variant", "scalable_target", "lifecycle_script",  "iam_statement",
 };
 }  // namespace
 

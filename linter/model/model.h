@@ -90,11 +90,11 @@ inline constexpr int kWorkloadKindCount = 12;
 
 // A training channel or a processing input.
 struct Channel {
-  std::string name;     // channel name ("train") or processing input name
+  std::string name;  // channel name ("train") or processing input name
   Val s3_uri;
-  Val input_mode;       // File | Pipe | FastFile; absent = inherits the job's mode
-  Val distribution;     // FullyReplicated | ShardedByS3Key; absent = FullyReplicated
-  Val dataset_size_gb;  // from an inline `sagelint:dataset-size=` annotation
+  Val input_mode;            // File | Pipe | FastFile; absent = inherits the job's mode
+  Val distribution;          // FullyReplicated | ShardedByS3Key; absent = FullyReplicated
+  Val dataset_size_gb;       // from an inline `sagelint:dataset-size=` annotation
   bool file_system = false;  // FileSystemInput (EFS / FSx): no download
   SourceRange range;
   Val s3_data_type;  // S3Prefix | ManifestFile | AugmentedManifestFile; absent = S3Prefix
@@ -103,10 +103,10 @@ struct Channel {
 // A Studio app settings block (JupyterLab, CodeEditor, KernelGateway) of a
 // domain, user profile or space, or of a domain's default space settings.
 struct StudioApp {
-  std::string app;       // "JupyterLab", "CodeEditor", "KernelGateway"
-  std::string scope;     // "DefaultUserSettings", "DefaultSpaceSettings", "UserSettings", "SpaceSettings"
-  Val instance_type;     // DefaultResourceSpec.InstanceType
-  Val idle_management;   // AppLifecycleManagement.IdleSettings.LifecycleManagement (ENABLED|DISABLED)
+  std::string app;      // "JupyterLab", "CodeEditor", "KernelGateway"
+  std::string scope;    // "DefaultUserSettings", "DefaultSpaceSettings", "UserSettings", "SpaceSettings"
+  Val instance_type;    // DefaultResourceSpec.InstanceType
+  Val idle_management;  // AppLifecycleManagement.IdleSettings.LifecycleManagement (ENABLED|DISABLED)
   Val idle_timeout_minutes;
   SourceRange range;
 };
@@ -128,8 +128,8 @@ struct IamCondition {
 };
 
 struct IamStatement {
-  Val effect;                    // Allow | Deny
-  std::vector<Val> actions;      // Action (or NotAction when not_action)
+  Val effect;                // Allow | Deny
+  std::vector<Val> actions;  // Action (or NotAction when not_action)
   bool not_action = false;
   bool actions_complete = true;  // false if some action could not be resolved
   std::vector<Val> resources;    // Resource (or NotResource when not_resource); empty when not written
@@ -143,11 +143,11 @@ struct IamStatement {
 struct Workload {
   WorkloadKind kind = WorkloadKind::kTrainingJob;
   Format format = Format::kCloudFormation;
-  std::string path;   // as displayed: relative to the working directory, '/' separators
-  std::string scope;  // linking scope: the template, module directory or notebook (default: path)
-  std::string name;   // logical ID, Terraform address, Python variable or request name
-  std::string label;  // for messages: "notebook instance 'Explore'", "SKLearn estimator 'est'"
-  SourceRange range;  // the whole resource / call; its first line anchors suppressions
+  std::string path;       // as displayed: relative to the working directory, '/' separators
+  std::string scope;      // linking scope: the template, module directory or notebook (default: path)
+  std::string name;       // logical ID, Terraform address, Python variable or request name
+  std::string label;      // for messages: "notebook instance 'Explore'", "SKLearn estimator 'est'"
+  SourceRange range;      // the whole resource / call; its first line anchors suppressions
   std::string condition;  // a CloudFormation resource Condition, if any
   // False when something we cannot see may supply a missing setting (unknown
   // **kwargs, a dynamic block, a spread): absence is then not reportable.
@@ -176,14 +176,14 @@ struct Workload {
   Val max_wait_seconds;
   Val checkpoint;  // checkpoint S3 URI
   Val keep_alive_seconds;
-  Val input_mode;  // the job-wide default input mode; absent = File
+  Val input_mode;                 // the job-wide default input mode; absent = File
   std::vector<Channel> channels;  // training channels and processing inputs
 
   // Endpoint variants and transform jobs.
-  Val accelerator_type;     // Elastic Inference (also notebook AcceleratorTypes)
-  Val serverless;           // "true" for a serverless variant
-  Val async_inference;      // "true" for an asynchronous endpoint
-  Val managed_scaling;      // ManagedInstanceScaling.Status (ENABLED|DISABLED)
+  Val accelerator_type;  // Elastic Inference (also notebook AcceleratorTypes)
+  Val serverless;        // "true" for a serverless variant
+  Val async_inference;   // "true" for an asynchronous endpoint
+  Val managed_scaling;   // ManagedInstanceScaling.Status (ENABLED|DISABLED)
   Val endpoint_name;
   Val variant_name;
   // Notebooks: "true" when a later cell deletes the endpoint, "false" when no
@@ -219,9 +219,9 @@ struct Workload {
   std::vector<std::string> refs;
 
   // Filled by the linker (linter/link.cc), read by rules and policies.
-  Val autoscaling;   // endpoint variants: "true"/"false"/unknown
-  Val idle_stop;     // notebooks: lifecycle config's on-start stops idle instances
-  Val idle_shutdown; // Studio: idle shutdown enabled for every app
+  Val autoscaling;    // endpoint variants: "true"/"false"/unknown
+  Val idle_stop;      // notebooks: lifecycle config's on-start stops idle instances
+  Val idle_shutdown;  // Studio: idle shutdown enabled for every app
 };
 
 // A parse failure: becomes an SM000 finding.

@@ -56,7 +56,7 @@ class Sink {
 };
 
 struct RuleContext {
-  std::map<std::string, double> options;  // the rule's options, defaults applied
+  std::map<std::string, double> options;   // the rule's options, defaults applied
   const DatasetSizes* datasets = nullptr;  // known sizes of S3 prefixes (SM301)
   const PriceTable* prices = nullptr;      // the scan's price table (SM005, SM104); null = the built-in one
   double Option(std::string_view name) const;
@@ -65,10 +65,10 @@ struct RuleContext {
 using CheckFn = void (*)(const Workload& w, const RuleContext& ctx, Sink& sink);
 
 struct RuleInfo {
-  std::string_view id;       // SM401
-  std::string_view name;     // training-without-spot
-  Severity severity;         // default severity
-  std::string_view summary;  // one sentence used everywhere
+  std::string_view id;              // SM401
+  std::string_view name;            // training-without-spot
+  Severity severity;                // default severity
+  std::string_view summary;         // one sentence used everywhere
   std::vector<WorkloadKind> kinds;  // workloads the rule applies to
   std::vector<RuleOption> options;
   std::string_view iam_key;  // condition key that prevents the class; empty if none

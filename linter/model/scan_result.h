@@ -20,17 +20,17 @@ struct CustomRuleInfo {
 
 // Where a scan spent its time, per front end (`--timing`, bench/run.sh --tree).
 struct FrontEndStats {
-  int files = 0;             // files handed to the front end (after discovery)
-  int parsed = 0;            // files it parsed (the rest never mention SageMaker)
+  int files = 0;                 // files handed to the front end (after discovery)
+  int parsed = 0;                // files it parsed (the rest never mention SageMaker)
   unsigned long long bytes = 0;  // bytes read
-  double cpu_seconds = 0;    // thread CPU time reading and parsing
+  double cpu_seconds = 0;        // thread CPU time reading and parsing
 };
 
 struct ScanResult {
-  std::vector<Finding> findings;  // sorted, suppressions applied
-  std::vector<Workload> workloads;  // every extracted workload (inventory), sorted by path and line
-  std::vector<std::string> missing;  // named paths that do not exist (exit 2)
-  std::vector<std::string> skipped;  // "path: reason" for entries that could not be read
+  std::vector<Finding> findings;      // sorted, suppressions applied
+  std::vector<Workload> workloads;    // every extracted workload (inventory), sorted by path and line
+  std::vector<std::string> missing;   // named paths that do not exist (exit 2)
+  std::vector<std::string> skipped;   // "path: reason" for entries that could not be read
   std::vector<std::string> warnings;  // e.g. a named directory in which nothing was scannable
   int files_scanned = 0;
   int suppressed = 0;

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "linter/model/catalog.h"
 #include "linter/cost/prices.h"
+#include "linter/model/catalog.h"
 
 namespace sagelint {
 namespace {
@@ -15,8 +15,10 @@ const Val* Single(const Val& v) {
   const Val* first = nullptr;
   bool same = true;
   v.ForEach([&](const Val& alt) {
-    if (!first) first = &alt;
-    else if (!(alt.known() && first->known() && alt.text == first->text)) same = false;
+    if (!first)
+      first = &alt;
+    else if (!(alt.known() && first->known() && alt.text == first->text))
+      same = false;
   });
   return same ? first : nullptr;
 }
@@ -181,7 +183,8 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
   }
   if (name == "idle_shutdown") {
     if (w.kind == WorkloadKind::kNotebookInstance) {
-      if (w.lifecycle_config.absent() && !w.lifecycle_config.conditional() && w.complete) return KnownBool(false, w.range);
+      if (w.lifecycle_config.absent() && !w.lifecycle_config.conditional() && w.complete)
+        return KnownBool(false, w.range);
       return FromVal(w.idle_stop, AttrType::kBool);
     }
     return FromVal(w.idle_shutdown, AttrType::kBool);

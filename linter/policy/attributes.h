@@ -20,7 +20,7 @@ struct AttrValue {
   enum class State { kAbsent, kUnknown, kKnown };
   State state = State::kAbsent;
   AttrType type = AttrType::kString;
-  std::string text;                // string; numbers and booleans also as text
+  std::string text;  // string; numbers and booleans also as text
   double number = 0;
   bool boolean = false;
   std::vector<std::string> list;  // input_modes

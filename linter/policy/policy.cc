@@ -45,7 +45,8 @@ class Loader {
     const YAML::Node id = n["id"];
     if (!id) Fail(n, "", "a policy needs an 'id'");
     p.id = Scalar(id, "", "id");
-    if (p.id.empty() || p.id.rfind("SM", 0) == 0) Fail(id, p.id, "IDs starting with SM are reserved for built-in rules");
+    if (p.id.empty() || p.id.rfind("SM", 0) == 0)
+      Fail(id, p.id, "IDs starting with SM are reserved for built-in rules");
     for (char c : p.id) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') {
         Fail(id, p.id, "an ID may hold letters, digits, '-' and '_' only");
@@ -108,15 +109,16 @@ class Loader {
     auto op = *value.begin();
     c.op = Scalar(op.first, id, "operator");
     const YAML::Node& arg = op.second;
-    static const std::vector<std::string> kOps = {"in", "not_in", "matches", "not_matches", "gt", "ge", "lt", "le",
-                                                  "exists"};
+    static const std::vector<std::string> kOps = {"in", "not_in", "matches", "not_matches", "gt",
+                                                  "ge", "lt",     "le",      "exists"};
     if (c.op == "in" || c.op == "not_in") {
       if (!arg.IsSequence()) Fail(arg, id, c.attribute + ": '" + c.op + "' takes a list");
       for (const auto& v : arg) c.values.push_back(Typed(id, *attr, v));
     } else if (c.op == "matches" || c.op == "not_matches") {
       std::string pattern = Scalar(arg, id, c.op);
       c.regex = std::make_shared<RE2>(pattern, RE2::Quiet);
-      if (!c.regex->ok()) Fail(arg, id, c.attribute + ": bad regular expression '" + pattern + "': " + c.regex->error());
+      if (!c.regex->ok())
+        Fail(arg, id, c.attribute + ": bad regular expression '" + pattern + "': " + c.regex->error());
     } else if (c.op == "gt" || c.op == "ge" || c.op == "lt" || c.op == "le") {
       if (attr->type != AttrType::kNumber) Fail(arg, id, c.attribute + ": '" + c.op + "' needs a numeric attribute");
       std::string text = Scalar(arg, id, c.op);
@@ -195,13 +197,15 @@ bool Holds(const PolicyCondition& c, const AttrValue& v) {
 
 }  // namespace
 
-bool LoadPolicies(const YAML::Node& policies, const std::string& config_path, const std::vector<std::string>& policy_files,
-                  const std::string& config_dir, std::vector<Policy>* out, std::string* error) {
+bool LoadPolicies(const YAML::Node& policies, const std::string& config_path,
+                  const std::vector<std::string>& policy_files, const std::string& config_dir, std::vector<Policy>* out,
+                  std::string* error) {
   std::set<std::string> ids;
   try {
     Loader(config_path, &ids).List(policies, out);
     for (const std::string& rel : policy_files) {
-      std::filesystem::path p = std::filesystem::path(rel).is_absolute() ? std::filesystem::path(rel) : std::filesystem::path(config_dir) / rel;
+      std::filesystem::path p = std::filesystem::path(rel).is_absolute() ? std::filesystem::path(rel)
+                                                                         : std::filesystem::path(config_dir) / rel;
       std::string text, why;
       if (!ReadFileCapped(p.string(), kMaxConfigBytes, &text, &why)) {
         throw Invalid{config_path + ": policy_files: cannot read " + rel + ": " + why};
@@ -242,10 +246,14 @@ std::string DescribePolicy(const Policy& p) {
   std::string where;
   for (const PolicyCondition& c : p.conditions) {
     where += (where.empty() ? "" : " and ") + c.attribute + " " + c.op;
-    if (c.op == "exists") where += std::string(" ") + (c.flag ? "true" : "false");
-    else if (c.regex) where += " /" + c.regex->pattern() + "/";
-    else if (c.op == "gt" || c.op == "ge" || c.op == "lt" || c.op == "le") where += " " + std::to_string(c.number);
-    else for (const std::string& v : c.values) where += " " + v;
+    if (c.op == "exists")
+      where += std::string(" ") + (c.flag ? "true" : "false");
+    else if (c.regex)
+      where += " /" + c.regex->pattern() + "/";
+    else if (c.op == "gt" || c.op == "ge" || c.op == "lt" || c.op == "le")
+      where += " " + std::to_string(c.number);
+    else
+      for (const std::string& v : c.values) where += " " + v;
   }
   return p.id + " (" + std::string(SeverityName(p.severity)) + ", " + p.file + ":" + std::to_string(p.line) +
          "): " + p.message + "\n  applies to: " + kinds + (where.empty() ? "" : "\n  when: " + where) + "\n";

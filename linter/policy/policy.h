@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "linter/policy/attributes.h"
 #include "linter/model/finding.h"
 #include "linter/model/model.h"
+#include "linter/policy/attributes.h"
 
 namespace sagelint {
 
 struct PolicyCondition {
   std::string attribute;
-  std::string op;  // equals, in, not_in, matches, not_matches, gt, ge, lt, le, exists
+  std::string op;                   // equals, in, not_in, matches, not_matches, gt, ge, lt, le, exists
   std::vector<std::string> values;  // equals: one; in/not_in: several
   double number = 0;                // gt/ge/lt/le
   bool flag = false;                // exists
@@ -39,8 +39,9 @@ struct Policy {
 // Loads the policies of a config: `policies` (a YAML list, may be null) and
 // `policy_files` (relative to `config_dir`). Returns false with `error`
 // ("<file>:<line>: policy ORG001: …") on the first invalid policy.
-bool LoadPolicies(const YAML::Node& policies, const std::string& config_path, const std::vector<std::string>& policy_files,
-                  const std::string& config_dir, std::vector<Policy>* out, std::string* error);
+bool LoadPolicies(const YAML::Node& policies, const std::string& config_path,
+                  const std::vector<std::string>& policy_files, const std::string& config_dir, std::vector<Policy>* out,
+                  std::string* error);
 
 // Whether every condition holds. `at` receives the position of the first
 // condition's setting (if written), else stays as is.

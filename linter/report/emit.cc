@@ -9,13 +9,8 @@ namespace sagelint {
 
 const std::vector<Emitter>& Emitters() {
   static const std::vector<Emitter> emitters = {
-      {"text", EmitText},
-      {"json", EmitJson},
-      {"sarif", EmitSarif},
-      {"junit", EmitJunit},
-      {"github", EmitGithub},
-      {"gitlab", EmitGitlab},
-      {"markdown", EmitMarkdown},
+      {"text", EmitText},     {"json", EmitJson},     {"sarif", EmitSarif},       {"junit", EmitJunit},
+      {"github", EmitGithub}, {"gitlab", EmitGitlab}, {"markdown", EmitMarkdown},
   };
   return emitters;
 }
@@ -42,9 +37,15 @@ Tally CountFindings(const std::vector<Finding>& findings) {
   Tally t;
   for (const Finding& f : findings) {
     switch (f.severity) {
-      case Severity::kError: ++t.errors; break;
-      case Severity::kWarning: ++t.warnings; break;
-      case Severity::kNote: ++t.notes; break;
+      case Severity::kError:
+        ++t.errors;
+        break;
+      case Severity::kWarning:
+        ++t.warnings;
+        break;
+      case Severity::kNote:
+        ++t.notes;
+        break;
     }
   }
   return t;
@@ -98,13 +99,27 @@ std::string MarkdownText(std::string_view s) {
     char c = text[i];
     switch (c) {
       // HTML and entities: shown as typed, never interpreted.
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
       // Links and images (no `[` `]`, so no `](…)`), emphasis, code,
       // strike-through, table cells, mentions and e-mail autolinks: a
       // backslash makes each literal.
-      case '[': case ']': case '*': case '_': case '`': case '~': case '|': case '\\': case '@':
+      case '[':
+      case ']':
+      case '*':
+      case '_':
+      case '`':
+      case '~':
+      case '|':
+      case '\\':
+      case '@':
         out += '\\';
         out += c;
         break;
@@ -118,7 +133,8 @@ std::string MarkdownText(std::string_view s) {
         if (i >= 3 && (text.compare(i - 3, 3, "www") == 0 || text.compare(i - 3, 3, "WWW") == 0)) out += '\\';
         out += c;
         break;
-      default: out += c;
+      default:
+        out += c;
     }
   }
   return out;
@@ -157,9 +173,7 @@ std::string MarkdownCode(std::string_view s) {
 }
 
 std::string TallyText(const Tally& t) {
-  auto part = [](int n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-  };
+  auto part = [](int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
   return part(t.errors, "error", "errors") + ", " + part(t.warnings, "warning", "warnings") + ", " +
          part(t.notes, "note", "notes");
 }

@@ -2,8 +2,8 @@
 #ifndef SAGELINT_LINTER_REPORT_EMIT_H_
 #define SAGELINT_LINTER_REPORT_EMIT_H_
 
-#include <nlohmann/json.hpp>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -17,8 +17,8 @@ namespace sagelint {
 
 struct EmitOptions {
   bool color = false;
-  bool quiet = false;    // text: findings only, no details and no summary
-  bool summary = true;   // text: the summary line
+  bool quiet = false;   // text: findings only, no details and no summary
+  bool summary = true;  // text: the summary line
   // Links to findings in a pull-request comment: the URL of the head
   // commit's files ("https://github.com/o/r/blob/SHA/"), path and "#L12" appended.
   std::string blob_url;

@@ -26,8 +26,8 @@ std::string Headline(const DiffResult& d) {
     spend = "no change in always-on SageMaker spend";
   }
   if (d.unpriced_changes > 0) {
-    spend += " (" + std::to_string(d.unpriced_changes) + " more " +
-             (d.unpriced_changes == 1 ? "change" : "changes") + " of unknown price)";
+    spend += " (" + std::to_string(d.unpriced_changes) + " more " + (d.unpriced_changes == 1 ? "change" : "changes") +
+             " of unknown price)";
   }
   size_t n = d.added.size();
   std::string findings = n == 0 ? "no new findings" : std::to_string(n) + (n == 1 ? " new finding" : " new findings");
@@ -37,8 +37,9 @@ std::string Headline(const DiffResult& d) {
 
 std::string Workload(const std::optional<SpendState>& s) {
   if (!s) return "—";
-  std::string out = s->instance_count == "1" || s->instance_count.empty() ? s->instance_type
-                                                                          : s->instance_count + " × " + s->instance_type;
+  std::string out = s->instance_count == "1" || s->instance_count.empty()
+                        ? s->instance_type
+                        : s->instance_count + " × " + s->instance_type;
   if (s->spot == "true") out += ", Spot";
   if (s->autoscaling == "true") out += ", autoscaled";
   if (s->idle_stop == "true") out += ", idle stop";
@@ -62,9 +63,12 @@ std::string Delta(const SpendChange& c) {
 
 const char* ChangeName(SpendChange::Kind k) {
   switch (k) {
-    case SpendChange::Kind::kAdded: return "added";
-    case SpendChange::Kind::kRemoved: return "removed";
-    case SpendChange::Kind::kChanged: return "changed";
+    case SpendChange::Kind::kAdded:
+      return "added";
+    case SpendChange::Kind::kRemoved:
+      return "removed";
+    case SpendChange::Kind::kChanged:
+      return "changed";
   }
   return "changed";
 }
@@ -101,9 +105,12 @@ nlohmann::ordered_json StateJson(const std::optional<SpendState>& s) {
   using json = nlohmann::ordered_json;
   if (!s) return nullptr;
   auto opt = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
-  return {{"instance_type", opt(s->instance_type)}, {"instance_count", opt(s->instance_count)},
-          {"spot", opt(s->spot)},                   {"idle_stop", opt(s->idle_stop)},
-          {"autoscaling", opt(s->autoscaling)},     {"hourly_usd", CentsJson(s->hourly_usd)},
+  return {{"instance_type", opt(s->instance_type)},
+          {"instance_count", opt(s->instance_count)},
+          {"spot", opt(s->spot)},
+          {"idle_stop", opt(s->idle_stop)},
+          {"autoscaling", opt(s->autoscaling)},
+          {"hourly_usd", CentsJson(s->hourly_usd)},
           {"monthly_usd", CentsJson(s->monthly_usd)}};
 }
 
@@ -191,9 +198,10 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
   if (!d.spend.empty()) {
     md += "| Workload | Before | After | Monthly Δ |\n|---|---|---|---|\n";
     for (const SpendChange& c : d.spend) {
-      md += "| " + MarkdownText(c.resource) + "<br><sub>" + MarkdownText(c.path) + (c.line > 0 ? ":" + std::to_string(c.line) : "") +
-            "</sub> | " + MarkdownText(Workload(c.before)) + (c.before ? " · " + Price(c.before, c.always_on) : "") + " | " +
-            MarkdownText(Workload(c.after)) + (c.after ? " · " + Price(c.after, c.always_on) : "") + " | " + Delta(c) + " |\n";
+      md += "| " + MarkdownText(c.resource) + "<br><sub>" + MarkdownText(c.path) +
+            (c.line > 0 ? ":" + std::to_string(c.line) : "") + "</sub> | " + MarkdownText(Workload(c.before)) +
+            (c.before ? " · " + Price(c.before, c.always_on) : "") + " | " + MarkdownText(Workload(c.after)) +
+            (c.after ? " · " + Price(c.after, c.always_on) : "") + " | " + Delta(c) + " |\n";
     }
     md += "\n";
   }
@@ -221,11 +229,12 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
           break;
         }
         std::string where = "L" + std::to_string(f->range.begin.line);
-        if (!opts.blob_url.empty()) where = "[" + where + "](" + opts.blob_url + UriPath(f->root_path) + "#L" +
-                                            std::to_string(f->range.begin.line) + ")";
+        if (!opts.blob_url.empty())
+          where = "[" + where + "](" + opts.blob_url + UriPath(f->root_path) + "#L" +
+                  std::to_string(f->range.begin.line) + ")";
         std::string cost = CostText(*f);
-        std::string item = "- " + std::string(SeverityIcon(f->severity)) + " `" + f->rule + "` " + where + " " + MarkdownText(f->message) +
-                           (cost.empty() ? "" : " — **" + cost + "**") + "\n";
+        std::string item = "- " + std::string(SeverityIcon(f->severity)) + " `" + f->rule + "` " + where + " " +
+                           MarkdownText(f->message) + (cost.empty() ? "" : " — **" + cost + "**") + "\n";
         std::string details;
         if (!f->suggestion.empty()) details += "<b>Fix:</b> " + MarkdownText(f->suggestion) + "<br>";
         if (!f->condition.empty()) details += "<b>When:</b> " + MarkdownText(f->condition) + "<br>";
@@ -250,7 +259,8 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
         md += "- …and " + std::to_string(d.resolved.size() - listed) + " more\n";
         break;
       }
-      md += "- `" + f.rule + "` " + MarkdownText(f.path) + ":" + std::to_string(f.range.begin.line) + " " + MarkdownText(f.message) + "\n";
+      md += "- `" + f.rule + "` " + MarkdownText(f.path) + ":" + std::to_string(f.range.begin.line) + " " +
+            MarkdownText(f.message) + "\n";
       ++listed;
     }
     md += "\n</details>\n\n";

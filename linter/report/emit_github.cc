@@ -9,12 +9,23 @@ std::string Escape(std::string_view s, bool property) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      case ':': out += property ? "%3A" : ":"; break;
-      case ',': out += property ? "%2C" : ","; break;
-      default: out += c;
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -24,7 +35,9 @@ std::string Escape(std::string_view s, bool property) {
 
 void EmitGithub(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
   for (const Finding& f : scan.findings) {
-    const char* level = f.severity == Severity::kError ? "error" : f.severity == Severity::kWarning ? "warning" : "notice";
+    const char* level = f.severity == Severity::kError     ? "error"
+                        : f.severity == Severity::kWarning ? "warning"
+                                                           : "notice";
     // The message is shown in the log and on the pull request: no control characters, valid UTF-8.
     std::string text = Printable(f.message);
     if (!f.suggestion.empty()) text += "\nhelp: " + Printable(f.suggestion);

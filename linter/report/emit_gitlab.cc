@@ -8,7 +8,9 @@ namespace sagelint {
 void EmitGitlab(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
   nlohmann::ordered_json issues = nlohmann::ordered_json::array();
   for (const Finding& f : scan.findings) {
-    const char* severity = f.severity == Severity::kError ? "critical" : f.severity == Severity::kWarning ? "major" : "minor";
+    const char* severity = f.severity == Severity::kError     ? "critical"
+                           : f.severity == Severity::kWarning ? "major"
+                                                              : "minor";
     issues.push_back({{"type", "issue"},
                       {"check_name", f.rule},
                       {"description", f.rule + " " + f.message},

@@ -1,13 +1,15 @@
 // The stable machine format (SPEC §5 "JSON", schema_version 1).
 #include <nlohmann/json.hpp>
 
-#include "linter/report/emit.h"
 #include "linter/iam/iam_policy.h"
+#include "linter/report/emit.h"
 
 namespace sagelint {
 namespace {
 
-nlohmann::ordered_json OrNull(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); }
+nlohmann::ordered_json OrNull(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
 
 }  // namespace
 

@@ -11,11 +11,21 @@ std::string Xml(std::string_view raw) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
     }
@@ -35,8 +45,9 @@ void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
   }
   for (const Finding& f : scan.findings) {
     std::string where = f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column);
-    out << "    <testcase classname=\"" << Xml(f.path) << "\" name=\"" << Xml(f.rule + " " + f.resource + " (" + where + ")")
-        << "\" file=\"" << Xml(f.path) << "\" line=\"" << f.range.begin.line << "\">\n"
+    out << "    <testcase classname=\"" << Xml(f.path) << "\" name=\""
+        << Xml(f.rule + " " + f.resource + " (" + where + ")") << "\" file=\"" << Xml(f.path) << "\" line=\""
+        << f.range.begin.line << "\">\n"
         << "      <failure type=\"" << Xml(f.rule) << "\" message=\"" << Xml(f.message) << "\">" << Xml(where) << ": "
         << SeverityName(f.severity) << "[" << Xml(f.rule) << "] " << Xml(f.message);
     if (!f.suggestion.empty()) out << "\nhelp: " << Xml(f.suggestion);

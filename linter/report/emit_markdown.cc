@@ -1,6 +1,6 @@
 // A pull-request comment: summary, findings table, estimated avoidable spend.
-#include "linter/report/emit.h"
 #include "linter/cost/prices.h"
+#include "linter/report/emit.h"
 
 namespace sagelint {
 void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
@@ -24,12 +24,13 @@ void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions&)
     }
     // Everything from a scanned file is escaped: a resource name cannot add HTML, links or mentions to the comment.
     out << "| " << SeverityIcon(f.severity) << " | `" << f.rule << "` " << f.name << " | "
-        << MarkdownCode(f.path + ":" + std::to_string(f.range.begin.line)) << " | " << MarkdownText(f.resource)
-        << " | " << MarkdownText(f.message);
+        << MarkdownCode(f.path + ":" + std::to_string(f.range.begin.line)) << " | " << MarkdownText(f.resource) << " | "
+        << MarkdownText(f.message);
     if (!f.suggestion.empty()) out << "<br>**Fix:** " << MarkdownText(f.suggestion);
     out << " | " << cost << " |\n";
   }
-  out << "\n<sub>Prices are approximate on-demand list prices; `sagelint explain RULE` says why each rule matters.</sub>\n";
+  out << "\n<sub>Prices are approximate on-demand list prices; `sagelint explain RULE` says why each rule "
+         "matters.</sub>\n";
 }
 
 }  // namespace sagelint

@@ -1,8 +1,8 @@
 // SARIF 2.1.0, for code scanning: rules from the rule table, one result per finding.
 #include <nlohmann/json.hpp>
 
-#include "linter/report/emit.h"
 #include "linter/model/rule.h"
+#include "linter/report/emit.h"
 
 namespace sagelint {
 namespace {
@@ -45,9 +45,9 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
     if (!f.suggestion.empty()) text += ". Fix: " + f.suggestion;
     result["level"] = Level(f.severity);
     result["message"] = {{"text", text}};
-    result["locations"] = json::array({{{"physicalLocation",
-                                         {{"artifactLocation", {{"uri", UriPath(f.path)}, {"uriBaseId", "%SRCROOT%"}}},
-                                          {"region", region}}}}});
+    result["locations"] = json::array(
+        {{{"physicalLocation",
+           {{"artifactLocation", {{"uri", UriPath(f.path)}, {"uriBaseId", "%SRCROOT%"}}}, {"region", region}}}}});
     result["partialFingerprints"] = {{"sagelint/v2", f.fingerprint}};
     json props = {{"resource", f.resource}};
     json finding = FindingJson(f);
@@ -59,11 +59,13 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
   };
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
-              {"runs", json::array({{{"tool", {{"driver", {{"name", "sagelint"},
-                                                            {"informationUri", SAGELINT_HOMEPAGE},
-                                                            {"version", SAGELINT_VERSION},
-                                                            {"semanticVersion", SAGELINT_VERSION},
-                                                            {"rules", rules}}}}},
+              {"runs", json::array({{{"tool",
+                                      {{"driver",
+                                        {{"name", "sagelint"},
+                                         {"informationUri", SAGELINT_HOMEPAGE},
+                                         {"version", SAGELINT_VERSION},
+                                         {"semanticVersion", SAGELINT_VERSION},
+                                         {"rules", rules}}}}},
                                      {"results", kJsonListHere}}})}};
   WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return result_of(scan.findings[i]); });
 }

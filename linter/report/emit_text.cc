@@ -17,9 +17,12 @@ struct Style {
 
 const char* SeverityColor(Severity s) {
   switch (s) {
-    case Severity::kError: return "1;31";
-    case Severity::kWarning: return "1;33";
-    case Severity::kNote: return "1;36";
+    case Severity::kError:
+      return "1;31";
+    case Severity::kWarning:
+      return "1;33";
+    case Severity::kNote:
+      return "1;36";
   }
   return "0";
 }

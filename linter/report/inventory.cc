@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "linter/base/strings.h"
-#include "linter/policy/attributes.h"
 #include "linter/cost/prices.h"
+#include "linter/policy/attributes.h"
 #include "linter/report/emit.h"
 
 namespace sagelint {
@@ -27,8 +27,8 @@ struct Row {
 };
 
 std::vector<std::string> Columns() {
-  return {"kind", "resource", "location", "instance_type", "instance_count", "accelerator", "spot",
-          "input_modes", "lifecycle_config", "idle_shutdown", "autoscaling", "hourly_usd", "monthly_usd"};
+  return {"kind",        "resource",         "location",      "instance_type", "instance_count", "accelerator", "spot",
+          "input_modes", "lifecycle_config", "idle_shutdown", "autoscaling",   "hourly_usd",     "monthly_usd"};
 }
 
 Row RowOf(const Workload& w, const PriceTable& prices) {
@@ -99,8 +99,8 @@ void EmitInventory(std::ostream& out, std::string_view format, const std::vector
   };
   line(cols);
   for (const Row& r : rows) line(r.cells);
-  out << "\n" << rows.size() << (rows.size() == 1 ? " workload" : " workloads") << "; prices: " << prices.Describe()
-      << "\n";
+  out << "\n"
+      << rows.size() << (rows.size() == 1 ? " workload" : " workloads") << "; prices: " << prices.Describe() << "\n";
 }
 
 }  // namespace sagelint

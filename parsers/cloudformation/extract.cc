@@ -1,20 +1,20 @@
 // CloudFormation front end: template -> workloads.
-#include <filesystem>
-#include <fstream>
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 
-#include "parsers/common/top_keys.h"
-#include "parsers/frontend.h"
-#include "parsers/common/base64.h"
 #include "parsers/cloudformation/node.h"
 #include "parsers/cloudformation/request.h"
 #include "parsers/cloudformation/template.h"
+#include "parsers/common/base64.h"
+#include "parsers/common/top_keys.h"
+#include "parsers/frontend.h"
 
 namespace sagelint {
 namespace cfn {
@@ -31,7 +31,11 @@ class Extractor {
   // `scope`: the linking scope (the file, or the file and its document).
   Extractor(const Node& root, const SourceFile& file, const ResolveOptions& opts, std::string scope,
             std::string label_suffix, FileResult* out)
-      : t_(root, opts), file_(file), opts_(opts), scope_(std::move(scope)), label_suffix_(std::move(label_suffix)),
+      : t_(root, opts),
+        file_(file),
+        opts_(opts),
+        scope_(std::move(scope)),
+        label_suffix_(std::move(label_suffix)),
         out_(out) {}
 
   void Run() {
@@ -61,16 +65,26 @@ class Extractor {
 
  private:
   void Resource(const std::string& ty, const Workload& base, const Node& res, const Node* props) {
-    if (ty == "AWS::SageMaker::NotebookInstance") Notebook(base, props);
-    else if (ty == "AWS::SageMaker::NotebookInstanceLifecycleConfig") LifecycleConfig(base, props);
-    else if (ty == "AWS::SageMaker::EndpointConfig") EndpointConfig(base, props);
-    else if (ty == "AWS::SageMaker::Domain") Studio(base, props, WorkloadKind::kStudioDomain);
-    else if (ty == "AWS::SageMaker::UserProfile") Studio(base, props, WorkloadKind::kStudioUserProfile);
-    else if (ty == "AWS::SageMaker::Space") Studio(base, props, WorkloadKind::kStudioSpace);
-    else if (ty == "AWS::SageMaker::ProcessingJob") Processing(base, props);
-    else if (ty == "AWS::ApplicationAutoScaling::ScalableTarget") ScalableTarget(base, props);
-    else if (ty == "AWS::IAM::Policy" || ty == "AWS::IAM::ManagedPolicy" || ty == "AWS::IAM::Role") Iam(base, res, props);
-    else if (ty == "AWS::StepFunctions::StateMachine") StateMachine(base, props, false);
+    if (ty == "AWS::SageMaker::NotebookInstance")
+      Notebook(base, props);
+    else if (ty == "AWS::SageMaker::NotebookInstanceLifecycleConfig")
+      LifecycleConfig(base, props);
+    else if (ty == "AWS::SageMaker::EndpointConfig")
+      EndpointConfig(base, props);
+    else if (ty == "AWS::SageMaker::Domain")
+      Studio(base, props, WorkloadKind::kStudioDomain);
+    else if (ty == "AWS::SageMaker::UserProfile")
+      Studio(base, props, WorkloadKind::kStudioUserProfile);
+    else if (ty == "AWS::SageMaker::Space")
+      Studio(base, props, WorkloadKind::kStudioSpace);
+    else if (ty == "AWS::SageMaker::ProcessingJob")
+      Processing(base, props);
+    else if (ty == "AWS::ApplicationAutoScaling::ScalableTarget")
+      ScalableTarget(base, props);
+    else if (ty == "AWS::IAM::Policy" || ty == "AWS::IAM::ManagedPolicy" || ty == "AWS::IAM::Role")
+      Iam(base, res, props);
+    else if (ty == "AWS::StepFunctions::StateMachine")
+      StateMachine(base, props, false);
     else if (ty == "AWS::Serverless::StateMachine") {
       StateMachine(base, props, true);
       SamPolicies(base, props, "state machine");
@@ -144,7 +158,9 @@ class Extractor {
       if (v.known()) w.refs.push_back("lc:" + v.text);
     });
     // References to a lifecycle configuration of this template, in any branch.
-    if (lc) LinkRefs(*lc, [&](const std::string& id) { w.refs.push_back(Ref(id)); }, 0);
+    if (lc)
+      LinkRefs(
+          *lc, [&](const std::string& id) { w.refs.push_back(Ref(id)); }, 0);
     Emit(std::move(w));
   }
 
@@ -440,7 +456,8 @@ class Extractor {
       Node doc;
       std::vector<LoadError> errors;
       if (!LoadDocument(text, 0, LoadLimits{}, &doc, &errors) || !doc.is_map()) {
-        out_->notes.push_back({"DefinitionUri " + uri->text + " is not a state machine definition sagelint can read", uri->pos});
+        out_->notes.push_back(
+            {"DefinitionUri " + uri->text + " is not a state machine definition sagelint can read", uri->pos});
         return;
       }
       // Positions inside the definition file mean nothing in the template: point at DefinitionUri.
@@ -686,7 +703,8 @@ Node Substitute(const Node& node, const std::string& id, const std::string& valu
       if (std::isalnum(static_cast<unsigned char>(c))) alnum += c;
     }
     for (const auto& [from, to] : {std::pair{"${" + id + "}", value}, std::pair{"&{" + id + "}", alnum}}) {
-      for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+      for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+        s.replace(p, from.size(), to);
     }
     return s;
   };
@@ -757,10 +775,11 @@ void ExpandLoops(const Node& resources, const Template& t, Node* out, std::vecto
     bool shape = value.is_seq() && value.items.size() == 3 && value.items[0].is_scalar() && value.items[2].is_map();
     if (shape && depth < 8) values = LoopValues(value.items[1], t);
     if (!values) {
-      notes->push_back({key + " is not expanded (" +
-                            std::string(shape ? "its collection is not a list sagelint can resolve" : "not a loop sagelint reads") +
-                            "): the resources it declares are not checked",
-                        pos});
+      notes->push_back(
+          {key + " is not expanded (" +
+               std::string(shape ? "its collection is not a list sagelint can resolve" : "not a loop sagelint reads") +
+               "): the resources it declares are not checked",
+           pos});
       continue;
     }
     for (const std::string& v : *values) {

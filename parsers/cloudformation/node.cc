@@ -181,10 +181,10 @@ class Builder {
     // byte and every line ends with "\n" (libyaml also breaks lines at a lone
     // "\r", NEL, LS and PS, where editors and sagelint's other readers do not).
     // (A UTF-16 text, which libyaml decodes, is not mapped to bytes either.)
-    simple_ = (edits.empty() && std::none_of(input.begin(), input.end(), [](char c) {
-                return static_cast<unsigned char>(c) >= 0x80 || c == '\r';
-              })) ||
-              input.substr(0, 2) == "\xFF\xFE" || input.substr(0, 2) == "\xFE\xFF";
+    simple_ =
+        (edits.empty() && std::none_of(input.begin(), input.end(),
+                                       [](char c) { return static_cast<unsigned char>(c) >= 0x80 || c == '\r'; })) ||
+        input.substr(0, 2) == "\xFF\xFE" || input.substr(0, 2) == "\xFE\xFF";
     std::ptrdiff_t longer = 0;
     for (const Edit& e : edits) edits_.push_back({e.at, longer += e.longer});
     yaml_parser_initialize(&parser_);
@@ -254,8 +254,7 @@ class Builder {
 
   // The offset in `text_` of an offset in `input_`.
   size_t Original(size_t at) const {
-    auto it = std::upper_bound(edits_.begin(), edits_.end(), at,
-                               [](size_t o, const Edit& e) { return o <= e.at; });
+    auto it = std::upper_bound(edits_.begin(), edits_.end(), at, [](size_t o, const Edit& e) { return o <= e.at; });
     return it == edits_.begin() ? at : static_cast<size_t>(static_cast<std::ptrdiff_t>(at) + std::prev(it)->longer);
   }
 
@@ -303,8 +302,8 @@ class Builder {
     }
     size_t offset = std::min(Original(at), text_.size());
     // The file's line: the number of "\n" before the offset.
-    size_t line = static_cast<size_t>(std::upper_bound(text_lines_.begin(), text_lines_.end(), offset) -
-                                      text_lines_.begin());
+    size_t line =
+        static_cast<size_t>(std::upper_bound(text_lines_.begin(), text_lines_.end(), offset) - text_lines_.begin());
     size_t line_start = line == 0 ? 0 : text_lines_[line - 1];
     if (line == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") line_start = std::min<size_t>(3, offset);
     return {static_cast<int>(line) + 1 + line_offset_, static_cast<int>(offset - line_start) + 1};
@@ -455,8 +454,8 @@ class Builder {
   void Alias(Node* out) {
     auto it = anchors_.find(std::string(Str(event_.data.alias.anchor)));
     if (it == anchors_.end()) {
-      throw SyntaxError{{"found undefined alias '" + std::string(Str(event_.data.alias.anchor)) + "'",
-                         Pos(event_.start_mark)}};
+      throw SyntaxError{
+          {"found undefined alias '" + std::string(Str(event_.data.alias.anchor)) + "'", Pos(event_.start_mark)}};
     }
     count_ += it->second.cost.nodes;
     if (count_ > limits_.max_nodes) throw TooBig{};
@@ -478,7 +477,7 @@ class Builder {
   yaml_parser_t parser_{};
   yaml_event_t event_{};
   bool has_event_ = false;
-  bool simple_ = true;  // columns in characters are columns in bytes
+  bool simple_ = true;                       // columns in characters are columns in bytes
   mutable std::vector<size_t> line_starts_;  // of input_, as libyaml breaks lines
   mutable std::vector<size_t> text_lines_;   // where each line of text_ but the first starts
   struct Walk {

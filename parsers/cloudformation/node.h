@@ -21,9 +21,9 @@ struct Node {
   std::string text;  // scalar text
   bool quoted = false;
   SourcePos pos;
-  std::vector<Entry> entries;  // mapping, in order
-  std::vector<SourcePos> key_pos;                     // position of each key
-  std::vector<Node> items;                            // sequence
+  std::vector<Entry> entries;      // mapping, in order
+  std::vector<SourcePos> key_pos;  // position of each key
+  std::vector<Node> items;         // sequence
 
   bool is_map() const { return kind == Kind::kMap; }
   bool is_seq() const { return kind == Kind::kSeq; }
@@ -56,8 +56,8 @@ struct LoadError {
 // as it is read. CloudFormation takes templates of
 // at most 1 MB, far below either bound.
 struct LoadLimits {
-  size_t max_nodes = 1'000'000;    // after alias expansion
-  size_t max_bytes = 256u << 20;   // after alias expansion: the memory of the tree built
+  size_t max_nodes = 1'000'000;   // after alias expansion
+  size_t max_bytes = 256u << 20;  // after alias expansion: the memory of the tree built
   int max_depth = 400;
 };
 

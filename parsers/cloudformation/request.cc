@@ -211,11 +211,16 @@ Val PlainValue(const Node* n) {
 
 const char* RequestKindLabel(RequestKind k) {
   switch (k) {
-    case RequestKind::kTraining: return "training job";
-    case RequestKind::kTuning: return "tuning job";
-    case RequestKind::kProcessing: return "processing job";
-    case RequestKind::kTransform: return "transform job";
-    default: return "job";
+    case RequestKind::kTraining:
+      return "training job";
+    case RequestKind::kTuning:
+      return "tuning job";
+    case RequestKind::kProcessing:
+      return "processing job";
+    case RequestKind::kTransform:
+      return "transform job";
+    default:
+      return "job";
   }
 }
 
@@ -327,8 +332,10 @@ void Statement(const Node& s, const ValueFn& value, const Workload& base, const 
           c.key = key;
           auto add = [&](const Node& n) {
             Val v = value(&n);
-            if (v.known()) c.values.push_back(v.text);
-            else c.known = false;
+            if (v.known())
+              c.values.push_back(v.text);
+            else
+              c.known = false;
           };
           if (values.is_seq()) {
             for (const Node& n : values.items) add(n);
@@ -345,8 +352,7 @@ void Statement(const Node& s, const ValueFn& value, const Workload& base, const 
 
 }  // namespace
 
-void MapStateMachine(const Node& definition, const ValueFn& value, const Workload& base,
-                     std::vector<Workload>* out) {
+void MapStateMachine(const Node& definition, const ValueFn& value, const Workload& base, std::vector<Workload>* out) {
   States(definition, value, base, out, 0);
 }
 

@@ -25,8 +25,9 @@ Val PlainValue(const Node* n);
 
 // The API call a Step Functions task resource or a pipeline step type stands for.
 enum class RequestKind { kNone, kTraining, kTuning, kProcessing, kTransform };
-RequestKind RequestKindOfTaskResource(std::string_view resource);  // "arn:aws:states:::sagemaker:createTrainingJob.sync"
-RequestKind RequestKindOfPipelineStep(std::string_view type);      // "Training", "Tuning", ...
+RequestKind RequestKindOfTaskResource(
+    std::string_view resource);                                // "arn:aws:states:::sagemaker:createTrainingJob.sync"
+RequestKind RequestKindOfPipelineStep(std::string_view type);  // "Training", "Tuning", ...
 
 // Appends the workloads a request describes (one; a tuning request with
 // several training job definitions gives one each) to `out`. `base` supplies
@@ -39,8 +40,7 @@ const char* RequestKindLabel(RequestKind kind);
 
 // The SageMaker tasks of a Step Functions definition (States, including
 // Parallel branches and Map iterators): one request each.
-void MapStateMachine(const Node& definition, const ValueFn& value, const Workload& base,
-                     std::vector<Workload>* out);
+void MapStateMachine(const Node& definition, const ValueFn& value, const Workload& base, std::vector<Workload>* out);
 
 // The statements of an IAM policy document (`Statement` object or list), one
 // iam_statement workload each, labelled "IAM policy '<policy>' statement N".

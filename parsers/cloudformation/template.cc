@@ -16,9 +16,9 @@ SourceRange At(const Node& n) { return {n.pos, n.pos}; }
 
 // GetAtt attributes that return a resource's name, and the property that sets it.
 std::string_view NameProperty(std::string_view attr) {
-  static const std::set<std::string_view> kNames = {"EndpointName", "EndpointConfigName", "ModelName",
-                                                    "NotebookInstanceLifecycleConfigName", "NotebookInstanceName",
-                                                    "DomainName", "UserProfileName", "SpaceName"};
+  static const std::set<std::string_view> kNames = {
+      "EndpointName",         "EndpointConfigName", "ModelName",       "NotebookInstanceLifecycleConfigName",
+      "NotebookInstanceName", "DomainName",         "UserProfileName", "SpaceName"};
   return kNames.count(attr) ? attr : std::string_view();
 }
 
@@ -43,10 +43,9 @@ Val WithCondition(Val v, const std::string& cond) {
 }  // namespace
 
 std::string IntrinsicName(const Node& n, const Node** args) {
-  static const std::set<std::string_view> kTags = {"Ref",    "GetAtt", "Sub",   "Join",     "Select",
-                                                   "If",     "FindInMap", "Base64", "GetAZs", "ImportValue",
-                                                   "Split",  "Equals", "And",   "Or",       "Not",
-                                                   "Cidr",   "Condition", "Transform", "Length", "ToJsonString"};
+  static const std::set<std::string_view> kTags = {
+      "Ref",   "GetAtt", "Sub", "Join", "Select", "If",   "FindInMap", "Base64",    "GetAZs", "ImportValue",
+      "Split", "Equals", "And", "Or",   "Not",    "Cidr", "Condition", "Transform", "Length", "ToJsonString"};
   if (!n.tag.empty() && n.tag[0] == '!') {
     std::string t = n.tag.substr(1);
     if (kTags.count(t)) {
@@ -122,9 +121,12 @@ Val Template::Eval(const Node* n, Mode mode, int depth) const {
     return Intrinsic(fn, *args, *n, mode, depth);
   }
   switch (n->kind) {
-    case Node::Kind::kNull: return Val::Absent(At(*n));
-    case Node::Kind::kScalar: return Val::Known(n->text, At(*n));
-    default: return Val::Unknown(At(*n), "a structured value");
+    case Node::Kind::kNull:
+      return Val::Absent(At(*n));
+    case Node::Kind::kScalar:
+      return Val::Known(n->text, At(*n));
+    default:
+      return Val::Unknown(At(*n), "a structured value");
   }
 }
 
@@ -134,8 +136,9 @@ Val Template::RefValue(std::string_view name, const Node& at, Mode mode) const {
     auto o = overrides_.find(std::string(name));
     if (o != overrides_.end()) {
       auto src = sources_.find(o->first);
-      return Val::Known(o->second, At(at),
-                        "parameter " + std::string(name) + " (" + (src != sources_.end() ? src->second : "given") + ")");
+      return Val::Known(
+          o->second, At(at),
+          "parameter " + std::string(name) + " (" + (src != sources_.end() ? src->second : "given") + ")");
     }
     const Node* def = p->Get("Default");
     if (def && def->is_scalar()) {
@@ -238,7 +241,8 @@ Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, M
   if (fn == "Fn::Join") {
     const Node* delim = arg(0);
     const Node* list = arg(1);
-    if (!delim || !list || !delim->is_scalar() || !list->is_seq()) return Val::Unknown(At(at), "Fn::Join of a computed list");
+    if (!delim || !list || !delim->is_scalar() || !list->is_seq())
+      return Val::Unknown(At(at), "Fn::Join of a computed list");
     std::string out;
     for (size_t i = 0; i < list->items.size(); ++i) {
       Val v = Eval(&list->items[i], mode, depth + 1);

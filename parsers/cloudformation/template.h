@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "parsers/frontend.h"
 #include "parsers/cloudformation/node.h"
+#include "parsers/frontend.h"
 
 namespace sagelint::cfn {
 

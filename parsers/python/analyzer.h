@@ -43,22 +43,22 @@ struct Order {
 struct Args {
   std::vector<Ev> positional;
   std::vector<std::pair<std::string, Ev>> keywords;  // written and from known `**dict`s
-  bool unknown_spread = false;  // `*args` / `**kwargs` we cannot see into
+  bool unknown_spread = false;                       // `*args` / `**kwargs` we cannot see into
   TSNode call{};
 };
 
 enum class ObjKind : uint8_t {
   kEstimator,
   kModelTrainer,
-  kModel,         // a model, an attached/best estimator, a built ModelBuilder model
+  kModel,  // a model, an attached/best estimator, a built ModelBuilder model
   kModelBuilder,
   kProcessor,
   kTuner,
   kTransformer,
-  kPredictor,     // deploy() result, or Predictor(name) attached to an endpoint
-  kClient,        // boto3 client
+  kPredictor,  // deploy() result, or Predictor(name) attached to an endpoint
+  kClient,     // boto3 client
   kBotoSession,
-  kSession,       // sagemaker.Session / LocalSession
+  kSession,  // sagemaker.Session / LocalSession
 };
 
 struct Object {
@@ -69,7 +69,7 @@ struct Object {
   Args args;            // its arguments as evaluated there
   std::string service;  // clients: "sagemaker", "application-autoscaling"
   std::string framework;
-  int source = -1;       // tuner: estimator / trainer; predictor, model, transformer: what it came from
+  int source = -1;  // tuner: estimator / trainer; predictor, model, transformer: what it came from
   bool fit_directly = false;
   bool tuned = false;
   bool expected_to_fail = false;  // created inside pytest.raises / assertRaises
@@ -78,7 +78,7 @@ struct Object {
   std::vector<Args> fits;         // fit / train / run / tune calls
   std::vector<Args> builds;       // ModelBuilder.build() arguments (mode)
   Order order;
-  std::string key;  // predictors: the link key "ref:<path>#<var>@<line>:<col>"
+  std::string key;       // predictors: the link key "ref:<path>#<var>@<line>:<col>"
   VId value = kUnknown;  // the value standing for the object
 };
 
@@ -92,7 +92,7 @@ struct ClientCall {
 // An endpoint delete seen in the file (SM213).
 struct Delete {
   Order order;
-  std::vector<int> objects;  // predictors deleted through their object
+  std::vector<int> objects;        // predictors deleted through their object
   std::vector<std::string> names;  // endpoint names deleted by name
   std::vector<VId> name_values;    // unknown names: matched by identity
   bool unknown = false;            // a delete whose target cannot be resolved
@@ -171,16 +171,16 @@ class Analyzer {
   std::vector<Object> objects_;
   std::vector<ClientCall> client_calls_;
   std::vector<Delete> deletes_;
-  std::map<int, int> session_clients_;  // session object -> its sagemaker_client object
-  std::map<int, int> session_boto_;     // session object -> its boto_session object
-  std::set<VId> endpoint_name_values_;  // unknown endpoint names of deploys (matched by identity)
-  std::set<std::string> endpoint_names_;  // known endpoint names of deploys
-  Scope* scope_ = nullptr;              // current
+  std::map<int, int> session_clients_;                     // session object -> its sagemaker_client object
+  std::map<int, int> session_boto_;                        // session object -> its boto_session object
+  std::set<VId> endpoint_name_values_;                     // unknown endpoint names of deploys (matched by identity)
+  std::set<std::string> endpoint_names_;                   // known endpoint names of deploys
+  Scope* scope_ = nullptr;                                 // current
   std::unordered_map<std::string_view, int> call_counts_;  // syntactic `name(...)` calls
   std::unordered_map<std::string_view, int> other_uses_;   // other uses of the name
-  std::vector<uint32_t> relevant_at_;  // byte offsets of names IsRelevantName accepts (sorted)
-  bool Relevant(TSNode n) const;       // whether the code of `n` mentions one
-  std::set<std::string_view> sdk_aliases_;  // other local names of imported SDK / boto3 things
+  std::vector<uint32_t> relevant_at_;                      // byte offsets of names IsRelevantName accepts (sorted)
+  bool Relevant(TSNode n) const;                           // whether the code of `n` mentions one
+  std::set<std::string_view> sdk_aliases_;                 // other local names of imported SDK / boto3 things
   void NoteSdkAlias(std::string_view local, std::string_view qualified);
   Order order_;
   long minor_base_ = 0;
@@ -232,8 +232,10 @@ class Analyzer {
   void Assign(TSNode target, VId v, TSNode value_node);
   int Slot(Scope* s, std::string_view name);
   void Tick() {
-    if (in_function_) ++order_.minor;
-    else ++order_.major;
+    if (in_function_)
+      ++order_.minor;
+    else
+      ++order_.major;
   }
   std::string CondText(TSNode cond) const;
   std::vector<VId> MergeEnvs(const std::vector<std::vector<VId>>& envs, const std::vector<std::string>& conds);

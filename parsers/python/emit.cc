@@ -59,10 +59,12 @@ Val Analyzer::ToVal(const std::optional<Ev>& e) const {
   SourceRange range = R(e->at);
   const Value& v = V(e->v);
   switch (v.kind) {
-    case VK::kNone: return Val::Absent(range);
+    case VK::kNone:
+      return Val::Absent(range);
     case VK::kStr:
     case VK::kNum:
-    case VK::kBool: return Val::Known(v.text, range, v.origin);
+    case VK::kBool:
+      return Val::Known(v.text, range, v.origin);
     case VK::kOneOf: {
       std::vector<Val> alts;
       for (const Alt& a : v.alts) {
@@ -76,7 +78,8 @@ Val Analyzer::ToVal(const std::optional<Ev>& e) const {
       }
       return Val::OneOf(std::move(alts), range);
     }
-    default: return Val::Unknown(range);
+    default:
+      return Val::Unknown(range);
   }
 }
 
@@ -179,8 +182,8 @@ void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
       return;  // a data source we cannot see: no channel is invented
     }
   } else if (x.kind == VK::kOneOf) {
-    bool all_strings = std::all_of(x.alts.begin(), x.alts.end(),
-                                   [&](const Alt& a) { return store_.Kind(a.value.v) == VK::kStr; });
+    bool all_strings =
+        std::all_of(x.alts.begin(), x.alts.end(), [&](const Alt& a) { return store_.Kind(a.value.v) == VK::kStr; });
     if (!all_strings) return;
     c.s3_uri = ToVal(v);
   } else {
@@ -300,11 +303,11 @@ void Analyzer::EmitProcessor(const Object& o) {
   if (!o.framework.empty()) w.framework = Val::Known(o.framework, w.range, "class " + o.cls);
   if (auto session = Arg(a, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
   if (LocalWorkload(w)) return;
-  int inputs_pos = o.cls == "Processor" ? 0 : (o.cls == "ScriptProcessor" || o.cls.ends_with("Processor")) &&
-                                                      o.cls != "FrameworkProcessor" && o.cls != "PySparkProcessor" &&
-                                                      o.cls != "SparkJarProcessor"
-                                                  ? 1
-                                                  : -1;
+  int inputs_pos = o.cls == "Processor" ? 0
+                   : (o.cls == "ScriptProcessor" || o.cls.ends_with("Processor")) && o.cls != "FrameworkProcessor" &&
+                           o.cls != "PySparkProcessor" && o.cls != "SparkJarProcessor"
+                       ? 1
+                       : -1;
   for (const Args& run : o.fits) {
     auto inputs = Arg(run, {"inputs"}, inputs_pos);
     if (!inputs) continue;
@@ -394,8 +397,9 @@ void Analyzer::EmitPredictor(int id) {
     return;
   }
   auto endpoint = Arg(a, {"endpoint_name"}, builder && src == builder ? 0 : -1);
-  std::string name = !p.var.empty() ? p.var
-                     : (endpoint && V(endpoint->v).kind == VK::kStr ? V(endpoint->v).text : std::string("deploy"));
+  std::string name = !p.var.empty()
+                         ? p.var
+                         : (endpoint && V(endpoint->v).kind == VK::kStr ? V(endpoint->v).text : std::string("deploy"));
   Workload w = Base(WorkloadKind::kEndpointVariant, p.call, "endpoint variant", name + "/AllTraffic");
   w.complete = !a.unknown_spread;
   bool builder_deploy = builder && src == builder;
@@ -409,7 +413,8 @@ void Analyzer::EmitPredictor(int id) {
     // SDK v3: inference_config=ServerlessInferenceConfig(...) / AsyncInferenceConfig(...).
     auto ic = Arg(a, {"inference_config"});
     if (ic && V(ic->v).kind == VK::kHelper &&
-        V(ic->v).text == (key == "serverless_inference_config" ? "ServerlessInferenceConfig" : "AsyncInferenceConfig")) {
+        V(ic->v).text ==
+            (key == "serverless_inference_config" ? "ServerlessInferenceConfig" : "AsyncInferenceConfig")) {
       return ic;
     }
     return std::nullopt;
@@ -451,8 +456,10 @@ void Analyzer::EmitPredictor(int id) {
     name_values.push_back(endpoint->v);
   } else if (endpoint && V(endpoint->v).kind == VK::kOneOf) {
     for (const Alt& alt : V(endpoint->v).alts) {
-      if (store_.Kind(alt.value.v) == VK::kStr) names.push_back(V(alt.value.v).text);
-      else if (store_.Kind(alt.value.v) == VK::kOpaque) name_values.push_back(alt.value.v);
+      if (store_.Kind(alt.value.v) == VK::kStr)
+        names.push_back(V(alt.value.v).text);
+      else if (store_.Kind(alt.value.v) == VK::kOpaque)
+        name_values.push_back(alt.value.v);
     }
   }
   w.keys.push_back(p.key + "/variant/AllTraffic");
@@ -465,7 +472,8 @@ void Analyzer::EmitPredictor(int id) {
 void Analyzer::SourceImage(const Object& src, Workload& w) {
   const Args& a = src.args;
   auto image = src.kind == ObjKind::kModelTrainer ? Arg(a, {"training_image"})
-                                                  : Arg(a, {"image_uri", "image_name", "image"}, src.cls == "Model" || src.cls == "Estimator" ? 0 : -1);
+                                                  : Arg(a, {"image_uri", "image_name", "image"},
+                                                        src.cls == "Model" || src.cls == "Estimator" ? 0 : -1);
   w.image = ToVal(image);
   if (!src.framework.empty()) {
     w.framework = Val::Known(src.framework, w.range, "class " + src.cls);
@@ -521,7 +529,9 @@ cfn::Node Analyzer::ToNode(const Ev& e, bool* complete, int depth, long* budget)
       if (!v.complete) *complete = false;
       for (const Ev& x : v.items) n.items.push_back(ToNode(x, complete, depth + 1, budget));
       return n;
-    case VK::kNone: n.kind = cfn::Node::Kind::kNull; return n;
+    case VK::kNone:
+      n.kind = cfn::Node::Kind::kNull;
+      return n;
     default:
       n.kind = cfn::Node::Kind::kScalar;
       n.text = v.scalar() ? v.text : std::string(kUnknownMarker);
@@ -596,7 +606,7 @@ void Analyzer::EmitClientCalls() {
                               : c.method == "create_hyper_parameter_tuning_job" ? cfn::RequestKind::kTuning
                               : c.method == "create_processing_job"             ? cfn::RequestKind::kProcessing
                               : c.method == "create_transform_job"              ? cfn::RequestKind::kTransform
-                                                                                 : cfn::RequestKind::kNone;
+                                                                                : cfn::RequestKind::kNone;
       if (kind != cfn::RequestKind::kNone) {
         const char* key = kind == cfn::RequestKind::kTraining     ? "TrainingJobName"
                           : kind == cfn::RequestKind::kTuning     ? "HyperParameterTuningJobName"
@@ -654,11 +664,15 @@ void Analyzer::EmitClientCalls() {
               if (e.name.known()) w.endpoint_name = e.name;
               std::vector<std::string> names;
               std::vector<VId> values;
-              if (e.name.known()) names.push_back(e.name.text);
-              else if (store_.Kind(e.name_v) == VK::kOpaque) values.push_back(e.name_v);
+              if (e.name.known())
+                names.push_back(e.name.text);
+              else if (store_.Kind(e.name_v) == VK::kOpaque)
+                values.push_back(e.name_v);
               Val d = DeletedState(w, {}, names, values, e.order);
-              if (d.unknown()) any_unknown = true;
-              else if (d.text == "false") any_false = true;
+              if (d.unknown())
+                any_unknown = true;
+              else if (d.text == "false")
+                any_false = true;
             }
             Val deleted = any_false     ? Val::Known("false", w.range)
                           : any_unknown ? Val::Unknown(w.range)
@@ -742,14 +756,21 @@ void Analyzer::Emit() {
         break;
       case ObjKind::kTuner:
         if (o.source >= 0) {
-          EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", NameOf(o, "tuner"),
-                       o.call, o.fits);
+          EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", NameOf(o, "tuner"), o.call,
+                       o.fits);
         }
         break;
-      case ObjKind::kProcessor: EmitProcessor(o); break;
-      case ObjKind::kTransformer: EmitTransformer(o); break;
-      case ObjKind::kPredictor: EmitPredictor(static_cast<int>(i)); break;
-      default: break;
+      case ObjKind::kProcessor:
+        EmitProcessor(o);
+        break;
+      case ObjKind::kTransformer:
+        EmitTransformer(o);
+        break;
+      case ObjKind::kPredictor:
+        EmitPredictor(static_cast<int>(i));
+        break;
+      default:
+        break;
     }
   }
   EmitClientCalls();
@@ -776,11 +797,19 @@ void Analyzer::FillCells(Workload& w) const {
     for (Val& a : v.alternatives) fix(a);
   };
   fix_range(w.range);
-  for (Val* v : {&w.instance_type, &w.instance_count, &w.volume_gb, &w.image, &w.framework, &w.spot,
-                 &w.max_run_seconds, &w.max_wait_seconds, &w.checkpoint, &w.keep_alive_seconds, &w.input_mode,
-                 &w.accelerator_type, &w.serverless, &w.async_inference, &w.managed_scaling, &w.endpoint_name,
-                 &w.variant_name, &w.deleted, &w.service_namespace, &w.resource_id, &w.scalable_dimension,
-                 &w.min_capacity, &w.max_capacity, &w.lifecycle_config, &w.on_start, &w.on_create}) {
+  for (Val* v : {&w.instance_type,      &w.instance_count,
+                 &w.volume_gb,          &w.image,
+                 &w.framework,          &w.spot,
+                 &w.max_run_seconds,    &w.max_wait_seconds,
+                 &w.checkpoint,         &w.keep_alive_seconds,
+                 &w.input_mode,         &w.accelerator_type,
+                 &w.serverless,         &w.async_inference,
+                 &w.managed_scaling,    &w.endpoint_name,
+                 &w.variant_name,       &w.deleted,
+                 &w.service_namespace,  &w.resource_id,
+                 &w.scalable_dimension, &w.min_capacity,
+                 &w.max_capacity,       &w.lifecycle_config,
+                 &w.on_start,           &w.on_create}) {
     fix(*v);
   }
   for (InstanceGroup& g : w.instance_groups) {

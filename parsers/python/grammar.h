@@ -115,11 +115,11 @@ enum class N : uint8_t {
 struct Grammar {
   const TSLanguage* language = nullptr;
   std::vector<N> kinds;  // by symbol
-  TSFieldId f_left = 0, f_right = 0, f_function = 0, f_arguments = 0, f_object = 0, f_attribute = 0,
-            f_value = 0, f_name = 0, f_alias = 0, f_condition = 0, f_consequence = 0, f_alternative = 0,
-            f_body = 0, f_parameters = 0, f_key = 0, f_operator = 0, f_module_name = 0, f_subscript = 0,
-            f_expression = 0, f_argument = 0, f_definition = 0, f_format_specifier = 0, f_subject = 0,
-            f_type = 0, f_superclasses = 0, f_type_conversion = 0;
+  TSFieldId f_left = 0, f_right = 0, f_function = 0, f_arguments = 0, f_object = 0, f_attribute = 0, f_value = 0,
+            f_name = 0, f_alias = 0, f_condition = 0, f_consequence = 0, f_alternative = 0, f_body = 0,
+            f_parameters = 0, f_key = 0, f_operator = 0, f_module_name = 0, f_subscript = 0, f_expression = 0,
+            f_argument = 0, f_definition = 0, f_format_specifier = 0, f_subject = 0, f_type = 0, f_superclasses = 0,
+            f_type_conversion = 0;
 
   N Kind(TSNode n) const {
     if (ts_node_is_null(n)) return N::kOther;  // a missing field (error recovery)

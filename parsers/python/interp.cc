@@ -1,14 +1,14 @@
 // Statements and expressions in program order: scopes, branches, loops,
 // assignments, dict mutation and function bodies.
 #include <algorithm>
-#include <functional>
-#include <set>
 #include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <set>
 
 #include "parsers/common/escapes.h"
 #include "parsers/common/tree_sitter.h"
@@ -130,9 +130,7 @@ void Analyzer::Prescan(TSNode) {
   size_t i = 0, n = s.size();
   std::string_view previous;  // the previous identifier token, for `def f(` / `class C(`
   char previous_char = 0;     // the previous significant character
-  auto ident_start = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c & 0x80);
-  };
+  auto ident_start = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c & 0x80); };
   auto ident_char = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || (c & 0x80);
   };
@@ -172,8 +170,10 @@ void Analyzer::Prescan(TSNode) {
       bool attribute = previous_char == '.';
       bool definition = previous == "def" || previous == "class";
       if (!attribute && !definition) {
-        if (j < n && s[j] == '(') ++call_counts_[name];
-        else if (other_uses_.size() < 100000) ++other_uses_[name];
+        if (j < n && s[j] == '(')
+          ++call_counts_[name];
+        else if (other_uses_.size() < 100000)
+          ++other_uses_[name];
       }
       previous = name;
       previous_char = 'a';
@@ -214,8 +214,10 @@ void Analyzer::Bind(std::string_view name, VId v) {
   if (scope_->loop_access) {
     auto& access = *scope_->loop_access;
     if (access.size() <= static_cast<size_t>(slot)) access.resize(slot + 1, 0);
-    if (access[slot] == 0) access[slot] = 2;        // written first
-    else if (access[slot] == 1) access[slot] = 3;   // read, then written: carried across iterations
+    if (access[slot] == 0)
+      access[slot] = 2;  // written first
+    else if (access[slot] == 1)
+      access[slot] = 3;  // read, then written: carried across iterations
   }
   scope_->env[slot] = v;
 }
@@ -301,8 +303,10 @@ std::vector<VId> Analyzer::MergeEnvs(const std::vector<std::vector<VId>>& envs, 
     for (size_t k = 0; k < envs.size(); ++k) {
       vals[k] = i < envs[k].size() ? envs[k][i] : kUnbound;
       if (vals[k] == kUnbound) continue;  // not bound on that path: the other paths decide
-      if (first == kUnbound) first = vals[k];
-      else if (vals[k] != first) same = false;
+      if (first == kUnbound)
+        first = vals[k];
+      else if (vals[k] != first)
+        same = false;
     }
     out[i] = same ? first : MergeValues(vals, conds);
   }
@@ -343,60 +347,85 @@ bool Analyzer::Exec(TSNode n) {
     case N::kExpressionStatement: {
       for (TSNode c : Kids(n)) {
         N k = g_.Kind(c);
-        if (k == N::kAssignment) ExecAssignment(c);
-        else if (k == N::kAugmentedAssignment) ExecAugmented(c);
-        else if (k == N::kString || k == N::kComment) continue;  // docstrings
-        else Eval(c);
+        if (k == N::kAssignment)
+          ExecAssignment(c);
+        else if (k == N::kAugmentedAssignment)
+          ExecAugmented(c);
+        else if (k == N::kString || k == N::kComment)
+          continue;  // docstrings
+        else
+          Eval(c);
       }
       return true;
     }
-    case N::kIfStatement: return ExecIf(n);
-    case N::kForStatement: return ExecLoop(n, true);
-    case N::kWhileStatement: return ExecLoop(n, false);
-    case N::kTryStatement: return ExecTry(n);
-    case N::kWithStatement: return ExecWith(n);
-    case N::kFunctionDefinition: DefineFunction(n, {}); return true;
-    case N::kClassDefinition: DefineClass(n); return true;
+    case N::kIfStatement:
+      return ExecIf(n);
+    case N::kForStatement:
+      return ExecLoop(n, true);
+    case N::kWhileStatement:
+      return ExecLoop(n, false);
+    case N::kTryStatement:
+      return ExecTry(n);
+    case N::kWithStatement:
+      return ExecWith(n);
+    case N::kFunctionDefinition:
+      DefineFunction(n, {});
+      return true;
+    case N::kClassDefinition:
+      DefineClass(n);
+      return true;
     case N::kDecoratedDefinition: {
       for (TSNode c : Kids(n)) {
         if (g_.Kind(c) == N::kDecorator) Eval(ts_node_named_child(c, 0));
       }
       TSNode def = g_.Field(n, g_.f_definition);
-      if (g_.Kind(def) == N::kFunctionDefinition) DefineFunction(def, n);
-      else DefineClass(def);
+      if (g_.Kind(def) == N::kFunctionDefinition)
+        DefineFunction(def, n);
+      else
+        DefineClass(def);
       return true;
     }
     case N::kImportStatement:
     case N::kImportFromStatement:
-    case N::kFutureImportStatement: Import(n); return true;
+    case N::kFutureImportStatement:
+      Import(n);
+      return true;
     case N::kReturnStatement:
     case N::kRaiseStatement: {
       for (TSNode kid : Kids(n)) Eval(kid);
       return false;
     }
     case N::kBreakStatement:
-    case N::kContinueStatement: return false;
+    case N::kContinueStatement:
+      return false;
     case N::kPassStatement:
     case N::kComment:
     case N::kGlobalStatement:
-    case N::kNonlocalStatement: return true;
-    case N::kDeleteStatement: ExecDelete(n); return true;
-    case N::kMatchStatement: return ExecMatch(n);
+    case N::kNonlocalStatement:
+      return true;
+    case N::kDeleteStatement:
+      ExecDelete(n);
+      return true;
+    case N::kMatchStatement:
+      return ExecMatch(n);
     case N::kBlock:
-    case N::kModule: return ExecBlockImpl(n);
+    case N::kModule:
+      return ExecBlockImpl(n);
     case N::kError: {
       // What tree-sitter could not fit: run the statements it still holds.
       for (TSNode kid : Kids(n)) Exec(kid);
       return true;
     }
-    default: Eval(n); return true;
+    default:
+      Eval(n);
+      return true;
   }
 }
 
 void Analyzer::ExecAssignment(TSNode n) {
   TSNode left = g_.Field(n, g_.f_left);
   TSNode right = g_.Field(n, g_.f_right);
-  if (ts_node_is_null(right)) return;  // `x: int` annotation only
+  if (ts_node_is_null(right)) return;      // `x: int` annotation only
   if (g_.Kind(right) == N::kAssignment) {  // a = b = value
     ExecAssignment(right);
     TSNode inner = right;
@@ -425,7 +454,8 @@ void Analyzer::ExecAugmented(TSNode n) {
   } else if ((op == "-=" || op == "*=") && store_.Kind(cur) == VK::kNum && store_.Kind(rhs) == VK::kNum) {
     result = Arith(op.substr(0, 1), cur, rhs);
   }
-  if (store_.Kind(cur) == VK::kDict || store_.Kind(cur) == VK::kList) Rebind(cur, result == kUnknown ? Incomplete(cur) : result);
+  if (store_.Kind(cur) == VK::kDict || store_.Kind(cur) == VK::kList)
+    Rebind(cur, result == kUnknown ? Incomplete(cur) : result);
   Assign(left, result, right);
 }
 
@@ -433,8 +463,10 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
   switch (g_.Kind(target)) {
     case N::kIdentifier: {
       std::string_view name = T(target);
-      if (v == kUnknown || v == kUnbound) v = store_.Opaque();  // unknown, but one value
-      else v = store_.WithOrigin(v, "constant " + std::string(name));
+      if (v == kUnknown || v == kUnbound)
+        v = store_.Opaque();  // unknown, but one value
+      else
+        v = store_.WithOrigin(v, "constant " + std::string(name));
       Bind(name, v);
       return;
     }
@@ -460,7 +492,9 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
       return;
     }
     case N::kListSplatPattern:
-    case N::kListSplat: Assign(ts_node_named_child(target, 0), kUnknown, value_node); return;
+    case N::kListSplat:
+      Assign(ts_node_named_child(target, 0), kUnknown, value_node);
+      return;
     case N::kAttribute: {
       VId obj = Eval(g_.Field(target, g_.f_object));
       std::string attr(T(g_.Field(target, g_.f_attribute)));
@@ -468,9 +502,9 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
       if (o.kind == VK::kObject) {
         // `estimator.use_spot_instances = True`: the setting the SDK sends.
         Args& a = objects_[o.ref].args;
-        a.keywords.erase(std::remove_if(a.keywords.begin(), a.keywords.end(),
-                                        [&](const auto& kv) { return kv.first == attr; }),
-                         a.keywords.end());
+        a.keywords.erase(
+            std::remove_if(a.keywords.begin(), a.keywords.end(), [&](const auto& kv) { return kv.first == attr; }),
+            a.keywords.end());
         a.keywords.push_back({attr, Ev{v, value_node}});
       } else if (o.kind == VK::kHelper) {
         Rebind(obj, DictSet(obj, attr, Ev{v, value_node}));
@@ -493,7 +527,8 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
       }
       return;
     }
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -636,8 +671,10 @@ void Analyzer::FinishLoop(const std::vector<VId>& before, const std::vector<uint
     if (scope_->loop_access && a != 0) {
       auto& outer = *scope_->loop_access;
       if (outer.size() <= i) outer.resize(i + 1, 0);
-      if (outer[i] == 0) outer[i] = a == 3 ? 3 : a;
-      else if (outer[i] == 1 && a >= 2) outer[i] = 3;
+      if (outer[i] == 0)
+        outer[i] = a == 3 ? 3 : a;
+      else if (outer[i] == 1 && a >= 2)
+        outer[i] = 3;
     }
   }
 }
@@ -663,8 +700,10 @@ bool Analyzer::ExecTry(TSNode n) {
     scope_->env = before;
     bool ok = true;
     for (TSNode part : Kids(c)) {
-      if (g_.Kind(part) == N::kBlock) ok = ExecBlockImpl(part);
-      else if (g_.Kind(part) == N::kAsPattern) Assign(g_.Field(part, g_.f_alias), kUnknown, part);
+      if (g_.Kind(part) == N::kBlock)
+        ok = ExecBlockImpl(part);
+      else if (g_.Kind(part) == N::kAsPattern)
+        Assign(g_.Field(part, g_.f_alias), kUnknown, part);
     }
     if (ok) {
       envs.push_back(scope_->env);
@@ -672,9 +711,12 @@ bool Analyzer::ExecTry(TSNode n) {
     }
   }
   bool falls = !envs.empty();
-  if (envs.size() == 1) scope_->env = envs[0];
-  else if (envs.size() > 1) scope_->env = MergeEnvs(envs, conds);
-  else scope_->env = before;
+  if (envs.size() == 1)
+    scope_->env = envs[0];
+  else if (envs.size() > 1)
+    scope_->env = MergeEnvs(envs, conds);
+  else
+    scope_->env = before;
   if (!ts_node_is_null(finally_clause)) {
     for (TSNode block : Kids(finally_clause)) {
       if (!ExecBlockImpl(block)) falls = false;
@@ -787,7 +829,9 @@ void Analyzer::DefineFunction(TSNode def, TSNode decorated) {
   for (TSNode p : Kids(params)) {
     Param param;
     switch (g_.Kind(p)) {
-      case N::kIdentifier: param.name = T(p); break;
+      case N::kIdentifier:
+        param.name = T(p);
+        break;
       case N::kDefaultParameter:
       case N::kTypedDefaultParameter:
         param.name = T(g_.Field(p, g_.f_name));
@@ -816,8 +860,11 @@ void Analyzer::DefineFunction(TSNode def, TSNode decorated) {
         param.kind = Param::kDoubleStar;
         param.name = T(ts_node_named_child(p, 0));
         break;
-      case N::kKeywordSeparator: keyword_only = true; continue;
-      default: continue;
+      case N::kKeywordSeparator:
+        keyword_only = true;
+        continue;
+      default:
+        continue;
     }
     param.keyword_only = keyword_only && param.kind == Param::kNormal;
     f.params.push_back(param);
@@ -917,8 +964,8 @@ bool Analyzer::MutatesParam(int fn, std::string_view name) {
         TSNode fn_node = g_.Field(n, g_.f_function);
         if (g_.Kind(fn_node) == N::kAttribute) {
           std::string_view m = T(g_.Field(fn_node, g_.f_attribute));
-          if (m == "update" || m == "setdefault" || m == "pop" || m == "clear" || m == "popitem" ||
-              m == "append" || m == "extend" || m == "insert") {
+          if (m == "update" || m == "setdefault" || m == "pop" || m == "clear" || m == "popitem" || m == "append" ||
+              m == "extend" || m == "insert") {
             base = g_.Field(fn_node, g_.f_object);
           }
         }
@@ -927,8 +974,10 @@ bool Analyzer::MutatesParam(int fn, std::string_view name) {
       if (ts_tree_cursor_goto_first_child(&cursor)) continue;
       bool moved = false;
       while (!moved) {
-        if (ts_tree_cursor_goto_next_sibling(&cursor)) moved = true;
-        else if (!ts_tree_cursor_goto_parent(&cursor)) break;
+        if (ts_tree_cursor_goto_next_sibling(&cursor))
+          moved = true;
+        else if (!ts_tree_cursor_goto_parent(&cursor))
+          break;
       }
       if (!moved) break;
     }
@@ -1069,8 +1118,10 @@ void Analyzer::AnalyseFunction(int id) {
           }
         }
         if (!found) {
-          if (c.args.unknown_spread) x = kUnknown;
-          else if (p.default_value != kUnbound) x = p.default_value;
+          if (c.args.unknown_spread)
+            x = kUnknown;
+          else if (p.default_value != kUnbound)
+            x = p.default_value;
         }
         VK kind = store_.Kind(x);
         if (kind == VK::kUnknown || kind == VK::kOpaque) known = false;
@@ -1078,8 +1129,10 @@ void Analyzer::AnalyseFunction(int id) {
       }
       if (known) v = MergeValues(vals, conds);
     }
-    if (v == kUnknown || v == kUnbound) v = store_.Opaque();
-    else v = store_.WithOrigin(v, "parameter " + std::string(p.name));
+    if (v == kUnknown || v == kUnbound)
+      v = store_.Opaque();
+    else
+      v = store_.WithOrigin(v, "parameter " + std::string(p.name));
     Bind(p.name, v);
   }
   ExecBlockImpl(g_.Field(f.def, g_.f_body));
@@ -1108,9 +1161,9 @@ Args Analyzer::EvalArgs(TSNode list, bool is_list) {
       case N::kKeywordArgument: {
         std::string name(T(g_.Field(c, g_.f_name)));
         Ev e = EvalEv(g_.Field(c, g_.f_value));
-        a.keywords.erase(std::remove_if(a.keywords.begin(), a.keywords.end(),
-                                        [&](const auto& kv) { return kv.first == name; }),
-                         a.keywords.end());
+        a.keywords.erase(
+            std::remove_if(a.keywords.begin(), a.keywords.end(), [&](const auto& kv) { return kv.first == name; }),
+            a.keywords.end());
         a.keywords.emplace_back(std::move(name), e);
         break;
       }
@@ -1129,8 +1182,11 @@ Args Analyzer::EvalArgs(TSNode list, bool is_list) {
         }
         break;
       }
-      case N::kComment: break;
-      default: a.positional.push_back(EvalEv(c)); break;
+      case N::kComment:
+        break;
+      default:
+        a.positional.push_back(EvalEv(c));
+        break;
     }
   }
   return a;
@@ -1141,9 +1197,9 @@ Args Analyzer::EvalArgs(TSNode list, bool is_list) {
 void Analyzer::SpreadInto(VId d, Args& a) {
   const Value& x = V(d);
   auto put = [&](const std::string& key, Ev e) {
-    a.keywords.erase(std::remove_if(a.keywords.begin(), a.keywords.end(),
-                                    [&](const auto& kv) { return kv.first == key; }),
-                     a.keywords.end());
+    a.keywords.erase(
+        std::remove_if(a.keywords.begin(), a.keywords.end(), [&](const auto& kv) { return kv.first == key; }),
+        a.keywords.end());
     a.keywords.emplace_back(key, e);
   };
   if (x.kind == VK::kDict) {
@@ -1203,12 +1259,13 @@ VId Analyzer::Eval(TSNode n) {
       if (v != kUnbound) return v;
       std::string star = ResolveStarImport(name);
       if (!star.empty()) return store_.Qual(star);
-      static const std::set<std::string_view> kBuiltins = {"dict", "str",  "int", "float", "bool", "list",
-                                                           "tuple", "len", "min", "max", "print"};
+      static const std::set<std::string_view> kBuiltins = {"dict",  "str", "int", "float", "bool", "list",
+                                                           "tuple", "len", "min", "max",   "print"};
       if (kBuiltins.count(name)) return store_.Qual("builtins." + std::string(name));
       return kUnknown;
     }
-    case N::kString: return StringValue(n);
+    case N::kString:
+      return StringValue(n);
     case N::kConcatenatedString: {
       VId acc = kUnbound;
       for (TSNode kid : Kids(n)) {
@@ -1218,10 +1275,14 @@ VId Analyzer::Eval(TSNode n) {
       return acc == kUnbound ? kUnknown : acc;
     }
     case N::kInteger:
-    case N::kFloat: return NumberValue(n);
-    case N::kTrue: return store_.Bool(true);
-    case N::kFalse: return store_.Bool(false);
-    case N::kNone: return store_.None();
+    case N::kFloat:
+      return NumberValue(n);
+    case N::kTrue:
+      return store_.Bool(true);
+    case N::kFalse:
+      return store_.Bool(false);
+    case N::kNone:
+      return store_.None();
     case N::kParenthesizedExpression: {
       VId v = kUnknown;
       for (TSNode c : Kids(n)) {
@@ -1240,7 +1301,8 @@ VId Analyzer::Eval(TSNode n) {
       if (g_.Kind(key) == N::kSlice) return kUnknown;
       return Subscript(container, k);
     }
-    case N::kCall: return Call(n);
+    case N::kCall:
+      return Call(n);
     case N::kDictionary: {
       Value d;
       d.kind = VK::kDict;
@@ -1251,8 +1313,10 @@ VId Analyzer::Eval(TSNode n) {
             return;
           }
         }
-        if (d.entries.size() < Store::kMaxItems) d.entries.push_back({std::move(key), e});
-        else d.complete = false;
+        if (d.entries.size() < Store::kMaxItems)
+          d.entries.push_back({std::move(key), e});
+        else
+          d.complete = false;
       };
       for (TSNode c : Kids(n)) {
         N k = g_.Kind(c);
@@ -1260,8 +1324,10 @@ VId Analyzer::Eval(TSNode n) {
           VId key = Eval(g_.Field(c, g_.f_key));
           Ev value = EvalEv(g_.Field(c, g_.f_value));
           const Value& kv = V(key);
-          if (kv.scalar()) put(kv.text, value);
-          else d.complete = false;
+          if (kv.scalar())
+            put(kv.text, value);
+          else
+            d.complete = false;
         } else if (k == N::kDictionarySplat) {
           VId inner = Eval(ts_node_named_child(c, 0));
           const Value& x = V(inner);
@@ -1300,12 +1366,15 @@ VId Analyzer::Eval(TSNode n) {
           continue;
         }
         Ev e = EvalEv(c);
-        if (l.items.size() < Store::kMaxItems) l.items.push_back(e);
-        else l.complete = false;
+        if (l.items.size() < Store::kMaxItems)
+          l.items.push_back(e);
+        else
+          l.complete = false;
       }
       return store_.New(std::move(l));
     }
-    case N::kBinaryOperator: return Binary(n);
+    case N::kBinaryOperator:
+      return Binary(n);
     case N::kUnaryOperator: {
       VId v = Eval(g_.Field(n, g_.f_argument));
       std::string_view op = T(g_.Field(n, g_.f_operator));
@@ -1331,7 +1400,8 @@ VId Analyzer::Eval(TSNode n) {
       if (t) return b;
       return kUnknown;
     }
-    case N::kComparisonOperator: return Compare(n);
+    case N::kComparisonOperator:
+      return Compare(n);
     case N::kConditionalExpression: {
       // a if cond else b
       TSNode a = ts_node_named_child(n, 0);
@@ -1351,13 +1421,17 @@ VId Analyzer::Eval(TSNode n) {
       Assign(g_.Field(n, g_.f_name), v, n);
       return v;
     }
-    case N::kLambda: return kUnknown;  // its body runs later, with unknown arguments
+    case N::kLambda:
+      return kUnknown;  // its body runs later, with unknown arguments
     case N::kListComprehension:
     case N::kSetComprehension:
     case N::kGeneratorExpression:
-    case N::kDictionaryComprehension: return Comprehension(n);
-    case N::kAwait: return Eval(ts_node_named_child(n, 0));
-    case N::kComment: return kUnknown;
+    case N::kDictionaryComprehension:
+      return Comprehension(n);
+    case N::kAwait:
+      return Eval(ts_node_named_child(n, 0));
+    case N::kComment:
+      return kUnknown;
     default: {
       // Anything else: evaluate its parts for the calls they make.
       for (TSNode kid : Kids(n)) Eval(kid);
@@ -1406,7 +1480,7 @@ VId Analyzer::StringValue(TSNode n) {
   bool raw = false, fstring = false;
   std::string text, link;
   bool known = true, linked = false;
-  int parts = 0;       // content pieces and interpolations
+  int parts = 0;        // content pieces and interpolations
   VId only = kUnbound;  // the value of an f-string that is one plain interpolation
   for (TSNode c : Kids(n)) {
     switch (g_.Kind(c)) {
@@ -1435,8 +1509,8 @@ VId Analyzer::StringValue(TSNode n) {
       }
       case N::kInterpolation: {
         VId part = Eval(g_.Field(c, g_.f_expression));
-        bool plain = ts_node_is_null(g_.Field(c, g_.f_format_specifier)) &&
-                     ts_node_is_null(g_.Field(c, g_.f_type_conversion));
+        bool plain =
+            ts_node_is_null(g_.Field(c, g_.f_format_specifier)) && ts_node_is_null(g_.Field(c, g_.f_type_conversion));
         ++parts;
         only = plain ? part : kUnbound;
         const Value& x = V(part);
@@ -1457,7 +1531,8 @@ VId Analyzer::StringValue(TSNode n) {
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
     if (text.size() > Store::kMaxString) return kUnknown;
   }
@@ -1501,25 +1576,38 @@ VId Analyzer::Arith(std::string_view op, VId a, VId b) {
     std::from_chars(y.text.data(), y.text.data() + y.text.size(), q);
     long long r = 0;
     bool ok = true;
-    if (op == "+") ok = !__builtin_add_overflow(p, q, &r);
-    else if (op == "-") ok = !__builtin_sub_overflow(p, q, &r);
-    else if (op == "*") ok = !__builtin_mul_overflow(p, q, &r);
-    else if (op == "//" && q != 0) r = p / q - ((p % q != 0) && ((p < 0) != (q < 0)) ? 1 : 0);
-    else if (op == "%" && q != 0) r = ((p % q) + q) % q;
+    if (op == "+")
+      ok = !__builtin_add_overflow(p, q, &r);
+    else if (op == "-")
+      ok = !__builtin_sub_overflow(p, q, &r);
+    else if (op == "*")
+      ok = !__builtin_mul_overflow(p, q, &r);
+    else if (op == "//" && q != 0)
+      r = p / q - ((p % q != 0) && ((p < 0) != (q < 0)) ? 1 : 0);
+    else if (op == "%" && q != 0)
+      r = ((p % q) + q) % q;
     else if (op == "**" && q >= 0 && q < 64) {
       r = 1;
       for (long long i = 0; i < q && ok; ++i) ok = !__builtin_mul_overflow(r, p, &r);
-    } else ok = false;
+    } else
+      ok = false;
     return ok ? store_.Num(std::to_string(r)) : kUnknown;
   }
   double p = std::strtod(x.text.c_str(), nullptr), q = std::strtod(y.text.c_str(), nullptr), r = 0;
-  if (op == "+") r = p + q;
-  else if (op == "-") r = p - q;
-  else if (op == "*") r = p * q;
-  else if (op == "/" && q != 0) r = p / q;
-  else if (op == "//" && q != 0) r = std::floor(p / q);
-  else if (op == "**") r = std::pow(p, q);
-  else return kUnknown;
+  if (op == "+")
+    r = p + q;
+  else if (op == "-")
+    r = p - q;
+  else if (op == "*")
+    r = p * q;
+  else if (op == "/" && q != 0)
+    r = p / q;
+  else if (op == "//" && q != 0)
+    r = std::floor(p / q);
+  else if (op == "**")
+    r = std::pow(p, q);
+  else
+    return kUnknown;
   if (!std::isfinite(r)) return kUnknown;
   return store_.Num(FormatDouble(r));
 }
@@ -1573,10 +1661,14 @@ VId Analyzer::Concat(VId a, VId b) {
     return store_.New(std::move(l));
   }
   auto link_of = [&](const Value& v, std::string* out) {
-    if (v.kind == VK::kStr) *out += v.text;
-    else if (v.kind == VK::kEndpointRef) *out += kLinkMark + objects_[v.ref].key + kLinkMark;
-    else if (v.kind == VK::kOpaque && !v.link.empty()) *out += v.link;
-    else return false;
+    if (v.kind == VK::kStr)
+      *out += v.text;
+    else if (v.kind == VK::kEndpointRef)
+      *out += kLinkMark + objects_[v.ref].key + kLinkMark;
+    else if (v.kind == VK::kOpaque && !v.link.empty())
+      *out += v.link;
+    else
+      return false;
     return true;
   };
   bool x_link = x.kind == VK::kEndpointRef || (x.kind == VK::kOpaque && !x.link.empty());
@@ -1736,8 +1828,10 @@ VId Analyzer::DictUpdate(VId dict, VId other, const Args* kw) {
         return;
       }
     }
-    if (d.entries.size() < Store::kMaxItems) d.entries.push_back({key, e});
-    else d.complete = false;
+    if (d.entries.size() < Store::kMaxItems)
+      d.entries.push_back({key, e});
+    else
+      d.complete = false;
   };
   if (other != kUnbound) {
     const Value& o = V(other);
@@ -1788,28 +1882,36 @@ VId Analyzer::Compare(TSNode n) {
     const std::string& op = ops[i];
     VId a = operands[i], b = operands[i + 1];
     std::optional<bool> r;
-    if (op == "==" || op == "is") r = Equal(store_, a, b);
+    if (op == "==" || op == "is")
+      r = Equal(store_, a, b);
     else if (op == "!=" || op == "is not" || op == "<>") {
       r = Equal(store_, a, b);
       if (r) r = !*r;
     } else if (op == "in" || op == "not in") {
       const Value& x = V(a);
       const Value& y = V(b);
-      if (x.scalar() && y.kind == VK::kStr && x.kind == VK::kStr) r = y.text.find(x.text) != std::string::npos;
+      if (x.scalar() && y.kind == VK::kStr && x.kind == VK::kStr)
+        r = y.text.find(x.text) != std::string::npos;
       else if (x.scalar() && y.kind == VK::kList) {
         bool found = false, unknown = !y.complete;
         for (const Ev& item : y.items) {
           auto e = Equal(store_, a, item.v);
-          if (!e) unknown = true;
-          else if (*e) found = true;
+          if (!e)
+            unknown = true;
+          else if (*e)
+            found = true;
         }
-        if (found) r = true;
-        else if (!unknown) r = false;
+        if (found)
+          r = true;
+        else if (!unknown)
+          r = false;
       } else if (x.scalar() && y.kind == VK::kDict) {
         bool found = false;
         for (const Entry& e : y.entries) found = found || e.key == x.text;
-        if (found) r = true;
-        else if (y.complete) r = false;
+        if (found)
+          r = true;
+        else if (y.complete)
+          r = false;
       }
       if (r && op == "not in") r = !*r;
     } else if (op == "<" || op == ">" || op == "<=" || op == ">=") {

@@ -24,7 +24,8 @@ struct StringToken {
 inline bool StringStop(char c) {
   static const auto kTable = [] {
     std::array<bool, 256> t{};
-    t[static_cast<unsigned char>('"')] = t[static_cast<unsigned char>('\\')] = t[static_cast<unsigned char>('\n')] = true;
+    t[static_cast<unsigned char>('"')] = t[static_cast<unsigned char>('\\')] = t[static_cast<unsigned char>('\n')] =
+        true;
     return t;
   }();
   return kTable[static_cast<unsigned char>(c)];
@@ -78,11 +79,21 @@ class Reader {
       if (i_ >= s_.size()) Fail("unterminated string");
       char e = s_[i_++];
       switch (e) {
-        case 'n': t.value += '\n'; break;
-        case 't': t.value += '\t'; break;
-        case 'r': t.value += '\r'; break;
-        case 'b': t.value += '\b'; break;
-        case 'f': t.value += '\f'; break;
+        case 'n':
+          t.value += '\n';
+          break;
+        case 't':
+          t.value += '\t';
+          break;
+        case 'r':
+          t.value += '\r';
+          break;
+        case 'b':
+          t.value += '\b';
+          break;
+        case 'f':
+          t.value += '\f';
+          break;
         case 'u': {
           uint32_t cp = Hex4();
           if (cp >= 0xD800 && cp < 0xDC00 && i_ + 1 < s_.size() && s_[i_] == '\\' && s_[i_ + 1] == 'u') {
@@ -93,7 +104,8 @@ class Reader {
           AppendUtf8(cp, &t.value);
           break;
         }
-        default: t.value += e;  // \" \\ \/
+        default:
+          t.value += e;  // \" \\ \/
       }
     }
     return t;
@@ -153,8 +165,8 @@ class Reader {
       }
     } else {
       size_t start = i_;
-      while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' ||
-                                s_[i_] == '+' || s_[i_] == '.')) {
+      while (i_ < s_.size() &&
+             (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' || s_[i_] == '+' || s_[i_] == '.')) {
         ++i_;
       }
       if (i_ == start) Fail(std::string("unexpected character '") + c + "'");
@@ -212,10 +224,14 @@ class Reader {
     for (int k = 0; k < 4; ++k) {
       char h = s_[i_++];
       v <<= 4;
-      if (h >= '0' && h <= '9') v |= h - '0';
-      else if (h >= 'a' && h <= 'f') v |= h - 'a' + 10;
-      else if (h >= 'A' && h <= 'F') v |= h - 'A' + 10;
-      else Fail("bad \\u escape");
+      if (h >= '0' && h <= '9')
+        v |= h - '0';
+      else if (h >= 'a' && h <= 'f')
+        v |= h - 'a' + 10;
+      else if (h >= 'A' && h <= 'F')
+        v |= h - 'A' + 10;
+      else
+        Fail("bad \\u escape");
     }
     return v;
   }
@@ -351,17 +367,57 @@ size_t FindAssign(std::string_view line) {
 
 // IPython line magics and default aliases that automagic accepts without `%`.
 bool IsAutomagic(std::string_view word) {
-  static const char* const kMagics[] = {
-      "alias", "alias_magic", "autoawait", "autocall", "automagic", "autoreload", "aimport", "autosave", "bookmark",
-      "cat", "cd", "clear", "colors", "conda", "config", "connect_info", "cp", "debug", "dhist", "dirs",
-      "doctest_mode", "ed", "edit", "env", "gui", "hist", "history", "killbgscripts", "ldir", "less", "lf", "lk",
-      "ll", "load", "load_ext", "loadpy", "logoff", "logon", "logstart", "logstate", "logstop", "ls", "lsmagic",
-      "lx", "macro", "magic", "man", "mamba", "matplotlib", "micromamba", "mkdir", "more", "mv", "notebook", "page",
-      "pastebin", "pdb", "pdef", "pdoc", "pfile", "pinfo", "pinfo2", "pip", "popd", "pprint", "precision", "prun",
-      "psearch", "psource", "pushd", "pwd", "pycat", "pylab", "qtconsole", "quickref", "recall", "rehashx",
-      "reload_ext", "rep", "rerun", "reset", "reset_selective", "rm", "rmdir", "run", "save", "sc", "set_env",
-      "store", "sx", "system", "tb", "time", "timeit", "unalias", "unload_ext", "uv", "who", "who_ls", "whos",
-      "xdel", "xmode"};
+  static const char* const kMagics[] = {"alias",        "alias_magic",
+                                        "autoawait",    "autocall",
+                                        "automagic",    "autoreload",
+                                        "aimport",      "autosave",
+                                        "bookmark",     "cat",
+                                        "cd",           "clear",
+                                        "colors",       "conda",
+                                        "config",       "connect_info",
+                                        "cp",           "debug",
+                                        "dhist",        "dirs",
+                                        "doctest_mode", "ed",
+                                        "edit",         "env",
+                                        "gui",          "hist",
+                                        "history",      "killbgscripts",
+                                        "ldir",         "less",
+                                        "lf",           "lk",
+                                        "ll",           "load",
+                                        "load_ext",     "loadpy",
+                                        "logoff",       "logon",
+                                        "logstart",     "logstate",
+                                        "logstop",      "ls",
+                                        "lsmagic",      "lx",
+                                        "macro",        "magic",
+                                        "man",          "mamba",
+                                        "matplotlib",   "micromamba",
+                                        "mkdir",        "more",
+                                        "mv",           "notebook",
+                                        "page",         "pastebin",
+                                        "pdb",          "pdef",
+                                        "pdoc",         "pfile",
+                                        "pinfo",        "pinfo2",
+                                        "pip",          "popd",
+                                        "pprint",       "precision",
+                                        "prun",         "psearch",
+                                        "psource",      "pushd",
+                                        "pwd",          "pycat",
+                                        "pylab",        "qtconsole",
+                                        "quickref",     "recall",
+                                        "rehashx",      "reload_ext",
+                                        "rep",          "rerun",
+                                        "reset",        "reset_selective",
+                                        "rm",           "rmdir",
+                                        "run",          "save",
+                                        "sc",           "set_env",
+                                        "store",        "sx",
+                                        "system",       "tb",
+                                        "time",         "timeit",
+                                        "unalias",      "unload_ext",
+                                        "uv",           "who",
+                                        "who_ls",       "whos",
+                                        "xdel",         "xmode"};
   for (const char* m : kMagics) {
     if (word == m) return true;
   }
@@ -563,8 +619,10 @@ bool ExtractNotebook(std::string_view json, NotebookSource* out, ParseError* err
       } else if (key == "worksheets") {  // nbformat 3
         r.Array([&] {
           r.Object([&](const std::string& k) {
-            if (k == "cells") read_cells("input");
-            else r.SkipValue(2);
+            if (k == "cells")
+              read_cells("input");
+            else
+              r.SkipValue(2);
           });
         });
       } else if (key == "metadata") {

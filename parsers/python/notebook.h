@@ -14,10 +14,10 @@
 namespace sagelint::py {
 
 struct LineOrigin {
-  int file_line = 0;    // line in the .ipynb file
-  int file_column = 0;  // column there of the Python line's first character (approximate after escapes)
-  int cell = 0;         // 1-based, markdown cells counted
-  int cell_line = 0;    // 1-based line within the cell
+  int file_line = 0;       // line in the .ipynb file
+  int file_column = 0;     // column there of the Python line's first character (approximate after escapes)
+  int cell = 0;            // 1-based, markdown cells counted
+  int cell_line = 0;       // 1-based line within the cell
   bool rewritten = false;  // IPython syntax replaced by `pass` (or blanked)
 };
 

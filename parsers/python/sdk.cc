@@ -17,30 +17,34 @@ namespace {
 using Names = std::set<std::string, std::less<>>;
 
 const Names& BuiltInAlgorithms() {
-  static const Names k = {"KMeans", "PCA", "LinearLearner", "FactorizationMachines", "NTM", "LDA",
-                          "RandomCutForest", "KNN", "IPInsights", "Object2Vec"};
+  static const Names k = {"KMeans",     "PCA",       "LinearLearner",   "FactorizationMachines",
+                          "NTM",        "LDA",       "RandomCutForest", "KNN",
+                          "IPInsights", "Object2Vec"};
   return k;
 }
 const Names& EstimatorClasses() {
   static const Names k = [] {
-    Names n = {"Estimator", "Framework", "SKLearn", "XGBoost", "PyTorch", "TensorFlow", "HuggingFace", "MXNet",
-               "Chainer", "RLEstimator", "JumpStartEstimator", "AlgorithmEstimator"};
+    Names n = {"Estimator",          "Framework",         "SKLearn", "XGBoost", "PyTorch",
+               "TensorFlow",         "HuggingFace",       "MXNet",   "Chainer", "RLEstimator",
+               "JumpStartEstimator", "AlgorithmEstimator"};
     n.insert(BuiltInAlgorithms().begin(), BuiltInAlgorithms().end());
     return n;
   }();
   return k;
 }
 const Names& ProcessorClasses() {
-  static const Names k = {"Processor", "ScriptProcessor", "FrameworkProcessor", "SKLearnProcessor",
-                          "PySparkProcessor", "SparkJarProcessor", "HuggingFaceProcessor", "PyTorchProcessor",
-                          "XGBoostProcessor", "TensorFlowProcessor", "MXNetProcessor",
-                          "SageMakerClarifyProcessor"};
+  static const Names k = {
+      "Processor",        "ScriptProcessor",     "FrameworkProcessor",   "SKLearnProcessor",
+      "PySparkProcessor", "SparkJarProcessor",   "HuggingFaceProcessor", "PyTorchProcessor",
+      "XGBoostProcessor", "TensorFlowProcessor", "MXNetProcessor",       "SageMakerClarifyProcessor"};
   return k;
 }
 const Names& HelperClasses() {
-  static const Names k = {"TrainingInput", "FileSystemInput", "ProcessingInput", "Compute", "StoppingCondition",
-                          "CheckpointConfig", "InputData", "ServerlessInferenceConfig", "AsyncInferenceConfig",
-                          "InstanceGroup", "S3DataSource", "BatchTransformInferenceConfig", "ResourceRequirements"};
+  static const Names k = {
+      "TrainingInput",        "FileSystemInput",  "ProcessingInput", "Compute",
+      "StoppingCondition",    "CheckpointConfig", "InputData",       "ServerlessInferenceConfig",
+      "AsyncInferenceConfig", "InstanceGroup",    "S3DataSource",    "BatchTransformInferenceConfig",
+      "ResourceRequirements"};
   return k;
 }
 bool IsModelClass(std::string_view cls) {
@@ -55,12 +59,11 @@ bool IsPredictorClass(std::string_view cls) {
 
 // Positional parameters of the SDK helper classes that accept them.
 const std::vector<std::string_view>* HelperPositions(std::string_view cls) {
-  static const std::vector<std::string_view> kTrainingInput = {
-      "s3_data", "distribution", "compression", "content_type", "record_wrapping", "s3_data_type",
-      "instance_groups", "input_mode"};
-  static const std::vector<std::string_view> kFileSystemInput = {"file_system_id", "file_system_type",
-                                                                 "directory_path", "file_system_access_mode",
-                                                                 "content_type"};
+  static const std::vector<std::string_view> kTrainingInput = {"s3_data",         "distribution",    "compression",
+                                                               "content_type",    "record_wrapping", "s3_data_type",
+                                                               "instance_groups", "input_mode"};
+  static const std::vector<std::string_view> kFileSystemInput = {"file_system_id", "file_system_type", "directory_path",
+                                                                 "file_system_access_mode", "content_type"};
   static const std::vector<std::string_view> kProcessingInput = {
       "source", "destination", "input_name", "s3_data_type", "s3_input_mode", "s3_data_distribution_type"};
   static const std::vector<std::string_view> kInstanceGroup = {"instance_group_name", "instance_type",
@@ -79,9 +82,9 @@ const std::vector<std::string_view>* HelperPositions(std::string_view cls) {
 
 std::string FrameworkOfClass(std::string_view cls) {
   static const std::pair<std::string_view, std::string_view> kPrefixes[] = {
-      {"SKLearn", "sklearn"},   {"XGBoost", "xgboost"}, {"PyTorch", "pytorch"},      {"TensorFlow", "tensorflow"},
-      {"HuggingFace", "huggingface"}, {"MXNet", "mxnet"}, {"Chainer", "chainer"}, {"RLEstimator", "rl"},
-      {"PySpark", "spark"},     {"SparkJar", "spark"}};
+      {"SKLearn", "sklearn"},         {"XGBoost", "xgboost"}, {"PyTorch", "pytorch"}, {"TensorFlow", "tensorflow"},
+      {"HuggingFace", "huggingface"}, {"MXNet", "mxnet"},     {"Chainer", "chainer"}, {"RLEstimator", "rl"},
+      {"PySpark", "spark"},           {"SparkJar", "spark"}};
   for (const auto& [prefix, fw] : kPrefixes) {
     if (cls.rfind(prefix, 0) == 0) return std::string(fw);
   }
@@ -117,10 +120,10 @@ bool LooksLikeCleanup(std::string_view name) {
 bool PascalCase(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
 const Names& SageMakerCreateMethods() {
-  static const Names k = {"create_training_job", "create_hyper_parameter_tuning_job", "create_processing_job",
-                          "create_transform_job", "create_notebook_instance",
-                          "create_notebook_instance_lifecycle_config", "create_endpoint_config",
-                          "create_endpoint"};
+  static const Names k = {"create_training_job",      "create_hyper_parameter_tuning_job",
+                          "create_processing_job",    "create_transform_job",
+                          "create_notebook_instance", "create_notebook_instance_lifecycle_config",
+                          "create_endpoint_config",   "create_endpoint"};
   return k;
 }
 
@@ -132,11 +135,38 @@ const Names& SageMakerCreateMethods() {
 // none of them is not run (analyser.h: Prescan).
 bool IsRelevantName(std::string_view name) {
   static const Names kNames = [] {
-    Names n = {"sagemaker", "boto3", "fit", "deploy", "train", "run", "tune", "transformer", "create_model",
-               "compile_model", "build", "best_estimator", "attach", "from_recipe", "delete_endpoint", "delete",
-               "delete_predictor", "client", "sagemaker_client", "boto_session", "register_scalable_target",
-               "retrieve", "update", "setdefault", "ModelTrainer", "ModelBuilder", "HyperparameterTuner",
-               "Transformer", "ParameterString", "ParameterInteger", "ParameterFloat", "ParameterBoolean"};
+    Names n = {"sagemaker",
+               "boto3",
+               "fit",
+               "deploy",
+               "train",
+               "run",
+               "tune",
+               "transformer",
+               "create_model",
+               "compile_model",
+               "build",
+               "best_estimator",
+               "attach",
+               "from_recipe",
+               "delete_endpoint",
+               "delete",
+               "delete_predictor",
+               "client",
+               "sagemaker_client",
+               "boto_session",
+               "register_scalable_target",
+               "retrieve",
+               "update",
+               "setdefault",
+               "ModelTrainer",
+               "ModelBuilder",
+               "HyperparameterTuner",
+               "Transformer",
+               "ParameterString",
+               "ParameterInteger",
+               "ParameterFloat",
+               "ParameterBoolean"};
     n.insert(EstimatorClasses().begin(), EstimatorClasses().end());
     n.insert(ProcessorClasses().begin(), ProcessorClasses().end());
     n.insert(HelperClasses().begin(), HelperClasses().end());
@@ -166,8 +196,8 @@ int Analyzer::NewObject(Object o, TSNode call) {
   int id = static_cast<int>(objects_.size());
   if (o.kind == ObjKind::kPredictor) {
     SourcePos p = R(call).begin;
-    o.key = "ref:" + file_.path + "#" + (o.var.empty() ? std::string("deploy") : o.var) + "@" +
-            std::to_string(p.line) + ":" + std::to_string(p.column);
+    o.key = "ref:" + file_.path + "#" + (o.var.empty() ? std::string("deploy") : o.var) + "@" + std::to_string(p.line) +
+            ":" + std::to_string(p.column);
   }
   objects_.push_back(std::move(o));
   return id;
@@ -346,8 +376,7 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
       o.kind = ObjKind::kTransformer;
     } else if (IsModelClass(cls)) {
       o.kind = ObjKind::kModel;
-    } else if (cls == "Session" || cls == "PipelineSession" || cls == "LocalSession" ||
-               cls == "LocalPipelineSession") {
+    } else if (cls == "Session" || cls == "PipelineSession" || cls == "LocalSession" || cls == "LocalPipelineSession") {
       o.kind = ObjKind::kSession;
       o.local = cls.rfind("Local", 0) == 0;
     } else if (HelperClasses().count(cls)) {
@@ -470,7 +499,8 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
 VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& args) {
   const Value& r = V(recv);
   switch (r.kind) {
-    case VK::kObject: return ObjectMethod(r.ref, method, call, args);
+    case VK::kObject:
+      return ObjectMethod(r.ref, method, call, args);
     case VK::kQual: {
       std::string q = r.text + "." + std::string(method);
       return CallQualified(q, call, args);
@@ -625,7 +655,8 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
       }
       return kUnknown;
     }
-    default: break;
+    default:
+      break;
   }
   // A receiver we cannot resolve.
   if (method != "delete_endpoint" && LooksLikeCleanup(method)) {
@@ -681,8 +712,7 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
         return make(ObjKind::kPredictor, model_source, args);
       }
       if (method == "transformer") return make(ObjKind::kTransformer, model_source < 0 ? id : model_source, args);
-      if (method == "create_model" || method == "compile_model" || method == "best_estimator" ||
-          method == "build") {
+      if (method == "create_model" || method == "compile_model" || method == "best_estimator" || method == "build") {
         VId v = make(ObjKind::kModel, model_source < 0 ? id : model_source, args);
         if (method == "build") objects_[store_[v].ref].builds.push_back(args);
         return v;
@@ -737,7 +767,8 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
       if (expect_failure_ == 0) client_calls_.push_back({std::string(method), objects_[id].service, args, order_});
       return kUnknown;
     }
-    default: return kUnknown;
+    default:
+      return kUnknown;
   }
 }
 
@@ -786,7 +817,8 @@ VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
       for (Alt& a : alts) a.value = Ev{Attribute(a.value.v, name, node), {}};
       return store_.OneOf(std::move(alts));
     }
-    default: return kUnknown;
+    default:
+      return kUnknown;
   }
 }
 
@@ -810,19 +842,27 @@ void Analyzer::RecordDelete(VId target) {
           // Predictor(name).delete_endpoint(): the endpoint named in its constructor.
           if (objects_[x.ref].attached) {
             auto name = Arg(objects_[x.ref].args, {"endpoint_name", "endpoint"}, 0);
-            if (name) visit(name->v, depth + 1);
-            else d.unknown = true;
+            if (name)
+              visit(name->v, depth + 1);
+            else
+              d.unknown = true;
           }
         } else {
           d.unknown = true;
         }
         break;
-      case VK::kStr: d.names.push_back(x.text); break;
+      case VK::kStr:
+        d.names.push_back(x.text);
+        break;
       case VK::kOneOf:
         for (const Alt& a : x.alts) visit(a.value.v, depth + 1);
         break;
-      case VK::kOpaque: d.name_values.push_back(v); break;
-      default: d.unknown = true; break;
+      case VK::kOpaque:
+        d.name_values.push_back(v);
+        break;
+      default:
+        d.unknown = true;
+        break;
     }
   };
   visit(target, 0);

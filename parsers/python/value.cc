@@ -108,15 +108,18 @@ std::optional<bool> Truth(const Store& s, VId id) {
   if (id < 0) return std::nullopt;
   const Value& v = s[id];
   switch (v.kind) {
-    case VK::kStr: return !v.text.empty();
-    case VK::kBool: return v.text == "true";
+    case VK::kStr:
+      return !v.text.empty();
+    case VK::kBool:
+      return v.text == "true";
     case VK::kNum: {
       char* end = nullptr;
       double d = std::strtod(v.text.c_str(), &end);
       if (end == v.text.c_str()) return std::nullopt;
       return d != 0;
     }
-    case VK::kNone: return false;
+    case VK::kNone:
+      return false;
     case VK::kDict:
       if (!v.entries.empty()) return true;
       return v.complete ? std::optional<bool>(false) : std::nullopt;
@@ -127,7 +130,8 @@ std::optional<bool> Truth(const Store& s, VId id) {
     case VK::kQual:
     case VK::kHelper:
     case VK::kFunction:
-    case VK::kClass: return true;
+    case VK::kClass:
+      return true;
     case VK::kOneOf: {
       std::optional<bool> all;
       for (const Alt& a : v.alts) {
@@ -137,7 +141,8 @@ std::optional<bool> Truth(const Store& s, VId id) {
       }
       return all;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 

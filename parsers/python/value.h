@@ -23,8 +23,8 @@ inline constexpr VId kUnbound = -1;  // an environment slot whose name is not bo
 inline constexpr VId kUnknown = 0;   // the shared unknown value
 
 enum class VK : uint8_t {
-  kUnknown,      // nothing is known
-  kOpaque,       // unknown, but one runtime value: two uses of it are the same value
+  kUnknown,  // nothing is known
+  kOpaque,   // unknown, but one runtime value: two uses of it are the same value
   kStr,
   kNum,
   kBool,
@@ -60,10 +60,10 @@ struct Value {
   VK kind = VK::kUnknown;
   bool complete = true;  // dict / list / helper: nothing unseen can add entries
   int32_t ref = -1;
-  std::string text;    // scalar text (numbers in decimal, booleans true/false); dotted name; helper class
-  std::string origin;  // how a non-literal was resolved ("constant GPU")
-  std::string aux;     // kOpaque: the framework of image_uris.retrieve; kStr: a script before base64
-  std::string link;    // kOpaque: the text with endpoint references spelled as kLinkMark key kLinkMark
+  std::string text;            // scalar text (numbers in decimal, booleans true/false); dotted name; helper class
+  std::string origin;          // how a non-literal was resolved ("constant GPU")
+  std::string aux;             // kOpaque: the framework of image_uris.retrieve; kStr: a script before base64
+  std::string link;            // kOpaque: the text with endpoint references spelled as kLinkMark key kLinkMark
   std::vector<Entry> entries;  // dict and helper keywords, keys unique
   std::vector<Ev> items;       // list / tuple
   std::vector<Alt> alts;       // kOneOf

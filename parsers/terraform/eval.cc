@@ -4,9 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
@@ -27,7 +26,7 @@ constexpr int kDeadlineMs = 2000;
 constexpr int kMaxDepth = 64;
 constexpr int kMaxModuleDepth = 8;
 constexpr size_t kMaxReadBytes = 1u << 20;  // file(), templatefile()
-constexpr size_t kMaxInstances = 256;      // count / for_each instances of one resource
+constexpr size_t kMaxInstances = 256;       // count / for_each instances of one resource
 
 std::string_view Type(TSNode n) { return ts::Type(n); }
 SourceRange Range(TSNode n) { return {ts::Start(n), ts::End(n)}; }
@@ -64,7 +63,9 @@ TSNode BlockBody(TSNode block) {
   return TSNode{};
 }
 
-std::string BlockKind(TSNode block, const HclFile& f) { return std::string(ts::Text(ts_node_named_child(block, 0), f.text)); }
+std::string BlockKind(TSNode block, const HclFile& f) {
+  return std::string(ts::Text(ts_node_named_child(block, 0), f.text));
+}
 
 // The attribute `name` of a block body, or a null node.
 TSNode AttributeExpr(TSNode body, const HclFile& f, std::string_view name) {
@@ -147,7 +148,9 @@ TfVal JsonValue(const cfn::Node& n, SourceRange at, int depth) {
   v.range = n.pos.valid() ? SourceRange{n.pos, n.pos} : at;
   if (depth > kMaxDepth) return v;
   switch (n.kind) {
-    case cfn::Node::Kind::kNull: v.kind = K::kNull; return v;
+    case cfn::Node::Kind::kNull:
+      v.kind = K::kNull;
+      return v;
     case cfn::Node::Kind::kSeq:
       v.kind = K::kList;
       for (const cfn::Node& i : n.items) v.items.push_back(JsonValue(i, at, depth + 1));
@@ -249,7 +252,9 @@ std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std:
 
 std::vector<std::string> LocalModuleSources(const HclFile& f) {
   std::vector<std::string> out;
-  auto local = [](const std::string& s) { return s.rfind("./", 0) == 0 || s.rfind("../", 0) == 0 || s == "." || s == ".."; };
+  auto local = [](const std::string& s) {
+    return s.rfind("./", 0) == 0 || s.rfind("../", 0) == 0 || s == "." || s == "..";
+  };
   if (f.broken || f.vars) return out;
   if (f.json) {
     const cfn::Node* modules = f.json_root.Get("module");
@@ -367,7 +372,8 @@ std::unique_ptr<Module::TypeSpec> Module::ParseType(TSNode n, const HclFile& f, 
   } else if (name == "tuple" && args.size() == 1) {
     spec->t = TypeSpec::T::kTuple;
     TSNode t = args[0];
-    while (!ts_node_is_null(t) && Type(t) != "tuple" && ts_node_named_child_count(t) == 1) t = ts_node_named_child(t, 0);
+    while (!ts_node_is_null(t) && Type(t) != "tuple" && ts_node_named_child_count(t) == 1)
+      t = ts_node_named_child(t, 0);
     if (!ts_node_is_null(t) && Type(t) == "tuple") {
       for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i) {
         TSNode c = ts_node_named_child(t, i);
@@ -377,7 +383,8 @@ std::unique_ptr<Module::TypeSpec> Module::ParseType(TSNode n, const HclFile& f, 
   } else if (name == "object" && args.size() == 1) {
     spec->t = TypeSpec::T::kObject;
     TSNode o = args[0];
-    while (!ts_node_is_null(o) && Type(o) != "object" && ts_node_named_child_count(o) == 1) o = ts_node_named_child(o, 0);
+    while (!ts_node_is_null(o) && Type(o) != "object" && ts_node_named_child_count(o) == 1)
+      o = ts_node_named_child(o, 0);
     if (ts_node_is_null(o) || Type(o) != "object") return spec;
     for (uint32_t i = 0; i < ts_node_named_child_count(o); ++i) {
       TSNode e = ts_node_named_child(o, i);
@@ -466,8 +473,13 @@ TfVal Module::ApplyType(TfVal v, const TypeSpec& t, int depth) {
 
 Module::Module(Unit& unit, std::vector<HclFile*> files, fs::path dir, std::string prefix, std::string via,
                const std::map<std::string, TfVal>* inputs, int depth)
-    : unit_(unit), files_(std::move(files)), dir_(std::move(dir)), prefix_(std::move(prefix)), via_(std::move(via)),
-      inputs_(inputs), depth_(depth) {}
+    : unit_(unit),
+      files_(std::move(files)),
+      dir_(std::move(dir)),
+      prefix_(std::move(prefix)),
+      via_(std::move(via)),
+      inputs_(inputs),
+      depth_(depth) {}
 
 Module::~Module() = default;
 
@@ -494,9 +506,12 @@ void Module::Load() {
   for (HclFile* f : files_) {
     if (!f->vars || f->broken) continue;
     std::string base = fs::path(f->abs).filename().string();
-    if (base == "terraform.tfvars") auto_files.emplace_back("0", f);
-    else if (base == "terraform.tfvars.json") auto_files.emplace_back("1", f);
-    else if (base.ends_with(".auto.tfvars") || base.ends_with(".auto.tfvars.json")) auto_files.emplace_back("2" + base, f);
+    if (base == "terraform.tfvars")
+      auto_files.emplace_back("0", f);
+    else if (base == "terraform.tfvars.json")
+      auto_files.emplace_back("1", f);
+    else if (base.ends_with(".auto.tfvars") || base.ends_with(".auto.tfvars.json"))
+      auto_files.emplace_back("2" + base, f);
   }
   std::sort(auto_files.begin(), auto_files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [rank, f] : auto_files) {
@@ -571,7 +586,12 @@ void Module::LoadJson(HclFile& f) {
       const auto& [type, names] = types->entries[i];
       if (!names.is_map()) continue;
       for (size_t j = 0; j < names.entries.size(); ++j) {
-        Decl d{mode, type, names.entries[j].first, &f, TSNode{}, &names.entries[j].second,
+        Decl d{mode,
+               type,
+               names.entries[j].first,
+               &f,
+               TSNode{},
+               &names.entries[j].second,
                {names.key_pos[j], names.key_pos[j]}};
         decls_[(std::string(mode) == "data" ? "data." : "") + type + "." + names.entries[j].first] = d;
       }
@@ -645,8 +665,9 @@ std::vector<Module::Instance> Module::Expand(const TfVal* count, const TfVal* fo
         }
       }
       std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      keyed.erase(std::unique(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
-                  keyed.end());
+      keyed.erase(
+          std::unique(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+          keyed.end());
       if (keyed.size() > kMaxInstances) known = false;
     }
     if (!known) {
@@ -706,9 +727,9 @@ const TfVal& Module::Evaluated(const std::string& address, const Instance& inst)
     body = d.json ? FromJson(*d.json, *d.file, 1, true) : BodyValue(d.body, *d.file, 1, true);
     if (d.json) {
       for (const char* meta : {"count", "for_each", "depends_on", "provider", "lifecycle"}) {
-        body.fields.erase(std::remove_if(body.fields.begin(), body.fields.end(),
-                                         [&](const auto& f) { return f.first == meta; }),
-                          body.fields.end());
+        body.fields.erase(
+            std::remove_if(body.fields.begin(), body.fields.end(), [&](const auto& f) { return f.first == meta; }),
+            body.fields.end());
       }
     }
     scope_ = std::move(saved);
@@ -1000,8 +1021,10 @@ TfVal Module::EvalInner(TSNode n, const HclFile& f, int depth) {
       }
       TfVal val = Eval(ts::Field(c, "val"), f, depth + 1);
       auto it = std::find_if(v.fields.begin(), v.fields.end(), [&](const auto& x) { return x.first == k; });
-      if (it != v.fields.end()) it->second = std::move(val);
-      else v.fields.emplace_back(k, std::move(val));
+      if (it != v.fields.end())
+        it->second = std::move(val);
+      else
+        v.fields.emplace_back(k, std::move(val));
     }
     return v;
   }
@@ -1056,7 +1079,8 @@ TfVal Module::Traversal(TSNode parent, uint32_t first, uint32_t* next, const Hcl
   }
   *next = i;
   if (parts.empty()) return TfVal{};
-  SourceRange at{ts::Start(Type(parent) == "variable_expr" ? parent : ts_node_named_child(parent, first)), ts::End(last)};
+  SourceRange at{ts::Start(Type(parent) == "variable_expr" ? parent : ts_node_named_child(parent, first)),
+                 ts::End(last)};
   const std::string& root = parts[0];
   size_t used = 1;
   TfVal v;
@@ -1133,7 +1157,8 @@ TfVal Module::Suffix(TfVal base, TSNode s, const HclFile& f, int depth) {
     out.kind = K::kList;
     out.range = at;
     for (TfVal& e : elems) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(inner); ++i) e = Suffix(std::move(e), ts_node_named_child(inner, i), f, depth);
+      for (uint32_t i = 0; i < ts_node_named_child_count(inner); ++i)
+        e = Suffix(std::move(e), ts_node_named_child(inner, i), f, depth);
       out.items.push_back(std::move(e));
     }
     return out;
@@ -1176,7 +1201,8 @@ TfVal Module::Index(const TfVal& base, const TfVal& key, SourceRange at) {
       const auto& insts = Instances(base.ref);
       bool unexpanded = insts.size() == 1 && insts[0].suffix.empty();
       if (unexpanded) return base;
-      if (std::none_of(insts.begin(), insts.end(), [&](const Instance& i) { return i.suffix == InstanceSuffix(key); })) {
+      if (std::none_of(insts.begin(), insts.end(),
+                       [&](const Instance& i) { return i.suffix == InstanceSuffix(key); })) {
         return MakeError(at, "no instance " + v.ref);
       }
       v.link = std::string(1, kRefMark) + prefix_ + v.ref + kRefMark;
@@ -1344,7 +1370,9 @@ TfVal Module::FromJson(const cfn::Node& n, const HclFile& f, int depth, bool int
   v.range = {n.pos, n.pos};
   if (depth > kMaxDepth) return v;
   switch (n.kind) {
-    case cfn::Node::Kind::kNull: v.kind = K::kNull; break;
+    case cfn::Node::Kind::kNull:
+      v.kind = K::kNull;
+      break;
     case cfn::Node::Kind::kSeq:
       v.kind = K::kList;
       for (const cfn::Node& i : n.items) v.items.push_back(FromJson(i, f, depth + 1, interpolate));
@@ -1548,7 +1576,8 @@ TfVal Module::Operation(TSNode op, const HclFile& f, int depth) {
     TfVal x = Chain(op, 0, named, f, depth + 1);
     if (x.error) return x;
     if (sym == "!" && x.kind == K::kBool) return MakeKnown(K::kBool, x.text == "true" ? "false" : "true", at);
-    if (sym == "-" && x.known() && IsNumberText(x.text)) return MakeKnown(K::kNum, NumText(-std::atof(x.text.c_str())), at);
+    if (sym == "-" && x.known() && IsNumberText(x.text))
+      return MakeKnown(K::kNum, NumText(-std::atof(x.text.c_str())), at);
     return Unknown(at);
   }
   if (Type(op) != "binary_operation") return Unknown(at);
@@ -1610,18 +1639,24 @@ TfVal Module::ForExpr(TSNode n, const HclFile& f, int depth) {
   for (uint32_t i = 0; i < ts_node_named_child_count(inner); ++i) {
     TSNode c = ts_node_named_child(inner, i);
     std::string_view t = Type(c);
-    if (t == "for_intro") intro = c;
-    else if (t == "for_cond") cond = ts_node_named_child(c, 0);
-    else if (t == "expression") exprs.push_back(c);
-    else if (t == "ellipsis") group = true;
+    if (t == "for_intro")
+      intro = c;
+    else if (t == "for_cond")
+      cond = ts_node_named_child(c, 0);
+    else if (t == "expression")
+      exprs.push_back(c);
+    else if (t == "ellipsis")
+      group = true;
   }
   if (ts_node_is_null(intro) || exprs.size() != (object ? 2u : 1u)) return Unknown(at);
   std::vector<std::string> names;
   TSNode collection_expr{};
   for (uint32_t i = 0; i < ts_node_named_child_count(intro); ++i) {
     TSNode c = ts_node_named_child(intro, i);
-    if (Type(c) == "identifier") names.emplace_back(ts::Text(c, f.text));
-    else if (Type(c) == "expression") collection_expr = c;
+    if (Type(c) == "identifier")
+      names.emplace_back(ts::Text(c, f.text));
+    else if (Type(c) == "expression")
+      collection_expr = c;
   }
   if (names.empty() || names.size() > 2) return Unknown(at);
   TfVal collection = Eval(collection_expr, f, depth + 1);
@@ -1718,7 +1753,7 @@ TfVal Module::Function(TSNode n, const HclFile& f, int depth) {
   std::optional<TfVal> r = CallBuiltin(name, args, at);
   if (r) {
     // An encoding of one value was written where that value was (pre-commit attribution).
-    static const std::set<std::string> kSameValue = {"base64encode", "base64decode", "trimspace", "lower", "upper",
+    static const std::set<std::string> kSameValue = {"base64encode", "base64decode", "trimspace", "lower",     "upper",
                                                      "tostring",     "tonumber",     "tobool",    "jsonencode"};
     if (kSameValue.count(name) && args.size() == 1 && r->src_path.empty()) {
       r->src_path = args[0].src_path;

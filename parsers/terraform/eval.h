@@ -110,7 +110,7 @@ class Module {
     SourceRange range;
   };
   struct Instance {
-    std::string suffix;  // "", "[0]", "[\"key\"]"
+    std::string suffix;                                // "", "[0]", "[\"key\"]"
     std::vector<std::pair<std::string, TfVal>> scope;  // each / count
   };
   struct Call;

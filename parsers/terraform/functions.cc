@@ -148,7 +148,8 @@ std::optional<bool> Equal(const TfVal& a, const TfVal& b) {
     return a.text == b.text;
   }
   if (a.kind == K::kList && b.kind == K::kList) {
-    if (a.items.size() != b.items.size()) return a.FullyKnown() && b.FullyKnown() ? std::optional<bool>(false) : std::nullopt;
+    if (a.items.size() != b.items.size())
+      return a.FullyKnown() && b.FullyKnown() ? std::optional<bool>(false) : std::nullopt;
     bool all = true;
     for (size_t i = 0; i < a.items.size(); ++i) {
       auto e = Equal(a.items[i], b.items[i]);
@@ -159,7 +160,8 @@ std::optional<bool> Equal(const TfVal& a, const TfVal& b) {
   }
   if (a.kind == K::kMap && b.kind == K::kMap) {
     if (a.dynamic || b.dynamic) return std::nullopt;
-    if (a.fields.size() != b.fields.size()) return a.FullyKnown() && b.FullyKnown() ? std::optional<bool>(false) : std::nullopt;
+    if (a.fields.size() != b.fields.size())
+      return a.FullyKnown() && b.FullyKnown() ? std::optional<bool>(false) : std::nullopt;
     bool all = true;
     for (const auto& [k, v] : a.fields) {
       const TfVal* w = b.Get(k);
@@ -259,7 +261,8 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
     return arg(0) ? std::optional<TfVal>(*arg(0)) : std::nullopt;
   }
   if (name == "toset" || name == "distinct") {
-    if (!arg(0) || arg(0)->kind != K::kList) return arg(0) && !arg(0)->FullyKnown() ? Unknown(at) : std::optional<TfVal>();
+    if (!arg(0) || arg(0)->kind != K::kList)
+      return arg(0) && !arg(0)->FullyKnown() ? Unknown(at) : std::optional<TfVal>();
     std::vector<TfVal> out;
     for (const TfVal& i : arg(0)->items) {
       bool dup = false;
@@ -322,7 +325,8 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
   if (name == "element") {
     if (!arg(0) || !arg(1) || arg(0)->kind != K::kList) return Unknown(at);
     auto i = Num(*arg(1));
-    if (!i || arg(0)->items.empty()) return arg(0)->items.empty() ? MakeError(at, "element of an empty list") : Unknown(at);
+    if (!i || arg(0)->items.empty())
+      return arg(0)->items.empty() ? MakeError(at, "element of an empty list") : Unknown(at);
     return arg(0)->items[static_cast<size_t>(std::fabs(*i)) % arg(0)->items.size()];
   }
   if (name == "concat") {
@@ -371,8 +375,10 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
       if (m.kind != K::kMap) return Unknown(at);
       for (const auto& kv : m.fields) {
         auto it = std::find_if(v.fields.begin(), v.fields.end(), [&](const auto& x) { return x.first == kv.first; });
-        if (it != v.fields.end()) it->second = kv.second;
-        else v.fields.push_back(kv);
+        if (it != v.fields.end())
+          it->second = kv.second;
+        else
+          v.fields.push_back(kv);
       }
       v.dynamic = v.dynamic || m.dynamic;
     }
@@ -498,7 +504,8 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
     size_t pos = 0;
     while (true) {
       size_t next = s1->find(*s0, pos);
-      out.push_back(MakeKnown(K::kStr, s1->substr(pos, next == std::string::npos ? std::string::npos : next - pos), at));
+      out.push_back(
+          MakeKnown(K::kStr, s1->substr(pos, next == std::string::npos ? std::string::npos : next - pos), at));
       if (next == std::string::npos) break;
       pos = next + s0->size();
     }
@@ -507,8 +514,9 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
   if (!s0) return std::nullopt;
   if (name == "lower" || name == "upper") {
     std::string out = *s0;
-    for (char& c : out) c = static_cast<char>(name == "lower" ? std::tolower(static_cast<unsigned char>(c))
-                                                               : std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : out)
+      c = static_cast<char>(name == "lower" ? std::tolower(static_cast<unsigned char>(c))
+                                            : std::toupper(static_cast<unsigned char>(c)));
     return MakeKnown(K::kStr, out, at);
   }
   if (name == "trimspace") {
@@ -520,7 +528,8 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
     if (!s1) return Unknown(at);
     std::string out = *s0;
     if (name == "trimprefix" && out.rfind(*s1, 0) == 0) out.erase(0, s1->size());
-    if (name == "trimsuffix" && out.size() >= s1->size() && out.compare(out.size() - s1->size(), s1->size(), *s1) == 0) {
+    if (name == "trimsuffix" && out.size() >= s1->size() &&
+        out.compare(out.size() - s1->size(), s1->size(), *s1) == 0) {
       out.erase(out.size() - s1->size());
     }
     return MakeKnown(K::kStr, out, at);
@@ -528,8 +537,9 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
   if (name == "startswith" || name == "endswith") {
     const std::string* s1 = Text(arg(1));
     if (!s1) return Unknown(at);
-    bool r = name == "startswith" ? s0->rfind(*s1, 0) == 0
-                                  : s0->size() >= s1->size() && s0->compare(s0->size() - s1->size(), s1->size(), *s1) == 0;
+    bool r = name == "startswith"
+                 ? s0->rfind(*s1, 0) == 0
+                 : s0->size() >= s1->size() && s0->compare(s0->size() - s1->size(), s1->size(), *s1) == 0;
     return MakeKnown(K::kBool, r ? "true" : "false", at);
   }
   if (name == "replace") {

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "linter/base/paths.h"
+#include "parsers/cloudformation/node.h"
 #include "parsers/common/top_keys.h"
 #include "parsers/frontend.h"
-#include "parsers/cloudformation/node.h"
 #include "parsers/terraform/eval.h"
 #include "parsers/terraform/resources.h"
 #include "parsers/terraform/value.h"
@@ -73,8 +73,10 @@ void PlanResources(const cfn::Node& module, const std::string& path, std::vector
         TfVal v;
         v.range = {n.pos, n.pos};
         if (d > kMaxDepth) return v;
-        if (n.is_null()) v.kind = TfVal::Kind::kNull;
-        else if (n.is_scalar()) return Known(TfVal::Kind::kStr, n.text, v.range);
+        if (n.is_null())
+          v.kind = TfVal::Kind::kNull;
+        else if (n.is_scalar())
+          return Known(TfVal::Kind::kStr, n.text, v.range);
         else if (n.is_seq()) {
           v.kind = TfVal::Kind::kList;
           for (const cfn::Node& i : n.items) v.items.push_back(conv(i, d + 1));

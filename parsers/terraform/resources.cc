@@ -66,17 +66,28 @@ class Extractor {
         if (t == "aws_iam_policy_document") PolicyDocumentData(r);
         return;
       }
-      if (t == "aws_sagemaker_notebook_instance") Notebook(r);
-      else if (t == "aws_sagemaker_notebook_instance_lifecycle_configuration") LifecycleConfig(r);
-      else if (t == "aws_sagemaker_endpoint_configuration") EndpointConfig(r);
-      else if (t == "aws_sagemaker_domain") Studio(r, WorkloadKind::kStudioDomain);
-      else if (t == "aws_sagemaker_user_profile") Studio(r, WorkloadKind::kStudioUserProfile);
-      else if (t == "aws_sagemaker_space") Studio(r, WorkloadKind::kStudioSpace);
-      else if (t == "aws_sagemaker_training_job") Request(r, cfn::RequestKind::kTraining);
-      else if (t == "aws_sagemaker_hyper_parameter_tuning_job") Request(r, cfn::RequestKind::kTuning);
-      else if (t == "aws_appautoscaling_target") ScalableTarget(r);
-      else if (t == "aws_iam_policy" || t == "aws_iam_role_policy") Policy(r, r.body.Get("policy"));
-      else if (t == "aws_iam_role") Role(r);
+      if (t == "aws_sagemaker_notebook_instance")
+        Notebook(r);
+      else if (t == "aws_sagemaker_notebook_instance_lifecycle_configuration")
+        LifecycleConfig(r);
+      else if (t == "aws_sagemaker_endpoint_configuration")
+        EndpointConfig(r);
+      else if (t == "aws_sagemaker_domain")
+        Studio(r, WorkloadKind::kStudioDomain);
+      else if (t == "aws_sagemaker_user_profile")
+        Studio(r, WorkloadKind::kStudioUserProfile);
+      else if (t == "aws_sagemaker_space")
+        Studio(r, WorkloadKind::kStudioSpace);
+      else if (t == "aws_sagemaker_training_job")
+        Request(r, cfn::RequestKind::kTraining);
+      else if (t == "aws_sagemaker_hyper_parameter_tuning_job")
+        Request(r, cfn::RequestKind::kTuning);
+      else if (t == "aws_appautoscaling_target")
+        ScalableTarget(r);
+      else if (t == "aws_iam_policy" || t == "aws_iam_role_policy")
+        Policy(r, r.body.Get("policy"));
+      else if (t == "aws_iam_role")
+        Role(r);
       else if (t == "aws_iam_role_policy_attachment" || t == "aws_iam_policy_attachment" ||
                t == "aws_iam_user_policy_attachment" || t == "aws_iam_group_policy_attachment") {
         Attachment(r);
@@ -162,8 +173,8 @@ class Extractor {
       if (e.type != "aws_sagemaker_endpoint" || e.mode != "resource") continue;
       const TfVal* ref = e.body.Get("endpoint_config_name");
       if (!ref) continue;
-      bool uses = RefOf(ref) == r.address ||
-                  (ref->known() && cfg_name && cfg_name->known() && ref->text == cfg_name->text);
+      bool uses =
+          RefOf(ref) == r.address || (ref->known() && cfg_name && cfg_name->known() && ref->text == cfg_name->text);
       if (uses) endpoints.push_back(&e);
     }
     bool async = b.Block("async_inference_config") != nullptr;
@@ -397,8 +408,10 @@ class Extractor {
         cond.known = test.known() && variable.known();
         if (const TfVal* values = c->Get("values"); values && values->kind == TfVal::Kind::kList) {
           for (const TfVal& v : values->items) {
-            if (v.known()) cond.values.push_back(v.text);
-            else cond.known = false;
+            if (v.known())
+              cond.values.push_back(v.text);
+            else
+              cond.known = false;
           }
         } else {
           cond.known = false;

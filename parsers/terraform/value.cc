@@ -1,8 +1,8 @@
 #include "parsers/terraform/value.h"
 
-#include "parsers/cloudformation/request.h"
-
 #include <cctype>
+
+#include "parsers/cloudformation/request.h"
 
 namespace sagelint::tf {
 

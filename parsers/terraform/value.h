@@ -22,11 +22,11 @@ struct TfVal {
   struct Field;  // a key and its value (defined below: TfVal must be complete)
   enum class Kind { kUnknown, kNull, kStr, kNum, kBool, kList, kMap, kCond };
   Kind kind = Kind::kUnknown;
-  std::string text;  // kStr / kNum / kBool
-  std::vector<TfVal> items;                          // kList; kCond: {when true, when false}
+  std::string text;           // kStr / kNum / kBool
+  std::vector<TfVal> items;   // kList; kCond: {when true, when false}
   std::vector<Field> fields;  // kMap
-  std::string condition;  // kCond: the condition's source text
-  bool dynamic = false;   // kMap: a dynamic block could add anything
+  std::string condition;      // kCond: the condition's source text
+  bool dynamic = false;       // kMap: a dynamic block could add anything
   SourceRange range;
   std::string origin;  // "variable x default", "terraform.tfvars"
   std::string link;    // text with resource references marked (for linking)

@@ -4,11 +4,11 @@
 // each file is analysed as soon as it is parsed.
 #include <unistd.h>
 
-#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 
 #include "linter/cli/scan_options.h"
+#include "tests/catch.h"
 
 namespace fs = std::filesystem;
 using namespace sagelint;

@@ -1,6 +1,6 @@
-#include "tests/catch.h"
-
 #include "linter/model/catalog.h"
+
+#include "tests/catch.h"
 
 using namespace sagelint;
 

@@ -1,6 +1,6 @@
-#include "tests/catch.h"
-
 #include "linter/cost/datasets.h"
+
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 using namespace sagelint;
@@ -82,8 +82,8 @@ TEST_CASE("aws s3 ls --recursive output: sums listed objects under the URI", "[d
 TEST_CASE("aws s3 ls --human-readable sizes", "[datasets]") {
   DatasetSizes d;
   std::string error;
-  REQUIRE(LoadS3Listing("2024-01-01 12:00:00   1.5 GiB a/b.bin\n2024-01-01 12:00:00  10 Bytes a/c.txt\n",
-                        "s3://bkt/", "h.txt", &d, &error));
+  REQUIRE(LoadS3Listing("2024-01-01 12:00:00   1.5 GiB a/b.bin\n2024-01-01 12:00:00  10 Bytes a/c.txt\n", "s3://bkt/",
+                        "h.txt", &d, &error));
   CHECK(d.Lookup("s3://bkt/a/")->gb == Approx(1.5 * 1.073741824 + 1e-8));
 }
 
@@ -115,10 +115,11 @@ TEST_CASE("S3 Inventory CSV: bucket per row, URL-encoded keys, size column found
   // Versioned inventory: VersionId, IsLatest, IsDeleteMarker come before Size;
   // a delete marker has no size; a header line is skipped.
   DatasetSizes v;
-  REQUIRE(LoadS3Listing("\"Bucket\",\"Key\",\"VersionId\",\"IsLatest\",\"IsDeleteMarker\",\"Size\"\n"
-                        "\"b\",\"k/1\",\"3HL4kqtJlcpXroDTDmJ\",\"true\",\"false\",\"2000000000\"\n"
-                        "\"b\",\"k/2\",\"3HL4kqtJlcpXroDTDmK\",\"true\",\"true\",\"\"\n",
-                        "", "v.csv", &v, &error));
+  REQUIRE(
+      LoadS3Listing("\"Bucket\",\"Key\",\"VersionId\",\"IsLatest\",\"IsDeleteMarker\",\"Size\"\n"
+                    "\"b\",\"k/1\",\"3HL4kqtJlcpXroDTDmJ\",\"true\",\"false\",\"2000000000\"\n"
+                    "\"b\",\"k/2\",\"3HL4kqtJlcpXroDTDmK\",\"true\",\"true\",\"\"\n",
+                    "", "v.csv", &v, &error));
   CHECK(v.Lookup("s3://b/k/")->gb == Approx(2));
   CHECK(v.Lookup("s3://b/k/")->source == "S3 listing v.csv: 1 object under s3://b/k/");
 }

@@ -1,8 +1,9 @@
-#include "tests/catch.h"
+#include "linter/iam/iam_policy.h"
+
 #include <map>
 #include <set>
 
-#include "linter/iam/iam_policy.h"
+#include "tests/catch.h"
 
 using namespace sagelint;
 using nlohmann::json;
@@ -14,11 +15,26 @@ namespace {
 const std::map<std::string, std::set<std::string>>& Facts() {
   static const std::map<std::string, std::set<std::string>> facts = {
       {"sagemaker:InstanceTypes",
-       {"CreateApp", "CreateCluster", "CreateDomain", "CreateEndpointConfig", "CreateHyperParameterTuningJob",
-        "CreateNotebookInstance", "CreateProcessingJob", "CreateSpace", "CreateTrainingJob", "CreateTransformJob",
-        "CreateUserProfile", "CreateDataQualityJobDefinition", "CreateModelBiasJobDefinition",
-        "CreateModelExplainabilityJobDefinition", "CreateModelQualityJobDefinition", "UpdateDomain",
-        "UpdateNotebookInstance", "UpdateSpace", "UpdateTrainingJob", "UpdateUserProfile"}},
+       {"CreateApp",
+        "CreateCluster",
+        "CreateDomain",
+        "CreateEndpointConfig",
+        "CreateHyperParameterTuningJob",
+        "CreateNotebookInstance",
+        "CreateProcessingJob",
+        "CreateSpace",
+        "CreateTrainingJob",
+        "CreateTransformJob",
+        "CreateUserProfile",
+        "CreateDataQualityJobDefinition",
+        "CreateModelBiasJobDefinition",
+        "CreateModelExplainabilityJobDefinition",
+        "CreateModelQualityJobDefinition",
+        "UpdateDomain",
+        "UpdateNotebookInstance",
+        "UpdateSpace",
+        "UpdateTrainingJob",
+        "UpdateUserProfile"}},
       {"sagemaker:AcceleratorTypes", {"CreateEndpointConfig", "CreateNotebookInstance", "UpdateNotebookInstance"}},
       {"sagemaker:KeepAlivePeriod", {"CreateTrainingJob", "UpdateTrainingJob"}},
       {"sagemaker:MaxRuntimeInSeconds",
@@ -119,11 +135,10 @@ TEST_CASE("the guardrail policy for every class is well formed and uses only FAC
   CheckPolicy(policy);
   std::vector<std::string> sids;
   for (const json& s : policy.at("Statement")) sids.push_back(s.at("Sid"));
-  CHECK(sids == std::vector<std::string>{"DenyTrainingClassForInference", "DenyAcceleratedNotebooks",
-                                         "DenyPreviousGenerationInstances", "DenyElasticInference",
-                                         "RequireNotebookLifecycleConfig", "RequireApprovedNotebookLifecycleConfigs",
-                                         "RequireApprovedStudioLifecycleConfigs", "CapWarmPoolKeepAlive",
-                                         "DenyUnapprovedInstanceTypes"});
+  CHECK(sids == std::vector<std::string>{
+                    "DenyTrainingClassForInference", "DenyAcceleratedNotebooks", "DenyPreviousGenerationInstances",
+                    "DenyElasticInference", "RequireNotebookLifecycleConfig", "RequireApprovedNotebookLifecycleConfigs",
+                    "RequireApprovedStudioLifecycleConfigs", "CapWarmPoolKeepAlive", "DenyUnapprovedInstanceTypes"});
   CHECK(BuildGuardrailPolicy({}, {}) == json{{"Version", "2012-10-17"}, {"Statement", json::array()}});
 }
 
@@ -145,8 +160,8 @@ TEST_CASE("guardrail statements: explicit families, keys and lifecycle ARNs", "[
                                  "sagemaker:UpdateUserProfile"});
   const json& families = gpu.at("Condition").at("ForAnyValue:StringLike").at("sagemaker:InstanceTypes");
   std::set<std::string> fam(families.begin(), families.end());
-  for (const char* f : {"ml.g4dn.*", "ml.g5.*", "ml.g6.*", "ml.g6e.*", "ml.gr6.*", "ml.p3.*", "ml.p4d.*",
-                        "ml.p5.*", "ml.inf2.*", "ml.trn1.*", "ml.dl1.*"}) {
+  for (const char* f : {"ml.g4dn.*", "ml.g5.*", "ml.g6.*", "ml.g6e.*", "ml.gr6.*", "ml.p3.*", "ml.p4d.*", "ml.p5.*",
+                        "ml.inf2.*", "ml.trn1.*", "ml.dl1.*"}) {
     CHECK(fam.contains(f));
   }
   CHECK_FALSE(fam.contains("ml.geospatial.*"));
@@ -156,7 +171,8 @@ TEST_CASE("guardrail statements: explicit families, keys and lifecycle ARNs", "[
   CHECK(st[1] == json::parse(R"({"Sid": "RequireNotebookLifecycleConfig", "Effect": "Deny",
       "Action": ["sagemaker:CreateNotebookInstance"], "Resource": "*",
       "Condition": {"Null": {"sagemaker:NotebookInstanceLifecycleConfigArns": "true"}}})"));
-  CHECK(st[2].at("Condition") == json::parse(R"({"ForAnyValue:ArnNotLike": {"sagemaker:NotebookInstanceLifecycleConfigArns":
+  CHECK(st[2].at("Condition") ==
+        json::parse(R"({"ForAnyValue:ArnNotLike": {"sagemaker:NotebookInstanceLifecycleConfigArns":
       ["arn:aws:sagemaker:us-east-1:123456789012:notebook-instance-lifecycle-config/auto-stop"]}})"));
   CHECK(st[3].at("Condition") == json::parse(R"({"ForAnyValue:ArnNotLike": {"sagemaker:StudioLifecycleConfigArns":
       ["arn:aws:sagemaker:us-east-1:123456789012:studio-lifecycle-config/idle-ext"]}})"));
@@ -185,9 +201,9 @@ TEST_CASE("elastic inference and training-class statements", "[iam]") {
   CHECK(tc.at("Action") == json{"sagemaker:CreateEndpointConfig", "sagemaker:CreateTransformJob"});
   std::set<std::string> fam;
   for (const auto& v : tc.at("Condition").at("ForAnyValue:StringLike").at("sagemaker:InstanceTypes")) fam.insert(v);
-  CHECK(fam == std::set<std::string>{"ml.p2.*", "ml.p3.*", "ml.p3dn.*", "ml.p4d.*", "ml.p4de.*", "ml.p5.*",
-                                     "ml.p5e.*", "ml.p5en.*", "ml.p6-b200.*", "ml.p6-b300.*", "ml.p6e-gb200.*",
-                                     "ml.trn1.*", "ml.trn1n.*", "ml.trn2.*"});
+  CHECK(fam == std::set<std::string>{"ml.p2.*", "ml.p3.*", "ml.p3dn.*", "ml.p4d.*", "ml.p4de.*", "ml.p5.*", "ml.p5e.*",
+                                     "ml.p5en.*", "ml.p6-b200.*", "ml.p6-b300.*", "ml.p6e-gb200.*", "ml.trn1.*",
+                                     "ml.trn1n.*", "ml.trn2.*"});
   json prev = GuardrailStatementsFor("SM104", {})[0];
   CHECK(prev.at("Condition") == json::parse(R"({"ForAnyValue:StringLike": {"sagemaker:InstanceTypes":
       ["ml.c4.*", "ml.m4.*", "ml.p2.*", "ml.t2.*"]}})"));
@@ -226,7 +242,8 @@ TEST_CASE("IamHintFor: only keys that exist for the actions of the workload kind
   auto nb = IamHintFor("SM201", WorkloadKind::kNotebookInstance);
   REQUIRE(nb);
   CHECK(nb->condition_key == "sagemaker:NotebookInstanceLifecycleConfigArns");
-  CHECK(nb->actions == std::vector<std::string>{"sagemaker:CreateNotebookInstance", "sagemaker:UpdateNotebookInstance"});
+  CHECK(nb->actions ==
+        std::vector<std::string>{"sagemaker:CreateNotebookInstance", "sagemaker:UpdateNotebookInstance"});
   auto ep = IamHintFor("SM102", WorkloadKind::kEndpointVariant);
   REQUIRE(ep);
   CHECK(ep->actions == std::vector<std::string>{"sagemaker:CreateEndpointConfig"});
@@ -243,10 +260,9 @@ TEST_CASE("covered launch actions and Deny guards", "[iam]") {
   IamStatement s;
   s.effect = Val::Known("Deny");
   s.actions = {Val::Known("sagemaker:Create*Job")};
-  CHECK(CoveredLaunchActions(s) == std::vector<std::string>{"sagemaker:CreateHyperParameterTuningJob",
-                                                            "sagemaker:CreateProcessingJob",
-                                                            "sagemaker:CreateTrainingJob",
-                                                            "sagemaker:CreateTransformJob"});
+  CHECK(CoveredLaunchActions(s) ==
+        std::vector<std::string>{"sagemaker:CreateHyperParameterTuningJob", "sagemaker:CreateProcessingJob",
+                                 "sagemaker:CreateTrainingJob", "sagemaker:CreateTransformJob"});
   s.conditions = {IamCondition{"ForAnyValue:StringNotLike", "sagemaker:InstanceTypes", {"ml.m5.*"}, true}};
   CHECK(DenyGuardsInstanceTypes(s, "sagemaker:CreateTrainingJob"));
   CHECK_FALSE(DenyGuardsInstanceTypes(s, "sagemaker:CreateNotebookInstance"));  // not covered

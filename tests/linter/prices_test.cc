@@ -1,9 +1,10 @@
-#include "tests/catch.h"
+#include "linter/cost/prices.h"
+
 #include <nlohmann/json.hpp>
 
-#include "linter/model/catalog.h"
 #include "linter/base/embedded.h"
-#include "linter/cost/prices.h"
+#include "linter/model/catalog.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 using namespace sagelint;
@@ -51,9 +52,8 @@ TEST_CASE("offer file: ML Instance on-demand hourly prices of the selected regio
   CHECK(use1.Hourly("ml.c5.xlarge", PriceComponent::kTransform).value_or(-1) == Approx(0.204));
   CHECK(use1.Hourly("ml.g4dn.xlarge", PriceComponent::kStudio).value_or(-1) == Approx(0.7364));
   CHECK_FALSE(use1.Hourly("ml.m5.xlarge", PriceComponent::kHosting));
-  CHECK(use1.Describe() ==
-        "AWS Price List offer file " + testing::SourcePath("fixtures/prices/offer_sample.json") +
-            " (us-east-1, published 2025-03-01)");
+  CHECK(use1.Describe() == "AWS Price List offer file " + testing::SourcePath("fixtures/prices/offer_sample.json") +
+                               " (us-east-1, published 2025-03-01)");
 
   PriceTable euw1 = Offer("eu-west-1");
   CHECK(euw1.size() == 1);
@@ -70,8 +70,8 @@ TEST_CASE("price files that cannot be used are errors", "[prices]") {
   CHECK(error == "p.json: not a JSON object");
   CHECK_FALSE(PriceTable::Parse("{\"x\": 1}", "", "p.json", &error));
   CHECK(error.find("neither a sagelint price table") != std::string::npos);
-  CHECK_FALSE(PriceTable::Parse(R"({"region": "us-east-1", "prices": {"ml.m5.large": {"hostng": 0.1}}})", "",
-                                "p.json", &error));
+  CHECK_FALSE(PriceTable::Parse(R"({"region": "us-east-1", "prices": {"ml.m5.large": {"hostng": 0.1}}})", "", "p.json",
+                                &error));
   CHECK(error == "p.json: bad price ml.m5.large.hostng");
   CHECK_FALSE(PriceTable::Parse(R"({"region": "us-east-1", "prices": {}})", "eu-west-1", "p.json", &error));
   CHECK(error == "p.json: prices are for us-east-1, not eu-west-1");
@@ -102,11 +102,10 @@ TEST_CASE("FormatUsd", "[prices]") {
   CHECK(FormatUsd(1234567) == "$1,234,567");
 }
 
-TEST_CASE("EstimateCost: hourly × count, monthly only always-on, savings only for a priced cheaper type",
-          "[prices]") {
+TEST_CASE("EstimateCost: hourly × count, monthly only always-on, savings only for a priced cheaper type", "[prices]") {
   PriceTable t = Offer("us-east-1");
-  const std::string src = "from AWS Price List offer file " +
-                          testing::SourcePath("fixtures/prices/offer_sample.json") + " (us-east-1, published 2025-03-01)";
+  const std::string src = "from AWS Price List offer file " + testing::SourcePath("fixtures/prices/offer_sample.json") +
+                          " (us-east-1, published 2025-03-01)";
 
   CostRequest endpoint{"ml.g5.xlarge", 2, true, "", false};
   CostEstimate e = EstimateCost(endpoint, WorkloadKind::kEndpointVariant, t);
@@ -144,9 +143,10 @@ TEST_CASE("EstimateCost: Spot is a range with its basis, and missing prices say 
   CostEstimate e = EstimateCost(spot, WorkloadKind::kTrainingJob, PriceTable::BuiltIn());
   CHECK(e.hourly_usd.value_or(-1) == Approx(15.3));
   CHECK_FALSE(e.monthly_savings_usd);
-  CHECK(e.basis == "training on-demand $3.83/h × 4 from " + PriceTable::BuiltIn().Describe() +
-                       "; managed Spot typically saves 60–90% of the on-demand price (AWS quotes up to 90%; the "
-                       "discount varies by instance type, region and time), here about $9.18–$13.77 per hour of training");
+  CHECK(e.basis ==
+        "training on-demand $3.83/h × 4 from " + PriceTable::BuiltIn().Describe() +
+            "; managed Spot typically saves 60–90% of the on-demand price (AWS quotes up to 90%; the "
+            "discount varies by instance type, region and time), here about $9.18–$13.77 per hour of training");
 
   CostRequest unknown{"ml.q9.xlarge", 1, true, "", false};
   e = EstimateCost(unknown, WorkloadKind::kNotebookInstance, PriceTable::BuiltIn());

@@ -1,10 +1,11 @@
 // Only real comments suppress: the directive text inside a string, a YAML
 // block scalar, a heredoc or a notebook's markdown is data.
-#include "tests/catch.h"
+#include "linter/engine/suppress.h"
+
 #include <string>
 #include <vector>
 
-#include "linter/engine/suppress.h"
+#include "tests/catch.h"
 
 using namespace sagelint;
 
@@ -28,23 +29,23 @@ using V = std::vector<std::string>;
 TEST_CASE("YAML: comments, not quoted or block scalars", "[adversarial][suppress]") {
   std::string yaml =
       "Resources:\n"
-      "  # sagelint:ignore=SM201 a real comment\n"                  // 2
+      "  # sagelint:ignore=SM201 a real comment\n"  // 2
       "  A:\n"
-      "    Description: \"# sagelint:ignore=SM401\"\n"               // 4: double-quoted
-      "    Other: '# sagelint:ignore=SM402 it''s text'\n"            // 5: single-quoted
-      "    Plain: it's # sagelint:ignore=SM403\n"                   // 6: an apostrophe in a plain scalar
-      "    Script: |\n"                                              // 7
+      "    Description: \"# sagelint:ignore=SM401\"\n"     // 4: double-quoted
+      "    Other: '# sagelint:ignore=SM402 it''s text'\n"  // 5: single-quoted
+      "    Plain: it's # sagelint:ignore=SM403\n"          // 6: an apostrophe in a plain scalar
+      "    Script: |\n"                                    // 7
       "      #!/bin/bash\n"
-      "      # sagelint:ignore=SM202 inside the script\n"            // 9: block scalar content
+      "      # sagelint:ignore=SM202 inside the script\n"  // 9: block scalar content
       "\n"
       "      echo done\n"
-      "  # sagelint:ignore=SM103 after the block\n"                  // 12
+      "  # sagelint:ignore=SM103 after the block\n"  // 12
       "    Multi: \"first\n"
-      "      # sagelint:ignore=SM104 still quoted\"\n"               // 14
+      "      # sagelint:ignore=SM104 still quoted\"\n"                                // 14
       "    Flow: {a: \"x # sagelint:ignore=SM105\", b: 1} # sagelint:ignore=SM211\n"  // 15
       "    Tagged: !Sub |\n"
-      "      # sagelint:ignore=SM212 in a tagged block\n"            // 17
-      "    Value: x#sagelint:ignore=SM213\n";                        // 18: '#' not after a blank
+      "      # sagelint:ignore=SM212 in a tagged block\n"  // 17
+      "    Value: x#sagelint:ignore=SM213\n";              // 18: '#' not after a blank
   CHECK(Directives(yaml, CommentSyntax::kYaml) == V{"2:5:SM201", "6:19:SM403", "12:5:SM103", "15:52:SM211"});
   // JSON is read by the same rules: nothing in a string is a comment.
   CHECK(Directives("{\"Description\":\"# sagelint:ignore=SM201\",\"a\":[\"# sagelint:ignore=SM202\"]}\n",

@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/catch.h"
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -14,6 +13,7 @@
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
 #include "linter/base/yaml_keys.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -22,12 +22,12 @@ using namespace sagelint;
 TEST_CASE("ValidUtf8 replaces each ill-formed subpart by one U+FFFD and keeps valid text", "[adversarial][text]") {
   const std::string r = "\xEF\xBF\xBD";
   CHECK(ValidUtf8("Caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80") == "Caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
-  CHECK(ValidUtf8("Caf\xE9") == "Caf" + r);                        // Latin-1
-  CHECK(ValidUtf8("a\xE2\x82z") == "a" + r + "z");                 // truncated 3-byte sequence: one replacement
-  CHECK(ValidUtf8("\xC0\xAF") == r + r);                           // overlong: no valid prefix
-  CHECK(ValidUtf8("\xED\xA0\x80") == r + r + r);                   // surrogate
-  CHECK(ValidUtf8("\xF4\x90\x80\x80") == r + r + r + r);           // beyond U+10FFFF
-  CHECK(ValidUtf8("\xF0\x9F\x98") == r);                           // truncated at the end
+  CHECK(ValidUtf8("Caf\xE9") == "Caf" + r);               // Latin-1
+  CHECK(ValidUtf8("a\xE2\x82z") == "a" + r + "z");        // truncated 3-byte sequence: one replacement
+  CHECK(ValidUtf8("\xC0\xAF") == r + r);                  // overlong: no valid prefix
+  CHECK(ValidUtf8("\xED\xA0\x80") == r + r + r);          // surrogate
+  CHECK(ValidUtf8("\xF4\x90\x80\x80") == r + r + r + r);  // beyond U+10FFFF
+  CHECK(ValidUtf8("\xF0\x9F\x98") == r);                  // truncated at the end
   CHECK(ValidUtf8(std::string("a\0b", 3)) == std::string("a\0b", 3));
 }
 
@@ -36,8 +36,10 @@ TEST_CASE("Printable escapes what could steer a terminal", "[adversarial][text]"
   CHECK(Printable("a\x1b[2Jb") == "a\\x1b[2Jb");
   CHECK(Printable("line\r\nforged.yaml:1:1: error") == "line\\r\\nforged.yaml:1:1: error");
   CHECK(Printable("t\tx\x7f") == "t\\tx\\x7f");
-  CHECK(Printable("\xC2\x9B" "31m") == "\\u009b31m");           // C1 CSI
-  CHECK(Printable("abc\xE2\x80\xAE" "fed") == "abc\\u202efed");  // right-to-left override
+  CHECK(Printable("\xC2\x9B"
+                  "31m") == "\\u009b31m");  // C1 CSI
+  CHECK(Printable("abc\xE2\x80\xAE"
+                  "fed") == "abc\\u202efed");  // right-to-left override
   CHECK(Printable("Caf\xE9") == "Caf\xEF\xBF\xBD");
 }
 

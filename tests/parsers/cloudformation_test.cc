@@ -1,13 +1,13 @@
 // CloudFormation front end: golden dumps of the normalized model, and bounded
 // handling of hostile input.
-#include "tests/catch.h"
 #include <filesystem>
 #include <string>
 
 #include "linter/cli/scan_options.h"
-#include "parsers/frontend.h"
 #include "linter/report/model_dump.h"
 #include "parsers/cloudformation/node.h"
+#include "parsers/frontend.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 using namespace sagelint;
@@ -25,8 +25,9 @@ FileResult ParseText(const std::string& path, const std::string& text) {
 }  // namespace
 
 TEST_CASE("CloudFormation model goldens", "[cloudformation]") {
-  for (const char* name : {"intrinsics.yaml", "resources.yaml", "template.json", "duplicate.yaml", "broken.yaml",
-                           "bom-crlf.yaml", "properties-if.yaml", "merge-keys.yaml", "foreach.yaml", "multi-doc.yaml"}) {
+  for (const char* name :
+       {"intrinsics.yaml", "resources.yaml", "template.json", "duplicate.yaml", "broken.yaml", "bom-crlf.yaml",
+        "properties-if.yaml", "merge-keys.yaml", "foreach.yaml", "multi-doc.yaml"}) {
     std::string rel = std::string("fixtures/parsers/cloudformation/") + name;
     DYNAMIC_SECTION(name) {
       FileResult r = ParseText(rel, ReadFileOrDie(SourcePath(rel)));
@@ -124,16 +125,20 @@ TEST_CASE("positions on one long line with non-ASCII text are exact", "[cloudfor
   std::vector<cfn::LoadError> errors;
   REQUIRE(cfn::LoadDocument(text, 0, cfn::LoadLimits{}, &doc, &errors));
   CHECK(doc.KeyPos("k19999").column == static_cast<int>(text.find("\"k19999\"")) + 1);
-  CHECK(doc.Get("k19999")->pos.column == static_cast<int>(text.find("\"\xE2\x82\xAC" "19999\"")) + 1);
+  CHECK(doc.Get("k19999")->pos.column == static_cast<int>(text.find("\"\xE2\x82\xAC"
+                                                                    "19999\"")) +
+                                             1);
 }
 
 TEST_CASE("alias bombs and deep nesting end in a clear error", "[cloudformation][adversarial]") {
   std::string bomb = sagelint::testing::AliasBomb();
   FileResult r = ParseText("bomb.yaml", bomb);
   REQUIRE(r.errors.size() == 1);
-  CHECK(r.errors[0].message == "the document expands to more than 1000000 nodes or 256 MiB (YAML aliases?); not parsed");
+  CHECK(r.errors[0].message ==
+        "the document expands to more than 1000000 nodes or 256 MiB (YAML aliases?); not parsed");
 
-  std::string deep = "AWSTemplateFormatVersion: x\nResources: " + std::string(1000, '[') + std::string(1000, ']') + "\n";
+  std::string deep =
+      "AWSTemplateFormatVersion: x\nResources: " + std::string(1000, '[') + std::string(1000, ']') + "\n";
   r = ParseText("deep.yaml", deep);
   REQUIRE(r.errors.size() == 1);
   CHECK(r.errors[0].message.find("not parsed") != std::string::npos);

@@ -1,10 +1,10 @@
 // Terraform and Python/notebook front ends: golden dumps of the workloads a
 // scan extracts (linker included), and their parse errors.
-#include "tests/catch.h"
 #include <filesystem>
 
-#include "linter/report/model_dump.h"
 #include "linter/cli/scan_options.h"
+#include "linter/report/model_dump.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -23,8 +23,8 @@ std::string ScanDump(std::vector<std::string> paths) {
   for (const Workload& w : r.workloads) out += w.path + ": " + DumpWorkload(w);
   for (const Finding& f : r.findings) {
     if (f.rule == "SM000") {
-      out += "SM000 " + f.path + ":" + std::to_string(f.range.begin.line) + ":" +
-             std::to_string(f.range.begin.column) + " " + f.message + "\n";
+      out += "SM000 " + f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column) +
+             " " + f.message + "\n";
     }
   }
   return out;
@@ -66,7 +66,6 @@ TEST_CASE("Python SDK, boto3 and ModelTrainer extraction", "[python]") {
 }
 
 TEST_CASE("notebooks: cells in order, magics, outputs skipped, positions in the file", "[python][notebook]") {
-  CHECK(CompareGolden("tests/golden/python/notebooks.model",
-                      ScanDump({"fixtures/parsers/python/magics.ipynb", "fixtures/parsers/python/broken.ipynb"})) ==
-        "");
+  CHECK(CompareGolden("tests/golden/python/notebooks.model", ScanDump({"fixtures/parsers/python/magics.ipynb",
+                                                                       "fixtures/parsers/python/broken.ipynb"})) == "");
 }

@@ -2,7 +2,6 @@
 // IPython syntax, program order and scopes, dict mutation, local mode, tests
 // that expect failure, every SDK call shape (trigger and clean fixtures, .py
 // and .ipynb), and constants built to be expensive.
-#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 #include <set>
@@ -13,6 +12,7 @@
 #include "linter/report/model_dump.h"
 #include "parsers/frontend.h"
 #include "parsers/python/notebook.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -74,8 +74,7 @@ TEST_CASE("IPython cell transformations keep every line and neutralise only IPyt
   SECTION("%%time and %%capture cells run Python; other cell magics run none") {
     CHECK(NeutraliseCell(Lines("%%time\n!ls\nx = 1")).text == std::vector<std::string>{"", "pass", "x = 1"});
     CHECK(NeutraliseCell(Lines("\n%%capture out\nx = 1")).text == std::vector<std::string>{"", "", "x = 1"});
-    CHECK(NeutraliseCell(Lines("%%bash\nfor f in *; do\necho $f; done")).text ==
-          std::vector<std::string>{"", "", ""});
+    CHECK(NeutraliseCell(Lines("%%bash\nfor f in *; do\necho $f; done")).text == std::vector<std::string>{"", "", ""});
     CHECK(NeutraliseCell(Lines("%%time\n%%writefile a.py\nimport os")).text == std::vector<std::string>{"", "", ""});
   }
   SECTION("one-line automagic cells, but not Python that starts with a magic's name") {
@@ -158,19 +157,22 @@ TEST_CASE("SDK call shapes: trigger and clean fixtures, as .py and as .ipynb", "
   }
 }
 
-TEST_CASE("nested and self-referencing constants stay linear, and the per-file budget ends in unknown", "[python][adversarial]") {
+TEST_CASE("nested and self-referencing constants stay linear, and the per-file budget ends in unknown",
+          "[python][adversarial]") {
   // 22 nested dicts that each hold the previous one twice: 4 million leaves if copied.
-  std::string src = "import boto3\nfrom sagemaker.estimator import Estimator\na0 = {\"instance_type\": \"ml.p3.2xlarge\"}\n";
+  std::string src =
+      "import boto3\nfrom sagemaker.estimator import Estimator\na0 = {\"instance_type\": \"ml.p3.2xlarge\"}\n";
   std::string path = "a22";
   for (int i = 1; i <= 22; ++i) {
-    src += "a" + std::to_string(i) + " = {\"l\": a" + std::to_string(i - 1) + ", \"r\": a" + std::to_string(i - 1) +
-           "}\n";
+    src +=
+        "a" + std::to_string(i) + " = {\"l\": a" + std::to_string(i - 1) + ", \"r\": a" + std::to_string(i - 1) + "}\n";
     path += i % 2 ? "[\"l\"]" : "[\"r\"]";
   }
   path += "[\"instance_type\"]";
   src += "deep = Estimator(image_uri=\"img\", role=\"r\", instance_count=1, instance_type=" + path + ")\n";
-  src += "boto3.client(\"sagemaker\").create_training_job(TrainingJobName=\"big\", HyperParameters=a22, "
-         "ResourceConfig={\"InstanceType\": \"ml.m5.xlarge\", \"InstanceCount\": 1})\n";
+  src +=
+      "boto3.client(\"sagemaker\").create_training_job(TrainingJobName=\"big\", HyperParameters=a22, "
+      "ResourceConfig={\"InstanceType\": \"ml.m5.xlarge\", \"InstanceCount\": 1})\n";
   // 40 doublings of a string, used by 50 estimators.
   src += "s0 = \"ab\"\n";
   for (int i = 1; i <= 40; ++i) {
@@ -231,8 +233,8 @@ TEST_CASE("inputs the fuzzers found: fields tree-sitter leaves out while recover
   for (const char* src : {"a = b =\n", "a = b = c =\nx = 1\n", "x: int =\n", "def f(:\n  return\n", "with :\n  pass\n",
                           "for in x:\n  pass\n", "import\nfrom import x\n", "f(**)\n", "d[] = 1\n"}) {
     INFO(src);
-    FileResult r = ParsePython(SourceFile{"x.py", "/nonexistent/x.py", std::string("import sagemaker\n") + src},
-                               ResolveOptions{});
+    FileResult r =
+        ParsePython(SourceFile{"x.py", "/nonexistent/x.py", std::string("import sagemaker\n") + src}, ResolveOptions{});
     CHECK(r.errors.size() <= 1);  // read to the end, never a crash
   }
   for (const char* path : {"tests/fuzz/corpus/python/regress-missing-field.py",

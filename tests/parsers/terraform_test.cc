@@ -1,6 +1,5 @@
 // Terraform evaluation as `terraform plan` sees it: module calls, instances,
 // expressions, variable files, pre-commit stand-ins, and scan roots.
-#include "tests/catch.h"
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -8,6 +7,7 @@
 
 #include "linter/cli/scan_options.h"
 #include "linter/report/model_dump.h"
+#include "tests/catch.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;
@@ -31,8 +31,8 @@ std::string Dump(const ScanResult& r) {
   for (const Workload& w : r.workloads) out += w.path + ": " + DumpWorkload(w);
   for (const Finding& f : r.findings) {
     if (f.rule == "SM000") {
-      out += "SM000 " + f.path + ":" + std::to_string(f.range.begin.line) + ":" +
-             std::to_string(f.range.begin.column) + " " + f.message + "\n";
+      out += "SM000 " + f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column) +
+             " " + f.message + "\n";
     }
   }
   return out;
@@ -92,8 +92,8 @@ TEST_CASE("modules are evaluated through their calls, with the callers' argument
 TEST_CASE("a module directory is read when a module it calls mentions SageMaker", "[terraform]") {
   InSourceDir here;
   // examples/two never names the service; its module does.
-  ScanResult r = ScanPaths({"fixtures/parsers/terraform/calls/examples/two",
-                            "fixtures/parsers/terraform/calls/modules/endpoint"});
+  ScanResult r =
+      ScanPaths({"fixtures/parsers/terraform/calls/examples/two", "fixtures/parsers/terraform/calls/modules/endpoint"});
   int through_call = 0;
   for (const Workload& w : r.workloads) {
     if (w.label.find("(module call in fixtures/parsers/terraform/calls/examples/two/main.tf)") != std::string::npos) {
@@ -136,9 +136,10 @@ TEST_CASE("a broken variable file is an SM000 at its position, and the module is
   InSourceDir here;
   CHECK(CompareGolden("tests/golden/terraform/brokenvars.model",
                       Dump(ScanPaths({"fixtures/parsers/terraform/brokenvars"}))) == "");
-  auto cli = RunSagelint("scan --var-file fixtures/parsers/terraform/brokenvars/x.auto.tfvars "
-                         "fixtures/parsers/terraform/varfiles",
-                         SAGELINT_SOURCE_DIR);
+  auto cli = RunSagelint(
+      "scan --var-file fixtures/parsers/terraform/brokenvars/x.auto.tfvars "
+      "fixtures/parsers/terraform/varfiles",
+      SAGELINT_SOURCE_DIR);
   CHECK(cli.status == 2);
   CHECK(cli.err.find("--var-file: fixtures/parsers/terraform/brokenvars/x.auto.tfvars:2:1:") != std::string::npos);
 }
@@ -276,7 +277,8 @@ TEST_CASE("hostile Terraform ends in bounded work: long reference chains, self-c
   d.Write("chain/main.tf", chain);
   d.Write("self/main.tf",
           "module \"again\" {\n  source   = \"./\"\n  for_each = toset([for i in range(200) : tostring(i)])\n}\n"
-          "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name = \"nb\"\n  instance_type = \"ml.t3.medium\"\n}\n");
+          "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name = \"nb\"\n  instance_type = "
+          "\"ml.t3.medium\"\n}\n");
   d.Write("loops/main.tf",
           "locals {\n  grid = [for i in range(1000) : [for j in range(1000) : \"${i}-${j}\"]]\n}\n"
           "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name = length(flatten(local.grid))\n"

@@ -1,9 +1,10 @@
 // Telling templates and plans from other JSON and YAML in one pass, before
 // any document is built.
+#include "parsers/common/top_keys.h"
+
 #include <string>
 #include <vector>
 
-#include "parsers/common/top_keys.h"
 #include "parsers/frontend.h"
 #include "tests/catch.h"
 
@@ -31,7 +32,8 @@ TEST_CASE("a JSON document that only mentions template words is no template", "[
   CHECK_FALSE(LooksLikeCloudFormation(model));
   CHECK(LooksLikeCloudFormation(R"({"AWSTemplateFormatVersion": "2010-09-09", "Resources": {}})"));
   CHECK(LooksLikeCloudFormation(R"({"Resources": {"E": {"Type": "AWS::SageMaker::Endpoint"}}})"));
-  CHECK(LooksLikeCloudFormation("Transform: AWS::Serverless-2016-10-31\nResources:\n  F:\n    Type: AWS::Serverless::Function\n"));
+  CHECK(LooksLikeCloudFormation(
+      "Transform: AWS::Serverless-2016-10-31\nResources:\n  F:\n    Type: AWS::Serverless::Function\n"));
   CHECK_FALSE(LooksLikeCloudFormation("jobs:\n  build:\n    steps: [Resources, AWS::SageMaker, Type]\n"));
   // Flow style falls back to the words.
   CHECK(LooksLikeCloudFormation("{AWSTemplateFormatVersion: 2010-09-09, Resources: {}}\n"));

@@ -1,7 +1,6 @@
 // Per-kind availability (rules/data/offered.json) and every rule that names an
 // instance: SM005 itself, and the suggestions of SM101, SM102, SM103, SM104
 // and SM005, which must all be types the workload's kind accepts.
-#include "tests/catch.h"
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -10,16 +9,17 @@
 #include "linter/cost/prices.h"
 #include "linter/model/catalog.h"
 #include "rules/checks.h"
+#include "tests/catch.h"
 #include "tests/rules/capture_sink.h"
 
 using namespace sagelint;
 
 namespace {
 
-constexpr WorkloadKind kInstanceKinds[] = {
-    WorkloadKind::kTrainingJob,      WorkloadKind::kTuningJob,    WorkloadKind::kProcessingJob,
-    WorkloadKind::kTransformJob,     WorkloadKind::kNotebookInstance, WorkloadKind::kStudioDomain,
-    WorkloadKind::kEndpointVariant};
+constexpr WorkloadKind kInstanceKinds[] = {WorkloadKind::kTrainingJob,      WorkloadKind::kTuningJob,
+                                           WorkloadKind::kProcessingJob,    WorkloadKind::kTransformJob,
+                                           WorkloadKind::kNotebookInstance, WorkloadKind::kStudioDomain,
+                                           WorkloadKind::kEndpointVariant};
 
 Workload WithType(WorkloadKind kind, const std::string& type) {
   Workload w;
@@ -147,7 +147,8 @@ TEST_CASE("SM104 never suggests a successor that costs more or that the kind doe
   // and a t2 notebook's t3 successor costs more in the table.
   testing::CaptureSink sink;
   rules::CheckPreviousGenerationInstance(WithType(WorkloadKind::kEndpointVariant, "ml.t2.medium"), RuleContext{}, sink);
-  rules::CheckPreviousGenerationInstance(WithType(WorkloadKind::kNotebookInstance, "ml.t2.medium"), RuleContext{}, sink);
+  rules::CheckPreviousGenerationInstance(WithType(WorkloadKind::kNotebookInstance, "ml.t2.medium"), RuleContext{},
+                                         sink);
   CHECK(sink.reports.empty());
   rules::CheckPreviousGenerationInstance(WithType(WorkloadKind::kTrainingJob, "ml.m4.xlarge"), RuleContext{}, sink);
   REQUIRE(sink.reports.size() == 1);

@@ -1,7 +1,6 @@
-#include "tests/catch.h"
-
 #include "linter/cost/datasets.h"
 #include "rules/checks_cost.h"
+#include "tests/catch.h"
 #include "tests/rules/capture_sink.h"
 
 using namespace sagelint;
@@ -52,7 +51,8 @@ TEST_CASE("SM301 fires on a default File-mode channel with a configured large da
   REQUIRE(f.sink.reports.size() == 1);
   const Report& r = f.sink.reports[0];
   CHECK(r.message == std::string("PyTorch estimator 'est': channel 'train' reads 1.2 TB in File mode (size from "
-                                 "datasets: in .sagelint.yaml)") + kTail);
+                                 "datasets: in .sagelint.yaml)") +
+                         kTail);
   CHECK(r.suggestion ==
         "set the channel's input mode to FastFile, which streams from S3 behind a file interface; for many small "
         "files use FSx for Lustre (a file system input)");
@@ -78,10 +78,12 @@ TEST_CASE("SM301 uses listings and annotations, says which, and never infers a s
   REQUIRE(f.sink.reports.size() == 2);
   CHECK(f.sink.reports[0].message ==
         std::string("PyTorch estimator 'est': channel 'train' reads 60 GB in File mode (size from S3 listing ls.txt: "
-                    "1 object under s3://ml-data/imagenet/train/)") + kTail);
+                    "1 object under s3://ml-data/imagenet/train/)") +
+            kTail);
   CHECK(f.sink.reports[1].message ==
         std::string("PyTorch estimator 'est': channel 'val' reads 2 TB in File mode (size from the "
-                    "sagelint:dataset-size annotation)") + kTail);
+                    "sagelint:dataset-size annotation)") +
+            kTail);
   // The 500 GB volume holds weights and checkpoints: 'extra' and 'more' stay silent.
 }
 

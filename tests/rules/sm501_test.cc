@@ -1,8 +1,7 @@
 #include <algorithm>
 
-#include "tests/catch.h"
-
 #include "rules/checks_cost.h"
+#include "tests/catch.h"
 #include "tests/rules/capture_sink.h"
 
 using namespace sagelint;
@@ -41,8 +40,10 @@ TEST_CASE("SM501 fires on an unconditioned Allow of sagemaker:*", "[SM501]") {
   auto reports = Run(Statement("Allow", {"s3:GetObject", "sagemaker:*"}));
   REQUIRE(reports.size() == 1);
   const Report& r = reports[0];
-  CHECK(r.message == std::string("IAM policy 'MLPolicy' statement 1 allows sagemaker:CreateApp, sagemaker:CreateDomain, "
-                                 "sagemaker:CreateEndpointConfig and 8 more ") + kAnyType);
+  CHECK(r.message ==
+        std::string("IAM policy 'MLPolicy' statement 1 allows sagemaker:CreateApp, sagemaker:CreateDomain, "
+                    "sagemaker:CreateEndpointConfig and 8 more ") +
+            kAnyType);
   CHECK(r.suggestion ==
         "restrict the Allow with \"ForAllValues:StringLike\": {\"sagemaker:InstanceTypes\": [approved types]} plus "
         "\"Null\": {\"sagemaker:InstanceTypes\": \"false\"}, or add a Deny with \"ForAnyValue:StringLike\" on "
@@ -114,15 +115,15 @@ TEST_CASE("SM501 NotAction covers every launch action it does not name", "[SM501
   auto reports = Run(w);
   REQUIRE(reports.size() == 1);
   CHECK(reports[0].message == std::string("IAM policy 'MLPolicy' statement 1 allows sagemaker:UpdateNotebookInstance "
-                                          "(through NotAction) ") + kAnyType);
+                                          "(through NotAction) ") +
+                                  kAnyType);
   w.iam.actions = {Val::Known("sagemaker:*")};
   CHECK(Run(w).empty());
 }
 
 TEST_CASE("SM501 ForAllValues with and without the Null guard", "[SM501]") {
   Workload w = Statement("Allow", {"sagemaker:CreateTrainingJob", "sagemaker:CreateHyperParameterTuningJob"});
-  w.iam.conditions = {Cond("ForAllValues:StringLike", {"ml.c5.*", "ml.m5.*"}),
-                      Cond("Null", {"false"})};
+  w.iam.conditions = {Cond("ForAllValues:StringLike", {"ml.c5.*", "ml.m5.*"}), Cond("Null", {"false"})};
   CHECK(Run(w).empty());
 
   w.iam.conditions.pop_back();
@@ -193,7 +194,8 @@ TEST_CASE("SM501 AmazonSageMakerFullAccess attached by ARN", "[SM501]") {
         "AmazonSageMakerFullAccess, which allows sagemaker:* with no sagemaker:InstanceTypes condition: whoever "
         "holds it can launch any instance type, up to multi-GPU ml.p5.48xlarge clusters");
   CHECK(reports[0].suggestion.rfind("replace it with a customer managed policy whose Allow restricts "
-                                    "sagemaker:InstanceTypes, or add a Deny with \"ForAnyValue:StringLike\"", 0) == 0);
+                                    "sagemaker:InstanceTypes, or add a Deny with \"ForAnyValue:StringLike\"",
+                                    0) == 0);
   CHECK(reports[0].iam->actions.size() == 11);
 
   w.iam.managed_policy = "arn:aws:iam::aws:policy/AmazonSageMakerReadOnly";
