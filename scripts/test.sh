@@ -2,6 +2,7 @@
 # Install, build, and run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# pre-commit and git for the hook test; python3 for the SARIF check.
-SAGELINT_EXTRA_PACKAGES="pre-commit git python3 ${SAGELINT_EXTRA_PACKAGES:-}" scripts/setup.sh
+# pre-commit and git for the hook test; python3 for the SARIF check;
+# clang-format for the layout check.
+SAGELINT_EXTRA_PACKAGES="pre-commit git python3 clang-format ${SAGELINT_EXTRA_PACKAGES:-}" scripts/setup.sh
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure --parallel "$(nproc)"
