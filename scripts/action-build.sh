@@ -6,11 +6,19 @@
 #       every file the binary is built from, so the cache entry changes exactly when
 #       the sources (or the build scripts) do.
 #   action-build.sh install DIR
-#       leaves a working DIR/sagelint for these sources. DIR is what actions/cache
-#       restores: when it holds a binary recorded under the same key (DIR/.key) that
-#       runs, nothing is built. Otherwise the static binary is built
-#       (scripts/build-static.sh), or the dynamically linked one where static
-#       archives are missing, and copied to DIR with the key.
+#       leaves a working DIR/sagelint for these sources, taking the first of:
+#       1. the release binary for the action's ref (scripts/release-fetch.sh):
+#          release vX.Y.Z of the version this tree names, used only if it was
+#          built from the commit the ref names, its SHA-256 matches SHA256SUMS
+#          and, where the GitHub CLI is installed, `gh attestation verify` accepts
+#          it. The action's repository and ref come from SAGELINT_ACTION_REPOSITORY
+#          and SAGELINT_ACTION_REF, else from where the runner unpacked the action
+#          (.../_actions/OWNER/REPO/REF); the release from SAGELINT_RELEASE_URL,
+#          else $GITHUB_SERVER_URL/OWNER/REPO/releases/download.
+#       2. DIR as actions/cache restored it: a binary recorded under the same key
+#          (DIR/.key) that runs.
+#       3. a build: the static binary (scripts/build-static.sh), or the
+#          dynamically linked one where static archives are missing.
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -35,6 +43,45 @@ usable() {
   [ -x "$1/sagelint" ] && [ "$(cat "$1/.key" 2>/dev/null)" = "$2" ] && "$1/sagelint" --version >/dev/null 2>&1
 }
 
+# The commit a ref of the action's repository names (a full SHA names itself).
+ref_commit() {
+  local repo="$1" ref="$2" lines
+  if [[ "$ref" =~ ^[0-9a-fA-F]{40}$ ]]; then
+    echo "$ref"
+    return
+  fi
+  lines=$(git ls-remote "${GITHUB_SERVER_URL:-https://github.com}/$repo" "refs/tags/$ref^{}" "refs/tags/$ref" \
+            "refs/heads/$ref" 2>/dev/null) || return 1
+  # An annotated tag's commit is on its ^{} line.
+  { echo "$lines" | grep '\^{}$' || echo "$lines"; } | head -n 1 | cut -f1
+}
+
+# Whether DIR/sagelint could be made the release binary for the action's ref.
+from_release() {
+  local dir="$1" repo="${SAGELINT_ACTION_REPOSITORY:-}" ref="${SAGELINT_ACTION_REF:-}" rest commit
+  if [ -z "$repo" ] || [ -z "$ref" ]; then
+    # github.action_repository and github.action_ref are not set inside composite
+    # actions; the runner unpacks an action into _actions/OWNER/REPO/REF.
+    case "$src" in
+      */_actions/*/*/*)
+        rest="${src##*/_actions/}"
+        repo="${rest%/*}" ref="${rest##*/}"
+        ;;
+    esac
+  fi
+  if [ -z "$repo" ] || [ -z "$ref" ] || [[ "$repo" == */*/* ]]; then
+    echo "sagelint: the action is not used from a repository ref: no release binary" >&2
+    return 1
+  fi
+  commit=$(ref_commit "$repo" "$ref") || commit=""
+  if [ -z "$commit" ]; then
+    echo "sagelint: cannot tell which commit $repo@$ref is: no release binary" >&2
+    return 1
+  fi
+  "$src/scripts/release-fetch.sh" "${SAGELINT_RELEASE_URL:-${GITHUB_SERVER_URL:-https://github.com}/$repo/releases/download}" \
+    "$commit" "$dir" "$repo"
+}
+
 case "${1:-}" in
   key)
     k=$(key)
@@ -44,6 +91,10 @@ case "${1:-}" in
     dir="${2:?usage: action-build.sh install DIR}"
     want=$(key)
     [ -n "$want" ] || exit 1
+    if from_release "$dir"; then
+      echo "$want" > "$dir/.key"
+      exit 0
+    fi
     if usable "$dir" "$want"; then
       echo "sagelint: cached binary for $want" >&2
       exit 0

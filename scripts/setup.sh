@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what sagelint needs and builds it into build/ (or $BUILD_DIR).
 #
-# Usage: scripts/setup.sh [--install-only] [extra cmake -D options]
+# Usage: scripts/setup.sh [--install-only | --check] [extra cmake -D options]
 #
 # Packages come from the system's package manager:
 #   apt-get (Debian, Ubuntu)  dnf (Fedora)  brew (macOS)
@@ -14,12 +14,20 @@
 #   SAGELINT_EXTRA_PACKAGES     more packages to install (same names on all three)
 #   SAGELINT_SKIP_INSTALL=1     do not look at packages at all, only build
 #   -DSAGELINT_TESTS=OFF        also skips Catch2, which only the tests need
+#
+# --check installs and builds nothing: it names what is missing to build (by the
+# package manager's records and the tools on PATH) with the command that would
+# install it, and exits 1; 0 if nothing is missing. (The pre-commit hook runs it:
+# a hook never installs packages.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-install_only=0
+install_only=0 check_only=0
 if [ "${1:-}" = "--install-only" ]; then
   install_only=1
+  shift
+elif [ "${1:-}" = "--check" ]; then
+  check_only=1
   shift
 fi
 tests=1
@@ -61,6 +69,55 @@ installed() {
     brew) brew list --versions "$1" >/dev/null 2>&1 ;;
   esac
 }
+
+# The command that installs $@ with the package manager (as root where it needs root).
+install_command() {
+  case "$manager" in
+    apt) echo "apt-get install -y --no-install-recommends $*" ;;
+    dnf) echo "dnf install -y $*" ;;
+    brew) echo "brew install $*" ;;
+  esac
+}
+
+if ((check_only)); then
+  missing=()
+  add() { case " ${missing[*]} " in *" $1 "*) ;; *) missing+=("$1") ;; esac; }
+  if [ "$manager" != none ]; then
+    for p in "${packages[@]}"; do installed "$p" || add "$p"; done
+  fi
+  # The tools themselves: a package can be recorded while its tool is not on PATH.
+  have_compiler=0
+  for c in ${CXX:-} c++ g++ clang++; do command -v "$c" >/dev/null 2>&1 && have_compiler=1 && break; done
+  if ((!have_compiler)); then
+    case "$manager" in apt) add build-essential ;; dnf) add gcc-c++ ;; brew) add "Xcode command line tools (xcode-select --install)" ;;
+                       none) add "a C++20 compiler (GCC 11+ or Clang 14+)" ;; esac
+  fi
+  command -v cmake >/dev/null 2>&1 || case "$manager" in none) add "CMake 3.22+" ;; *) add cmake ;; esac
+  command -v pkg-config >/dev/null 2>&1 || case "$manager" in dnf) add pkgconf-pkg-config ;; *) add pkg-config ;; esac
+  command -v npm >/dev/null 2>&1 || case "$manager" in brew) add node ;; *) add npm ;; esac
+  if [ "$manager" = none ] && command -v pkg-config >/dev/null 2>&1; then
+    pkg-config --exists yaml-cpp || add "yaml-cpp 0.7 or 0.8"
+    pkg-config --exists yaml-0.1 || add "libyaml 0.2"
+    pkg-config --exists re2 || add "RE2 (and abseil if your RE2 needs it)"
+  fi
+  ((${#missing[@]})) || exit 0
+  names=() described=()  # package names, and things no package name gives
+  for m in "${missing[@]}"; do case "$m" in *" "*) described+=("$m") ;; *) names+=("$m") ;; esac; done
+  {
+    echo "setup: missing to build sagelint: $(IFS=,; echo "${missing[*]}" | sed 's/,/, /g')"
+    if [ "$manager" = none ]; then
+      echo "Install them with your system's package manager (names vary)."
+    elif ((${#names[@]})); then
+      if [ "$manager" = brew ] || [ "$(id -u)" -eq 0 ]; then
+        echo "Install them with: $(install_command "${names[@]}")"
+      else
+        echo "Install them as root: sudo $(install_command "${names[@]}")"
+      fi
+    fi
+    for d in ${described[@]+"${described[@]}"}; do [ "$manager" = none ] || echo "and: $d"; done
+  } >&2
+  exit 1
+fi
 
 if [ "${SAGELINT_SKIP_INSTALL:-0}" != 1 ]; then
   if [ "$manager" = none ]; then

@@ -16,6 +16,7 @@
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
 #include "linter/cli/config.h"
+#include "linter/cli/help_docs.h"
 #include "linter/cli/scan_options.h"
 #include "linter/cost/datasets.h"
 #include "linter/cost/prices.h"
@@ -46,6 +47,7 @@ Usage:
   sagelint iam-policy [OPTIONS] [PATH ...]  an IAM/SCP guardrail policy for the findings' classes
   sagelint diff --base REF [OPTIONS] [PATH ...]  what a change adds against git revision REF: new and
                                          resolved findings and the SageMaker spend delta
+  sagelint completion bash|zsh|fish      a shell completion script (bash: source <(sagelint completion bash))
   sagelint --version | --help | help
 
 Options of scan:
@@ -127,7 +129,7 @@ std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) 
 
 bool IsCommand(const std::string& a) {
   return a == "scan" || a == "rules" || a == "explain" || a == "dump-model" || a == "iam-policy" || a == "inventory" ||
-         a == "diff" || a == "help";
+         a == "diff" || a == "help" || a == "completion" || a == "manpage";
 }
 
 // A strict decimal integer: "4" yes; "4x", "1.5", " 4", "+4" no.
@@ -757,6 +759,16 @@ int CommandDiff(const CliOptions& o) {
   return 0;
 }
 
+int CommandCompletion(const CliOptions& o) {
+  std::string shells;
+  for (const std::string& sh : CompletionShells()) shells += (shells.empty() ? "" : "|") + sh;
+  if (o.args.size() != 1) throw UsageError{"completion expects one shell: sagelint completion " + shells};
+  std::optional<std::string> script = CompletionScript(o.args[0], kUsage, FormatsOf);
+  if (!script) throw UsageError{"completion: unknown shell '" + o.args[0] + "' (" + shells + ")"};
+  WriteOutput("", *script);
+  return 0;
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
@@ -776,6 +788,11 @@ int RunCli(int argc, char** argv) {
     if (o.command == "iam-policy") return CommandIamPolicy(o);
     if (o.command == "inventory") return CommandInventory(o);
     if (o.command == "diff") return CommandDiff(o);
+    if (o.command == "completion") return CommandCompletion(o);
+    if (o.command == "manpage") {  // hidden: the build writes sagelint.1 with it
+      WriteOutput("", ManPage(kUsage, SAGELINT_VERSION));
+      return 0;
+    }
     return CommandScan(o);
   } catch (const UsageError& e) {
     // Messages quote arguments and file contents: print them inert.
