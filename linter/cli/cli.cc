@@ -1,5 +1,6 @@
 #include "linter/cli/cli.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,7 +73,10 @@ Options of scan:
   --jobs N               worker threads (default: all cores)
   --no-ignore            do not honour .gitignore files
   --report-unused-ignores  report sagelint:ignore comments that suppress nothing
-  --no-color             no colours even on a terminal
+  --color WHEN           auto (default: colours on a terminal, unless NO_COLOR is set or
+                         FORCE_COLOR asks for them), always, never
+  --no-color             same as --color never
+  --wide                 inventory: every column, nothing abbreviated
   --quiet                findings only, no details and no summary
 
 Every word after `--` is a path, even one that looks like an option.
@@ -104,7 +108,9 @@ struct CliOptions {
   std::string baseline, write_baseline;
   std::string base;  // diff --base REF
   int jobs = 0;
-  bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
+  std::string color = "auto";  // --color auto|always|never (--no-color = never)
+  bool quiet = false, no_ignore = false, report_unused = false;
+  bool wide = false;    // inventory: every column, nothing abbreviated
   bool timing = false;  // developer aid: CPU time per front end on stderr
   bool help = false, version = false;
 };
@@ -152,6 +158,16 @@ std::vector<std::string> FormatsOf(const std::string& command) {
 }
 
 void CheckFormats(const CliOptions& o) {
+  // Two reports on standard output would run into each other.
+  const Output* on_stdout = nullptr;
+  for (const Output& out : o.outputs) {
+    if (!out.file.empty()) continue;
+    if (on_stdout) {
+      throw UsageError{"--format " + on_stdout->format + " and --format " + out.format +
+                       " would both write to standard output; send one to a file (--format " + out.format + "=FILE)"};
+    }
+    on_stdout = &out;
+  }
   std::vector<std::string> allowed = FormatsOf(o.command);
   for (const Output& out : o.outputs) {
     if (allowed.empty()) throw UsageError{o.command + " does not take --format"};
@@ -253,8 +269,15 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.jobs = *n;
     } else if (a == "--timing") {
       o.timing = true;
+    } else if (a == "--color" || a == "--colour") {
+      o.color = next();
+      if (o.color != "auto" && o.color != "always" && o.color != "never") {
+        throw UsageError{"--color expects auto, always or never, got '" + o.color + "'"};
+      }
     } else if (a == "--no-color") {
-      o.no_color = true;
+      o.color = "never";
+    } else if (a == "--wide") {
+      o.wide = true;
     } else if (a == "--quiet" || a == "-q") {
       o.quiet = true;
     } else if (a == "--no-ignore") {
@@ -531,6 +554,19 @@ int CommandIamPolicy(const CliOptions& o) {
   return 0;
 }
 
+// How wide a table may be: the terminal's width when standard output is one,
+// else $COLUMNS, else 120 characters.
+size_t TableWidth(bool to_stdout) {
+  struct winsize ws {};
+  if (to_stdout && ::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+    return ws.ws_col;
+  }
+  if (const char* columns = std::getenv("COLUMNS")) {
+    if (auto n = StrictInt(columns); n && *n >= 40) return static_cast<size_t>(*n);
+  }
+  return 120;
+}
+
 int CommandInventory(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
@@ -541,7 +577,10 @@ int CommandInventory(const CliOptions& o) {
   std::vector<std::pair<std::string, std::string>> written;
   for (const Output& out : outputs) {
     std::ostringstream text;
-    EmitInventory(text, out.format, result.workloads, table);
+    InventoryOptions io;
+    io.wide = o.wide;
+    io.width = TableWidth(out.file.empty());
+    EmitInventory(text, out.format, result.workloads, table, io);
     written.emplace_back(out.file, std::move(text).str());
   }
   if (!WriteOutputs(written)) return 2;
@@ -575,20 +614,33 @@ void PrintTiming(const ScanResult& r) {
   std::fprintf(stderr, "%-10s %8s %8s %10s %8.3f\n", "analysis", "", "", "", r.analysis_cpu_seconds);
 }
 
-// Renders each --format output (text on stdout by default; colours only on a
-// terminal) and writes it: a file atomically (WriteOutputs), standard output
-// as it is rendered, so that a large report is never held whole. One output
-// that cannot be written does not stop the others. False if a write failed.
-bool EmitOutputs(const CliOptions& o,
+// Whether an output is coloured (SPEC §2): --color always/never wins; else a
+// non-empty NO_COLOR turns colours off, a FORCE_COLOR other than 0 on, and
+// otherwise standard output is coloured when it is a terminal. Files are
+// coloured only with --color always.
+bool UseColor(const std::string& when, bool to_stdout) {
+  if (when == "always") return true;
+  if (when == "never" || !to_stdout) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  const char* force = std::getenv("FORCE_COLOR");
+  if (force && *force && std::string_view(force) != "0") return true;
+  return ::isatty(STDOUT_FILENO) == 1;
+}
+
+// Renders each --format output (text on stdout by default; colours per UseColor) and writes it: a file atomically
+// (WriteOutputs), standard output as it is rendered, so that a large report is never held whole. One output that cannot
+// be written does not stop the others. False if a write failed.
+bool EmitOutputs(const CliOptions& o, FailOn level,
                  const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit) {
   std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
   EmitOptions eo;
   eo.quiet = o.quiet;
   eo.blob_url = BlobUrl();
-  bool tty = ::isatty(STDOUT_FILENO) == 1;
+  eo.fail_threshold = FailThreshold(level);
   bool ok = true;
   for (const Output& out : outputs) {
-    eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
+    eo.color = UseColor(o.color, out.file.empty());
     if (out.file.empty()) {
       emit(std::cout, out, eo);
       std::cout.flush();
@@ -634,12 +686,12 @@ int CommandScan(const CliOptions& o) {
   }
   ApplyBaseline(std::move(baseline), &result);
 
-  if (!EmitOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+  FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
+  if (!EmitOutputs(o, level, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
         FindEmitter(output.format)->emit(out, result, eo);
       })) {
     return 2;
   }
-  FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
   for (const Finding& f : result.findings) {
     if (FailsOn(level, f.severity)) return 1;
   }
@@ -745,12 +797,12 @@ int CommandDiff(const CliOptions& o) {
   diff.base_ref = o.base;
   diff.base_commit = *commit;
 
-  if (!EmitOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+  FailOn level = o.fail_on.value_or(head_opts.config.fail_on.value_or(FailOn::kWarning));
+  if (!EmitOutputs(o, level, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
         EmitDiff(out, output.format, diff, eo);
       })) {
     return 2;
   }
-  FailOn level = o.fail_on.value_or(head_opts.config.fail_on.value_or(FailOn::kWarning));
   for (const Finding& f : diff.added) {
     if (FailsOn(level, f.severity)) return 1;
   }

@@ -21,18 +21,23 @@ std::optional<FailOn> FailOnFromName(std::string_view name) {
   return std::nullopt;
 }
 
-bool FailsOn(FailOn level, Severity s) {
+std::optional<Severity> FailThreshold(FailOn level) {
   switch (level) {
     case FailOn::kNone:
-      return false;
+      return std::nullopt;
     case FailOn::kError:
-      return s == Severity::kError;
+      return Severity::kError;
     case FailOn::kWarning:
-      return s != Severity::kNote;
+      return Severity::kWarning;
     case FailOn::kNote:
-      return true;
+      return Severity::kNote;
   }
-  return false;
+  return std::nullopt;
+}
+
+bool FailsOn(FailOn level, Severity s) {
+  std::optional<Severity> threshold = FailThreshold(level);
+  return threshold && s >= *threshold;
 }
 
 namespace {

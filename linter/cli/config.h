@@ -19,6 +19,8 @@ namespace sagelint {
 enum class FailOn { kNote, kWarning, kError, kNone };
 std::optional<FailOn> FailOnFromName(std::string_view name);
 bool FailsOn(FailOn level, Severity s);
+// The lowest severity that fails at `level`; nullopt for `none`.
+std::optional<Severity> FailThreshold(FailOn level);
 
 struct Config {
   std::string path;  // the file it came from; empty when none was found
