@@ -1,6 +1,8 @@
 // The stable machine format (SPEC §5 "JSON", schema_version 1).
+#include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "linter/cost/prices.h"
 #include "linter/iam/iam_policy.h"
 #include "linter/report/emit.h"
 
@@ -69,7 +71,9 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
         {"warnings", t.warnings},
         {"notes", t.notes},
         {"suppressed", scan.suppressed},
-        {"baselined", scan.baselined}}},
+        {"baselined", scan.baselined},
+        // The text summary's "est. avoidable spend": the sum of the findings' computed savings.
+        {"avoidable_monthly_usd", std::round(AvoidableMonthlyUsd(scan.findings) * 100) / 100}}},
   };
   WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return FindingJson(scan.findings[i]); });
 }
