@@ -239,3 +239,71 @@ TEST_CASE("custom policies read as written: numbers and the rules table", "[cli]
   CHECK(r.out.find("ORG001 ORG001") == std::string::npos);
   CHECK(r.out.find("ORG001 (custom policy)") != std::string::npos);
 }
+
+TEST_CASE("baselines: written with exit 0, named in the config, stale entries counted and listed", "[cli][baseline]") {
+  Scratch s;
+  s.Write("nb.yaml", kNotebooks);
+  auto r = RunSagelint("scan --write-baseline base.json .", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.empty());
+  CHECK(r.err == "sagelint: recorded 2 findings in base.json\n");
+  auto recorded = nlohmann::json::parse(sagelint::testing::ReadFileOrDie(s.path() + "/base.json"));
+  CHECK(recorded["findings"].size() == 2);
+
+  // `baseline:` in the configuration works as --baseline does.
+  s.Write(".sagelint.yaml", "baseline: base.json\n");
+  r = RunSagelint("scan --fail-on note .", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("2 in the baseline") != std::string::npos);
+
+  // Fix one finding: its entry now matches nothing, and the summary says so.
+  std::string fixed = kNotebooks;
+  fixed.replace(fixed.find("ml.m4.xlarge"), 12, "ml.m5.xlarge");
+  s.Write("nb.yaml", fixed);
+  r = RunSagelint("scan --no-color --fail-on note .", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find(
+            "1 baseline entry matches no finding any more (fixed or changed); --report-stale-baseline lists it\n") !=
+        std::string::npos);
+  auto j = nlohmann::json::parse(RunSagelint("scan --format json --fail-on none .", s.path()).out);
+  CHECK(j["summary"]["stale_baseline"] == 1);
+  CHECK(!j.contains("stale_baseline"));
+  j = nlohmann::json::parse(RunSagelint("scan --format json --report-stale-baseline --fail-on none .", s.path()).out);
+  REQUIRE(j["stale_baseline"].size() == 1);
+  CHECK(j["stale_baseline"][0]["rule"] == "SM104");
+  CHECK(j["stale_baseline"][0]["path"] == "nb.yaml");
+  r = RunSagelint("scan --no-color --report-stale-baseline --fail-on none .", s.path());
+  CHECK(r.out.find("  nb.yaml: SM104 notebook instance 'Old' (") != std::string::npos);
+
+  // A config's baseline that cannot be read is an error naming the key.
+  s.Write(".sagelint.yaml", "baseline: missing.json\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.rfind("sagelint: .sagelint.yaml: baseline: missing.json: cannot read the baseline", 0) == 0);
+}
+
+TEST_CASE("rules are named by ID or by name in the config, --select and explain", "[cli][config]") {
+  Scratch s;
+  s.Write("nb.yaml", kNotebooks);
+  s.Write(".sagelint.yaml", "rules:\n  previous-generation-instance: off\n");
+  auto r = RunSagelint("scan --format json --fail-on none .", s.path());
+  CHECK(r.status == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["summary"]["findings"] == 1);
+  CHECK(j["findings"][0]["rule"] == "SM201");
+  s.Write(".sagelint.yaml", "rules:\n  previous-generation-instance: off\n  SM104: error\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: .sagelint.yaml:3: rules: SM104 is given twice (by its ID and its name)\n");
+  s.Write(".sagelint.yaml", "rules:\n  previous-generation-instanse: off\n");
+  r = RunSagelint("scan .", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err ==
+        "sagelint: .sagelint.yaml:2: rules: unknown rule 'previous-generation-instanse' (did you mean "
+        "'previous-generation-instance'?)\n");
+  s.Write(".sagelint.yaml", "");
+  r = RunSagelint("scan --select notebook-without-lifecycle-config --format json --fail-on none .", s.path());
+  j = nlohmann::json::parse(r.out);
+  CHECK(j["summary"]["findings"] == 1);
+  CHECK(RunSagelint("explain previous-generation-instance").out.rfind("SM104 previous-generation-instance", 0) == 0);
+}

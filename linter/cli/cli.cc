@@ -52,8 +52,10 @@ Usage:
 Options of scan:
   --format F[=FILE]      text (default), json, sarif, junit, github, gitlab, markdown;
                          repeatable, each to stdout or FILE
-  --baseline FILE        hide the findings recorded in FILE (matched by fingerprint)
-  --write-baseline FILE  record the current findings in FILE
+  --baseline FILE        hide the findings recorded in FILE (matched by fingerprint; also
+                         `baseline:` in .sagelint.yaml)
+  --write-baseline FILE  record the current findings in FILE (exit 0; no report unless --format)
+  --report-stale-baseline  list the baseline entries that match no finding any more
   --base REF             diff: the git revision to compare with
   --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
   --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
@@ -110,7 +112,8 @@ struct CliOptions {
   int jobs = 0;
   std::string color = "auto";  // --color auto|always|never (--no-color = never)
   bool quiet = false, no_ignore = false, report_unused = false;
-  bool wide = false;    // inventory: every column, nothing abbreviated
+  bool wide = false;  // inventory: every column, nothing abbreviated
+  bool report_stale_baseline = false;
   bool timing = false;  // developer aid: CPU time per front end on stderr
   bool help = false, version = false;
 };
@@ -125,6 +128,8 @@ std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) 
   std::vector<std::string> ids;
   for (const std::string& raw : SplitList(v, ',')) {
     std::string id = Trim(raw);
+    // A rule's name works as well as its ID.
+    if (const RuleInfo* named = FindRuleByName(id)) id = std::string(named->id);
     if (!id.empty()) ids.push_back(id);
   }
   if (ids.empty()) throw UsageError{flag + " expects rule IDs, e.g. SM401,SM402"};
@@ -276,6 +281,8 @@ CliOptions ParseArgs(int argc, char** argv) {
       }
     } else if (a == "--no-color") {
       o.color = "never";
+    } else if (a == "--report-stale-baseline") {
+      o.report_stale_baseline = true;
     } else if (a == "--wide") {
       o.wide = true;
     } else if (a == "--quiet" || a == "-q") {
@@ -374,12 +381,8 @@ int ExplainTo(const CliOptions& o, std::ostream& out) {
   std::string id = o.args[0];
   for (char& c : id) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   const RuleInfo* r = FindRule(id);
-  if (!r) {
-    // Accept the rule name as well: `sagelint explain training-without-spot`.
-    for (const RuleInfo& info : AllRules()) {
-      if (info.name == o.args[0]) r = &info;
-    }
-  }
+  // Accept the rule name as well: `sagelint explain training-without-spot`.
+  if (!r) r = FindRuleByName(o.args[0]);
   if (!r) {
     for (const Policy& p : LoadConfigPolicies(LoadConfigFor(o))) {
       if (p.id == o.args[0]) {
@@ -638,6 +641,7 @@ bool EmitOutputs(const CliOptions& o, FailOn level,
   eo.quiet = o.quiet;
   eo.blob_url = BlobUrl();
   eo.fail_threshold = FailThreshold(level);
+  eo.report_stale_baseline = o.report_stale_baseline;
   bool ok = true;
   for (const Output& out : outputs) {
     eo.color = UseColor(o.color, out.file.empty());
@@ -669,19 +673,41 @@ int CommandScan(const CliOptions& o) {
       if (total >= 200 && (done % 50 == 0 || done == total)) std::fprintf(stderr, "\rscanning %zu/%zu", done, total);
     };
   }
+  // --baseline, else the configuration's `baseline:` (relative to the configuration's directory).
+  std::string baseline_path = o.baseline, baseline_flag = "--baseline";
+  if (baseline_path.empty() && !so.config.baseline.empty()) {
+    std::filesystem::path p = so.config.baseline;
+    baseline_path = p.is_absolute() ? p.string() : (std::filesystem::path(so.config.dir) / p).string();
+    baseline_flag = DisplayPath(so.config.path) + ": baseline";
+  }
   Baseline baseline;
   std::string error;
-  if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
+  // Writing a baseline records the findings as they are: an existing one is not applied first.
+  bool writing = !o.write_baseline.empty();
+  if (!writing && !baseline_path.empty() && !LoadBaseline(baseline_path, &baseline, &error)) {
+    throw UsageError{baseline_flag + ": " + error};
+  }
   ScanResult result = Scan(so);
   if (progress) std::fprintf(stderr, "\r\x1b[K");
   if (ReportMissing(result)) return 2;
   if (o.timing) PrintTiming(result);
-  if (!o.write_baseline.empty()) {
+  if (writing) {
+    // Recording today's findings accepts them: say how many, print no report
+    // unless one was asked for, and succeed.
     if (!WriteBaseline(o.write_baseline, result.findings, &error)) throw UsageError{"--write-baseline: " + error};
-    std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << Printable(o.write_baseline) << "\n";
+    size_t n = result.findings.size();
+    std::cerr << "sagelint: recorded " << n << (n == 1 ? " finding" : " findings") << " in "
+              << Printable(o.write_baseline) << "\n";
+    if (!o.outputs.empty() &&
+        !EmitOutputs(o, FailOn::kNone, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+          FindEmitter(output.format)->emit(out, result, eo);
+        })) {
+      return 2;
+    }
+    return 0;
   }
   if (baseline.schema_version == 1) {
-    std::cerr << "sagelint: note: " << Printable(o.baseline)
+    std::cerr << "sagelint: note: " << Printable(baseline_path)
               << " is a schema 1 baseline, matched by its old fingerprints; rewrite it with --write-baseline\n";
   }
   ApplyBaseline(std::move(baseline), &result);

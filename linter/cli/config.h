@@ -38,6 +38,7 @@ struct Config {
   std::map<std::string, std::string> variables;
   YAML::Node policies;                    // the `policies:` list, validated by linter/policy
   std::vector<std::string> policy_files;  // files holding more `policies:` lists
+  std::string baseline;                   // baseline file (as --baseline), relative to `dir` unless absolute
 };
 
 struct ConfigError {

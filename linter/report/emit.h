@@ -18,8 +18,9 @@ namespace sagelint {
 
 struct EmitOptions {
   bool color = false;
-  bool quiet = false;   // text: findings only, no details and no summary
-  bool summary = true;  // text: the summary line
+  bool quiet = false;                  // text: findings only, no details and no summary
+  bool summary = true;                 // text: the summary line
+  bool report_stale_baseline = false;  // list the baseline entries that hid nothing (text, JSON)
   // The lowest severity that fails the run (--fail-on); nullopt = none fails.
   // JUnit reports only those findings as failed test cases.
   std::optional<Severity> fail_threshold = Severity::kWarning;
