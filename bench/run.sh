@@ -40,6 +40,11 @@ measure() {
     "$bin scan --format json --fail-on none $1" "rg -c $3 sagemaker $1" >/dev/null 2>&1 || true
   python3 -c "import json;r=json.load(open('$work/h.json'))['results'];print(r[0]['mean'],r[1]['mean'])"
 }
+# Mean seconds of a one-file scan, as pre-commit runs it.
+one_file_seconds() {
+  hyperfine -N --warmup 3 --runs 20 --export-json "$work/one.json" "$bin scan --fail-on none $1" >/dev/null 2>&1 || true
+  python3 -c "import json;print(json.load(open('$work/one.json'))['results'][0]['mean'])"
+}
 # The median of three runs: with two workers the peak depends on which large
 # files happen to be parsed at the same moment, which moves it by a few MB.
 peak_rss_kb() {
@@ -77,8 +82,7 @@ if [ -n "$tree" ]; then
   read -r sc rc < <(measure "$work/cfn50" 10 -i)
   one="$work/cfn50/t0.yaml"
   [ -f "$one" ] || one=$(ls "$work/cfn50"/t0.* | head -1)
-  hyperfine -N --warmup 3 --runs 20 --export-json "$work/one.json" "$bin scan --fail-on none $one" >/dev/null 2>&1 || true
-  single=$(python3 -c "import json;print(json.load(open('$work/one.json'))['results'][0]['mean'])")
+  single=$(one_file_seconds "$one")
   python3 - "$s1" "$r1" "$s2" "$s4" "$rss1" "$rss2" "$rss4" "$sc" "$rc" "$i" "$single" "$files" "$mb" <<'PY'
 import sys
 s1, r1, s2, s4, rss1, rss2, rss4, sc, rc, ntpl, single, files, mb = map(float, sys.argv[1:])
@@ -102,8 +106,7 @@ read -r s1 r1 < <(measure "$work/t1" 7 "")
 read -r s4 r4 < <(measure "$work/t4" 7 "")
 rss=$(peak_rss_kb "$work/t4")
 one="$work/t1/team00/svc0000/tf/main.tf"
-hyperfine -N --warmup 3 --runs 20 --export-json "$work/one.json" "$bin scan --fail-on none $one" >/dev/null 2>&1
-single=$(python3 -c "import json;print(json.load(open('$work/one.json'))['results'][0]['mean'])")
+single=$(one_file_seconds "$one")
 
 python3 - "$s1" "$r1" "$s4" "$r4" "$rss" "$single" "$files1" "$mb1" <<'PY'
 import sys

@@ -232,6 +232,13 @@ const RuleInfo* FindRule(std::string_view id) {
   return it != t.end() && it->id == id ? &*it : nullptr;
 }
 
+const RuleInfo* FindRuleByName(std::string_view name) {
+  for (const RuleInfo& r : Table()) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
 std::string_view RuleDoc(std::string_view id) { return Embedded("rules/" + std::string(id) + ".md"); }
 
 double RuleContext::Option(std::string_view name) const {

@@ -30,8 +30,8 @@ void CheckEndpointWithoutAutoscaling(const Workload& w, const RuleContext&, Sink
                             "around the clock, although an asynchronous endpoint can scale to zero while its queue "
                             "is empty"
                       : w.label + " (real-time endpoint, " + instances +
-                            ") is not registered with Application Auto Scaling: it runs all " + count.text +
-                            " instances around the clock, sized for peak traffic";
+                            ") is not registered with Application Auto Scaling: it runs its " + instances +
+                            " around the clock, sized for peak traffic";
     r.suggestion = async ? "register a scalable target (service namespace sagemaker, dimension "
                            "sagemaker:variant:DesiredInstanceCount) with MinCapacity 0 and a policy on the "
                            "ApproximateBacklogSizePerInstance metric"

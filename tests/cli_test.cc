@@ -165,9 +165,10 @@ TEST_CASE("JSON output has the stable shape", "[cli][json]") {
   CHECK(f["resource"] == "notebook instance 'Explore'");
   CHECK(f["iam"]["condition_key"] == "sagemaker:NotebookInstanceLifecycleConfigArns");
   CHECK(f["fingerprint"].get<std::string>().size() == 16);
-  CHECK(doc["summary"] ==
-        nlohmann::json::parse(
-            R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0,"baselined":0})"));
+  CHECK(
+      doc["summary"] ==
+      nlohmann::json::parse(
+          R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0,"baselined":0,"avoidable_monthly_usd":0,"stale_baseline":0})"));
 }
 
 TEST_CASE("rules and explain", "[cli]") {
@@ -216,8 +217,8 @@ TEST_CASE("inventory lists every workload", "[cli][inventory]") {
   CHECK(r.status == 0);
   CHECK(r.out ==
         "kind,resource,location,instance_type,instance_count,accelerator,spot,input_modes,lifecycle_config,"
-        "idle_shutdown,autoscaling,hourly_usd,monthly_usd\n"
-        "notebook_instance,notebook instance 'Explore',nb.yaml:3,ml.t3.xlarge,-,none,-,-,-,false,-,$0.20,$146\n");
+        "idle_shutdown,autoscaling,hourly_usd,monthly_usd,currency\n"
+        "notebook_instance,notebook instance 'Explore',nb.yaml:3,ml.t3.xlarge,-,none,-,-,-,false,-,0.2,146,USD\n");
   r = RunSagelint("inventory --format json .", s.path());
   auto doc = nlohmann::json::parse(r.out);
   CHECK(doc["workloads"][0]["instance_type"] == "ml.t3.xlarge");

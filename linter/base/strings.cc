@@ -258,4 +258,10 @@ std::string Trim(std::string_view s) {
   return std::string(s);
 }
 
+std::string FormatNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
 }  // namespace sagelint

@@ -30,6 +30,8 @@ std::string ValidUtf8(std::string_view s);
 std::string Printable(std::string_view s);
 
 std::vector<std::string> SplitList(std::string_view s, char sep);
+// A number as people write it: "1", "1.5", "0.25" (up to 15 significant digits).
+std::string FormatNumber(double v);
 std::string Trim(std::string_view s);
 
 }  // namespace sagelint

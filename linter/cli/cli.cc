@@ -1,5 +1,6 @@
 #include "linter/cli/cli.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,8 +54,10 @@ Usage:
 Options of scan:
   --format F[=FILE]      text (default), json, sarif, junit, github, gitlab, markdown;
                          repeatable, each to stdout or FILE
-  --baseline FILE        hide the findings recorded in FILE (matched by fingerprint)
-  --write-baseline FILE  record the current findings in FILE
+  --baseline FILE        hide the findings recorded in FILE (matched by fingerprint; also
+                         `baseline:` in .sagelint.yaml)
+  --write-baseline FILE  record the current findings in FILE (exit 0; no report unless --format)
+  --report-stale-baseline  list the baseline entries that match no finding any more
   --base REF             diff: the git revision to compare with
   --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
   --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
@@ -74,7 +77,10 @@ Options of scan:
   --jobs N               worker threads (default: all cores)
   --no-ignore            do not honour .gitignore files
   --report-unused-ignores  report sagelint:ignore comments that suppress nothing
-  --no-color             no colours even on a terminal
+  --color WHEN           auto (default: colours on a terminal, unless NO_COLOR is set or
+                         FORCE_COLOR asks for them), always, never
+  --no-color             same as --color never
+  --wide                 inventory: every column, nothing abbreviated
   --quiet                findings only, no details and no summary
 
 Every word after `--` is a path, even one that looks like an option.
@@ -106,7 +112,10 @@ struct CliOptions {
   std::string baseline, write_baseline;
   std::string base;  // diff --base REF
   int jobs = 0;
-  bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
+  std::string color = "auto";  // --color auto|always|never (--no-color = never)
+  bool quiet = false, no_ignore = false, report_unused = false;
+  bool wide = false;  // inventory: every column, nothing abbreviated
+  bool report_stale_baseline = false;
   bool timing = false;  // developer aid: CPU time per front end on stderr
   bool help = false, version = false;
 };
@@ -121,6 +130,8 @@ std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) 
   std::vector<std::string> ids;
   for (const std::string& raw : SplitList(v, ',')) {
     std::string id = Trim(raw);
+    // A rule's name works as well as its ID.
+    if (const RuleInfo* named = FindRuleByName(id)) id = std::string(named->id);
     if (!id.empty()) ids.push_back(id);
   }
   if (ids.empty()) throw UsageError{flag + " expects rule IDs, e.g. SM401,SM402"};
@@ -154,6 +165,16 @@ std::vector<std::string> FormatsOf(const std::string& command) {
 }
 
 void CheckFormats(const CliOptions& o) {
+  // Two reports on standard output would run into each other.
+  const Output* on_stdout = nullptr;
+  for (const Output& out : o.outputs) {
+    if (!out.file.empty()) continue;
+    if (on_stdout) {
+      throw UsageError{"--format " + on_stdout->format + " and --format " + out.format +
+                       " would both write to standard output; send one to a file (--format " + out.format + "=FILE)"};
+    }
+    on_stdout = &out;
+  }
   std::vector<std::string> allowed = FormatsOf(o.command);
   for (const Output& out : o.outputs) {
     if (allowed.empty()) throw UsageError{o.command + " does not take --format"};
@@ -255,8 +276,17 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.jobs = *n;
     } else if (a == "--timing") {
       o.timing = true;
+    } else if (a == "--color" || a == "--colour") {
+      o.color = next();
+      if (o.color != "auto" && o.color != "always" && o.color != "never") {
+        throw UsageError{"--color expects auto, always or never, got '" + o.color + "'"};
+      }
     } else if (a == "--no-color") {
-      o.no_color = true;
+      o.color = "never";
+    } else if (a == "--report-stale-baseline") {
+      o.report_stale_baseline = true;
+    } else if (a == "--wide") {
+      o.wide = true;
     } else if (a == "--quiet" || a == "-q") {
       o.quiet = true;
     } else if (a == "--no-ignore") {
@@ -353,12 +383,8 @@ int ExplainTo(const CliOptions& o, std::ostream& out) {
   std::string id = o.args[0];
   for (char& c : id) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   const RuleInfo* r = FindRule(id);
-  if (!r) {
-    // Accept the rule name as well: `sagelint explain training-without-spot`.
-    for (const RuleInfo& info : AllRules()) {
-      if (info.name == o.args[0]) r = &info;
-    }
-  }
+  // Accept the rule name as well: `sagelint explain training-without-spot`.
+  if (!r) r = FindRuleByName(o.args[0]);
   if (!r) {
     for (const Policy& p : LoadConfigPolicies(LoadConfigFor(o))) {
       if (p.id == o.args[0]) {
@@ -533,6 +559,19 @@ int CommandIamPolicy(const CliOptions& o) {
   return 0;
 }
 
+// How wide a table may be: the terminal's width when standard output is one,
+// else $COLUMNS, else 120 characters.
+size_t TableWidth(bool to_stdout) {
+  struct winsize ws {};
+  if (to_stdout && ::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+    return ws.ws_col;
+  }
+  if (const char* columns = std::getenv("COLUMNS")) {
+    if (auto n = StrictInt(columns); n && *n >= 40) return static_cast<size_t>(*n);
+  }
+  return 120;
+}
+
 int CommandInventory(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
@@ -543,7 +582,10 @@ int CommandInventory(const CliOptions& o) {
   std::vector<std::pair<std::string, std::string>> written;
   for (const Output& out : outputs) {
     std::ostringstream text;
-    EmitInventory(text, out.format, result.workloads, table);
+    InventoryOptions io;
+    io.wide = o.wide;
+    io.width = TableWidth(out.file.empty());
+    EmitInventory(text, out.format, result.workloads, table, io);
     written.emplace_back(out.file, std::move(text).str());
   }
   if (!WriteOutputs(written)) return 2;
@@ -577,20 +619,34 @@ void PrintTiming(const ScanResult& r) {
   std::fprintf(stderr, "%-10s %8s %8s %10s %8.3f\n", "analysis", "", "", "", r.analysis_cpu_seconds);
 }
 
-// Renders each --format output (text on stdout by default; colours only on a
-// terminal) and writes it: a file atomically (WriteOutputs), standard output
-// as it is rendered, so that a large report is never held whole. One output
-// that cannot be written does not stop the others. False if a write failed.
-bool EmitOutputs(const CliOptions& o,
+// Whether an output is coloured (SPEC §2): --color always/never wins; else a
+// non-empty NO_COLOR turns colours off, a FORCE_COLOR other than 0 on, and
+// otherwise standard output is coloured when it is a terminal. Files are
+// coloured only with --color always.
+bool UseColor(const std::string& when, bool to_stdout) {
+  if (when == "always") return true;
+  if (when == "never" || !to_stdout) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  const char* force = std::getenv("FORCE_COLOR");
+  if (force && *force && std::string_view(force) != "0") return true;
+  return ::isatty(STDOUT_FILENO) == 1;
+}
+
+// Renders each --format output (text on stdout by default; colours per UseColor) and writes it: a file atomically
+// (WriteOutputs), standard output as it is rendered, so that a large report is never held whole. One output that cannot
+// be written does not stop the others. False if a write failed.
+bool EmitOutputs(const CliOptions& o, FailOn level,
                  const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit) {
   std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
   EmitOptions eo;
   eo.quiet = o.quiet;
   eo.blob_url = BlobUrl();
-  bool tty = ::isatty(STDOUT_FILENO) == 1;
+  eo.fail_threshold = FailThreshold(level);
+  eo.report_stale_baseline = o.report_stale_baseline;
   bool ok = true;
   for (const Output& out : outputs) {
-    eo.color = out.file.empty() && tty && !o.no_color && std::getenv("NO_COLOR") == nullptr;
+    eo.color = UseColor(o.color, out.file.empty());
     if (out.file.empty()) {
       emit(std::cout, out, eo);
       std::cout.flush();
@@ -619,29 +675,51 @@ int CommandScan(const CliOptions& o) {
       if (total >= 200 && (done % 50 == 0 || done == total)) std::fprintf(stderr, "\rscanning %zu/%zu", done, total);
     };
   }
+  // --baseline, else the configuration's `baseline:` (relative to the configuration's directory).
+  std::string baseline_path = o.baseline, baseline_flag = "--baseline";
+  if (baseline_path.empty() && !so.config.baseline.empty()) {
+    std::filesystem::path p = so.config.baseline;
+    baseline_path = p.is_absolute() ? p.string() : (std::filesystem::path(so.config.dir) / p).string();
+    baseline_flag = DisplayPath(so.config.path) + ": baseline";
+  }
   Baseline baseline;
   std::string error;
-  if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
+  // Writing a baseline records the findings as they are: an existing one is not applied first.
+  bool writing = !o.write_baseline.empty();
+  if (!writing && !baseline_path.empty() && !LoadBaseline(baseline_path, &baseline, &error)) {
+    throw UsageError{baseline_flag + ": " + error};
+  }
   ScanResult result = Scan(so);
   if (progress) std::fprintf(stderr, "\r\x1b[K");
   if (ReportMissing(result)) return 2;
   if (o.timing) PrintTiming(result);
-  if (!o.write_baseline.empty()) {
+  if (writing) {
+    // Recording today's findings accepts them: say how many, print no report
+    // unless one was asked for, and succeed.
     if (!WriteBaseline(o.write_baseline, result.findings, &error)) throw UsageError{"--write-baseline: " + error};
-    std::cerr << "sagelint: wrote " << result.findings.size() << " findings to " << Printable(o.write_baseline) << "\n";
+    size_t n = result.findings.size();
+    std::cerr << "sagelint: recorded " << n << (n == 1 ? " finding" : " findings") << " in "
+              << Printable(o.write_baseline) << "\n";
+    if (!o.outputs.empty() &&
+        !EmitOutputs(o, FailOn::kNone, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+          FindEmitter(output.format)->emit(out, result, eo);
+        })) {
+      return 2;
+    }
+    return 0;
   }
   if (baseline.schema_version == 1) {
-    std::cerr << "sagelint: note: " << Printable(o.baseline)
+    std::cerr << "sagelint: note: " << Printable(baseline_path)
               << " is a schema 1 baseline, matched by its old fingerprints; rewrite it with --write-baseline\n";
   }
   ApplyBaseline(std::move(baseline), &result);
 
-  if (!EmitOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+  FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
+  if (!EmitOutputs(o, level, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
         FindEmitter(output.format)->emit(out, result, eo);
       })) {
     return 2;
   }
-  FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
   for (const Finding& f : result.findings) {
     if (FailsOn(level, f.severity)) return 1;
   }
@@ -747,12 +825,12 @@ int CommandDiff(const CliOptions& o) {
   diff.base_ref = o.base;
   diff.base_commit = *commit;
 
-  if (!EmitOutputs(o, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+  FailOn level = o.fail_on.value_or(head_opts.config.fail_on.value_or(FailOn::kWarning));
+  if (!EmitOutputs(o, level, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
         EmitDiff(out, output.format, diff, eo);
       })) {
     return 2;
   }
-  FailOn level = o.fail_on.value_or(head_opts.config.fail_on.value_or(FailOn::kWarning));
   for (const Finding& f : diff.added) {
     if (FailsOn(level, f.severity)) return 1;
   }

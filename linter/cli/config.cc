@@ -21,18 +21,23 @@ std::optional<FailOn> FailOnFromName(std::string_view name) {
   return std::nullopt;
 }
 
-bool FailsOn(FailOn level, Severity s) {
+std::optional<Severity> FailThreshold(FailOn level) {
   switch (level) {
     case FailOn::kNone:
-      return false;
+      return std::nullopt;
     case FailOn::kError:
-      return s == Severity::kError;
+      return Severity::kError;
     case FailOn::kWarning:
-      return s != Severity::kNote;
+      return Severity::kWarning;
     case FailOn::kNote:
-      return true;
+      return Severity::kNote;
   }
-  return false;
+  return std::nullopt;
+}
+
+bool FailsOn(FailOn level, Severity s) {
+  std::optional<Severity> threshold = FailThreshold(level);
+  return threshold && s >= *threshold;
 }
 
 namespace {
@@ -136,11 +141,14 @@ class Loader {
     c.dir = fs::path(path_).parent_path().string();
     if (root.IsNull() || !root.IsDefined()) return c;
     if (!root.IsMap()) Fail(root, "the configuration must be a mapping of settings");
-    static const std::vector<std::string> kKeys = {"fail_on",   "exclude",  "region",      "prices",
-                                                   "rules",     "datasets", "parameters",  "parameter_files",
-                                                   "variables", "policies", "policy_files"};
-    std::vector<std::string> rule_ids;
-    for (const RuleInfo& r : AllRules()) rule_ids.emplace_back(r.id);
+    static const std::vector<std::string> kKeys = {"fail_on",   "exclude",  "region",       "prices",
+                                                   "rules",     "datasets", "parameters",   "parameter_files",
+                                                   "variables", "policies", "policy_files", "baseline"};
+    std::vector<std::string> rule_keys;
+    for (const RuleInfo& r : AllRules()) {
+      rule_keys.emplace_back(r.id);
+      rule_keys.emplace_back(r.name);
+    }
     for (const auto& kv : root) {
       std::string key = Scalar(kv.first, "key");
       const YAML::Node& v = kv.second;
@@ -159,9 +167,13 @@ class Loader {
         if (!v.IsMap()) Fail(v, "'rules' must be a mapping of rule IDs");
         for (const auto& r : v) {
           std::string id = Scalar(r.first, "rules");
-          if (!FindRule(id) && id.rfind("SM", 0) == 0) {
-            Fail(r.first, "rules: unknown rule ID '" + id + "'" + DidYouMeanSuffix(id, rule_ids));
+          // A rule's name works as well as its ID: `previous-generation-instance: off`.
+          if (const RuleInfo* named = FindRuleByName(id)) id = std::string(named->id);
+          if (!FindRule(id) && (id.rfind("SM", 0) == 0 || id.find('-') != std::string::npos)) {
+            Fail(r.first, std::string(id.rfind("SM", 0) == 0 ? "rules: unknown rule ID '" : "rules: unknown rule '") +
+                              id + "'" + DidYouMeanSuffix(id, rule_keys));
           }
+          if (c.rules.count(id)) Fail(r.first, "rules: " + id + " is given twice (by its ID and its name)");
           c.rules[id] = Rule(id, r.second);
         }
       } else if (key == "datasets") {
@@ -191,6 +203,9 @@ class Loader {
         c.policies = v;
       } else if (key == "policy_files") {
         c.policy_files = StringList(v, key);
+      } else if (key == "baseline") {
+        c.baseline = Scalar(v, key);
+        if (c.baseline.empty()) Fail(v, "baseline: name a baseline file");
       } else {
         Fail(kv.first, "unknown key '" + key + "'" + DidYouMeanSuffix(key, kKeys));
       }

@@ -19,6 +19,8 @@ namespace sagelint {
 enum class FailOn { kNote, kWarning, kError, kNone };
 std::optional<FailOn> FailOnFromName(std::string_view name);
 bool FailsOn(FailOn level, Severity s);
+// The lowest severity that fails at `level`; nullopt for `none`.
+std::optional<Severity> FailThreshold(FailOn level);
 
 struct Config {
   std::string path;  // the file it came from; empty when none was found
@@ -36,6 +38,7 @@ struct Config {
   std::map<std::string, std::string> variables;
   YAML::Node policies;                    // the `policies:` list, validated by linter/policy
   std::vector<std::string> policy_files;  // files holding more `policies:` lists
+  std::string baseline;                   // baseline file (as --baseline), relative to `dir` unless absolute
 };
 
 struct ConfigError {

@@ -54,6 +54,11 @@ bool ParseBaseline(std::string_view text, const std::string& label, Baseline* ba
       return false;
     }
     baseline->fingerprints.insert(fp->get<std::string>());
+    auto text = [&](const char* key) {
+      auto it = f.find(key);
+      return it != f.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    baseline->entries.push_back({fp->get<std::string>(), text("rule"), text("path"), text("resource")});
   }
   return true;
 }
@@ -87,6 +92,13 @@ void ApplyBaseline(Baseline baseline, ScanResult* scan) {
     }
   }
   scan->findings = std::move(kept);
+  // What is left of the multiset hid nothing: name those entries, in file order.
+  for (const StaleBaselineEntry& e : baseline.entries) {
+    auto it = baseline.fingerprints.find(e.fingerprint);
+    if (it == baseline.fingerprints.end()) continue;
+    baseline.fingerprints.erase(it);
+    scan->stale_baseline.push_back(e);
+  }
 }
 
 }  // namespace sagelint

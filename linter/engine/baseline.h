@@ -25,6 +25,8 @@ struct Baseline {
   // (rule, displayed path, resource, message, condition); they are matched
   // by LegacyFingerprint.
   std::multiset<std::string> fingerprints;
+  // Every entry as recorded, in file order, to name those that hide nothing.
+  std::vector<StaleBaselineEntry> entries;
 };
 
 // The baseline document of `findings` (JSON, schema 2; invalid UTF-8 carried as U+FFFD).
@@ -38,7 +40,8 @@ bool ParseBaseline(std::string_view text, const std::string& label, Baseline* ba
 // The same from a regular file of at most 64 MiB.
 bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error);
 // Removes the findings the baseline holds (each entry hides one finding);
-// counts them in `scan->baselined`.
+// counts them in `scan->baselined` and lists the entries that hid nothing in
+// `scan->stale_baseline`.
 void ApplyBaseline(Baseline baseline, ScanResult* scan);
 
 }  // namespace sagelint

@@ -28,9 +28,13 @@ std::string Show(const AttrValue& v) {
 
 SpendState StateOf(const Workload& w, const PriceTable& prices) {
   SpendState s;
-  s.instance_type = Show(Attribute(w, "instance_type", &prices));
-  AttrValue count = Attribute(w, "instance_count", &prices);
-  s.instance_count = count.state == AttrValue::State::kAbsent ? "1" : Show(count);
+  if (!w.instance_groups.empty()) {
+    s.instance_type = InstancesText(w);  // the groups together; no count of its own
+  } else {
+    s.instance_type = Show(Attribute(w, "instance_type", &prices));
+    AttrValue count = Attribute(w, "instance_count", &prices);
+    s.instance_count = count.state == AttrValue::State::kAbsent ? "1" : Show(count);
+  }
   s.spot = Show(Attribute(w, "spot", &prices));
   s.idle_stop = Show(Attribute(w, "idle_shutdown", &prices));
   s.autoscaling = Show(Attribute(w, "autoscaling", &prices));

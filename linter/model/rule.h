@@ -78,6 +78,8 @@ struct RuleInfo {
 // The registered rules, sorted by ID (rules/registry.cc).
 std::span<const RuleInfo> AllRules();
 const RuleInfo* FindRule(std::string_view id);
+// The rule whose kebab-case name is `name` (previous-generation-instance).
+const RuleInfo* FindRuleByName(std::string_view name);
 // The rule's documentation (markdown, rules/<id>.md), embedded at build time.
 std::string_view RuleDoc(std::string_view id);
 

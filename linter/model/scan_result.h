@@ -18,6 +18,15 @@ struct CustomRuleInfo {
   std::string message;
 };
 
+// A baseline entry that hid no finding of this scan: its finding was fixed (or
+// changed), so the entry can go (`--report-stale-baseline` lists them).
+struct StaleBaselineEntry {
+  std::string fingerprint;
+  std::string rule;
+  std::string path;  // as recorded: relative to the scan root
+  std::string resource;
+};
+
 // Where a scan spent its time, per front end (`--timing`, bench/run.sh --tree).
 struct FrontEndStats {
   int files = 0;                 // files handed to the front end (after discovery)
@@ -34,7 +43,8 @@ struct ScanResult {
   std::vector<std::string> warnings;  // e.g. a named directory in which nothing was scannable
   int files_scanned = 0;
   int suppressed = 0;
-  int baselined = 0;  // hidden by --baseline
+  int baselined = 0;                               // hidden by --baseline
+  std::vector<StaleBaselineEntry> stale_baseline;  // entries of the baseline that hid nothing
   std::vector<CustomRuleInfo> custom_rules;
   std::map<std::string, FrontEndStats> front_ends;  // by "yaml/json", "terraform", "python", "notebook"
   double analysis_cpu_seconds = 0;                  // linking, rules, suppressions

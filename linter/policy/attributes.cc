@@ -199,21 +199,31 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
     AttrValue a;
     a.type = AttrType::kNumber;
     auto component = ComponentFor(w.kind);
-    AttrValue t = FromVal(InstanceType(w), AttrType::kString);
     if (!component || !prices) return a;
-    if (!t.known()) {
-      a.state = t.state;
-      return a;
+    // A heterogeneous cluster costs what its instance groups cost together.
+    std::vector<std::pair<const Val*, const Val*>> parts;
+    if (w.instance_groups.empty()) {
+      parts.emplace_back(&InstanceType(w), &w.instance_count);
+    } else {
+      for (const InstanceGroup& g : w.instance_groups) parts.emplace_back(&g.instance_type, &g.instance_count);
     }
-    auto price = prices->Hourly(t.text, *component);
-    if (!price) {
-      a.state = AttrValue::State::kUnknown;
-      return a;
+    double total = 0;
+    for (const auto& [type, count_val] : parts) {
+      AttrValue t = FromVal(*type, AttrType::kString);
+      if (!t.known()) {
+        a.state = t.state;
+        return a;
+      }
+      auto price = prices->Hourly(t.text, *component);
+      AttrValue count = FromVal(*count_val, AttrType::kNumber);
+      if (!price) {
+        a.state = AttrValue::State::kUnknown;
+        return a;
+      }
+      total += *price * (count.known() ? count.number : 1);
     }
-    AttrValue count = FromVal(w.instance_count, AttrType::kNumber);
-    double n = count.known() ? count.number : 1;
     a.state = AttrValue::State::kKnown;
-    a.number = std::round(*price * n * 10000) / 10000;
+    a.number = std::round(total * 10000) / 10000;
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", a.number);
     a.text = buf;
@@ -244,6 +254,24 @@ nlohmann::ordered_json AttributesJson(const Workload& w, const PriceTable* price
     }
   }
   return j;
+}
+
+std::string InstancesText(const Workload& w) {
+  auto one = [](const Val& type, const Val& count) -> std::string {
+    if (type.absent()) return {};
+    std::string t = type.known() ? type.text : "?";
+    AttrValue n = FromVal(count, AttrType::kNumber);
+    if (n.known() && n.number != 1) return n.text + " × " + t;
+    if (n.state == AttrValue::State::kUnknown) return "? × " + t;
+    return t;
+  };
+  if (w.instance_groups.empty()) return one(InstanceType(w), w.instance_count);
+  std::string out;
+  for (const InstanceGroup& g : w.instance_groups) {
+    std::string part = one(g.instance_type, g.instance_count);
+    out += (out.empty() ? "" : " + ") + (part.empty() ? "?" : part);
+  }
+  return out;
 }
 
 }  // namespace sagelint

@@ -43,6 +43,11 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
 // Every attribute that applies, as JSON (unknown values are null; absent ones are left out).
 nlohmann::ordered_json AttributesJson(const Workload& w, const PriceTable* prices);
 
+// What a workload runs on, as people say it: "ml.t3.medium", "2 × ml.g5.xlarge",
+// a heterogeneous cluster's groups ("ml.m5.xlarge + 2 × ml.p3.2xlarge"), "?"
+// for what cannot be resolved; empty when no instance type is written.
+std::string InstancesText(const Workload& w);
+
 }  // namespace sagelint
 
 #endif  // SAGELINT_LINTER_POLICY_ATTRIBUTES_H_

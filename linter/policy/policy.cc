@@ -251,7 +251,7 @@ std::string DescribePolicy(const Policy& p) {
     else if (c.regex)
       where += " /" + c.regex->pattern() + "/";
     else if (c.op == "gt" || c.op == "ge" || c.op == "lt" || c.op == "le")
-      where += " " + std::to_string(c.number);
+      where += " " + FormatNumber(c.number);
     else
       for (const std::string& v : c.values) where += " " + v;
   }

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -17,8 +18,12 @@ namespace sagelint {
 
 struct EmitOptions {
   bool color = false;
-  bool quiet = false;   // text: findings only, no details and no summary
-  bool summary = true;  // text: the summary line
+  bool quiet = false;                  // text: findings only, no details and no summary
+  bool summary = true;                 // text: the summary line
+  bool report_stale_baseline = false;  // list the baseline entries that hid nothing (text, JSON)
+  // The lowest severity that fails the run (--fail-on); nullopt = none fails.
+  // JUnit reports only those findings as failed test cases.
+  std::optional<Severity> fail_threshold = Severity::kWarning;
   // Links to findings in a pull-request comment: the URL of the head
   // commit's files ("https://github.com/o/r/blob/SHA/"), path and "#L12" appended.
   std::string blob_url;

@@ -37,9 +37,9 @@ std::string Headline(const DiffResult& d) {
 
 std::string Workload(const std::optional<SpendState>& s) {
   if (!s) return "—";
-  std::string out = s->instance_count == "1" || s->instance_count.empty()
-                        ? s->instance_type
-                        : s->instance_count + " × " + s->instance_type;
+  // A type that is not written (a cluster of instance groups, say) is said so, never left blank.
+  std::string type = s->instance_type.empty() ? "instance type not set" : s->instance_type;
+  std::string out = s->instance_count == "1" || s->instance_count.empty() ? type : s->instance_count + " × " + type;
   if (s->spot == "true") out += ", Spot";
   if (s->autoscaling == "true") out += ", autoscaled";
   if (s->idle_stop == "true") out += ", idle stop";
@@ -101,15 +101,24 @@ nlohmann::ordered_json CentsJson(std::optional<double> usd) {
   return usd ? nlohmann::ordered_json(std::round(*usd * 100) / 100) : nlohmann::ordered_json(nullptr);
 }
 
+// A side's settings with JSON types, as inventory JSON writes them: counts are
+// integers, flags booleans, and what is unknown or does not apply is null.
 nlohmann::ordered_json StateJson(const std::optional<SpendState>& s) {
   using json = nlohmann::ordered_json;
   if (!s) return nullptr;
-  auto opt = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
-  return {{"instance_type", opt(s->instance_type)},
-          {"instance_count", opt(s->instance_count)},
-          {"spot", opt(s->spot)},
-          {"idle_stop", opt(s->idle_stop)},
-          {"autoscaling", opt(s->autoscaling)},
+  auto text = [](const std::string& v) { return v.empty() || v == "?" ? json(nullptr) : json(v); };
+  auto flag = [](const std::string& v) {
+    return v == "true" ? json(true) : v == "false" ? json(false) : json(nullptr);
+  };
+  auto count = [](const std::string& v) {
+    if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos) return json(nullptr);
+    return json(std::stoi(v));
+  };
+  return {{"instance_type", text(s->instance_type)},
+          {"instance_count", count(s->instance_count)},
+          {"spot", flag(s->spot)},
+          {"idle_stop", flag(s->idle_stop)},
+          {"autoscaling", flag(s->autoscaling)},
           {"hourly_usd", CentsJson(s->hourly_usd)},
           {"monthly_usd", CentsJson(s->monthly_usd)}};
 }

@@ -1,6 +1,8 @@
 // The stable machine format (SPEC §5 "JSON", schema_version 1).
+#include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "linter/cost/prices.h"
 #include "linter/iam/iam_policy.h"
 #include "linter/report/emit.h"
 
@@ -56,7 +58,7 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
   return j;
 }
 
-void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
+void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
   Tally t = CountFindings(scan.findings);
   nlohmann::ordered_json doc = {
       {"schema_version", 1},
@@ -69,8 +71,19 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
         {"warnings", t.warnings},
         {"notes", t.notes},
         {"suppressed", scan.suppressed},
-        {"baselined", scan.baselined}}},
+        {"baselined", scan.baselined},
+        // The text summary's "est. avoidable spend": the sum of the findings' computed savings.
+        {"avoidable_monthly_usd", std::round(AvoidableMonthlyUsd(scan.findings) * 100) / 100},
+        // Baseline entries that hid no finding (their findings were fixed or changed).
+        {"stale_baseline", scan.stale_baseline.size()}}},
   };
+  if (opts.report_stale_baseline) {
+    nlohmann::ordered_json stale = nlohmann::ordered_json::array();
+    for (const StaleBaselineEntry& e : scan.stale_baseline) {
+      stale.push_back({{"fingerprint", e.fingerprint}, {"rule", e.rule}, {"path", e.path}, {"resource", e.resource}});
+    }
+    doc["stale_baseline"] = std::move(stale);
+  }
   WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return FindingJson(scan.findings[i]); });
 }
 

@@ -1,4 +1,5 @@
-// JUnit XML: one test case per finding (CI systems show them as failed tests).
+// JUnit XML: one failed test case per finding at or above --fail-on (CI systems
+// show them as failed tests).
 #include "linter/base/strings.h"
 #include "linter/report/emit.h"
 
@@ -35,15 +36,26 @@ std::string Xml(std::string_view raw) {
 
 }  // namespace
 
-void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
-  size_t n = scan.findings.size();
+void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
+  // A test case per finding that fails the run: a finding below --fail-on is
+  // not a failure, so a job that passes never shows a failed test.
+  std::vector<const Finding*> failing;
+  for (const Finding& f : scan.findings) {
+    if (opts.fail_threshold && f.severity >= *opts.fail_threshold) failing.push_back(&f);
+  }
+  size_t n = failing.size();
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites name=\"sagelint\" tests=\"" << std::max<size_t>(n, 1) << "\" failures=\"" << n << "\">\n"
       << "  <testsuite name=\"sagelint\" tests=\"" << std::max<size_t>(n, 1) << "\" failures=\"" << n << "\">\n";
   if (n == 0) {
-    out << "    <testcase classname=\"sagelint\" name=\"scan of " << scan.files_scanned << " files\"/>\n";
+    out << "    <testcase classname=\"sagelint\" name=\"scan of " << scan.files_scanned << " files";
+    if (size_t below = scan.findings.size()) {
+      out << " (" << below << (below == 1 ? " finding" : " findings") << " below --fail-on)";
+    }
+    out << "\"/>\n";
   }
-  for (const Finding& f : scan.findings) {
+  for (const Finding* fp : failing) {
+    const Finding& f = *fp;
     std::string where = f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column);
     out << "    <testcase classname=\"" << Xml(f.path) << "\" name=\""
         << Xml(f.rule + " " + f.resource + " (" + where + ")") << "\" file=\"" << Xml(f.path) << "\" line=\""

@@ -73,6 +73,20 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
   double savings = AvoidableMonthlyUsd(scan.findings);
   if (savings > 0) summary += " · est. avoidable spend ≈ " + FormatUsd(savings) + "/month";
   out << st("1", summary) << "\n";
+  size_t stale = scan.stale_baseline.size();
+  if (stale == 0) return;
+  out << stale << (stale == 1 ? " baseline entry matches" : " baseline entries match")
+      << " no finding any more (fixed or changed)";
+  if (!opts.report_stale_baseline) {
+    out << "; --report-stale-baseline lists " << (stale == 1 ? "it" : "them") << "\n";
+    return;
+  }
+  out << ":\n";
+  // Baseline entries are text from a file of the repository: printed inert.
+  for (const StaleBaselineEntry& e : scan.stale_baseline) {
+    out << "  " << Printable(e.path) << ": " << Printable(e.rule) << " " << Printable(e.resource) << " ("
+        << Printable(e.fingerprint.substr(0, 16)) << ")\n";
+  }
 }
 
 }  // namespace sagelint

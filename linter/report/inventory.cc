@@ -1,6 +1,7 @@
 #include "linter/report/inventory.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "linter/base/strings.h"
@@ -22,34 +23,156 @@ std::string Show(const AttrValue& v) {
   return v.text;
 }
 
-struct Row {
-  std::vector<std::string> cells;
-};
-
-std::vector<std::string> Columns() {
-  return {"kind",        "resource",         "location",      "instance_type", "instance_count", "accelerator", "spot",
-          "input_modes", "lifecycle_config", "idle_shutdown", "autoscaling",   "hourly_usd",     "monthly_usd"};
+// Characters as a terminal shows them: one per UTF-8 code point.
+size_t Width(std::string_view s) {
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
-Row RowOf(const Workload& w, const PriceTable& prices) {
-  Row r;
-  auto a = [&](std::string_view name) { return Show(Attribute(w, name, &prices)); };
+// The first `n` code points of `s` (n < Width(s)), then "…".
+std::string KeepHead(const std::string& s, size_t n) {
+  size_t seen = 0, i = 0;
+  for (; i < s.size(); ++i) {
+    if ((s[i] & 0xC0) != 0x80 && seen++ == n) break;
+  }
+  return s.substr(0, i) + "…";
+}
+
+// "…" then the last `n` code points of `s` (n < Width(s)): the file name and
+// line of a long location stay visible.
+std::string KeepTail(const std::string& s, size_t n) {
+  size_t seen = 0, i = s.size();
+  while (i > 0 && seen < n) {
+    --i;
+    if ((s[i] & 0xC0) != 0x80) ++seen;
+  }
+  return "…" + s.substr(i);
+}
+
+// The spend figures of one workload: hourly price × count, and a monthly
+// figure for the always-on kinds.
+struct Spend {
+  std::optional<double> hourly, monthly;
+  bool always_on = false;
+  bool priced_kind = false;  // a kind that bills instance hours
+};
+
+Spend SpendOf(const Workload& w, const PriceTable& prices) {
+  Spend s;
+  s.priced_kind = ComponentFor(w.kind).has_value();
+  s.always_on = AlwaysOn(w.kind);
   AttrValue hourly = Attribute(w, "hourly_usd", &prices);
-  std::string monthly = hourly.known() && AlwaysOn(w.kind) ? FormatUsd(hourly.number * kHoursPerMonth) : "-";
-  r.cells = {std::string(KindName(w.kind)),
-             w.label,
-             w.path + ":" + std::to_string(w.range.begin.line),
-             a("instance_type"),
-             a("instance_count"),
-             a("accelerator"),
-             a("spot"),
-             a("input_modes"),
-             a("lifecycle_config"),
-             a("idle_shutdown"),
-             a("autoscaling"),
-             hourly.known() ? FormatUsd(hourly.number) : Show(hourly),
-             monthly};
-  return r;
+  if (hourly.known()) {
+    s.hourly = hourly.number;
+    if (s.always_on) s.monthly = hourly.number * kHoursPerMonth;
+  }
+  return s;
+}
+
+// The compact table's kind column: what a reader calls the workload.
+std::string ShortKind(WorkloadKind k) {
+  switch (k) {
+    case WorkloadKind::kTrainingJob:
+      return "training";
+    case WorkloadKind::kTuningJob:
+      return "tuning";
+    case WorkloadKind::kProcessingJob:
+      return "processing";
+    case WorkloadKind::kTransformJob:
+      return "transform";
+    case WorkloadKind::kNotebookInstance:
+      return "notebook";
+    case WorkloadKind::kStudioDomain:
+      return "studio domain";
+    case WorkloadKind::kStudioUserProfile:
+      return "studio user";
+    case WorkloadKind::kStudioSpace:
+      return "studio space";
+    case WorkloadKind::kEndpointVariant:
+      return "endpoint";
+    case WorkloadKind::kScalableTarget:
+      return "scaling";
+    case WorkloadKind::kLifecycleScript:
+      return "lifecycle";
+    default:
+      return std::string(KindName(k));
+  }
+}
+
+// The compact table's one setting that decides what a workload costs when
+// nobody watches it: Spot for jobs, idle stop for notebooks and Studio,
+// autoscaling for endpoints ("?" where it cannot be known).
+std::string CostSetting(const Workload& w, const PriceTable& prices) {
+  auto said = [&](std::string_view attr, const std::string& yes, const std::string& no) -> std::string {
+    AttrValue v = Attribute(w, attr, &prices);
+    if (v.state == AttrValue::State::kAbsent) return "-";
+    if (!v.known()) return yes + " ?";
+    return v.boolean ? yes : no;
+  };
+  switch (w.kind) {
+    case WorkloadKind::kTrainingJob:
+    case WorkloadKind::kTuningJob:
+      return said("spot", "Spot", "no Spot");
+    case WorkloadKind::kNotebookInstance:
+    case WorkloadKind::kStudioDomain:
+    case WorkloadKind::kStudioUserProfile:
+    case WorkloadKind::kStudioSpace:
+      return said("idle_shutdown", "idle stop", "no idle stop");
+    case WorkloadKind::kEndpointVariant:
+      return said("autoscaling", "autoscaled", "not autoscaled");
+    default:
+      return "-";
+  }
+}
+
+struct Column {
+  std::string name;
+  bool shrinks = false;    // may be abbreviated to fit the terminal
+  bool keep_tail = false;  // abbreviated from the left (locations)
+  bool numeric = false;    // right-aligned
+};
+
+// Lays out `rows` under `cols`, each column as wide as its widest cell; when
+// that exceeds `max_width` (0 = no limit), the shrinkable columns give up
+// characters one at a time, the widest first, down to a floor of 12.
+void PrintTable(std::ostream& out, const std::vector<Column>& cols, std::vector<std::vector<std::string>> rows,
+                size_t max_width) {
+  constexpr size_t kGap = 2, kFloor = 12;
+  std::vector<size_t> width(cols.size());
+  for (size_t i = 0; i < cols.size(); ++i) width[i] = Width(cols[i].name);
+  for (const auto& r : rows) {
+    for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], Width(r[i]));
+  }
+  auto total = [&] {
+    size_t t = 0;
+    for (size_t w : width) t += w;
+    return t + kGap * (width.empty() ? 0 : width.size() - 1);
+  };
+  while (max_width > 0 && total() > max_width) {
+    size_t widest = cols.size();
+    for (size_t i = 0; i < cols.size(); ++i) {
+      if (cols[i].shrinks && width[i] > kFloor && (widest == cols.size() || width[i] > width[widest])) widest = i;
+    }
+    if (widest == cols.size()) break;  // nothing left to shrink
+    --width[widest];                   // one at a time, so the shrinkable columns end up alike
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string l;
+    for (size_t i = 0; i < cells.size(); ++i) {
+      std::string cell = cells[i];
+      if (Width(cell) > width[i])
+        cell = cols[i].keep_tail ? KeepTail(cell, width[i] - 1) : KeepHead(cell, width[i] - 1);
+      std::string pad(width[i] - Width(cell), ' ');
+      bool last = i + 1 == cells.size();
+      l += cols[i].numeric ? pad + cell : cell + (last ? "" : pad);
+      if (!last) l += std::string(kGap, ' ');
+    }
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    out << l << "\n";
+  };
+  std::vector<std::string> header;
+  for (const Column& c : cols) header.push_back(c.name);
+  line(header);
+  for (const auto& r : rows) line(r);
 }
 
 std::string Csv(const std::string& s) {
@@ -59,48 +182,147 @@ std::string Csv(const std::string& s) {
   return out + "\"";
 }
 
+// A dollar amount as a plain number for a CSV reader: cents for monthly
+// figures, four decimals for hourly prices (some are fractions of a cent).
+std::string CsvUsd(std::optional<double> usd, int decimals) {
+  if (!usd) return "";
+  double scale = std::pow(10.0, decimals);
+  return FormatNumber(std::round(*usd * scale) / scale);
+}
+
+void EmitCsv(std::ostream& out, const std::vector<Workload>& workloads, const PriceTable& prices) {
+  static const char* kAttrs[] = {"instance_type", "instance_count",   "accelerator",   "spot",
+                                 "input_modes",   "lifecycle_config", "idle_shutdown", "autoscaling"};
+  out << "kind,resource,location";
+  for (const char* a : kAttrs) out << "," << a;
+  out << ",hourly_usd,monthly_usd,currency\n";
+  for (const Workload& w : workloads) {
+    // Names and paths come from scanned files: no control characters reach the CSV reader.
+    out << KindName(w.kind) << "," << Csv(Printable(w.label)) << ","
+        << Csv(Printable(w.path + ":" + std::to_string(w.range.begin.line)));
+    for (const char* a : kAttrs) out << "," << Csv(Printable(Show(Attribute(w, a, &prices))));
+    Spend s = SpendOf(w, prices);
+    out << "," << CsvUsd(s.hourly, 4) << "," << CsvUsd(s.monthly, 2) << "," << (s.priced_kind ? "USD" : "") << "\n";
+  }
+}
+
+void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const PriceTable& prices,
+               const InventoryOptions& opts) {
+  std::vector<Column> cols;
+  if (opts.wide) {
+    cols = {{"kind"},
+            {"resource"},
+            {"location"},
+            {"instance_type"},
+            {"instance_count", false, false, true},
+            {"accelerator"},
+            {"spot"},
+            {"input_modes"},
+            {"lifecycle_config"},
+            {"idle_shutdown"},
+            {"autoscaling"},
+            {"hourly_usd", false, false, true},
+            {"monthly_usd", false, false, true}};
+  } else {
+    cols = {{"kind"},
+            {"resource", true},
+            {"location", true, true},
+            {"instances", true},
+            {"cost control"},
+            {"$/hour", false, false, true},
+            {"$/month", false, false, true}};
+  }
+  size_t max_width = opts.wide ? 0 : opts.width;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<const Workload*> statements;
+  double monthly = 0, job_hourly = 0;
+  int always_on = 0, jobs = 0, unpriced = 0;
+  for (const Workload& w : workloads) {
+    // IAM statements launch nothing: they get a section of their own.
+    if (w.kind == WorkloadKind::kIamStatement) {
+      statements.push_back(&w);
+      continue;
+    }
+    auto a = [&](std::string_view name) { return Show(Attribute(w, name, &prices)); };
+    Spend s = SpendOf(w, prices);
+    if (s.priced_kind) {
+      if (!s.hourly) {
+        ++unpriced;
+      } else if (s.always_on) {
+        monthly += *s.monthly;
+        ++always_on;
+      } else {
+        job_hourly += *s.hourly;
+        ++jobs;
+      }
+    }
+    std::string hourly = s.hourly ? FormatUsd(*s.hourly) : s.priced_kind ? "?" : "-";
+    std::string month = s.monthly ? FormatUsd(*s.monthly) : "-";
+    std::vector<std::string> r;
+    std::string location = w.path + ":" + std::to_string(w.range.begin.line);
+    std::string instances = s.priced_kind ? InstancesText(w) : "";
+    if (opts.wide) {
+      r = {std::string(KindName(w.kind)),
+           w.label,
+           location,
+           a("instance_type"),
+           a("instance_count"),
+           a("accelerator"),
+           a("spot"),
+           a("input_modes"),
+           a("lifecycle_config"),
+           a("idle_shutdown"),
+           a("autoscaling"),
+           hourly,
+           month};
+    } else {
+      r = {ShortKind(w.kind),      w.label, location, instances.empty() ? "-" : instances,
+           CostSetting(w, prices), hourly,  month};
+    }
+    // Names and paths come from scanned files: no control characters reach the terminal.
+    for (std::string& cell : r) cell = Printable(cell);
+    rows.push_back(std::move(r));
+  }
+  if (!rows.empty()) {
+    // The totals row: always-on spend per month, and what the jobs cost per hour while they run.
+    std::vector<std::string> total(cols.size());
+    total[0] = "total";
+    total[cols.size() - 2] = jobs ? FormatUsd(job_hourly) : "-";
+    total[cols.size() - 1] = always_on ? FormatUsd(monthly) : "-";
+    rows.push_back(std::move(total));
+    PrintTable(out, cols, std::move(rows), max_width);
+  }
+  size_t n = workloads.size() - statements.size();
+  out << "\n" << n << (n == 1 ? " workload" : " workloads");
+  if (always_on) out << "; always on ≈ " << FormatUsd(monthly) << "/month";
+  if (jobs) out << "; jobs ≈ " << FormatUsd(job_hourly) << "/h while they run";
+  if (unpriced) out << "; " << unpriced << " without a price (shown as ?, not counted)";
+  out << "\n";
+  if (!statements.empty()) {
+    out << "\nIAM statements (" << statements.size() << "):\n";
+    std::vector<std::vector<std::string>> srows;
+    for (const Workload* w : statements) {
+      srows.push_back({Printable(w->label), Printable(w->path + ":" + std::to_string(w->range.begin.line))});
+    }
+    PrintTable(out, {{"statement", true}, {"location", true, true}}, std::move(srows), max_width);
+  }
+  out << "\nprices: " << prices.Describe() << "\n";
+}
+
 }  // namespace
 
 void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& workloads,
-                   const PriceTable& prices) {
+                   const PriceTable& prices, const InventoryOptions& opts) {
   if (format == "json") {
     nlohmann::ordered_json doc = {{"schema_version", 1}, {"workloads", kJsonListHere}, {"prices", prices.Describe()}};
     WriteJsonWithList(out, doc, workloads.size(), [&](size_t i) { return AttributesJson(workloads[i], &prices); });
     return;
   }
-  std::vector<std::string> cols = Columns();
-  std::vector<Row> rows;
-  for (const Workload& w : workloads) {
-    rows.push_back(RowOf(w, prices));
-    // Names and paths come from scanned files: no control characters reach the terminal or the CSV reader.
-    for (std::string& cell : rows.back().cells) cell = Printable(cell);
-  }
   if (format == "csv") {
-    for (size_t i = 0; i < cols.size(); ++i) out << (i ? "," : "") << cols[i];
-    out << "\n";
-    for (const Row& r : rows) {
-      for (size_t i = 0; i < r.cells.size(); ++i) out << (i ? "," : "") << Csv(r.cells[i]);
-      out << "\n";
-    }
+    EmitCsv(out, workloads, prices);
     return;
   }
-  std::vector<size_t> width(cols.size());
-  for (size_t i = 0; i < cols.size(); ++i) width[i] = cols[i].size();
-  for (const Row& r : rows) {
-    for (size_t i = 0; i < r.cells.size(); ++i) width[i] = std::max(width[i], r.cells[i].size());
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string l;
-    for (size_t i = 0; i < cells.size(); ++i) {
-      l += cells[i];
-      if (i + 1 < cells.size()) l += std::string(width[i] - cells[i].size() + 2, ' ');
-    }
-    out << l << "\n";
-  };
-  line(cols);
-  for (const Row& r : rows) line(r.cells);
-  out << "\n"
-      << rows.size() << (rows.size() == 1 ? " workload" : " workloads") << "; prices: " << prices.Describe() << "\n";
+  EmitTable(out, workloads, prices, opts);
 }
 
 }  // namespace sagelint

@@ -2,6 +2,7 @@
 #ifndef SAGELINT_LINTER_REPORT_INVENTORY_H_
 #define SAGELINT_LINTER_REPORT_INVENTORY_H_
 
+#include <cstddef>
 #include <ostream>
 #include <string_view>
 #include <vector>
@@ -12,9 +13,19 @@ namespace sagelint {
 
 class PriceTable;
 
-// format: "table", "json" or "csv".
+struct InventoryOptions {
+  // The table: all attributes, nothing abbreviated (--wide); else the main
+  // columns, with long names and paths abbreviated to fit `width` characters
+  // (0 = no limit).
+  bool wide = false;
+  size_t width = 0;
+};
+
+// format: "table", "json" or "csv". The table lists spend workloads with a
+// totals row, then IAM statements in a section of their own; the CSV has
+// plain numbers in its money columns and a currency column.
 void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& workloads,
-                   const PriceTable& prices);
+                   const PriceTable& prices, const InventoryOptions& opts = {});
 
 }  // namespace sagelint
 

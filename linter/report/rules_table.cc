@@ -35,7 +35,7 @@ std::string RulesText(const std::vector<CustomRuleInfo>& custom) {
     out += "\nCustom policies:\n";
     // Custom policies come from the scanned repository's configuration: printed inert.
     for (const CustomRuleInfo& p : custom) {
-      out += Row(Printable(p.id), Printable(p.id), SeverityName(p.severity), Printable(p.message));
+      out += Row(Printable(p.id), "(custom policy)", SeverityName(p.severity), Printable(p.message));
     }
   }
   return out;

@@ -1,5 +1,6 @@
 // From the recorded SDK objects and boto3 requests to workloads.
 #include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "parsers/cloudformation/request.h"
@@ -12,6 +13,22 @@ namespace {
 using cfn::kUnknownMarker;
 
 bool IsLocalType(std::string_view t) { return t == "local" || t == "local_gpu" || t == "local_cpu"; }
+
+// How a label names an object of class `cls` that is a `noun`: "SKLearn
+// estimator", but "estimator" for the SDK's own Estimator and "ScriptProcessor"
+// for a class whose name already says what it is.
+std::string ClassLabel(const std::string& cls, std::string_view noun) {
+  if (cls.size() == noun.size() && std::equal(cls.begin(), cls.end(), noun.begin(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == b;
+      })) {
+    return std::string(noun);
+  }
+  if (cls.size() > noun.size() && std::tolower(static_cast<unsigned char>(cls[cls.size() - noun.size()])) == noun[0] &&
+      cls.compare(cls.size() - noun.size() + 1, std::string::npos, noun.substr(1)) == 0) {
+    return cls;
+  }
+  return cls + " " + std::string(noun);
+}
 
 // Positions of instance_count / instance_type among a constructor's positional parameters.
 std::pair<int, int> ComputePositions(const Object& o) {
@@ -294,7 +311,7 @@ void Analyzer::EmitTraining(const Object& settings_from, WorkloadKind kind, cons
 void Analyzer::EmitProcessor(const Object& o) {
   const Args& a = o.args;
   auto [count_pos, type_pos] = ComputePositions(o);
-  Workload w = Base(WorkloadKind::kProcessingJob, o.call, o.cls + " processor", NameOf(o, "processor"));
+  Workload w = Base(WorkloadKind::kProcessingJob, o.call, ClassLabel(o.cls, "processor"), NameOf(o, "processor"));
   w.complete = !a.unknown_spread;
   w.instance_type = ToVal(Arg(a, {"instance_type"}, type_pos));
   w.instance_count = ToVal(Arg(a, {"instance_count"}, count_pos));
@@ -746,7 +763,8 @@ void Analyzer::Emit() {
       case ObjKind::kEstimator:
         // An estimator only tuned is reported as the tuning job.
         if (!o.tuned || o.fit_directly) {
-          EmitTraining(o, WorkloadKind::kTrainingJob, o.cls + " estimator", NameOf(o, "estimator"), o.call, o.fits);
+          EmitTraining(o, WorkloadKind::kTrainingJob, ClassLabel(o.cls, "estimator"), NameOf(o, "estimator"), o.call,
+                       o.fits);
         }
         break;
       case ObjKind::kModelTrainer:
