@@ -165,9 +165,10 @@ TEST_CASE("JSON output has the stable shape", "[cli][json]") {
   CHECK(f["resource"] == "notebook instance 'Explore'");
   CHECK(f["iam"]["condition_key"] == "sagemaker:NotebookInstanceLifecycleConfigArns");
   CHECK(f["fingerprint"].get<std::string>().size() == 16);
-  CHECK(doc["summary"] ==
-        nlohmann::json::parse(
-            R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0,"baselined":0})"));
+  CHECK(
+      doc["summary"] ==
+      nlohmann::json::parse(
+          R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0,"baselined":0,"unpriced":0})"));
 }
 
 TEST_CASE("rules and explain", "[cli]") {
