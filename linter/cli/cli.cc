@@ -401,8 +401,10 @@ int ExplainTo(const CliOptions& o, std::ostream& out) {
   }
   out << RuleDoc(r->id);
   if (r->severity != Severity::kNote || !r->iam.condition_key.empty()) {
-    out << "\nPrices in cost estimates: " << PriceTable::BuiltIn().Describe()
-        << ". Replace them with `prices:` in .sagelint.yaml or --prices FILE.\n";
+    out << "\nPrices in cost estimates: the " << PriceTable::BuiltIn().Describe()
+        << ", each figure with its source and date (`sagelint prices` lists them). For exact figures or another "
+           "region, run `sagelint prices import` on the AWS Price List offer file and name the result with "
+           "`prices:` in .sagelint.yaml or --prices FILE.\n";
   }
   return 0;
 }
@@ -549,8 +551,7 @@ int CommandIamPolicy(const CliOptions& o) {
   nlohmann::json policy = BuildGuardrailPolicy(result.findings, o.lifecycle_arns, go);
   if (policy.at("Statement").empty()) {
     // IAM rejects a policy without statements: say why there is none instead.
-    std::cerr << "sagelint: no IAM policy: none of the " << result.findings.size()
-              << " findings is of a class an IAM condition key can prevent\n";
+    std::cerr << "sagelint: no IAM policy: no finding of the scan is of a class an IAM condition key can prevent\n";
   } else {
     WriteOutput("", policy.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     for (const std::string& note : GuardrailNotes(result.findings, o.lifecycle_arns)) {

@@ -348,7 +348,7 @@ TEST_CASE("avoidable monthly spend and unpriced findings", "[prices]") {
   CHECK(UnpricedFindings(findings) == 1);
 }
 
-TEST_CASE("odd offer files are errors, not crashes", "[prices]") {
+TEST_CASE("odd offer files are errors, not crashes", "[prices][adversarial]") {
   std::string error;
   for (const char* text : {
            R"({"products": [], "terms": {}})",
