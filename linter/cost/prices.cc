@@ -275,10 +275,13 @@ const std::string& PriceTable::UnpricedReason(std::string_view instance_type) co
 }
 
 std::string PriceTable::Unpriced(std::string_view instance_type, PriceComponent c) const {
+  if (!IsKnownInstanceType(instance_type)) {
+    return std::string(instance_type) + " is not an instance type sagelint knows, so it has no price";
+  }
   // A type the kind does not offer has no price for it in any table.
   for (OfferKind k : {OfferKind::kNotebook, OfferKind::kTraining, OfferKind::kProcessing, OfferKind::kTransform,
                       OfferKind::kEndpoint, OfferKind::kStudioApp}) {
-    if (ComponentFor(k) == c && IsKnownInstanceType(instance_type) && !IsOffered(instance_type, k)) {
+    if (ComponentFor(k) == c && !IsOffered(instance_type, k)) {
       return std::string(instance_type) + " is not offered for " + std::string(OfferKindDescription(k)) +
              ", so it has no " + std::string(ComponentName(c)) + " price";
     }

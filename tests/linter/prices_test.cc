@@ -322,9 +322,15 @@ TEST_CASE("EstimateCost: Spot is a range with its basis, and missing prices say 
   CHECK_FALSE(e.hourly_usd);
   CHECK_FALSE(e.monthly_usd);
   CHECK(e.price_source.empty());
+  CHECK(e.basis == "ml.q9.xlarge is not an instance type sagelint knows, so it has no price");
+  // A known type the kind does not offer, and one the table has no figure for.
+  e = EstimateCost(CostRequest{"ml.t3.medium", 1, true, "", false}, WorkloadKind::kEndpointVariant, builtin);
+  CHECK(e.basis == "ml.t3.medium is not offered for endpoint variants, so it has no hosting price");
+  e = EstimateCost(CostRequest{"ml.c6in.large", 1, true, "", false}, WorkloadKind::kEndpointVariant, builtin);
   CHECK(e.basis ==
-        "ml.q9.xlarge has no notebook price in the built-in price table (us-east-1, 2026-09); run `sagelint "
-        "prices import` on the AWS Price List offer file for complete figures");
+        "ml.c6in.large has no hosting price in the built-in price table (us-east-1, 2026-09): no AWS data and no "
+        "public source found gives a us-east-1 figure for this type; run `sagelint prices import` on the AWS "
+        "Price List offer file for complete figures");
 
   CostRequest c4{"ml.c4.xlarge", 1, true, "", false};
   e = EstimateCost(c4, WorkloadKind::kNotebookInstance, builtin);
