@@ -29,7 +29,7 @@ struct SourceStats {
 
 struct Stats {
   std::vector<KindStats> kinds;
-  std::map<std::string, SourceStats> sources;  // by the figures' source text
+  std::map<std::string, SourceStats> sources;  // by the source each figure is from
   std::string first_date, last_date;
 };
 
@@ -46,7 +46,8 @@ Stats Collect(const PriceTable& table) {
         continue;
       }
       ++(f->named ? ks.named : ks.across);
-      SourceStats& src = s.sources[f->source];
+      // By the source the figure is from; the sources that confirm it are in the table's citations.
+      SourceStats& src = s.sources[f->source.substr(0, f->source.find(", confirmed by "))];
       ++(f->named ? src.named : src.across);
       if (!f->date.empty()) {
         src.dates.insert(f->date);
