@@ -46,6 +46,14 @@ Resources:
                 MaxRuntimeInSeconds: 86400
 )";
 
+constexpr const char* kP3Endpoint = R"(Resources:
+  Config:
+    Type: AWS::SageMaker::EndpointConfig
+    Properties:
+      ProductionVariants:
+        - {VariantName: AllTraffic, ModelName: m, InstanceType: ml.p3.2xlarge, InitialInstanceCount: 1}
+)";
+
 std::string Arg(const std::string& path) { return "'" + path + "'"; }
 
 }  // namespace
@@ -235,13 +243,7 @@ TEST_CASE("iam-policy: `system` for the Studio actions, nothing printed when not
 
   // The training-class Deny lists only families SM102 always answers: p3, never p4d/p5.
   Scratch u;
-  u.Write("endpoint.yaml", R"(Resources:
-  Config:
-    Type: AWS::SageMaker::EndpointConfig
-    Properties:
-      ProductionVariants:
-        - {VariantName: AllTraffic, ModelName: m, InstanceType: ml.p3.2xlarge, InitialInstanceCount: 1}
-)");
+  u.Write("endpoint.yaml", kP3Endpoint);
   r = RunSagelint("iam-policy .", u.path());
   CHECK(r.status == 0);
   policy = json::parse(r.out);
@@ -264,13 +266,7 @@ TEST_CASE("the Studio instance type `system` is neither unknown nor unoffered", 
 
 TEST_CASE("SM102 allowed_types in the configuration", "[cli][SM102]") {
   Scratch s;
-  s.Write("endpoint.yaml", R"(Resources:
-  Config:
-    Type: AWS::SageMaker::EndpointConfig
-    Properties:
-      ProductionVariants:
-        - {VariantName: AllTraffic, ModelName: m, InstanceType: ml.p3.2xlarge, InitialInstanceCount: 1}
-)");
+  s.Write("endpoint.yaml", kP3Endpoint);
   auto r = RunSagelint("scan --select SM102 --no-color .", s.path());
   CHECK(r.status == 1);
   s.Write(".sagelint.yaml", "rules:\n  SM102: { allowed_types: [\"ml.p3.*\", \"ml.p4d.*\"] }\n");

@@ -61,28 +61,10 @@ std::optional<PriceComponent> ComponentFromName(std::string_view name) {
 }
 
 std::optional<PriceComponent> ComponentFor(WorkloadKind kind) {
-  switch (kind) {
-    case WorkloadKind::kTrainingJob:
-    case WorkloadKind::kTuningJob:
-      return PriceComponent::kTraining;
-    case WorkloadKind::kProcessingJob:
-      return PriceComponent::kProcessing;
-    case WorkloadKind::kTransformJob:
-      return PriceComponent::kTransform;
-    case WorkloadKind::kNotebookInstance:
-      return PriceComponent::kNotebook;
-    case WorkloadKind::kStudioDomain:
-    case WorkloadKind::kStudioUserProfile:
-    case WorkloadKind::kStudioSpace:
-      return PriceComponent::kStudio;
-    case WorkloadKind::kEndpointVariant:
-      return PriceComponent::kHosting;
-    case WorkloadKind::kScalableTarget:
-    case WorkloadKind::kLifecycleScript:
-    case WorkloadKind::kIamStatement:
-      return std::nullopt;
-  }
-  return std::nullopt;
+  // A workload bills as the kind whose instance list it is checked against.
+  std::optional<OfferKind> offer = OfferKindFor(kind);
+  if (!offer) return std::nullopt;
+  return ComponentFor(*offer);
 }
 
 PriceComponent ComponentFor(OfferKind kind) {
