@@ -140,7 +140,7 @@ TEST_CASE("prices import: the offer file becomes the table a scan uses", "[cli][
   CHECK(r.err == "sagelint: does-not-exist.json: cannot read: No such file or directory\n");
 }
 
-TEST_CASE("--region and region: pick the region; without its prices, exit 2", "[cli][prices]") {
+TEST_CASE("the region from --region or region:, and without its prices exit 2", "[cli][prices]") {
   Scratch s;
   s.Write("job/processing.py", kC4Processing);
   auto r = RunSagelint("scan --region eu-west-1 job", s.path());
