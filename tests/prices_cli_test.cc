@@ -257,7 +257,8 @@ TEST_CASE("the Studio instance type `system` is neither unknown nor unoffered", 
   auto r = RunSagelint("scan --format json --fail-on none " +
                        Arg(SourcePath("fixtures/rules/SM005/clean/studio_system.yaml")));
   CHECK(r.status == 0);
-  for (const json& f : json::parse(r.out)["findings"]) {
+  json doc = json::parse(r.out);  // kept: a range over a temporary's member would dangle
+  for (const json& f : doc["findings"]) {
     INFO(f.dump());
     CHECK(f["rule"] != "SM004");
     CHECK(f["rule"] != "SM005");
