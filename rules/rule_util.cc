@@ -110,8 +110,7 @@ std::string_view SizeOf(std::string_view instance_type) {
   return dot == std::string_view::npos ? std::string_view() : instance_type.substr(dot + 1);
 }
 
-std::string NearestOffered(std::optional<OfferKind> kind, std::string_view family, std::string_view size,
-                           std::optional<int> accelerators) {
+std::string NearestOffered(std::optional<OfferKind> kind, std::string_view family, std::string_view size) {
   std::string prefix = "ml." + std::string(family) + ".";
   std::vector<std::string> pool;
   if (kind) {
@@ -129,10 +128,6 @@ std::string NearestOffered(std::optional<OfferKind> kind, std::string_view famil
   double best_distance = 0;
   double best_rank = 0;
   for (const std::string& t : pool) {
-    if (accelerators) {
-      auto info = LookupInstance(t);
-      if (!info || info->accelerator_count != accelerators) continue;
-    }
     if (SizeOf(t) == size) return t;
     auto rank = SizeRank(SizeOf(t));
     if (!rank || !want) continue;

@@ -60,11 +60,9 @@ std::string_view SizeOf(std::string_view instance_type);
 
 // The type of `family` the API accepts for `kind` whose size is nearest to
 // `size` (the same size if offered; between two equally near, the smaller).
-// With `accelerators`, only types with that many accelerators qualify.
-// Empty when the family has no offered type that qualifies. A kind without a
-// list accepts every size of the family's catalog.
-std::string NearestOffered(std::optional<OfferKind> kind, std::string_view family, std::string_view size,
-                           std::optional<int> accelerators = std::nullopt);
+// Empty when the family has no offered type. A kind without a list accepts
+// every size of the family's catalog.
+std::string NearestOffered(std::optional<OfferKind> kind, std::string_view family, std::string_view size);
 
 // The first of `candidates` the API accepts for `kind`; empty if none.
 std::string FirstOffered(std::optional<OfferKind> kind, std::initializer_list<std::string> candidates);

@@ -168,7 +168,7 @@ TEST_CASE("JSON output has the stable shape", "[cli][json]") {
   CHECK(
       doc["summary"] ==
       nlohmann::json::parse(
-          R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0,"baselined":0,"avoidable_monthly_usd":0,"stale_baseline":0})"));
+          R"({"files_scanned":1,"findings":1,"errors":0,"warnings":1,"notes":0,"suppressed":0,"baselined":0,"avoidable_monthly_usd":0,"unpriced":0,"stale_baseline":0})"));
 }
 
 TEST_CASE("rules and explain", "[cli]") {

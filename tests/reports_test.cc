@@ -14,7 +14,8 @@ namespace {
 
 using Scratch = sagelint::testing::TempDir;
 
-// One warning (SM201) and one note (SM104) on a notebook instance.
+// One warning (SM201: a notebook instance without lifecycle configuration)
+// and one note (SM212: a scalable target whose minimum is its maximum).
 constexpr const char* kNotebooks = R"(AWSTemplateFormatVersion: "2010-09-09"
 Resources:
   Explore:
@@ -22,12 +23,14 @@ Resources:
     Properties:
       InstanceType: ml.t3.xlarge
       RoleArn: arn:aws:iam::111122223333:role/sagemaker-execution
-  Old:
-    Type: AWS::SageMaker::NotebookInstance
+  Fixed:
+    Type: AWS::ApplicationAutoScaling::ScalableTarget
     Properties:
-      InstanceType: ml.m4.xlarge
-      RoleArn: arn:aws:iam::111122223333:role/sagemaker-execution
-      LifecycleConfigName: stops-when-idle
+      ServiceNamespace: sagemaker
+      ResourceId: endpoint/scoring/variant/AllTraffic
+      ScalableDimension: sagemaker:variant:DesiredInstanceCount
+      MinCapacity: 2
+      MaxCapacity: 2
 )";
 
 // An environment variable set for the duration of a scope.
@@ -258,7 +261,7 @@ TEST_CASE("baselines: written with exit 0, named in the config, stale entries co
 
   // Fix one finding: its entry now matches nothing, and the summary says so.
   std::string fixed = kNotebooks;
-  fixed.replace(fixed.find("ml.m4.xlarge"), 12, "ml.m5.xlarge");
+  fixed.replace(fixed.find("MaxCapacity: 2"), 14, "MaxCapacity: 4");
   s.Write("nb.yaml", fixed);
   r = RunSagelint("scan --no-color --fail-on note .", s.path());
   CHECK(r.status == 0);
@@ -270,10 +273,10 @@ TEST_CASE("baselines: written with exit 0, named in the config, stale entries co
   CHECK(!j.contains("stale_baseline"));
   j = nlohmann::json::parse(RunSagelint("scan --format json --report-stale-baseline --fail-on none .", s.path()).out);
   REQUIRE(j["stale_baseline"].size() == 1);
-  CHECK(j["stale_baseline"][0]["rule"] == "SM104");
+  CHECK(j["stale_baseline"][0]["rule"] == "SM212");
   CHECK(j["stale_baseline"][0]["path"] == "nb.yaml");
   r = RunSagelint("scan --no-color --report-stale-baseline --fail-on none .", s.path());
-  CHECK(r.out.find("  nb.yaml: SM104 notebook instance 'Old' (") != std::string::npos);
+  CHECK(r.out.find("  nb.yaml: SM212 scalable target 'Fixed' (") != std::string::npos);
 
   // A config's baseline that cannot be read is an error naming the key.
   s.Write(".sagelint.yaml", "baseline: missing.json\n");
@@ -285,16 +288,16 @@ TEST_CASE("baselines: written with exit 0, named in the config, stale entries co
 TEST_CASE("rules are named by ID or by name in the config, --select and explain", "[cli][config]") {
   Scratch s;
   s.Write("nb.yaml", kNotebooks);
-  s.Write(".sagelint.yaml", "rules:\n  previous-generation-instance: off\n");
+  s.Write(".sagelint.yaml", "rules:\n  autoscaling-cannot-scale: off\n");
   auto r = RunSagelint("scan --format json --fail-on none .", s.path());
   CHECK(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["summary"]["findings"] == 1);
   CHECK(j["findings"][0]["rule"] == "SM201");
-  s.Write(".sagelint.yaml", "rules:\n  previous-generation-instance: off\n  SM104: error\n");
+  s.Write(".sagelint.yaml", "rules:\n  autoscaling-cannot-scale: off\n  SM212: error\n");
   r = RunSagelint("scan .", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err == "sagelint: .sagelint.yaml:3: rules: SM104 is given twice (by its ID and its name)\n");
+  CHECK(r.err == "sagelint: .sagelint.yaml:3: rules: SM212 is given twice (by its ID and its name)\n");
   s.Write(".sagelint.yaml", "rules:\n  previous-generation-instanse: off\n");
   r = RunSagelint("scan .", s.path());
   CHECK(r.status == 2);

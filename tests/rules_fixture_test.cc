@@ -1,16 +1,21 @@
 // Every rule's fixtures: fixtures/rules/<ID>/{trigger,clean}/ hold one file
-// per input format. A scan of the rule's folder with only that rule selected
-// must give exactly fixtures/rules/<ID>/expected.txt; every trigger file must
-// produce a finding and no clean file may. The files named `workload.*`
-// describe the same workload in each format, so they must agree (parity).
+// per input format; a subfolder with its own expected.txt (and trigger/ or
+// clean/) is a variant, scanned with its own .sagelint.yaml. A scan of the rule's folder with only
+// that rule selected must give exactly fixtures/rules/<ID>/expected.txt; every trigger file must produce a finding and
+// no clean file may. The files named `workload.*` describe the same workload in each format, so they must agree
+// (parity).
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include "linter/cli/config.h"
 #include "linter/cli/scan_options.h"
+#include "linter/cost/prices.h"
 #include "linter/model/rule.h"
 #include "tests/catch.h"
 #include "tests/test_util.h"
@@ -36,12 +41,73 @@ std::string FormatOf(const std::string& path) {
   return "cloudformation";
 }
 
-ScanResult ScanRuleDir(const std::string& id) {
+// The rule's trigger and clean folders under `dir`, scanned with that rule
+// alone and `dir`/.sagelint.yaml when there is one (rule options, `prices:`
+// — a fixture price table where the built-in one cannot source a price).
+ScanResult ScanRuleDir(const std::string& id, const std::string& dir) {
   ScanOptions opts;
-  opts.paths = {"fixtures/rules/" + id};
+  for (const char* sub : {"/trigger", "/clean"}) {
+    if (fs::exists(dir + sub)) opts.paths.push_back(dir + sub);
+  }
+  std::optional<PriceTable> prices;
+  if (fs::exists(dir + "/.sagelint.yaml")) {
+    ConfigError error;
+    auto config = LoadConfig(dir + "/.sagelint.yaml", &error);
+    INFO(error.message);
+    REQUIRE(config);
+    opts.config = *config;
+    if (!config->prices.empty()) {
+      std::string why;
+      prices = PriceTable::Load(dir + "/" + config->prices, config->region, &why);
+      INFO(why);
+      REQUIRE(prices);
+    }
+  }
   opts.select = {id};
   opts.jobs = 1;
+  opts.prices = prices ? &*prices : nullptr;
   return Scan(opts);
+}
+
+ScanResult ScanRuleDir(const std::string& id) { return ScanRuleDir(id, "fixtures/rules/" + id); }
+
+// The rule's fixture folder and its variants: subfolders with their own expected.txt.
+std::vector<std::string> FixtureDirs(const std::string& id) {
+  std::vector<std::string> dirs = {"fixtures/rules/" + id};
+  for (const auto& entry : fs::directory_iterator(dirs[0])) {
+    if (entry.is_directory() && fs::exists(entry.path() / "expected.txt"))
+      dirs.push_back(entry.path().generic_string());
+  }
+  std::sort(dirs.begin() + 1, dirs.end());
+  return dirs;
+}
+
+// The findings of `r` as a snapshot, checked against `dir`/expected.txt, and
+// each file under `dir`: a trigger file has a finding, a clean one none.
+void CheckFixtureDir(const std::string& dir, const ScanResult& r) {
+  std::string snapshot;
+  std::map<std::string, int> per_file;
+  for (const Finding& f : r.findings) {
+    snapshot += SnapshotLine(f) + "\n";
+    ++per_file[f.path];
+  }
+  INFO(snapshot);
+  CHECK(testing::CompareGolden(dir + "/expected.txt", snapshot) == "");
+  for (const char* sub : {"/trigger", "/clean"}) {
+    if (!fs::exists(dir + sub)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(dir + sub)) {
+      if (!entry.is_regular_file()) continue;
+      std::string p = entry.path().generic_string();
+      // Terraform variable files only give values to the module beside them.
+      if (p.ends_with(".tfvars")) continue;
+      INFO(p);
+      if (std::string(sub) == "/trigger") {
+        CHECK(per_file[p] > 0);
+      } else {
+        CHECK(per_file[p] == 0);
+      }
+    }
+  }
 }
 
 struct InSourceDir {
@@ -57,27 +123,9 @@ TEST_CASE("rule fixtures give exactly the expected findings", "[rules][fixtures]
     std::string id(rule.id);
     if (!fs::exists("fixtures/rules/" + id)) continue;  // the registry test requires the folder
     DYNAMIC_SECTION(id) {
-      ScanResult r = ScanRuleDir(id);
-      std::string snapshot;
-      std::map<std::string, int> per_file;
-      for (const Finding& f : r.findings) {
-        snapshot += SnapshotLine(f) + "\n";
-        ++per_file[f.path];
-      }
-      INFO(snapshot);
-      CHECK(testing::CompareGolden("fixtures/rules/" + id + "/expected.txt", snapshot) == "");
-      for (const auto& entry : fs::recursive_directory_iterator("fixtures/rules/" + id)) {
-        if (!entry.is_regular_file() || entry.path().filename() == "expected.txt") continue;
-        std::string p = entry.path().generic_string();
-        bool trigger = p.find("/trigger/") != std::string::npos;
-        // Terraform variable files only give values to the module beside them.
-        if (p.ends_with(".tfvars")) continue;
-        INFO(p);
-        if (trigger) {
-          CHECK(per_file[p] > 0);
-        } else {
-          CHECK(per_file[p] == 0);
-        }
+      for (const std::string& dir : FixtureDirs(id)) {
+        INFO(dir);
+        CheckFixtureDir(dir, ScanRuleDir(id, dir));
       }
     }
   }

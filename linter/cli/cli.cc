@@ -19,7 +19,9 @@
 #include "linter/cli/config.h"
 #include "linter/cli/help_docs.h"
 #include "linter/cli/scan_options.h"
+#include "linter/cost/alternatives.h"
 #include "linter/cost/datasets.h"
+#include "linter/cost/offer_file.h"
 #include "linter/cost/prices.h"
 #include "linter/engine/baseline.h"
 #include "linter/engine/diff.h"
@@ -31,6 +33,7 @@
 #include "linter/report/emit.h"
 #include "linter/report/inventory.h"
 #include "linter/report/model_dump.h"
+#include "linter/report/prices_report.h"
 #include "linter/report/rules_table.h"
 
 namespace sagelint {
@@ -49,6 +52,10 @@ Usage:
   sagelint diff --base REF [OPTIONS] [PATH ...]  what a change adds against git revision REF: new and
                                          resolved findings and the SageMaker spend delta
   sagelint completion bash|zsh|fish      a shell completion script (bash: source <(sagelint completion bash))
+  sagelint prices [--prices FILE] [--format json]  the price table in use: per workload kind, how many
+                                         offered instance types are priced, from which sources and dates
+  sagelint prices import OFFER [--region R] [-o FILE]  the AWS Price List offer file for AmazonSageMaker
+                                         (JSON or CSV) -> a compact price table for `prices:`
   sagelint --version | --help | help
 
 Options of scan:
@@ -73,6 +80,8 @@ Options of scan:
   --dataset-size S3URI=SIZE  size of the data under an S3 prefix (e.g. s3://bkt/imagenet/=1.2TB)
   --s3-listing [s3://BUCKET/=]FILE  `aws s3 ls --recursive --summarize` output or an S3 Inventory CSV
   --prices FILE          price file (ours or the AWS Price List offer file for AmazonSageMaker)
+  --region R             the region whose prices to use (the built-in table is us-east-1)
+  --output FILE          prices import: write the table to FILE (default: standard output; also -o)
   --lifecycle-arn ARN    iam-policy: an approved lifecycle configuration (repeatable)
   --jobs N               worker threads (default: all cores)
   --no-ignore            do not honour .gitignore files
@@ -108,6 +117,8 @@ struct CliOptions {
   std::vector<std::string> var_files, param_files;
   std::vector<std::string> dataset_sizes, s3_listings;
   std::string prices;
+  std::string region;                       // --region; empty: the configuration's
+  std::string output;                       // prices import -o FILE
   std::vector<std::string> lifecycle_arns;  // iam-policy
   std::string baseline, write_baseline;
   std::string base;  // diff --base REF
@@ -140,7 +151,7 @@ std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) 
 
 bool IsCommand(const std::string& a) {
   return a == "scan" || a == "rules" || a == "explain" || a == "dump-model" || a == "iam-policy" || a == "inventory" ||
-         a == "diff" || a == "help" || a == "completion" || a == "manpage";
+         a == "diff" || a == "prices" || a == "help" || a == "completion" || a == "manpage";
 }
 
 // A strict decimal integer: "4" yes; "4x", "1.5", " 4", "+4" no.
@@ -156,6 +167,7 @@ std::optional<int> StrictInt(const std::string& v) {
 std::vector<std::string> FormatsOf(const std::string& command) {
   if (command == "inventory") return {"table", "json", "csv"};
   if (command == "rules") return {"text", "json", "markdown"};
+  if (command == "prices") return {"text", "json"};
   if (command == "scan" || command == "diff") {
     std::vector<std::string> names;
     for (const Emitter& e : Emitters()) names.emplace_back(e.name);
@@ -261,6 +273,11 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.s3_listings.push_back(next());
     } else if (a == "--prices") {
       o.prices = next();
+    } else if (a == "--region") {
+      o.region = next();
+      if (o.region.empty()) throw UsageError{"--region needs a region code, e.g. eu-west-1"};
+    } else if (a == "--output" || a == "-o") {
+      o.output = next();
     } else if (a == "--baseline") {
       o.baseline = next();
     } else if (a == "--write-baseline") {
@@ -276,7 +293,7 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.jobs = *n;
     } else if (a == "--timing") {
       o.timing = true;
-    } else if (a == "--color" || a == "--colour") {
+    } else if (a == "--color") {
       o.color = next();
       if (o.color != "auto" && o.color != "always" && o.color != "never") {
         throw UsageError{"--color expects auto, always or never, got '" + o.color + "'"};
@@ -400,14 +417,22 @@ int ExplainTo(const CliOptions& o, std::ostream& out) {
   if (!r->options.empty()) {
     out << "Options (.sagelint.yaml `rules: {" << r->id << ": {...}}`):\n";
     for (const RuleOption& opt : r->options) {
-      out << "  " << opt.name << " (default " << opt.default_value << "): " << opt.help << "\n";
+      out << "  " << opt.name << " (default ";
+      if (opt.type == RuleOption::Type::kGlobs) {
+        out << "none";
+      } else {
+        out << opt.default_value;
+      }
+      out << "): " << opt.help << "\n";
     }
     out << "\n";
   }
   out << RuleDoc(r->id);
-  if (r->severity != Severity::kNote || !r->iam_key.empty()) {
-    out << "\nPrices in cost estimates: " << PriceTable::BuiltIn().Describe()
-        << ". Replace them with `prices:` in .sagelint.yaml or --prices FILE.\n";
+  if (r->severity != Severity::kNote || !r->iam.condition_key.empty()) {
+    out << "\nPrices in cost estimates: the " << PriceTable::BuiltIn().Describe()
+        << ", each figure with its source and date (`sagelint prices` lists them). For exact figures or another "
+           "region, run `sagelint prices import` on the AWS Price List offer file and name the result with "
+           "`prices:` in .sagelint.yaml or --prices FILE.\n";
   }
   return 0;
 }
@@ -511,14 +536,15 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
     std::filesystem::path p = so.config.prices;
     price_file = p.is_absolute() ? p.string() : (std::filesystem::path(so.config.dir) / p).string();
   }
+  if (!o.region.empty()) so.config.region = o.region;  // --region wins over `region:`
   if (!price_file.empty()) {
     *prices = PriceTable::Load(price_file, so.config.region, &error);
     if (!*prices) throw UsageError{"prices: " + error};
     so.prices = &**prices;
   } else if (so.config.region != "us-east-1") {
-    throw UsageError{"region " + so.config.region +
-                     ": the built-in price table covers us-east-1 only; name a price file with `prices:` or --prices "
-                     "(the AWS Price List offer file for AmazonSageMaker works)"};
+    throw UsageError{"no prices for " + so.config.region +
+                     ": the built-in price table is us-east-1; run sagelint prices import on the AWS Price List "
+                     "offer file for AmazonSageMaker and name the result with `prices:` or --prices"};
   }
   return so;
 }
@@ -547,11 +573,18 @@ int CommandIamPolicy(const CliOptions& o) {
   if (it != so.config.rules.end() && it->second.options.count("max_keep_alive_seconds")) {
     go.max_keep_alive_seconds = it->second.options.at("max_keep_alive_seconds");
   }
-  WriteOutput("", BuildGuardrailPolicy(result.findings, o.lifecycle_arns, go)
-                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                      "\n");
-  for (const std::string& note : GuardrailNotes(result.findings, o.lifecycle_arns)) {
-    std::cerr << "note: " << Printable(note) << "\n";
+  const PriceTable& table = so.prices ? *so.prices : PriceTable::BuiltIn();
+  go.endpoint_deny_families = TrainingFamiliesWithInferenceAlternative(table, OfferKind::kEndpoint);
+  go.transform_deny_families = TrainingFamiliesWithInferenceAlternative(table, OfferKind::kTransform);
+  nlohmann::json policy = BuildGuardrailPolicy(result.findings, o.lifecycle_arns, go);
+  if (policy.at("Statement").empty()) {
+    // IAM rejects a policy without statements: say why there is none instead.
+    std::cerr << "sagelint: no IAM policy: no finding of the scan is of a class an IAM condition key can prevent\n";
+  } else {
+    WriteOutput("", policy.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    for (const std::string& note : GuardrailNotes(result.findings, o.lifecycle_arns)) {
+      std::cerr << "note: " << Printable(note) << "\n";
+    }
   }
   for (const CiOnlyClass& c : ClassesWithoutConditionKey(result.findings)) {
     std::cerr << "not enforceable by IAM: " << c.rule << " " << Printable(c.what) << "\n";
@@ -726,6 +759,33 @@ int CommandScan(const CliOptions& o) {
   return 0;
 }
 
+// `sagelint prices`: the table in use; `sagelint prices import OFFER`: an
+// offer file -> our compact table, with what was skipped on standard error.
+int CommandPrices(const CliOptions& o) {
+  if (!o.args.empty() && o.args[0] == "import") {
+    if (o.args.size() != 2) {
+      throw UsageError{"prices import expects one offer file: sagelint prices import OFFER [--region R] [-o FILE]"};
+    }
+    const std::string& path = o.args[1];
+    std::string text, why;
+    if (!ReadFileCapped(path, kMaxPriceFileBytes, &text, &why)) throw UsageError{path + ": cannot read: " + why};
+    OfferImport offer;
+    if (!ImportOffer(text, o.region, &offer, &why)) throw UsageError{path + ": " + why};
+    WriteOutput(o.output, CompactTable(offer, std::filesystem::path(path).filename().string()));
+    for (const std::string& line : offer.Report()) std::cerr << "sagelint: " << Printable(line) << "\n";
+    if (!o.output.empty()) std::cerr << "sagelint: wrote " << Printable(o.output) << "\n";
+    return 0;
+  }
+  if (!o.args.empty())
+    throw UsageError{"prices takes no path; did you mean `sagelint prices import " + o.args[0] + "`?"};
+  std::optional<PriceTable> prices;
+  ScanOptions so = BuildScanOptions(o, &prices);
+  const PriceTable& table = so.prices ? *so.prices : PriceTable::BuiltIn();
+  bool json = !o.outputs.empty() && o.outputs.front().format == "json";
+  WriteOutput(o.outputs.empty() ? "" : o.outputs.front().file, json ? PricesJson(table) : PricesText(table));
+  return 0;
+}
+
 // A scratch directory for the base tree, removed when done.
 class ScratchDir {
  public:
@@ -871,6 +931,7 @@ int RunCli(int argc, char** argv) {
       WriteOutput("", ManPage(kUsage, SAGELINT_VERSION));
       return 0;
     }
+    if (o.command == "prices") return CommandPrices(o);
     return CommandScan(o);
   } catch (const UsageError& e) {
     // Messages quote arguments and file contents: print them inert.

@@ -117,6 +117,10 @@ class Loader {
         Fail(kv.first, "rules." + id + ": unknown option '" + key + "'" + DidYouMeanSuffix(key, names) +
                            (names.empty() ? " (this rule has no options)" : ""));
       }
+      if (option->type == RuleOption::Type::kGlobs) {
+        s.lists[key] = StringList(kv.second, "rules." + id + "." + key);
+        continue;
+      }
       std::string text = Scalar(kv.second, "rules." + id + "." + key);
       try {
         // stod also reads "nan", "inf" and hexadecimal: an option is a plain decimal number.

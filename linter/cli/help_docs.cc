@@ -507,7 +507,7 @@ std::string ManPage(std::string_view usage, std::string_view version) {
   for (const RuleInfo& r : AllRules()) {
     s << ".TP\n.B " << Roff(r.id) << " " << Roff(r.name) << "\n(" << SeverityName(r.severity) << ") " << Roff(r.summary)
       << "\n";
-    if (!r.iam_key.empty()) s << "IAM guard: " << Roff(r.iam_key) << ".\n";
+    if (!r.iam.condition_key.empty()) s << "IAM guard: " << Roff(std::string(r.iam.condition_key)) << ".\n";
   }
   s << ".SH SEE ALSO\n"
     << "\\fBsagelint explain\\fR \\fIID\\fR, \\fBsagelint rules\\fR, \\fBsagelint completion\\fR \\fIshell\\fR\n";

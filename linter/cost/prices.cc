@@ -8,35 +8,12 @@
 
 #include "linter/base/embedded.h"
 #include "linter/base/files.h"
+#include "linter/cost/offer_file.h"
 
 namespace sagelint {
 namespace {
 
 using nlohmann::json;
-
-constexpr PriceComponent kComponents[] = {PriceComponent::kNotebook,  PriceComponent::kStudio,
-                                          PriceComponent::kTraining,  PriceComponent::kProcessing,
-                                          PriceComponent::kTransform, PriceComponent::kHosting};
-
-std::optional<PriceComponent> ComponentFromName(std::string_view name) {
-  for (PriceComponent c : kComponents) {
-    if (ComponentName(c) == name) return c;
-  }
-  return std::nullopt;
-}
-
-// The offer file spells components "Hosting", "Training", "Notebook",
-// "Processing", "Batch Transform", "Studio-Notebook"; other components (Data
-// Wrangler, RStudio, …) are not instance types our rules price.
-std::optional<PriceComponent> ComponentFromOffer(std::string_view name) {
-  std::string norm;
-  for (char ch : name) {
-    if (std::isalnum(static_cast<unsigned char>(ch))) norm += static_cast<char>(std::tolower(ch));
-  }
-  if (norm == "batchtransform" || norm == "transform") return PriceComponent::kTransform;
-  if (norm == "studionotebook" || norm == "studio") return PriceComponent::kStudio;
-  return ComponentFromName(norm);
-}
 
 std::optional<double> NumberFrom(const json& v) {
   if (v.is_number()) return v.get<double>();
@@ -54,26 +31,7 @@ std::string StringField(const json& obj, const char* key) {
   return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-bool IsHourlyUnit(std::string unit) {
-  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
-  return unit.rfind("hr", 0) == 0 || unit.rfind("hour", 0) == 0;
-}
-
-// The first hourly USD price among an on-demand term set of one SKU.
-std::optional<double> OnDemandHourly(const json& terms_of_sku) {
-  if (!terms_of_sku.is_object()) return std::nullopt;
-  for (const auto& [term_code, term] : terms_of_sku.items()) {
-    auto dims = term.find("priceDimensions");
-    if (dims == term.end() || !dims->is_object()) continue;
-    for (const auto& [rate_code, dim] : dims->items()) {
-      if (!IsHourlyUnit(StringField(dim, "unit"))) continue;
-      auto ppu = dim.find("pricePerUnit");
-      if (ppu == dim.end() || !ppu->is_object() || !ppu->contains("USD")) continue;
-      if (auto usd = NumberFrom(ppu->at("USD")); usd && *usd > 0) return usd;
-    }
-  }
-  return std::nullopt;
-}
+constexpr std::string_view kAcrossKinds = "same price across kinds";
 
 }  // namespace
 
@@ -95,29 +53,36 @@ std::string_view ComponentName(PriceComponent c) {
   return "training";
 }
 
-std::optional<PriceComponent> ComponentFor(WorkloadKind kind) {
-  switch (kind) {
-    case WorkloadKind::kTrainingJob:
-    case WorkloadKind::kTuningJob:
-      return PriceComponent::kTraining;
-    case WorkloadKind::kProcessingJob:
-      return PriceComponent::kProcessing;
-    case WorkloadKind::kTransformJob:
-      return PriceComponent::kTransform;
-    case WorkloadKind::kNotebookInstance:
-      return PriceComponent::kNotebook;
-    case WorkloadKind::kStudioDomain:
-    case WorkloadKind::kStudioUserProfile:
-    case WorkloadKind::kStudioSpace:
-      return PriceComponent::kStudio;
-    case WorkloadKind::kEndpointVariant:
-      return PriceComponent::kHosting;
-    case WorkloadKind::kScalableTarget:
-    case WorkloadKind::kLifecycleScript:
-    case WorkloadKind::kIamStatement:
-      return std::nullopt;
+std::optional<PriceComponent> ComponentFromName(std::string_view name) {
+  for (PriceComponent c : kPriceComponents) {
+    if (ComponentName(c) == name) return c;
   }
   return std::nullopt;
+}
+
+std::optional<PriceComponent> ComponentFor(WorkloadKind kind) {
+  // A workload bills as the kind whose instance list it is checked against.
+  std::optional<OfferKind> offer = OfferKindFor(kind);
+  if (!offer) return std::nullopt;
+  return ComponentFor(*offer);
+}
+
+PriceComponent ComponentFor(OfferKind kind) {
+  switch (kind) {
+    case OfferKind::kNotebook:
+      return PriceComponent::kNotebook;
+    case OfferKind::kTraining:
+      return PriceComponent::kTraining;
+    case OfferKind::kProcessing:
+      return PriceComponent::kProcessing;
+    case OfferKind::kTransform:
+      return PriceComponent::kTransform;
+    case OfferKind::kEndpoint:
+      return PriceComponent::kHosting;
+    case OfferKind::kStudioApp:
+      return PriceComponent::kStudio;
+  }
+  return PriceComponent::kTraining;
 }
 
 bool AlwaysOn(WorkloadKind kind) {
@@ -125,90 +90,144 @@ bool AlwaysOn(WorkloadKind kind) {
   return c == PriceComponent::kHosting || c == PriceComponent::kNotebook || c == PriceComponent::kStudio;
 }
 
+std::string PriceFigure::Describe() const {
+  std::string out = source;
+  if (!date.empty()) out += (out.empty() ? "" : ", ") + date;
+  if (!named) out += (out.empty() ? "" : ", ") + std::string(kAcrossKinds);
+  return out;
+}
+
 const PriceTable& PriceTable::BuiltIn() {
   static const PriceTable* table = [] {
     std::string error;
     auto t = Parse(Embedded("rules/data/prices.json"), "", "built-in price table", &error);
     // The embedded table is checked by tests; an empty table is the safe fallback.
-    return new PriceTable(t ? std::move(*t) : PriceTable());
+    auto* out = new PriceTable(t ? std::move(*t) : PriceTable());
+    out->built_in_ = true;
+    return out;
   }();
   return *table;
 }
 
+PriceTable PriceTable::FromFigures(std::map<std::pair<std::string, PriceComponent>, double> prices, std::string region,
+                                   std::string as_of, std::string source, std::string label) {
+  PriceTable t;
+  t.region_ = std::move(region);
+  t.as_of_ = std::move(as_of);
+  t.label_ = std::move(label);
+  for (auto& [key, usd] : prices) t.prices_[key] = PriceFigure{usd, source, t.as_of_, true};
+  return t;
+}
+
 std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_view region, std::string label,
                                             std::string* error) {
+  if (LooksLikeOfferFile(text)) {
+    OfferImport offer;
+    std::string why;
+    if (!ImportOffer(text, region.empty() ? "us-east-1" : region, &offer, &why)) {
+      *error = label + ": " + why;
+      return std::nullopt;
+    }
+    std::string date = offer.published.substr(0, 10);
+    return FromFigures(std::move(offer.prices), offer.region, date,
+                       "AWS Price List offer file" + (date.empty() ? "" : " published " + date), std::move(label));
+  }
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     *error = label + ": not a JSON object";
     return std::nullopt;
   }
+  if (!doc.contains("prices")) {
+    *error = label +
+             ": neither a sagelint price table (\"prices\") nor an AWS Price List offer file (JSON \"products\" and "
+             "\"terms\", or CSV)";
+    return std::nullopt;
+  }
   PriceTable t;
-  if (doc.contains("prices")) {
-    const json& prices = doc.at("prices");
-    t.region_ = StringField(doc, "region");
-    t.as_of_ = StringField(doc, "as_of");
-    if (!prices.is_object() || t.region_.empty()) {
-      *error = label + ": expected \"region\" and a \"prices\" object";
+  t.label_ = label;
+  const json& prices = doc.at("prices");
+  t.region_ = StringField(doc, "region");
+  t.as_of_ = StringField(doc, "as_of");
+  if (!prices.is_object() || t.region_.empty()) {
+    *error = label + ": expected \"region\" and a \"prices\" object";
+    return std::nullopt;
+  }
+  if (!region.empty() && region != t.region_) {
+    *error = label + ": prices are for " + t.region_ + ", not " + std::string(region);
+    return std::nullopt;
+  }
+  // Sources a figure may name (the built-in table); a plain number is the file's own source and date.
+  std::map<std::string, const PriceSource*> by_id;
+  if (doc.contains("sources")) {
+    if (!doc.at("sources").is_object()) {
+      *error = label + ": \"sources\" must be an object";
       return std::nullopt;
     }
-    if (!region.empty() && region != t.region_) {
-      *error = label + ": prices are for " + t.region_ + ", not " + std::string(region);
+    for (const auto& [id, s] : doc.at("sources").items()) {
+      t.sources_.push_back(
+          PriceSource{id, StringField(s, "label"), StringField(s, "date"), StringField(s, "citation")});
+    }
+    for (const PriceSource& s : t.sources_) by_id[s.id] = &s;
+  }
+  std::string file_source = StringField(doc, "source");
+  if (file_source.empty()) file_source = label;
+  for (const auto& [type, comps] : prices.items()) {
+    if (!comps.is_object()) {
+      *error = label + ": prices of " + type + " must be an object of component: USD per hour";
       return std::nullopt;
     }
-    for (const auto& [type, comps] : prices.items()) {
-      if (!comps.is_object()) {
-        *error = label + ": prices of " + type + " must be an object of component: USD per hour";
-        return std::nullopt;
-      }
-      for (const auto& [comp, usd] : comps.items()) {
-        auto c = ComponentFromName(comp);
-        auto v = NumberFrom(usd);
-        if (!c || !v || *v < 0) {
-          *error = label + ": bad price " + type + "." + comp;
+    for (const auto& [comp, value] : comps.items()) {
+      auto c = ComponentFromName(comp);
+      PriceFigure figure{0, file_source, t.as_of_, true};
+      std::optional<double> usd;
+      if (value.is_object()) {
+        usd = value.contains("usd") ? NumberFrom(value.at("usd")) : std::nullopt;
+        std::string basis = StringField(value, "basis");
+        figure.named = basis != kAcrossKinds;
+        figure.date = StringField(value, "date");
+        std::vector<std::string> ids;
+        if (value.contains("sources") && value.at("sources").is_array()) {
+          for (const auto& id : value.at("sources")) {
+            if (!id.is_string() || !by_id.contains(id.get<std::string>())) {
+              *error = label + ": price " + type + "." + comp + " names a source not in \"sources\"";
+              return std::nullopt;
+            }
+            ids.push_back(id.get<std::string>());
+          }
+        }
+        if (ids.empty() || (basis != "named" && basis != kAcrossKinds)) {
+          *error = label + ": price " + type + "." + comp +
+                   " needs \"sources\" and a \"basis\" of \"named\" or \"same price across kinds\"";
           return std::nullopt;
         }
-        t.prices_[{type, *c}] = *v;
+        // The figure is the first source's; the others agree with it.
+        figure.source = by_id.at(ids[0])->label;
+        for (size_t i = 1; i < ids.size(); ++i) figure.source += (i == 1 ? ", confirmed by " : " and ") + ids[i];
+      } else {
+        usd = NumberFrom(value);
+      }
+      if (!c || !usd || *usd < 0) {
+        *error = label + ": bad price " + type + "." + comp;
+        return std::nullopt;
+      }
+      figure.usd = *usd;
+      t.prices_[{type, *c}] = std::move(figure);
+    }
+  }
+  if (doc.contains("unpriced")) {
+    for (const auto& group : doc.at("unpriced")) {
+      std::string reason = StringField(group, "reason");
+      if (!group.is_object() || reason.empty() || !group.contains("types") || !group.at("types").is_object()) {
+        *error = label + ": each \"unpriced\" entry needs a \"reason\" and \"types\"";
+        return std::nullopt;
+      }
+      for (const auto& [type, kinds] : group.at("types").items()) {
+        t.unpriced_[type] = reason;
+        t.unpriced_by_reason_[reason].push_back(type);
       }
     }
-    std::string source = StringField(doc, "source");
-    t.description_ = label + " (" + (source.empty() ? "" : source + ", ") + t.region_ +
-                     (t.as_of_.empty() ? "" : ", as of " + t.as_of_) + ")";
-    return t;
   }
-  if (doc.contains("products") && doc.contains("terms")) {
-    t.region_ = region.empty() ? "us-east-1" : std::string(region);
-    t.as_of_ = StringField(doc, "publicationDate");
-    const json& products = doc.at("products");
-    const json* on_demand = nullptr;
-    if (doc.at("terms").is_object() && doc.at("terms").contains("OnDemand")) {
-      on_demand = &doc.at("terms").at("OnDemand");
-    }
-    if (!products.is_object() || on_demand == nullptr || !on_demand->is_object()) {
-      *error = label + ": offer file without products or terms.OnDemand";
-      return std::nullopt;
-    }
-    for (const auto& [sku, product] : products.items()) {
-      if (StringField(product, "productFamily") != "ML Instance") continue;
-      const json& attrs = product.contains("attributes") ? product.at("attributes") : json();
-      if (StringField(attrs, "regionCode") != t.region_) continue;
-      std::string type = StringField(attrs, "instanceName");
-      auto comp = ComponentFromOffer(StringField(attrs, "component"));
-      if (type.empty() || !comp || !on_demand->contains(sku)) continue;
-      auto usd = OnDemandHourly(on_demand->at(sku));
-      // SKUs are visited in sorted order, so a duplicate keeps a stable first price.
-      if (usd) t.prices_.try_emplace({type, *comp}, *usd);
-    }
-    if (t.prices_.empty()) {
-      *error = label + ": no ML Instance on-demand hourly prices for region " + t.region_;
-      return std::nullopt;
-    }
-    t.description_ = "AWS Price List offer file " + label + " (" + t.region_ +
-                     (t.as_of_.empty() ? "" : ", published " + t.as_of_.substr(0, 10)) + ")";
-    return t;
-  }
-  *error = label +
-           ": neither a sagelint price table (\"prices\") nor an AWS Price List offer file (\"products\", \"terms\")";
-  return std::nullopt;
+  return t;
 }
 
 std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_view region, std::string* error) {
@@ -220,13 +239,47 @@ std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_
   return Parse(text, region, path, error);
 }
 
-std::optional<double> PriceTable::Hourly(std::string_view instance_type, PriceComponent c) const {
+const PriceFigure* PriceTable::Figure(std::string_view instance_type, PriceComponent c) const {
   auto it = prices_.find(std::make_pair(std::string(instance_type), c));
-  if (it == prices_.end()) return std::nullopt;
-  return it->second;
+  return it == prices_.end() ? nullptr : &it->second;
 }
 
-std::string PriceTable::Describe() const { return description_; }
+std::optional<double> PriceTable::Hourly(std::string_view instance_type, PriceComponent c) const {
+  const PriceFigure* f = Figure(instance_type, c);
+  if (f == nullptr) return std::nullopt;
+  return f->usd;
+}
+
+const std::string& PriceTable::UnpricedReason(std::string_view instance_type) const {
+  static const std::string kNone;
+  auto it = unpriced_.find(instance_type);
+  return it == unpriced_.end() ? kNone : it->second;
+}
+
+std::string PriceTable::Unpriced(std::string_view instance_type, PriceComponent c) const {
+  if (!IsKnownInstanceType(instance_type)) {
+    return std::string(instance_type) + " is not an instance type sagelint knows, so it has no price";
+  }
+  // A type the kind does not offer has no price for it in any table.
+  for (OfferKind k : {OfferKind::kNotebook, OfferKind::kTraining, OfferKind::kProcessing, OfferKind::kTransform,
+                      OfferKind::kEndpoint, OfferKind::kStudioApp}) {
+    if (ComponentFor(k) == c && !IsOffered(instance_type, k)) {
+      return std::string(instance_type) + " is not offered for " + std::string(OfferKindDescription(k)) +
+             ", so it has no " + std::string(ComponentName(c)) + " price";
+    }
+  }
+  std::string out = std::string(instance_type) + " has no " + std::string(ComponentName(c)) + " price in " +
+                    (built_in_ ? "the " : "") + Describe();
+  const std::string& reason = UnpricedReason(instance_type);
+  if (!reason.empty()) out += ": " + reason;
+  if (built_in_) out += "; run `sagelint prices import` on the AWS Price List offer file for complete figures";
+  return out;
+}
+
+std::string PriceTable::Describe() const {
+  std::string where = region_ + (as_of_.empty() ? "" : (built_in_ ? ", " : ", as of ") + as_of_);
+  return label_ + " (" + where + ")";
+}
 
 double AvoidableMonthlyUsd(const std::vector<Finding>& findings) {
   double total = 0;
@@ -234,6 +287,14 @@ double AvoidableMonthlyUsd(const std::vector<Finding>& findings) {
     if (f.cost && f.cost->monthly_savings_usd) total += *f.cost->monthly_savings_usd;
   }
   return total;
+}
+
+int UnpricedFindings(const std::vector<Finding>& findings) {
+  int n = 0;
+  for (const Finding& f : findings) {
+    if (f.cost && !f.cost->hourly_usd) ++n;
+  }
+  return n;
 }
 
 std::string FormatUsd(double usd) {
@@ -261,14 +322,18 @@ CostEstimate EstimateCost(const CostRequest& request, WorkloadKind kind, const P
     return est;
   }
   std::string comp(ComponentName(*component));
-  auto price = prices.Hourly(request.instance_type, *component);
-  if (!price) {
-    est.basis = "no " + comp + " price for " + request.instance_type + " in " + prices.Describe();
+  const PriceFigure* figure = prices.Figure(request.instance_type, *component);
+  if (figure == nullptr) {
+    est.basis = prices.Unpriced(request.instance_type, *component);
     return est;
   }
-  est.hourly_usd = *price * est.count;
-  std::string basis = comp + " on-demand " + FormatUsd(*price) + "/h";
+  double price = figure->usd;
+  est.hourly_usd = price * est.count;
+  est.price_source = figure->source;
+  est.price_date = figure->date;
+  std::string basis = comp + " on-demand " + FormatUsd(price) + "/h";
   if (est.count > 1) basis += " × " + std::to_string(est.count);
+  basis += " (" + figure->Describe() + ")";
   // A heterogeneous cluster bills every group; a group without a price is named, not guessed.
   for (const auto& [type, count] : request.other_groups) {
     int n = std::max(1, static_cast<int>(std::lround(count)));
@@ -281,23 +346,24 @@ CostEstimate EstimateCost(const CostRequest& request, WorkloadKind kind, const P
     basis += " + " + type + " " + FormatUsd(*group_price) + "/h";
     if (n > 1) basis += " × " + std::to_string(n);
   }
-  basis += " from " + prices.Describe();
+  basis += " from " + std::string(prices.built_in() ? "the " : "") + prices.Describe();
   if (request.always_on) {
     est.monthly_usd = *est.hourly_usd * kHoursPerMonth;
     basis += "; × 730 h/month while it runs";
   }
   if (!request.cheaper_instance.empty() && request.other_groups.empty()) {
-    auto cheaper = prices.Hourly(request.cheaper_instance, *component);
-    if (!cheaper) {
+    const PriceFigure* cheaper = prices.Figure(request.cheaper_instance, *component);
+    if (cheaper == nullptr) {
       basis += "; no " + comp + " price for " + request.cheaper_instance + ", so no savings figure";
-    } else if (*cheaper < *price) {
-      double hourly_saving = (*price - *cheaper) * est.count;
+    } else if (cheaper->usd < price) {
+      double hourly_saving = (price - cheaper->usd) * est.count;
+      std::string at = request.cheaper_instance + " at " + FormatUsd(cheaper->usd) + "/h";
+      if (cheaper->source != figure->source || cheaper->date != figure->date) at += " (" + cheaper->Describe() + ")";
       if (request.always_on) {
         est.monthly_savings_usd = hourly_saving * kHoursPerMonth;
-        basis += "; savings: the same count of " + request.cheaper_instance + " at " + FormatUsd(*cheaper) + "/h";
+        basis += "; savings: the same count of " + at;
       } else {
-        basis += "; " + request.cheaper_instance + " at " + FormatUsd(*cheaper) + "/h saves " +
-                 FormatUsd(hourly_saving) + " per hour of use";
+        basis += "; " + at + " saves " + FormatUsd(hourly_saving) + " per hour of use";
       }
     }
   }

@@ -66,8 +66,14 @@ PackedFinding FindingPool::Pack(const Finding& f) {
   if (f.iam) p.iam = Intern(IamText(*f.iam));  // never empty: at least the key's length
   if (f.cost) {
     const CostEstimate& c = *f.cost;
-    p.cost = PackedFinding::Cost{Intern(c.instance_type), Intern(c.basis),      c.count, c.hourly_usd,
-                                 c.monthly_usd,           c.monthly_savings_usd};
+    p.cost = PackedFinding::Cost{Intern(c.instance_type),
+                                 Intern(c.basis),
+                                 Intern(c.price_source),
+                                 Intern(c.price_date),
+                                 c.count,
+                                 c.hourly_usd,
+                                 c.monthly_usd,
+                                 c.monthly_savings_usd};
   }
   return p;
 }
@@ -89,8 +95,8 @@ Finding FindingPool::Unpack(const PackedFinding& p) {
   if (p.iam) f.iam = IamFromText(*p.iam);
   if (p.cost) {
     const PackedFinding::Cost& c = *p.cost;
-    f.cost =
-        CostEstimate{Text(c.instance_type), c.count, c.hourly_usd, c.monthly_usd, c.monthly_savings_usd, Text(c.basis)};
+    f.cost = CostEstimate{Text(c.instance_type), c.count,       c.hourly_usd,         c.monthly_usd,
+                          c.monthly_savings_usd, Text(c.basis), Text(c.price_source), Text(c.price_date)};
   }
   f.fingerprint = Text(p.fingerprint);
   f.format = p.format;

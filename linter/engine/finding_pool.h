@@ -25,6 +25,8 @@ struct PackedFinding {
   struct Cost {
     const std::string* instance_type = nullptr;
     const std::string* basis = nullptr;
+    const std::string* price_source = nullptr;
+    const std::string* price_date = nullptr;
     int count = 1;
     std::optional<double> hourly_usd, monthly_usd, monthly_savings_usd;
     bool operator==(const Cost&) const = default;
@@ -39,6 +41,12 @@ struct PackedFinding {
   Format format = Format::kCloudFormation;
   bool operator==(const PackedFinding&) const = default;
 };
+
+// How many fields of Finding and CostEstimate Pack and Unpack carry: a test
+// counts the structs' fields and fails when one was added without being
+// carried here.
+inline constexpr size_t kPackedFindingFields = 16;
+inline constexpr size_t kPackedCostFields = 8;
 
 // The distinct texts of a scan's findings. Pack is safe to call from several
 // threads at once; a packed finding stays valid as long as its pool.

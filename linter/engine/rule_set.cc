@@ -36,6 +36,7 @@ RuleSet RuleSet::Resolve(RuleSelection selection) {
     for (const RuleOption& o : info.options) rule.ctx.options[std::string(o.name)] = o.default_value;
     if (setting) {
       for (const auto& [k, v] : setting->options) rule.ctx.options[k] = v;
+      rule.ctx.lists = setting->lists;
     }
     set.checks_.push_back(std::move(rule));
   }

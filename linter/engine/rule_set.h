@@ -24,6 +24,7 @@ struct RuleSetting {
   bool off = false;
   std::optional<Severity> severity;
   std::map<std::string, double> options;
+  std::map<std::string, std::vector<std::string>> lists;  // glob-list options
 };
 
 // The raw choices a RuleSet is resolved from.

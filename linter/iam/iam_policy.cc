@@ -7,6 +7,7 @@
 
 #include "linter/base/embedded.h"
 #include "linter/model/catalog.h"
+#include "linter/model/rule.h"
 
 namespace sagelint {
 namespace {
@@ -25,18 +26,32 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-// key (lower case) -> actions (lower case, "sagemaker:"-prefixed).
-const std::map<std::string, std::set<std::string>>& KeyTable() {
-  static const auto* table = [] {
-    auto* t = new std::map<std::string, std::set<std::string>>();
+// rules/data/iam_keys.json, generated from the Service Authorization Reference.
+struct IamData {
+  std::map<std::string, std::set<std::string>> keys;  // key (lower case) -> actions (lower case, "sagemaker:"-prefixed)
+  std::vector<std::string> instance_actions;          // sagemaker:InstanceTypes actions, "sagemaker:"-prefixed
+  std::map<std::string, std::string, std::less<>> resource_types;  // action (lower case, prefixed) -> resource type
+};
+
+const IamData& Data() {
+  static const auto* data = [] {
+    auto* d = new IamData();
     json doc = json::parse(Embedded("rules/data/iam_keys.json"));
     for (const auto& [key, entry] : doc.at("keys").items()) {
-      for (const auto& a : entry.at("actions")) (*t)[Lower(key)].insert("sagemaker:" + Lower(a.get<std::string>()));
+      for (const auto& a : entry.at("actions")) {
+        d->keys[Lower(key)].insert("sagemaker:" + Lower(a.get<std::string>()));
+        if (key == kInstanceTypes) d->instance_actions.push_back("sagemaker:" + a.get<std::string>());
+      }
     }
-    return t;
+    for (const auto& [action, type] : doc.at("resource_types").items()) {
+      d->resource_types["sagemaker:" + Lower(action)] = type.get<std::string>();
+    }
+    return d;
   }();
-  return *table;
+  return *data;
 }
+
+const std::map<std::string, std::set<std::string>>& KeyTable() { return Data().keys; }
 
 std::vector<std::string> Prefixed(std::initializer_list<std::string_view> names) {
   std::vector<std::string> out;
@@ -48,7 +63,7 @@ std::vector<std::string> Prefixed(std::initializer_list<std::string_view> names)
 std::vector<std::string> LaunchActionsFor(WorkloadKind kind) {
   switch (kind) {
     case WorkloadKind::kTrainingJob:
-      return Prefixed({"CreateTrainingJob"});
+      return Prefixed({"CreateTrainingJob", "UpdateTrainingJob"});
     case WorkloadKind::kTuningJob:
       return Prefixed({"CreateHyperParameterTuningJob"});
     case WorkloadKind::kProcessingJob:
@@ -86,30 +101,14 @@ const std::vector<std::string>& StudioActions() {
   return *v;
 }
 
-// The classes a condition key can prevent: rule -> key.
-const std::map<std::string, std::string_view, std::less<>>& KeyedClasses() {
-  static const auto* m = new std::map<std::string, std::string_view, std::less<>>{
-      {"SM102", kInstanceTypes},  {"SM103", kInstanceTypes},  {"SM104", kInstanceTypes}, {"SM105", kAcceleratorTypes},
-      {"SM201", kNotebookLcArns}, {"SM202", kNotebookLcArns}, {"SM204", kKeepAlive},     {"SM501", kInstanceTypes}};
-  return *m;
+// The rule's IAM facts, from its registry row (custom policies have none).
+RuleIam IamOf(std::string_view rule_id) {
+  const RuleInfo* r = FindRule(rule_id);
+  return r ? r->iam : RuleIam{};
 }
 
-// The classes only this linter can enforce, and why.
-const std::map<std::string, std::string_view, std::less<>>& CiOnlyClasses() {
-  static const auto* m = new std::map<std::string, std::string_view, std::less<>>{
-      {"SM101", "scikit-learn on accelerated instances: IAM cannot see the framework"},
-      {"SM203",
-       "Studio idle shutdown: no condition key covers idle settings (the policy can only require an "
-       "approved Studio lifecycle configuration)"},
-      {"SM211", "endpoint autoscaling: no condition key exists"},
-      {"SM212", "autoscaling capacity range: no condition key exists"},
-      {"SM301", "channel input mode: no condition key exists"},
-      {"SM302", "channel input mode: no condition key exists"},
-      {"SM303", "S3 input distribution: no condition key exists"},
-      {"SM401", "managed Spot training: no condition key exists"},
-      {"SM402", "checkpoint configuration: no condition key exists"},
-      {"SM403", "Spot max wait: no condition key exists"}};
-  return *m;
+bool IsStudioAction(const std::string& action) {
+  return std::find(StudioActions().begin(), StudioActions().end(), action) != StudioActions().end();
 }
 
 std::vector<std::string> FamilyPatterns(bool (*pred)(const InstanceInfo&)) {
@@ -126,6 +125,18 @@ const std::vector<std::string>& StartingApprovedFamilies() {
   static const auto* v =
       new std::vector<std::string>{"ml.t3.*", "ml.m5.*",  "ml.m6i.*",  "ml.m7i.*", "ml.c5.*", "ml.c6i.*", "ml.c7i.*",
                                    "ml.r5.*", "ml.r6i.*", "ml.g4dn.*", "ml.g5.*",  "ml.g6.*", "ml.inf2.*"};
+  return *v;
+}
+
+// Studio creates its JupyterServer app and default KernelGateway apps with
+// the instance type `system`: an allow-list for the Studio actions without it
+// blocks Studio itself.
+const std::vector<std::string>& StartingApprovedStudioTypes() {
+  static const auto* v = [] {
+    auto* out = new std::vector<std::string>(StartingApprovedFamilies());
+    out->push_back("system");
+    return out;
+  }();
   return *v;
 }
 
@@ -181,13 +192,7 @@ bool KeyAppliesTo(std::string_view key, std::string_view action) {
   return it != t.end() && it->second.contains(Lower(action));
 }
 
-const std::vector<std::string>& InstanceLaunchingActions() {
-  static const auto* v = new std::vector<std::string>(
-      Prefixed({"CreateApp", "CreateDomain", "CreateEndpointConfig", "CreateHyperParameterTuningJob",
-                "CreateNotebookInstance", "CreateProcessingJob", "CreateSpace", "CreateTrainingJob",
-                "CreateTransformJob", "CreateUserProfile", "UpdateNotebookInstance"}));
-  return *v;
-}
+const std::vector<std::string>& InstanceLaunchingActions() { return Data().instance_actions; }
 
 bool ActionMatches(std::string_view pattern, std::string_view action) {
   // Iterative glob match with backtracking to the last `*`.
@@ -218,20 +223,9 @@ namespace {
 // The resource type an instance-launching action is authorized on (the
 // service authorization reference's required resource of each action).
 std::string_view ResourceTypeOf(std::string_view action) {
-  static const std::map<std::string, std::string_view, std::less<>> kTypes = {
-      {"sagemaker:createapp", "app"},
-      {"sagemaker:createdomain", "domain"},
-      {"sagemaker:createendpointconfig", "endpoint-config"},
-      {"sagemaker:createhyperparametertuningjob", "hyper-parameter-tuning-job"},
-      {"sagemaker:createnotebookinstance", "notebook-instance"},
-      {"sagemaker:createprocessingjob", "processing-job"},
-      {"sagemaker:createspace", "space"},
-      {"sagemaker:createtrainingjob", "training-job"},
-      {"sagemaker:createtransformjob", "transform-job"},
-      {"sagemaker:createuserprofile", "user-profile"},
-      {"sagemaker:updatenotebookinstance", "notebook-instance"}};
-  auto it = kTypes.find(Lower(action));
-  return it == kTypes.end() ? std::string_view() : it->second;
+  const auto& types = Data().resource_types;
+  auto it = types.find(Lower(action));
+  return it == types.end() ? std::string_view() : std::string_view(it->second);
 }
 
 // An ARN pattern's service and resource sections (IAM matches the six
@@ -358,14 +352,13 @@ bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action) {
 }
 
 std::optional<IamHint> IamHintFor(std::string_view rule_id, WorkloadKind kind) {
-  auto it = KeyedClasses().find(rule_id);
-  if (it == KeyedClasses().end()) return std::nullopt;
+  RuleIam iam = IamOf(rule_id);
+  if (iam.condition_key.empty()) return std::nullopt;
   IamHint hint;
-  hint.condition_key = std::string(it->second);
+  hint.condition_key = std::string(iam.condition_key);
   for (const auto& a : LaunchActionsFor(kind)) {
     if (KeyAppliesTo(hint.condition_key, a)) hint.actions.push_back(a);
   }
-  if (rule_id == "SM204" && kind == WorkloadKind::kTrainingJob) hint.actions.push_back("sagemaker:UpdateTrainingJob");
   if (hint.actions.empty()) return std::nullopt;
   return hint;
 }
@@ -374,9 +367,16 @@ std::vector<json> GuardrailStatementsFor(std::string_view rule_id, const std::ve
                                          const GuardrailOptions& options) {
   std::vector<json> out;
   if (rule_id == "SM102") {
-    out.push_back(
-        Deny("DenyTrainingClassForInference", Prefixed({"CreateEndpointConfig", "CreateTransformJob"}), kInstanceTypes,
-             AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.training_class; }))));
+    // Only families that always have a cheaper inference instance with as
+    // much accelerator memory: denying p4d/p5 would block hosting a model that needs them.
+    if (!options.endpoint_deny_families.empty()) {
+      out.push_back(Deny("DenyTrainingClassForInference", Prefixed({"CreateEndpointConfig"}), kInstanceTypes,
+                         AnyValueLike(kInstanceTypes, options.endpoint_deny_families)));
+    }
+    if (!options.transform_deny_families.empty()) {
+      out.push_back(Deny("DenyTrainingClassForBatchTransform", Prefixed({"CreateTransformJob"}), kInstanceTypes,
+                         AnyValueLike(kInstanceTypes, options.transform_deny_families)));
+    }
   } else if (rule_id == "SM103") {
     std::vector<std::string> actions = NotebookActions();
     actions.insert(actions.end(), StudioActions().begin(), StudioActions().end());
@@ -412,9 +412,14 @@ std::vector<json> GuardrailStatementsFor(std::string_view rule_id, const std::ve
     out.push_back(Deny("CapWarmPoolKeepAlive", Prefixed({"CreateTrainingJob", "UpdateTrainingJob"}), kKeepAlive,
                        json{{"NumericGreaterThan", {{std::string(kKeepAlive), options.max_keep_alive_seconds}}}}));
   } else if (rule_id == "SM501") {
+    std::vector<std::string> studio, other;
+    for (const std::string& a : InstanceLaunchingActions()) (IsStudioAction(a) ? studio : other).push_back(a);
     out.push_back(
-        Deny("DenyUnapprovedInstanceTypes", InstanceLaunchingActions(), kInstanceTypes,
+        Deny("DenyUnapprovedInstanceTypes", other, kInstanceTypes,
              json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedFamilies()}}}}));
+    out.push_back(
+        Deny("DenyUnapprovedStudioInstanceTypes", studio, kInstanceTypes,
+             json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedStudioTypes()}}}}));
   }
   return out;
 }
@@ -434,8 +439,8 @@ json BuildGuardrailPolicy(const std::vector<Finding>& findings, const std::vecto
 std::vector<CiOnlyClass> ClassesWithoutConditionKey(const std::vector<Finding>& findings) {
   std::vector<CiOnlyClass> out;
   for (const auto& rule : RulesIn(findings)) {
-    auto it = CiOnlyClasses().find(rule);
-    if (it != CiOnlyClasses().end()) out.push_back({rule, std::string(it->second) + "; enforce with sagelint in CI"});
+    RuleIam iam = IamOf(rule);
+    if (!iam.without_key.empty()) out.push_back({rule, std::string(iam.without_key) + "; enforce with sagelint in CI"});
   }
   return out;
 }
@@ -461,8 +466,10 @@ std::vector<std::string> GuardrailNotes(const std::vector<Finding>& findings,
   }
   if (rules.contains("SM501")) {
     notes.push_back(
-        "DenyUnapprovedInstanceTypes: the approved families are a starting list; add the families "
-        "your teams may launch (for example GPU training families) before applying it");
+        "DenyUnapprovedInstanceTypes, DenyUnapprovedStudioInstanceTypes: the approved families are a starting "
+        "list; add the families your teams may launch (for example GPU training families) before applying it, and "
+        "keep `system` for the Studio actions: Studio creates its JupyterServer and default KernelGateway apps with "
+        "it");
   }
   return notes;
 }

@@ -1,6 +1,7 @@
 // IAM guardrails: which condition keys exist for which SageMaker actions
-// (rules/data/iam_keys.json, the FACTS table), the `iam` block of findings,
-// and the policy `sagelint iam-policy` prints.
+// (rules/data/iam_keys.json, generated from the Service Authorization
+// Reference), the `iam` block of findings (the key of each rule's registry
+// row), and the policy `sagelint iam-policy` prints.
 #ifndef SAGELINT_LINTER_IAM_IAM_POLICY_H_
 #define SAGELINT_LINTER_IAM_IAM_POLICY_H_
 
@@ -18,7 +19,8 @@ namespace sagelint {
 // True when `key` ("sagemaker:InstanceTypes") exists for `action`
 // ("sagemaker:CreateTrainingJob"); both compared case-insensitively, as IAM does.
 bool KeyAppliesTo(std::string_view key, std::string_view action);
-// The actions that launch SageMaker instances (SM501), "sagemaker:"-prefixed.
+// The actions that launch SageMaker instances (SM501): those sagemaker:InstanceTypes
+// applies to, "sagemaker:"-prefixed, in the reference's order.
 const std::vector<std::string>& InstanceLaunchingActions();
 // IAM action matching: case-insensitive, `*` and `?` wildcards ("sagemaker:Create*").
 bool ActionMatches(std::string_view pattern, std::string_view action);
@@ -50,6 +52,12 @@ std::optional<IamHint> IamHintFor(std::string_view rule_id, WorkloadKind kind);
 
 struct GuardrailOptions {
   double max_keep_alive_seconds = 1800;  // SM204's option
+  // SM102: the training-class families to deny for endpoints and for batch
+  // transform ("ml.p3.*"): those for which SM102 has an answer at every size
+  // offered for the kind, computed from the accelerator and price tables
+  // (linter/cost/alternatives.h). Empty: no statement for that action.
+  std::vector<std::string> endpoint_deny_families;
+  std::vector<std::string> transform_deny_families;
 };
 
 // The guardrail statements of one finding class (Deny statements, Resource

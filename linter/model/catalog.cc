@@ -15,7 +15,26 @@ struct Size {
   int vcpu = 0;
   double memory_gib = 0;
   std::optional<int> accelerators;
+  std::string accelerator_name;
+  std::optional<double> accelerator_memory_gib;
 };
+
+const std::vector<AcceleratorRow>& Rows() {
+  static const auto* rows = [] {
+    auto* v = new std::vector<AcceleratorRow>();
+    nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/accelerators.json"));
+    for (const auto& [type, r] : doc.at("types").items()) {
+      v->push_back(AcceleratorRow{type, r.at("accelerator").get<std::string>(), r.at("count").get<int>(),
+                                  r.at("memory_per_accelerator_gib").get<double>(), r.at("vcpu").get<int>(),
+                                  r.at("memory_gib").get<double>(), r.at("memory_basis").get<std::string>(),
+                                  r.at("source").get<std::string>()});
+    }
+    std::sort(v->begin(), v->end(),
+              [](const AcceleratorRow& a, const AcceleratorRow& b) { return a.instance_type < b.instance_type; });
+    return v;
+  }();
+  return *rows;
+}
 
 struct Family {
   InstanceInfo info;
@@ -41,8 +60,16 @@ const std::map<std::string, Family, std::less<>>& Families() {
       else if (acc == "elastic_inference")
         info.accelerator = Accelerator::kElasticInference;
       info.training_class = f.value("training_class", false);
+      info.inference_class = f.value("inference_class", false);
       info.previous_generation = f.value("previous_generation", false);
-      info.successor = f.value("successor", "");
+      if (f.contains("successor")) {
+        const auto& succ = f.at("successor");
+        if (succ.is_string()) {
+          info.successors.push_back(succ.get<std::string>());
+        } else {
+          for (const auto& s : succ) info.successors.push_back(s.get<std::string>());
+        }
+      }
       info.nvme = f.value("storage", "ebs") == "nvme";
       Family& fam = (*m)[name];
       fam.info = std::move(info);
@@ -54,6 +81,18 @@ const std::map<std::string, Family, std::less<>>& Families() {
           if (z.contains("accelerators")) sz.accelerators = z.at("accelerators").get<int>();
         }
       }
+    }
+    // Accelerated types: their sizes are the accelerator table's rows.
+    for (const AcceleratorRow& r : Rows()) {
+      std::string family = InstanceFamily(r.instance_type);
+      auto it = m->find(family);
+      if (it == m->end()) continue;  // the catalog test requires every row's family
+      Size& sz = it->second.sizes[r.instance_type.substr(3 + family.size() + 1)];
+      sz.vcpu = r.vcpu;
+      sz.memory_gib = r.memory_gib;
+      sz.accelerators = r.count;
+      sz.accelerator_name = r.accelerator;
+      sz.accelerator_memory_gib = r.memory_per_accelerator_gib;
     }
     return m;
   }();
@@ -157,10 +196,14 @@ std::optional<InstanceInfo> LookupInstance(std::string_view instance_type) {
     info.vcpu = it->second.vcpu;
     info.memory_gib = it->second.memory_gib;
     info.accelerator_count = it->second.accelerators;
+    info.accelerator_name = it->second.accelerator_name;
+    info.accelerator_memory_gib = it->second.accelerator_memory_gib;
     if (!info.accelerator_count && info.accelerator == Accelerator::kNone) info.accelerator_count = 0;
   }
   return info;
 }
+
+const std::vector<AcceleratorRow>& AcceleratorTable() { return Rows(); }
 
 std::vector<InstanceInfo> CatalogFamilies() {
   std::vector<InstanceInfo> out;

@@ -1,5 +1,6 @@
-// The instance catalog (rules/data/instances.json): what kind of machine an
-// `ml.*` instance type is.
+// The instance catalog: what kind of machine an `ml.*` instance type is
+// (rules/data/instances.json) and, for accelerated types, what accelerators it
+// carries (rules/data/accelerators.json, one sourced row per offered type).
 #ifndef SAGELINT_LINTER_MODEL_CATALOG_H_
 #define SAGELINT_LINTER_MODEL_CATALOG_H_
 
@@ -20,18 +21,43 @@ std::string AcceleratorDisplayName(Accelerator a);  // "NVIDIA GPU", "AWS Infere
 struct InstanceInfo {
   std::string family;  // "p3", "g4dn", "p6-b200"
   Accelerator accelerator = Accelerator::kNone;
-  bool training_class = false;       // p2/p3/p4/p5/p6, trn: poor value for inference
-  bool previous_generation = false;  // has a current successor
-  std::string successor;             // "t3" for "t2"
-  bool nvme = false;                 // local NVMe storage (fixed volume)
-  // Filled when the catalog lists the size (rules/data/instances.json `sizes`).
+  bool training_class = false;          // p2/p3/p4/p5/p6, trn: poor value for inference
+  bool inference_class = false;         // g4dn/g5/g6/g6e/g7/g7e, inf1/inf2: built for serving
+  bool previous_generation = false;     // has a current successor
+  std::vector<std::string> successors;  // {"t3"} for "t2", {"g4dn", "g5"} for "p2"
+  bool nvme = false;                    // local NVMe storage (fixed volume)
+  // Filled when the catalog lists the size (instances.json `sizes`, or the
+  // accelerator table for an accelerated type).
   std::optional<int> vcpu;
   std::optional<double> memory_gib;
   std::optional<int> accelerator_count;  // GPUs, Inferentia/Trainium chips, Gaudi cards
+  // Accelerated types only (rules/data/accelerators.json): the accelerator's
+  // name and the memory of one, in GiB on the table's single basis.
+  std::string accelerator_name;  // "NVIDIA V100"
+  std::optional<double> accelerator_memory_gib;
   bool accelerated() const {
     return accelerator != Accelerator::kNone && accelerator != Accelerator::kElasticInference;
   }
+  // The memory of all accelerators together: what a model must fit in.
+  std::optional<double> total_accelerator_memory_gib() const {
+    if (!accelerator_count || !accelerator_memory_gib) return std::nullopt;
+    return *accelerator_count * *accelerator_memory_gib;
+  }
 };
+
+// One row of the accelerator table (rules/data/accelerators.json).
+struct AcceleratorRow {
+  std::string instance_type;  // "ml.p3.2xlarge"
+  std::string accelerator;    // "NVIDIA V100"
+  int count = 0;
+  double memory_per_accelerator_gib = 0;
+  int vcpu = 0;
+  double memory_gib = 0;
+  std::string memory_basis;  // "EC2 DescribeInstanceTypes", "AWS Neuron documentation", …
+  std::string source;        // the references of the row ("karp_preview (count, …); batch_gpu")
+};
+// Every row, sorted by instance type.
+const std::vector<AcceleratorRow>& AcceleratorTable();
 
 // The family of an instance type: "ml.p3.2xlarge" -> "p3"; empty if the
 // text is not an `ml.<family>.<size>` name.

@@ -29,7 +29,9 @@ struct CostEstimate {
   std::optional<double> hourly_usd;           // price × count
   std::optional<double> monthly_usd;          // always-on resources only (730 h)
   std::optional<double> monthly_savings_usd;  // only when a concrete cheaper instance is named
-  std::string basis;                          // how the figures were derived
+  std::string basis;                          // how the figures were derived, or why there is no price
+  std::string price_source;                   // where the hourly price was read; empty without a price
+  std::string price_date;                     // the date of that source ("2026-07-03")
   bool operator==(const CostEstimate&) const = default;
 };
 

@@ -2,6 +2,7 @@
 #ifndef SAGELINT_LINTER_MODEL_RULE_H_
 #define SAGELINT_LINTER_MODEL_RULE_H_
 
+#include <cstdint>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -20,9 +21,11 @@ class DatasetSizes;  // linter/cost/datasets.h
 class PriceTable;    // linter/cost/prices.h
 
 struct RuleOption {
+  enum class Type : std::uint8_t { kNumber, kGlobs };
   std::string_view name;  // e.g. "threshold_gb"
-  double default_value;
+  double default_value;   // kNumber; a kGlobs option defaults to no pattern
   std::string_view help;
+  Type type = Type::kNumber;  // kGlobs: a list of glob patterns ("ml.p4d.*")
 };
 
 // What a rule wants priced: the engine turns it into a CostEstimate.
@@ -56,13 +59,22 @@ class Sink {
 };
 
 struct RuleContext {
-  std::map<std::string, double> options;   // the rule's options, defaults applied
-  const DatasetSizes* datasets = nullptr;  // known sizes of S3 prefixes (SM301)
-  const PriceTable* prices = nullptr;      // the scan's price table (SM005, SM104); null = the built-in one
+  std::map<std::string, double> options;                  // the rule's options, defaults applied
+  std::map<std::string, std::vector<std::string>> lists;  // its glob-list options (absent: none)
+  const DatasetSizes* datasets = nullptr;                 // known sizes of S3 prefixes (SM301)
+  const PriceTable* prices = nullptr;  // the scan's price table (SM005, SM104); null = the built-in one
   double Option(std::string_view name) const;
+  const std::vector<std::string>& List(std::string_view name) const;
 };
 
 using CheckFn = void (*)(const Workload& w, const RuleContext& ctx, Sink& sink);
+
+// What IAM can do about a rule's class, organisation-wide. A rule with a
+// check has exactly one of the two (tested over AllRules()).
+struct RuleIam {
+  std::string_view condition_key;  // the key that prevents the class ("sagemaker:InstanceTypes")
+  std::string_view without_key;    // else why no key can: only this check, run in CI, enforces it
+};
 
 struct RuleInfo {
   std::string_view id;              // SM401
@@ -71,8 +83,8 @@ struct RuleInfo {
   std::string_view summary;         // one sentence used everywhere
   std::vector<WorkloadKind> kinds;  // workloads the rule applies to
   std::vector<RuleOption> options;
-  std::string_view iam_key;  // condition key that prevents the class; empty if none
-  CheckFn check;             // nullptr for SM000 (reported by the driver)
+  RuleIam iam;
+  CheckFn check;  // nullptr for SM000 (reported by the driver)
 };
 
 // The registered rules, sorted by ID (rules/registry.cc).

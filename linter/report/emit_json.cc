@@ -2,6 +2,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "linter/cost/alternatives.h"
 #include "linter/cost/prices.h"
 #include "linter/iam/iam_policy.h"
 #include "linter/report/emit.h"
@@ -36,7 +37,14 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
   if (f.iam) {
     // The guardrail statement that prevents this class (the same one `sagelint iam-policy` prints).
     json statement = json::object();
-    for (const nlohmann::json& st : GuardrailStatementsFor(f.rule, {})) {
+    static const GuardrailOptions kOptions = [] {
+      GuardrailOptions o;
+      o.endpoint_deny_families = TrainingFamiliesWithInferenceAlternative(PriceTable::BuiltIn(), OfferKind::kEndpoint);
+      o.transform_deny_families =
+          TrainingFamiliesWithInferenceAlternative(PriceTable::BuiltIn(), OfferKind::kTransform);
+      return o;
+    }();
+    for (const nlohmann::json& st : GuardrailStatementsFor(f.rule, {}, kOptions)) {
       statement = json::parse(st.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       break;
     }
@@ -44,13 +52,17 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
   } else {
     j["iam"] = nullptr;
   }
-  if (f.cost && f.cost->hourly_usd) {
+  if (f.cost) {
+    // Without a price the figures are null and the basis says why.
+    auto text_or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
     j["cost"] = {{"instance_type", f.cost->instance_type},
                  {"count", f.cost->count},
                  {"hourly_usd", OrNull(f.cost->hourly_usd)},
                  {"monthly_usd", OrNull(f.cost->monthly_usd)},
                  {"monthly_savings_usd", OrNull(f.cost->monthly_savings_usd)},
-                 {"basis", f.cost->basis}};
+                 {"basis", f.cost->basis},
+                 {"price_source", text_or_null(f.cost->price_source)},
+                 {"price_date", text_or_null(f.cost->price_date)}};
   } else {
     j["cost"] = nullptr;
   }
@@ -74,6 +86,7 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
         {"baselined", scan.baselined},
         // The text summary's "est. avoidable spend": the sum of the findings' computed savings.
         {"avoidable_monthly_usd", std::round(AvoidableMonthlyUsd(scan.findings) * 100) / 100},
+        {"unpriced", UnpricedFindings(scan.findings)},
         // Baseline entries that hid no finding (their findings were fixed or changed).
         {"stale_baseline", scan.stale_baseline.size()}}},
   };

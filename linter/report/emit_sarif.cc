@@ -1,6 +1,7 @@
 // SARIF 2.1.0, for code scanning: rules from the rule table, one result per finding.
 #include <nlohmann/json.hpp>
 
+#include "linter/cost/prices.h"
 #include "linter/model/rule.h"
 #include "linter/report/emit.h"
 
@@ -66,7 +67,9 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
                                          {"version", SAGELINT_VERSION},
                                          {"semanticVersion", SAGELINT_VERSION},
                                          {"rules", rules}}}}},
-                                     {"results", kJsonListHere}}})}};
+                                     {"results", kJsonListHere},
+                                     // Findings whose instance has no price (summary.unpriced in JSON).
+                                     {"properties", {{"unpriced", UnpricedFindings(scan.findings)}}}}})}};
   WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return result_of(scan.findings[i]); });
 }
 

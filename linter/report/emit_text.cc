@@ -28,7 +28,7 @@ const char* SeverityColor(Severity s) {
 }
 
 std::string CostLine(const CostEstimate& c) {
-  if (!c.hourly_usd) return "";
+  if (!c.hourly_usd) return c.basis;  // why there is no price
   std::string type = c.count > 1 ? std::to_string(c.count) + " × " + c.instance_type : c.instance_type;
   std::string s = type + " ≈ " + FormatUsd(*c.hourly_usd) + "/h";
   if (c.monthly_usd) s += ", ≈ " + FormatUsd(*c.monthly_usd) + "/month while running";
@@ -72,6 +72,10 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
   if (scan.baselined > 0) summary += ", " + std::to_string(scan.baselined) + " in the baseline";
   double savings = AvoidableMonthlyUsd(scan.findings);
   if (savings > 0) summary += " · est. avoidable spend ≈ " + FormatUsd(savings) + "/month";
+  if (int unpriced = UnpricedFindings(scan.findings); unpriced > 0) {
+    summary += " · " + std::to_string(unpriced) + (unpriced == 1 ? " finding" : " findings") +
+               " without a price (see `sagelint prices`)";
+  }
   out << st("1", summary) << "\n";
   size_t stale = scan.stale_baseline.size();
   if (stale == 0) return;

@@ -49,7 +49,8 @@ std::string RulesJson(const std::vector<CustomRuleInfo>& custom) {
     for (WorkloadKind k : r.kinds) kinds.push_back(KindName(k));
     json options = json::array();
     for (const RuleOption& o : r.options) {
-      options.push_back({{"name", o.name}, {"default", o.default_value}, {"help", o.help}});
+      json default_value = o.type == RuleOption::Type::kGlobs ? json::array() : json(o.default_value);
+      options.push_back({{"name", o.name}, {"default", default_value}, {"help", o.help}});
     }
     rules.push_back({{"id", r.id},
                      {"name", r.name},
@@ -57,7 +58,7 @@ std::string RulesJson(const std::vector<CustomRuleInfo>& custom) {
                      {"summary", r.summary},
                      {"workloads", kinds},
                      {"options", options},
-                     {"iam_condition_key", r.iam_key.empty() ? json(nullptr) : json(r.iam_key)}});
+                     {"iam_condition_key", r.iam.condition_key.empty() ? json(nullptr) : json(r.iam.condition_key)}});
   }
   json policies = json::array();
   for (const CustomRuleInfo& p : custom) {
@@ -73,7 +74,7 @@ std::string RulesMarkdown() {
     std::string id(r.id);
     out += "| [" + id + "](rules/" + id + ".md) | `" + std::string(r.name) + "` | " +
            std::string(SeverityName(r.severity)) + " | " + std::string(r.summary) + " | " +
-           (r.iam_key.empty() ? "—" : "`" + std::string(r.iam_key) + "`") + " |\n";
+           (r.iam.condition_key.empty() ? "—" : "`" + std::string(r.iam.condition_key) + "`") + " |\n";
   }
   return out;
 }

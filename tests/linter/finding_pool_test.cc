@@ -28,13 +28,44 @@ Finding Full() {
   f.value = "ml.p3.2xlarge";
   // Strings holding the pool's own separators must survive too.
   f.iam = IamHint{"sagemaker:InstanceTypes", {"sagemaker:CreateTrainingJob", "a:1:b", std::string("x\0y", 3), ""}};
-  f.cost = CostEstimate{"ml.p3.2xlarge", 2, 7.65, std::nullopt, 5.1, "on-demand price, us-east-1"};
+  f.cost = CostEstimate{"ml.p3.2xlarge", 2, 7.65, 5584.5, 5.1, "on-demand price, us-east-1", "AWS data", "2026-07-03"};
   f.fingerprint = "0123456789abcdef";
   f.format = Format::kNotebook;
   return f;
 }
 
+// The number of fields of an aggregate: the most initializers it accepts.
+struct AnyField {
+  template <typename T>
+  operator T() const;  // never called: only used in unevaluated requires-expressions
+};
+
+template <typename T, typename... Fields>
+constexpr size_t FieldCount() {
+  if constexpr (requires { T{Fields{}..., AnyField{}}; }) {
+    return FieldCount<T, Fields..., AnyField>();
+  } else {
+    return sizeof...(Fields);
+  }
+}
+
 }  // namespace
+
+TEST_CASE("the packed form carries every field of a finding and of its cost", "[engine]") {
+  // A field added to Finding or CostEstimate must be carried by Pack/Unpack
+  // (and set in Full() above) before this passes.
+  CHECK(FieldCount<Finding>() == kPackedFindingFields);
+  CHECK(FieldCount<CostEstimate>() == kPackedCostFields);
+  // Each field of Full() differs from a default finding's, so a field that
+  // Pack or Unpack drops shows as a difference.
+  FindingPool pool;
+  Finding full = Full();
+  Finding back = FindingPool::Unpack(pool.Pack(full));
+  CHECK(back == full);
+  CHECK(back.cost->price_source == "AWS data");
+  CHECK(back.cost->price_date == "2026-07-03");
+  CHECK(back.cost->monthly_usd == 5584.5);
+}
 
 TEST_CASE("a packed finding unpacks to the same finding", "[engine]") {
   FindingPool pool;

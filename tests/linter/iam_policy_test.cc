@@ -1,8 +1,11 @@
 #include "linter/iam/iam_policy.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
+#include "linter/base/embedded.h"
+#include "linter/model/rule.h"
 #include "tests/catch.h"
 
 using namespace sagelint;
@@ -30,6 +33,9 @@ const std::map<std::string, std::set<std::string>>& Facts() {
         "CreateModelBiasJobDefinition",
         "CreateModelExplainabilityJobDefinition",
         "CreateModelQualityJobDefinition",
+        "CreateMonitoringSchedule",
+        "UpdateCluster",
+        "UpdateMonitoringSchedule",
         "UpdateDomain",
         "UpdateNotebookInstance",
         "UpdateSpace",
@@ -39,7 +45,8 @@ const std::map<std::string, std::set<std::string>>& Facts() {
       {"sagemaker:KeepAlivePeriod", {"CreateTrainingJob", "UpdateTrainingJob"}},
       {"sagemaker:MaxRuntimeInSeconds",
        {"CreateTrainingJob", "CreateHyperParameterTuningJob", "CreateProcessingJob", "CreateDataQualityJobDefinition",
-        "CreateModelBiasJobDefinition", "CreateModelExplainabilityJobDefinition", "CreateModelQualityJobDefinition"}},
+        "CreateModelBiasJobDefinition", "CreateModelExplainabilityJobDefinition", "CreateModelQualityJobDefinition",
+        "CreateMonitoringSchedule", "UpdateMonitoringSchedule"}},
       {"sagemaker:NotebookInstanceLifecycleConfigArns", {"CreateNotebookInstance", "UpdateNotebookInstance"}},
       {"sagemaker:StudioLifecycleConfigArns",
        {"CreateApp", "CreateDomain", "CreateSpace", "CreateUserProfile", "UpdateDomain", "UpdateSpace",
@@ -53,9 +60,19 @@ bool InFacts(const std::string& key, const std::string& action) {
   return it != Facts().end() && action.rfind("sagemaker:", 0) == 0 && it->second.contains(action.substr(10));
 }
 
-const std::vector<std::string> kAllRules = {"SM000", "SM101", "SM102", "SM103", "SM104", "SM105", "SM201",
-                                            "SM202", "SM203", "SM204", "SM211", "SM212", "SM301", "SM302",
-                                            "SM303", "SM401", "SM402", "SM403", "SM501"};
+// Every rule of the registry: the IAM facts live in each rule's row.
+std::vector<std::string> AllRuleIds() {
+  std::vector<std::string> ids;
+  for (const RuleInfo& r : AllRules()) ids.emplace_back(r.id);
+  return ids;
+}
+
+GuardrailOptions WithDenyFamilies(std::vector<std::string> endpoint, std::vector<std::string> transform = {}) {
+  GuardrailOptions o;
+  o.endpoint_deny_families = std::move(endpoint);
+  o.transform_deny_families = std::move(transform);
+  return o;
+}
 
 std::vector<Finding> FindingsOf(const std::vector<std::string>& rules) {
   std::vector<Finding> out;
@@ -113,6 +130,17 @@ TEST_CASE("iam_keys.json agrees with the FACTS table", "[iam]") {
   for (const auto& [key, actions] : Facts()) {
     for (const auto& a : actions) CHECK(KeyAppliesTo(key, "sagemaker:" + a));
   }
+  // The generated data names its source, and its instance-type actions are exactly FACTS's.
+  json doc = json::parse(Embedded("rules/data/iam_keys.json"));
+  CHECK(doc.at("source").get<std::string>().rfind("npm iam-floyd 0.842.0", 0) == 0);
+  std::set<std::string> launching;
+  for (const auto& a : InstanceLaunchingActions()) launching.insert(a.substr(10));
+  CHECK(launching == Facts().at("sagemaker:InstanceTypes"));
+  for (const auto& [key, entry] : doc.at("keys").items()) {
+    std::set<std::string> generated(entry.at("actions").begin(), entry.at("actions").end());
+    INFO(key);
+    CHECK(generated == Facts().at(key));
+  }
   CHECK(KeyAppliesTo("SageMaker:instancetypes", "sagemaker:createtrainingjob"));
   CHECK_FALSE(KeyAppliesTo("sagemaker:InstanceTypes", "sagemaker:CreateEndpoint"));
   CHECK_FALSE(KeyAppliesTo("sagemaker:KeepAlivePeriod", "sagemaker:CreateHyperParameterTuningJob"));
@@ -131,15 +159,40 @@ TEST_CASE("ActionMatches: IAM wildcards, case-insensitive", "[iam]") {
 }
 
 TEST_CASE("the guardrail policy for every class is well formed and uses only FACTS pairs", "[iam]") {
-  json policy = BuildGuardrailPolicy(FindingsOf(kAllRules), {});
+  json policy = BuildGuardrailPolicy(FindingsOf(AllRuleIds()), {}, WithDenyFamilies({"ml.p3.*"}, {"ml.p2.*"}));
   CheckPolicy(policy);
   std::vector<std::string> sids;
   for (const json& s : policy.at("Statement")) sids.push_back(s.at("Sid"));
   CHECK(sids == std::vector<std::string>{
-                    "DenyTrainingClassForInference", "DenyAcceleratedNotebooks", "DenyPreviousGenerationInstances",
-                    "DenyElasticInference", "RequireNotebookLifecycleConfig", "RequireApprovedNotebookLifecycleConfigs",
-                    "RequireApprovedStudioLifecycleConfigs", "CapWarmPoolKeepAlive", "DenyUnapprovedInstanceTypes"});
+                    "DenyTrainingClassForInference", "DenyTrainingClassForBatchTransform", "DenyAcceleratedNotebooks",
+                    "DenyPreviousGenerationInstances", "DenyElasticInference", "RequireNotebookLifecycleConfig",
+                    "RequireApprovedNotebookLifecycleConfigs", "RequireApprovedStudioLifecycleConfigs",
+                    "CapWarmPoolKeepAlive", "DenyUnapprovedInstanceTypes", "DenyUnapprovedStudioInstanceTypes"});
+  // Nothing to guard: no statement (the command prints no policy then).
   CHECK(BuildGuardrailPolicy({}, {}) == json{{"Version", "2012-10-17"}, {"Statement", json::array()}});
+  CHECK(BuildGuardrailPolicy(FindingsOf({"SM401", "SM211"}), {}).at("Statement").empty());
+  // SM102 without a family SM102 always answers: no statement rather than one that blocks p4d/p5 hosting.
+  CHECK(GuardrailStatementsFor("SM102", {}).empty());
+}
+
+TEST_CASE("an instance-type allow-list for the Studio actions keeps `system`", "[iam]") {
+  std::vector<json> st = GuardrailStatementsFor("SM501", {});
+  REQUIRE(st.size() == 2);
+  const json& studio = st[1];
+  CHECK(studio.at("Sid") == "DenyUnapprovedStudioInstanceTypes");
+  CHECK(studio.at("Action") == json{"sagemaker:CreateApp", "sagemaker:CreateDomain", "sagemaker:CreateSpace",
+                                    "sagemaker:CreateUserProfile", "sagemaker:UpdateDomain", "sagemaker:UpdateSpace",
+                                    "sagemaker:UpdateUserProfile"});
+  json types = studio.at("Condition").at("ForAnyValue:StringNotLike").at("sagemaker:InstanceTypes");
+  CHECK(std::find(types.begin(), types.end(), "system") != types.end());
+  // The other launching actions never see `system`, and between them the two statements cover every one.
+  json other = st[0].at("Action");
+  json other_types = st[0].at("Condition").at("ForAnyValue:StringNotLike").at("sagemaker:InstanceTypes");
+  CHECK(std::find(other_types.begin(), other_types.end(), "system") == other_types.end());
+  CHECK(other.size() + studio.at("Action").size() == InstanceLaunchingActions().size());
+  CHECK(std::find(other.begin(), other.end(), "sagemaker:CreateCluster") != other.end());
+  CHECK(std::find(other.begin(), other.end(), "sagemaker:UpdateTrainingJob") != other.end());
+  CHECK(std::find(other.begin(), other.end(), "sagemaker:CreateMonitoringSchedule") != other.end());
 }
 
 TEST_CASE("guardrail statements: explicit families, keys and lifecycle ARNs", "[iam]") {
@@ -185,8 +238,10 @@ TEST_CASE("guardrail statements: explicit families, keys and lifecycle ARNs", "[
         std::vector<std::string>{
             "RequireApprovedNotebookLifecycleConfigs: replace the placeholder ARN with your approved notebook "
             "lifecycle configurations (their on-start script must stop idle instances)",
-            "DenyUnapprovedInstanceTypes: the approved families are a starting list; add the families your teams "
-            "may launch (for example GPU training families) before applying it"});
+            "DenyUnapprovedInstanceTypes, DenyUnapprovedStudioInstanceTypes: the approved families are a starting "
+            "list; add the families your teams may launch (for example GPU training families) before applying it, "
+            "and keep `system` for the Studio actions: Studio creates its JupyterServer and default KernelGateway "
+            "apps with it"});
   json placeholder = GuardrailStatementsFor("SM203", {})[0];
   CHECK(placeholder.at("Condition").at("ForAnyValue:ArnNotLike").at("sagemaker:StudioLifecycleConfigArns") ==
         json{"arn:aws:sagemaker:*:*:studio-lifecycle-config/REPLACE-WITH-APPROVED-CONFIG"});
@@ -197,13 +252,11 @@ TEST_CASE("elastic inference and training-class statements", "[iam]") {
   CHECK(ei == json::parse(R"({"Sid": "DenyElasticInference", "Effect": "Deny",
       "Action": ["sagemaker:CreateEndpointConfig", "sagemaker:CreateNotebookInstance", "sagemaker:UpdateNotebookInstance"],
       "Resource": "*", "Condition": {"ForAnyValue:StringLike": {"sagemaker:AcceleratorTypes": ["ml.eia1.*", "ml.eia2.*"]}}})"));
-  json tc = GuardrailStatementsFor("SM102", {})[0];
-  CHECK(tc.at("Action") == json{"sagemaker:CreateEndpointConfig", "sagemaker:CreateTransformJob"});
-  std::set<std::string> fam;
-  for (const auto& v : tc.at("Condition").at("ForAnyValue:StringLike").at("sagemaker:InstanceTypes")) fam.insert(v);
-  CHECK(fam == std::set<std::string>{"ml.p2.*", "ml.p3.*", "ml.p3dn.*", "ml.p4d.*", "ml.p4de.*", "ml.p5.*", "ml.p5e.*",
-                                     "ml.p5en.*", "ml.p6-b200.*", "ml.p6-b300.*", "ml.p6e-gb200.*", "ml.trn1.*",
-                                     "ml.trn1n.*", "ml.trn2.*"});
+  auto tcs = GuardrailStatementsFor("SM102", {}, WithDenyFamilies({"ml.p3.*"}));
+  REQUIRE(tcs.size() == 1);
+  CHECK(tcs[0].at("Action") == json{"sagemaker:CreateEndpointConfig"});
+  CHECK(tcs[0].at("Condition") ==
+        json::parse(R"({"ForAnyValue:StringLike": {"sagemaker:InstanceTypes": ["ml.p3.*"]}})"));
   json prev = GuardrailStatementsFor("SM104", {})[0];
   CHECK(prev.at("Condition") == json::parse(R"({"ForAnyValue:StringLike": {"sagemaker:InstanceTypes":
       ["ml.c4.*", "ml.m4.*", "ml.p2.*", "ml.t2.*"]}})"));
@@ -218,19 +271,33 @@ TEST_CASE("classes without a condition key are listed for CI", "[iam]") {
   CHECK(ci[2].rule == "SM301");
   CHECK(ci[3].rule == "SM401");
   CHECK(ci[3].what == "managed Spot training: no condition key exists; enforce with sagelint in CI");
-  // Every class is either keyed or CI-only.
-  for (const auto& r : kAllRules) {
-    if (r == "SM000") continue;
-    INFO(r);
-    bool keyed = !GuardrailStatementsFor(r, {}).empty();
-    bool ci_only = !ClassesWithoutConditionKey(FindingsOf({r})).empty();
-    CHECK((keyed || ci_only));
-    if (r != "SM203") CHECK(keyed != ci_only);
+  // Every rule with a check is either keyed or CI-only, from its registry row.
+  for (const RuleInfo& r : AllRules()) {
+    INFO(r.id);
+    bool keyed = !r.iam.condition_key.empty();
+    bool ci_only = !ClassesWithoutConditionKey(FindingsOf({std::string(r.id)})).empty();
+    if (!r.check) {
+      CHECK_FALSE(keyed);  // SM000–SM004: the tool's own findings
+      CHECK_FALSE(ci_only);
+      continue;
+    }
+    CHECK(keyed != ci_only);
+    CHECK(ci_only == !r.iam.without_key.empty());
+    // A keyed class has a statement (SM102's needs the families it can deny) and a hint for some kind.
+    if (keyed) {
+      CHECK_FALSE(GuardrailStatementsFor(r.id, {}, WithDenyFamilies({"ml.p3.*"})).empty());
+      bool hinted = false;
+      for (WorkloadKind k : r.kinds) hinted = hinted || IamHintFor(r.id, k).has_value();
+      CHECK(hinted);
+    }
   }
+  // The two that had drifted out of both tables.
+  CHECK(ClassesWithoutConditionKey(FindingsOf({"SM005"})).size() == 1);
+  CHECK(ClassesWithoutConditionKey(FindingsOf({"SM213"})).size() == 1);
 }
 
 TEST_CASE("IamHintFor: only keys that exist for the actions of the workload kind", "[iam]") {
-  for (const auto& r : kAllRules) {
+  for (const auto& r : AllRuleIds()) {
     for (int k = 0; k < kWorkloadKindCount; ++k) {
       auto hint = IamHintFor(r, static_cast<WorkloadKind>(k));
       if (!hint) continue;
@@ -280,7 +347,11 @@ TEST_CASE("covered launch actions and Deny guards", "[iam]") {
   na.effect = Val::Known("Allow");
   na.not_action = true;
   na.actions = {Val::Known("sagemaker:Create*")};
-  CHECK(CoveredLaunchActions(na) == std::vector<std::string>{"sagemaker:UpdateNotebookInstance"});
+  CHECK(CoveredLaunchActions(na) == std::vector<std::string>{"sagemaker:UpdateCluster", "sagemaker:UpdateDomain",
+                                                             "sagemaker:UpdateMonitoringSchedule",
+                                                             "sagemaker:UpdateNotebookInstance",
+                                                             "sagemaker:UpdateSpace", "sagemaker:UpdateTrainingJob",
+                                                             "sagemaker:UpdateUserProfile"});
   na.actions.push_back(Val::Unknown());
   CHECK(CoveredLaunchActions(na).empty());
 }

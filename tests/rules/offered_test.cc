@@ -1,6 +1,7 @@
 // Per-kind availability (rules/data/offered.json) and every rule that names an
 // instance: SM005 itself, and the suggestions of SM101, SM102, SM103, SM104
 // and SM005, which must all be types the workload's kind accepts.
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -125,65 +126,146 @@ TEST_CASE("every instance a rule suggests is offered for the workload's kind", "
   CHECK(suggestions > 500);  // the walk really reached the suggestion paths
 }
 
-TEST_CASE("SM104 never suggests a successor that costs more or that the kind does not host", "[SM104][offered]") {
-  const PriceTable& prices = PriceTable::BuiltIn();
-  for (WorkloadKind kind : kInstanceKinds) {
-    for (const std::string& t : AllCatalogTypes()) {
-      testing::CaptureSink sink;
-      rules::CheckPreviousGenerationInstance(WithType(kind, t), RuleContext{}, sink);
-      for (const Report& r : sink.reports) {
-        INFO(KindName(kind) << " " << t << ": " << r.message);
-        REQUIRE(r.cost);
-        auto component = *ComponentFor(kind);
-        auto old_price = prices.Hourly(t, component);
-        auto new_price = prices.Hourly(r.cost->cheaper_instance, component);
-        REQUIRE(old_price);
-        REQUIRE(new_price);
-        CHECK(*new_price <= *old_price);
-      }
-    }
-  }
-  // The cases that motivated the rule: a t2 endpoint has no t3 to move to,
-  // and a t2 notebook's t3 successor costs more in the table.
-  testing::CaptureSink sink;
-  rules::CheckPreviousGenerationInstance(WithType(WorkloadKind::kEndpointVariant, "ml.t2.medium"), RuleContext{}, sink);
-  rules::CheckPreviousGenerationInstance(WithType(WorkloadKind::kNotebookInstance, "ml.t2.medium"), RuleContext{},
-                                         sink);
-  CHECK(sink.reports.empty());
-  rules::CheckPreviousGenerationInstance(WithType(WorkloadKind::kTrainingJob, "ml.m4.xlarge"), RuleContext{}, sink);
-  REQUIRE(sink.reports.size() == 1);
-  CHECK(sink.reports[0].message ==
-        "workload 'w' uses ml.m4.xlarge, a previous-generation instance: ml.m5.xlarge, its current-generation "
-        "successor, costs a lower training price ($0.23/h against $0.24/h) in the price table");
+namespace {
+
+// Prices for the previous-generation families, which no source prices in the built-in table.
+const PriceTable& OldFamilyPrices() {
+  static const PriceTable table = [] {
+    std::string error;
+    auto t = PriceTable::Parse(R"({"source": "test sheet", "as_of": "2026-01-01", "region": "us-east-1", "prices": {
+        "ml.m4.xlarge": {"training": 0.24, "hosting": 0.24, "notebook": 0.24},
+        "ml.m5.xlarge": {"training": 0.23, "hosting": 0.23, "notebook": 0.23},
+        "ml.c4.8xlarge": {"processing": 1.91},
+        "ml.c5.9xlarge": {"processing": 1.836},
+        "ml.c5.18xlarge": {"processing": 3.672},
+        "ml.p2.xlarge": {"hosting": 1.125},
+        "ml.g4dn.xlarge": {"hosting": 0.7364},
+        "ml.g5.xlarge": {"hosting": 1.41},
+        "ml.p2.8xlarge": {"training": 8.64},
+        "ml.g5.48xlarge": {"training": 20.36},
+        "ml.t2.medium": {"notebook": 0.0464, "hosting": 0.056},
+        "ml.t3.medium": {"notebook": 0.05}}})",
+                               "", "test.json", &error);
+    REQUIRE(t);
+    return *t;
+  }();
+  return table;
 }
 
-TEST_CASE("every instance type SageMaker offers has a price or is listed as unpriced", "[prices][offered]") {
-  nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/prices.json"));
-  std::set<std::string> unpriced;
-  for (const auto& t : doc.at("unpriced").at("types")) unpriced.insert(t.get<std::string>());
-  CHECK(!doc.at("unpriced").at("reason").get<std::string>().empty());
-  const PriceTable& prices = PriceTable::BuiltIn();
-  for (OfferKind k : {OfferKind::kNotebook, OfferKind::kTraining, OfferKind::kProcessing, OfferKind::kTransform,
-                      OfferKind::kEndpoint, OfferKind::kStudioApp}) {
-    for (const std::string& t : OfferedTypes(k)) {
-      bool priced = false;
-      for (PriceComponent c : {PriceComponent::kNotebook, PriceComponent::kStudio, PriceComponent::kTraining,
-                               PriceComponent::kProcessing, PriceComponent::kTransform, PriceComponent::kHosting}) {
-        priced = priced || prices.Hourly(t, c).has_value();
+}  // namespace
+
+TEST_CASE("SM104 never suggests a successor that costs more, is smaller or that the kind does not host",
+          "[SM104][offered]") {
+  for (const PriceTable* prices : {&PriceTable::BuiltIn(), &OldFamilyPrices()}) {
+    RuleContext ctx;
+    ctx.prices = prices;
+    for (WorkloadKind kind : kInstanceKinds) {
+      for (const std::string& t : AllCatalogTypes()) {
+        testing::CaptureSink sink;
+        rules::CheckPreviousGenerationInstance(WithType(kind, t), ctx, sink);
+        for (const Report& r : sink.reports) {
+          INFO(KindName(kind) << " " << t << ": " << r.message);
+          REQUIRE(r.cost);
+          auto component = *ComponentFor(kind);
+          auto old_price = prices->Hourly(t, component);
+          auto new_price = prices->Hourly(r.cost->cheaper_instance, component);
+          REQUIRE(old_price);
+          REQUIRE(new_price);
+          CHECK(*new_price <= *old_price);
+          auto from = LookupInstance(t), to = LookupInstance(r.cost->cheaper_instance);
+          CHECK(*to->vcpu >= *from->vcpu);
+          if (from->accelerated()) {
+            CHECK(*to->total_accelerator_memory_gib() >= *from->total_accelerator_memory_gib());
+          } else {
+            CHECK(*to->memory_gib >= *from->memory_gib);
+          }
+        }
       }
-      INFO(t);
-      // Exactly one of the two: a priced type must not also be listed as unpriced.
-      CHECK(priced != (unpriced.count(t) > 0));
     }
   }
-  // Every listed type is one SageMaker offers (no stale entries).
-  for (const std::string& t : unpriced) {
+  auto check = [](WorkloadKind kind, const char* type, const PriceTable& prices) {
+    testing::CaptureSink sink;
+    RuleContext ctx;
+    ctx.prices = &prices;
+    rules::CheckPreviousGenerationInstance(WithType(kind, type), ctx, sink);
+    return sink.reports;
+  };
+  // The built-in table prices none of the old families: nothing to compare, nothing said.
+  for (const char* t : {"ml.m4.xlarge", "ml.c4.xlarge", "ml.p2.xlarge", "ml.t2.medium"}) {
+    INFO(t);
+    CHECK(PriceTable::BuiltIn().UnpricedReason(t) != "");
+    for (WorkloadKind kind : kInstanceKinds) CHECK(check(kind, t, PriceTable::BuiltIn()).empty());
+  }
+  // A t2 endpoint has no t3 to move to; a t2 notebook's t3 successor costs more.
+  CHECK(check(WorkloadKind::kEndpointVariant, "ml.t2.medium", OldFamilyPrices()).empty());
+  CHECK(check(WorkloadKind::kNotebookInstance, "ml.t2.medium", OldFamilyPrices()).empty());
+  auto m4 = check(WorkloadKind::kTrainingJob, "ml.m4.xlarge", OldFamilyPrices());
+  REQUIRE(m4.size() == 1);
+  CHECK(m4[0].message ==
+        "workload 'w' uses ml.m4.xlarge, a previous-generation instance: ml.m5.xlarge, a current-generation successor "
+        "with at least its capacity (4 vCPUs, 16 GiB of memory against 4 vCPUs, 16 GiB of memory), costs a lower "
+        "training price ($0.23/h against $0.24/h) in the price table");
+  // c4.8xlarge has 36 vCPUs: c5.9xlarge keeps them (c5.4xlarge would not).
+  auto c4 = check(WorkloadKind::kProcessingJob, "ml.c4.8xlarge", OldFamilyPrices());
+  REQUIRE(c4.size() == 1);
+  CHECK(c4[0].cost->cheaper_instance == "ml.c5.9xlarge");
+  // p2: vCPUs and accelerator memory, not host memory (p2.xlarge has 61 GiB, g4dn.xlarge 16).
+  auto p2 = check(WorkloadKind::kEndpointVariant, "ml.p2.xlarge", OldFamilyPrices());
+  REQUIRE(p2.size() == 1);
+  CHECK(p2[0].cost->cheaper_instance == "ml.g4dn.xlarge");
+  // p2.8xlarge: 8 × 12 GiB; no g4dn holds 96 GiB, g5.48xlarge does but costs more: silent.
+  CHECK(check(WorkloadKind::kTrainingJob, "ml.p2.8xlarge", OldFamilyPrices()).empty());
+}
+
+TEST_CASE("every offered type in every kind is priced with a source or listed unpriced with the reason",
+          "[prices][offered]") {
+  nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/prices.json"));
+  // type -> the components the table lists it unpriced for
+  std::map<std::string, std::set<std::string>> listed;
+  for (const auto& group : doc.at("unpriced")) {
+    CHECK(!group.at("reason").get<std::string>().empty());
+    for (const auto& [type, comps] : group.at("types").items()) {
+      for (const auto& c : comps) CHECK(listed[type].insert(c.get<std::string>()).second);
+    }
+  }
+  const PriceTable& prices = PriceTable::BuiltIn();
+  int priced = 0, unpriced = 0;
+  for (OfferKind k : {OfferKind::kNotebook, OfferKind::kTraining, OfferKind::kProcessing, OfferKind::kTransform,
+                      OfferKind::kEndpoint, OfferKind::kStudioApp}) {
+    PriceComponent c = ComponentFor(k);
+    std::string comp(ComponentName(c));
+    for (const std::string& t : OfferedTypes(k)) {
+      INFO(t << " " << comp);
+      const PriceFigure* f = prices.Figure(t, c);
+      bool is_listed = listed.count(t) > 0 && listed[t].count(comp) > 0;
+      // Exactly one of the two.
+      CHECK((f != nullptr) != is_listed);
+      if (f != nullptr) {
+        ++priced;
+        CHECK(f->usd > 0);
+        CHECK(!f->source.empty());
+        CHECK(f->date.size() >= 4);
+      } else {
+        ++unpriced;
+        CHECK(!prices.UnpricedReason(t).empty());
+        CHECK(prices.Unpriced(t, c).find(prices.UnpricedReason(t)) != std::string::npos);
+      }
+    }
+  }
+  CHECK(priced > 600);
+  CHECK(unpriced > 0);
+  // Every figure is for a kind that offers the type, and every listed type is offered (no stale entries).
+  for (const auto& [key, figure] : prices.figures()) {
     bool offered = false;
     for (OfferKind k : {OfferKind::kNotebook, OfferKind::kTraining, OfferKind::kProcessing, OfferKind::kTransform,
                         OfferKind::kEndpoint, OfferKind::kStudioApp}) {
-      offered = offered || IsOffered(t, k);
+      offered = offered || (ComponentFor(k) == key.second && IsOffered(key.first, k));
     }
-    INFO(t);
+    INFO(key.first << " " << ComponentName(key.second));
     CHECK(offered);
+  }
+  for (const auto& [type, comps] : listed) {
+    INFO(type);
+    CHECK(IsKnownInstanceType(type));
   }
 }

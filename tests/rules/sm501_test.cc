@@ -41,8 +41,8 @@ TEST_CASE("SM501 fires on an unconditioned Allow of sagemaker:*", "[SM501]") {
   REQUIRE(reports.size() == 1);
   const Report& r = reports[0];
   CHECK(r.message ==
-        std::string("IAM policy 'MLPolicy' statement 1 allows sagemaker:CreateApp, sagemaker:CreateDomain, "
-                    "sagemaker:CreateEndpointConfig and 8 more ") +
+        std::string("IAM policy 'MLPolicy' statement 1 allows sagemaker:CreateApp, sagemaker:CreateCluster, "
+                    "sagemaker:CreateDataQualityJobDefinition and 20 more ") +
             kAnyType);
   CHECK(r.suggestion ==
         "restrict the Allow with \"ForAllValues:StringLike\": {\"sagemaker:InstanceTypes\": [approved types]} plus "
@@ -52,13 +52,15 @@ TEST_CASE("SM501 fires on an unconditioned Allow of sagemaker:*", "[SM501]") {
   CHECK(r.at.begin.line == 11);
   REQUIRE(r.iam);
   CHECK(r.iam->condition_key == "sagemaker:InstanceTypes");
-  CHECK(r.iam->actions.size() == 11);
+  // Every action sagemaker:InstanceTypes applies to (the Service Authorization Reference's list).
+  CHECK(r.iam->actions.size() == 23);
 }
 
-TEST_CASE("SM501 wildcards: Create* leaves out UpdateNotebookInstance, case-insensitive", "[SM501]") {
+TEST_CASE("SM501 wildcards: Create* leaves out the Update actions, case-insensitive", "[SM501]") {
   auto reports = Run(Statement("Allow", {"SageMaker:create*"}));
   REQUIRE(reports.size() == 1);
-  CHECK(reports[0].iam->actions.size() == 10);
+  CHECK(reports[0].iam->actions.size() == 16);
+  for (const std::string& a : reports[0].iam->actions) CHECK(a.rfind("sagemaker:Create", 0) == 0);
   reports = Run(Statement("Allow", {"sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob"}));
   REQUIRE(reports.size() == 1);
   CHECK(reports[0].message ==
@@ -84,7 +86,7 @@ TEST_CASE("SM501 lists only what Resource and NotResource leave granted", "[SM50
   w.iam.not_resource = true;
   auto reports = Run(w);
   REQUIRE(reports.size() == 1);
-  CHECK(reports[0].iam->actions.size() == 9);
+  CHECK(reports[0].iam->actions.size() == 15);
   CHECK(std::find(reports[0].iam->actions.begin(), reports[0].iam->actions.end(), "sagemaker:CreateTrainingJob") ==
         reports[0].iam->actions.end());
 
@@ -98,7 +100,7 @@ TEST_CASE("SM501 lists only what Resource and NotResource leave granted", "[SM50
   w.iam.resources = {Val::Known("arn:aws:sagemaker:*:*:*/*custom-project*")};
   reports = Run(w);
   REQUIRE(reports.size() == 1);
-  CHECK(reports[0].iam->actions.size() == 10);
+  CHECK(reports[0].iam->actions.size() == 16);
   w.iam.resources = {Val::Known("arn:aws:sagemaker:*:*:endpoint/*"), Val::Known("arn:aws:s3:::bucket/*")};
   CHECK(Run(w).empty());
   w.iam.resources = {Val::Known("*")};
@@ -114,9 +116,10 @@ TEST_CASE("SM501 NotAction covers every launch action it does not name", "[SM501
   w.iam.not_action = true;
   auto reports = Run(w);
   REQUIRE(reports.size() == 1);
-  CHECK(reports[0].message == std::string("IAM policy 'MLPolicy' statement 1 allows sagemaker:UpdateNotebookInstance "
-                                          "(through NotAction) ") +
-                                  kAnyType);
+  CHECK(reports[0].message ==
+        std::string("IAM policy 'MLPolicy' statement 1 allows sagemaker:UpdateCluster, sagemaker:UpdateDomain, "
+                    "sagemaker:UpdateMonitoringSchedule and 4 more (through NotAction) ") +
+            kAnyType);
   w.iam.actions = {Val::Known("sagemaker:*")};
   CHECK(Run(w).empty());
 }
@@ -196,7 +199,7 @@ TEST_CASE("SM501 AmazonSageMakerFullAccess attached by ARN", "[SM501]") {
   CHECK(reports[0].suggestion.rfind("replace it with a customer managed policy whose Allow restricts "
                                     "sagemaker:InstanceTypes, or add a Deny with \"ForAnyValue:StringLike\"",
                                     0) == 0);
-  CHECK(reports[0].iam->actions.size() == 11);
+  CHECK(reports[0].iam->actions.size() == 23);
 
   w.iam.managed_policy = "arn:aws:iam::aws:policy/AmazonSageMakerReadOnly";
   CHECK(Run(w).empty());
