@@ -125,6 +125,8 @@ bool AlwaysOn(WorkloadKind kind) {
   return c == PriceComponent::kHosting || c == PriceComponent::kNotebook || c == PriceComponent::kStudio;
 }
 
+bool AlwaysOn(const Workload& w) { return AlwaysOn(w.kind) && !DeletedByWorkflow(w); }
+
 const PriceTable& PriceTable::BuiltIn() {
   static const PriceTable* table = [] {
     std::string error;

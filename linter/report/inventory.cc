@@ -35,7 +35,7 @@ Row RowOf(const Workload& w, const PriceTable& prices) {
   Row r;
   auto a = [&](std::string_view name) { return Show(Attribute(w, name, &prices)); };
   AttrValue hourly = Attribute(w, "hourly_usd", &prices);
-  std::string monthly = hourly.known() && AlwaysOn(w.kind) ? FormatUsd(hourly.number * kHoursPerMonth) : "-";
+  std::string monthly = hourly.known() && AlwaysOn(w) ? FormatUsd(hourly.number * kHoursPerMonth) : "-";
   r.cells = {std::string(KindName(w.kind)),
              w.label,
              w.path + ":" + std::to_string(w.range.begin.line),
