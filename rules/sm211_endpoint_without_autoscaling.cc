@@ -11,6 +11,8 @@ namespace sagelint::rules {
 
 void CheckEndpointWithoutAutoscaling(const Workload& w, const RuleContext&, Sink& sink) {
   if (w.serverless.present()) return;  // serverless (or possibly so): scales by itself
+  // A notebook endpoint its workflow deletes does not run around the clock.
+  if (DeletedByWorkflow(w)) return;
   if (w.managed_scaling.AnyUnknown() || (w.managed_scaling.known() && w.managed_scaling.text == "ENABLED")) {
     return;
   }

@@ -210,6 +210,7 @@ class Analyzer {
   long steps_ = 0;                                   // evaluation budget
   std::string workflow_;                             // notebooks: NotebookWorkflow(path), the scope of shared names
   std::vector<std::pair<std::string, VId>> stored_;  // `%store NAME`: the value NAME held
+  bool restore_all_ = false;                         // a bare `%store -r` ran
 
   // ---- past the evaluation budget (SM007) -------------------------------------
   // The rest of the file is read in literal mode: statements that name nothing

@@ -481,7 +481,7 @@ Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, c
     for (int o : d.objects) {
       if (has(objects, o)) {
         names_it = 2;
-      } else if (other.empty()) {
+      } else if (other.empty() && !objects_[o].attached) {  // an attached predictor: its name says which
         SourceRange at = R(objects_[o].call);
         other = "the endpoint deployed " +
                 (nb_ ? "in cell " + std::to_string(at.cell) + " line " + std::to_string(at.cell_line)
@@ -584,14 +584,18 @@ void Analyzer::EmitPredictor(int id) {
     Args c = compute && V(compute->v).kind == VK::kHelper ? KeywordArgs(V(compute->v)) : Args{};
     if (w.instance_type.absent()) w.instance_type = ToVal(Arg(builder->args, {"instance_type"}));
     if (w.instance_type.absent()) w.instance_type = ToVal(Arg(c, {"instance_type"}));
-    if (w.instance_type.absent() && src != builder) {
-      for (const Args& b : src->builds) {
-        if (auto t = Arg(b, {"instance_type"})) w.instance_type = ToVal(t);
+    for (const Object* o : {src, builder}) {
+      for (const Args& b : o->builds) {
+        if (auto t = Arg(b, {"instance_type"}); t && w.instance_type.absent()) w.instance_type = ToVal(t);
       }
     }
     if (w.instance_count.absent()) w.instance_count = ToVal(Arg(c, {"instance_count"}));
     if (compute && V(compute->v).kind != VK::kHelper && V(compute->v).kind != VK::kNone && w.instance_type.absent()) {
       w.instance_type = Val::Unknown(R(compute->at));
+    }
+    // Named nowhere: ModelBuilder picks one when it deploys (not serverless or a transform).
+    if (w.instance_type.absent() && !Arg(a, {"inference_config", "serverless_inference_config"})) {
+      w.instance_type = Val::Unknown(w.range, "ModelBuilder's choice at deploy time");
     }
   }
   // A JumpStart model that names no instance type deploys on its default one.

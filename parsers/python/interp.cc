@@ -1400,6 +1400,8 @@ VId Analyzer::Eval(TSNode n) {
       if (v != kUnbound) return v;
       std::string star = ResolveStarImport(name);
       if (!star.empty()) return store_.Qual(star);
+      // After a bare `%store -r`, a name nothing binds is read back from the store.
+      if (restore_all_) return SharedValue("%store:" + workflow_ + ":" + std::string(name));
       static const std::set<std::string_view> kBuiltins = {"dict",  "str", "int", "float", "bool",  "list",
                                                            "tuple", "len", "min", "max",   "print", "open"};
       if (kBuiltins.count(name)) return store_.Qual("builtins." + std::string(name));
@@ -1433,7 +1435,15 @@ VId Analyzer::Eval(TSNode n) {
     }
     case N::kAttribute: {
       VId obj = Eval(g_.Field(n, g_.f_object));
-      return Attribute(obj, T(g_.Field(n, g_.f_attribute)), n);
+      std::string_view attr = T(g_.Field(n, g_.f_attribute));
+      // `predictor.delete_endpoint` handed to something that calls it
+      // (`_try("endpoint", endpoint.delete)`): a delete where it is handed over.
+      const Value& o = V(obj);
+      if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor &&
+          (attr == "delete" || attr == "delete_endpoint" || attr == "delete_predictor")) {
+        RecordDelete(obj, n);
+      }
+      return Attribute(obj, attr, n);
     }
     case N::kSubscript: {
       VId container = Eval(g_.Field(n, g_.f_value));
@@ -1562,8 +1572,28 @@ VId Analyzer::Eval(TSNode n) {
       Assign(g_.Field(n, g_.f_name), v, n);
       return v;
     }
-    case N::kLambda:
-      return kUnknown;  // its body runs later, with unknown arguments
+    case N::kLambda: {
+      // Its body runs later, with unknown arguments. A body that deletes an
+      // endpoint (`lambda: Endpoint.get(name).delete()`, handed to a helper
+      // that calls it) is read now for that delete; nothing else is.
+      TSNode body = g_.Field(n, g_.f_body);
+      if (g_.Kind(body) != N::kCall || g_.Kind(g_.Field(body, g_.f_function)) != N::kAttribute) return kUnknown;
+      std::string_view method = T(g_.Field(g_.Field(body, g_.f_function), g_.f_attribute));
+      if (method != "delete" && method != "delete_endpoint" && method != "delete_predictor") return kUnknown;
+      scopes_.emplace_back();
+      Scope* inner = &scopes_.back();
+      inner->kind = Scope::kFunction;
+      inner->parent = scope_;
+      Scope* saved = scope_;
+      scope_ = inner;
+      TSNode params = g_.Field(n, g_.f_parameters);
+      for (TSNode p : Kids(params)) {
+        if (g_.Kind(p) == N::kIdentifier) Bind(T(p), kUnknown);
+      }
+      Eval(body);
+      scope_ = saved;
+      return kUnknown;
+    }
     case N::kListComprehension:
     case N::kSetComprehension:
     case N::kGeneratorExpression:
@@ -2271,6 +2301,10 @@ void Analyzer::Magic(TSNode n) {
     if (!more) break;
   }
   if (words.empty() || words[0] != "%store") return;
+  if (words.size() == 2 && words[1] == "-r") {
+    restore_all_ = true;  // every stored name comes back: an unbound name may be one
+    return;
+  }
   bool restore = false;
   for (size_t i = 1; i < words.size(); ++i) {
     std::string_view w = words[i];

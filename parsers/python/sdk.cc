@@ -432,6 +432,13 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
       o.jumpstart = true;
       return ObjectValue(NewObject(std::move(o), call));
     }
+    // SDK v3 `Endpoint.get_all()`: every endpoint of the account, as list_endpoints().
+    if (cls == "get_all" && owner == "Endpoint") {
+      Value v;
+      v.kind = VK::kOpaque;
+      v.aux = "endpoints:";
+      return store_.New(std::move(v));
+    }
     // SDK v3 `Endpoint.get(endpoint_name=...)`: an existing endpoint, by name.
     if (cls == "get" && owner == "Endpoint") {
       o.kind = ObjKind::kPredictor;
@@ -652,6 +659,8 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
       if (r.aux.starts_with("endpoints:")) {
         // list_endpoints()["Endpoints"] also as .get("Endpoints"); one of them by position.
         if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) return recv;
+        // Each of Endpoint.get_all(), deleted.
+        if (method == "delete" || method == "delete_endpoint") RecordDelete(recv, call);
         return kUnknown;
       }
       std::string shared = SharedName(recv);
@@ -866,6 +875,8 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
           (method == "optimize" && kind == ObjKind::kModelBuilder)) {
         VId v = make(ObjKind::kModel, model_source < 0 ? id : model_source, args);
         if (method == "build" || method == "optimize") objects_[store_[v].ref].builds.push_back(args);
+        // optimize() also sets the builder's instance type for its own later deploy().
+        if (method == "optimize") objects_[id].builds.push_back(args);
         return v;
       }
       // register(): a model package, which deploys like a model.
@@ -958,6 +969,22 @@ VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
         v.kind = VK::kEndpointRef;
         v.ref = id;
         return store_.New(std::move(v));
+      }
+      // `model.endpoint_name` after `model.deploy()`: the endpoint its latest deploy made.
+      if (name == "endpoint_name" && (kind == ObjKind::kModel || kind == ObjKind::kEstimator ||
+                                      kind == ObjKind::kModelBuilder || kind == ObjKind::kTuner)) {
+        for (size_t i = objects_.size(); i-- > 0;) {
+          const Object& p = objects_[i];
+          if (p.kind != ObjKind::kPredictor || p.attached) continue;
+          bool from = p.source == id ||
+                      (p.source >= 0 && objects_[p.source].source == id && objects_[p.source].kind == ObjKind::kModel);
+          if (!from) continue;
+          Value v;
+          v.kind = VK::kEndpointRef;
+          v.ref = static_cast<int>(i);
+          return store_.New(std::move(v));
+        }
+        return kUnknown;
       }
       if (kind == ObjKind::kSession && (name == "sagemaker_client" || name == "boto_session")) {
         auto& cache = name == "sagemaker_client" ? session_clients_ : session_boto_;
