@@ -482,7 +482,9 @@ Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, c
       if (has(objects, o)) {
         names_it = 2;
       } else if (other.empty() && !objects_[o].attached) {  // an attached predictor: its name says which
-        SourceRange at = R(objects_[o].call);
+        // Where it was deployed: the helper's call when a helper deployed it.
+        const Object& other_deploy = objects_[o];
+        SourceRange at = R(ts_node_is_null(other_deploy.via) ? other_deploy.call : other_deploy.via);
         other = "the endpoint deployed " +
                 (nb_ ? "in cell " + std::to_string(at.cell) + " line " + std::to_string(at.cell_line)
                      : "at line " + std::to_string(at.begin.line));
