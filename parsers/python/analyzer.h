@@ -166,6 +166,10 @@ inline constexpr std::string_view kUnknownText = cfn::kUnknownMarker;
 inline constexpr long kMaxSteps = 3'000'000;  // evaluation steps per file
 
 bool IsRelevantName(std::string_view name);  // sdk.cc
+// The methods that delete a predictor's endpoint (SDK v2 and v3).
+inline bool IsDeleteMethod(std::string_view m) {
+  return m == "delete_endpoint" || m == "delete" || m == "delete_predictor";
+}
 // `sagemaker.remote_function.remote` and its other import paths (sdk.cc).
 bool IsRemoteDecorator(std::string_view qualified);
 
@@ -275,6 +279,8 @@ class Analyzer {
   void Bind(std::string_view name, VId v);
   void Assign(TSNode target, VId v, TSNode value_node);
   int Slot(Scope* s, std::string_view name);
+  // A new scope of `kind` reading through `parent`, made current; returns the one it replaces.
+  Scope* EnterScope(Scope::Kind kind, Scope* parent);
   void Tick() {
     if (in_function_)
       ++order_.minor;

@@ -999,15 +999,20 @@ int Analyzer::DefineFunction(TSNode def, TSNode decorated) {
   return id;
 }
 
+Scope* Analyzer::EnterScope(Scope::Kind kind, Scope* parent) {
+  scopes_.emplace_back();
+  Scope* s = &scopes_.back();
+  s->kind = kind;
+  s->parent = parent;
+  Scope* saved = scope_;
+  scope_ = s;
+  return saved;
+}
+
 void Analyzer::DefineClass(TSNode def) {
   TSNode supers = g_.Field(def, g_.f_superclasses);
   if (!ts_node_is_null(supers)) EvalArgs(supers, true);
-  scopes_.emplace_back();
-  Scope* cls = &scopes_.back();
-  cls->kind = Scope::kClass;
-  cls->parent = scope_;
-  Scope* saved = scope_;
-  scope_ = cls;
+  Scope* saved = EnterScope(Scope::kClass, scope_);
   ExecBlockImpl(g_.Field(def, g_.f_body));
   scope_ = saved;
   Value v;
@@ -1439,8 +1444,7 @@ VId Analyzer::Eval(TSNode n) {
       // `predictor.delete_endpoint` handed to something that calls it
       // (`_try("endpoint", endpoint.delete)`): a delete where it is handed over.
       const Value& o = V(obj);
-      if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor &&
-          (attr == "delete" || attr == "delete_endpoint" || attr == "delete_predictor")) {
+      if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
         RecordDelete(obj, n);
       }
       return Attribute(obj, attr, n);
@@ -1579,13 +1583,8 @@ VId Analyzer::Eval(TSNode n) {
       TSNode body = g_.Field(n, g_.f_body);
       if (g_.Kind(body) != N::kCall || g_.Kind(g_.Field(body, g_.f_function)) != N::kAttribute) return kUnknown;
       std::string_view method = T(g_.Field(g_.Field(body, g_.f_function), g_.f_attribute));
-      if (method != "delete" && method != "delete_endpoint" && method != "delete_predictor") return kUnknown;
-      scopes_.emplace_back();
-      Scope* inner = &scopes_.back();
-      inner->kind = Scope::kFunction;
-      inner->parent = scope_;
-      Scope* saved = scope_;
-      scope_ = inner;
+      if (!IsDeleteMethod(method)) return kUnknown;
+      Scope* saved = EnterScope(Scope::kFunction, scope_);
       TSNode params = g_.Field(n, g_.f_parameters);
       for (TSNode p : Kids(params)) {
         if (g_.Kind(p) == N::kIdentifier) Bind(T(p), kUnknown);
@@ -2137,12 +2136,7 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
   pending_var_.clear();
   Scope* parent = f.parent;
   while (parent && parent->kind == Scope::kClass) parent = parent->parent;
-  scopes_.emplace_back();
-  Scope* fs = &scopes_.back();
-  fs->kind = Scope::kFunction;
-  fs->parent = parent;
-  Scope* saved_scope = scope_;
-  scope_ = fs;
+  Scope* saved_scope = EnterScope(Scope::kFunction, parent);
   // Parameters from this call's arguments (a default where it omits one).
   size_t pos = 0;
   for (const Param& p : f.params) {
@@ -2226,7 +2220,7 @@ void Analyzer::DeadDeletes(TSNode block, const std::string& why) {
       TSNode fn = g_.Field(n, g_.f_function);
       if (g_.Kind(fn) == N::kAttribute) {
         std::string_view method = T(g_.Field(fn, g_.f_attribute));
-        if (method == "delete_endpoint" || method == "delete" || method == "delete_predictor") {
+        if (IsDeleteMethod(method)) {
           VId recv = PureEval(g_.Field(fn, g_.f_object));
           const Value& r = V(recv);
           VId target = kUnbound;

@@ -660,7 +660,7 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
         // list_endpoints()["Endpoints"] also as .get("Endpoints"); one of them by position.
         if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) return recv;
         // Each of Endpoint.get_all(), deleted.
-        if (method == "delete" || method == "delete_endpoint") RecordDelete(recv, call);
+        if (IsDeleteMethod(method)) RecordDelete(recv, call);
         return kUnknown;
       }
       std::string shared = SharedName(recv);
@@ -675,7 +675,7 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
         }
         return kUnknown;
       }
-      if (!shared.empty() && (method == "delete_endpoint" || method == "delete" || method == "delete_predictor")) {
+      if (!shared.empty() && IsDeleteMethod(method)) {
         RecordDelete(recv, call);  // a predictor shared through %store, deleted
         return kUnknown;
       }
@@ -906,7 +906,7 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
       if (method == "run" && expect_failure_ == 0) objects_[id].fits.push_back(args);
       return kUnknown;
     case ObjKind::kPredictor:
-      if (method == "delete_endpoint" || method == "delete" || method == "delete_predictor") {
+      if (IsDeleteMethod(method)) {
         RecordDelete(ObjectValue(id), call);
       }
       return kUnknown;
