@@ -82,6 +82,9 @@ struct Object {
   std::string key;         // predictors: the link key "ref:<path>#<var>@<line>:<col>"
   VId value = kUnknown;    // the value standing for the object
   bool jumpstart = false;  // JumpStart fills what is not written (from_jumpstart_config, JumpStartModel)
+  // A model-customization trainer (SDK v3 SFTTrainer, DPOTrainer, …): a training
+  // job only with TrainingJobCompute (serverless or on a HyperPod cluster otherwise).
+  bool customization = false;
   // Created while a same-file helper ran for the call `via` (one call deep):
   // reported at that call, `helper` naming the helper and where it creates it.
   TSNode via{};

@@ -344,7 +344,7 @@ void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
     w.volume_gb = ToVal(Arg(c, {"volume_size_in_gb"}));
     w.keep_alive_seconds = ToVal(Arg(c, {"keep_alive_period_in_seconds"}));
     w.spot = ToVal(Arg(c, {"enable_managed_spot_training"}));
-  } else if (!compute && o.jumpstart) {
+  } else if (!compute && (o.jumpstart || o.customization)) {
     // from_jumpstart_config: the JumpStart model's default compute.
     w.instance_type = Val::Unknown(w.range, "the JumpStart model's default");
     w.instance_count = Val::Unknown(w.range, "the JumpStart model's default");
@@ -361,7 +361,8 @@ void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
     w.max_run_seconds = ToVal(Arg(s, {"max_runtime_in_seconds"}));
     w.max_wait_seconds = ToVal(Arg(s, {"max_wait_time_in_seconds"}));
   } else if (!stop) {
-    w.max_run_seconds = Val::Known("3600", w.range, "ModelTrainer default");
+    // ModelTrainer's default; a customization trainer's comes from its recipe.
+    if (!o.customization) w.max_run_seconds = Val::Known("3600", w.range, "ModelTrainer default");
   } else {
     w.max_run_seconds = Val::Unknown(R(stop->at));
     w.max_wait_seconds = Val::Unknown(R(stop->at));
@@ -1036,8 +1037,16 @@ void Analyzer::Emit() {
         }
         break;
       case ObjKind::kModelTrainer:
+        // A customization trainer runs a training job only on TrainingJobCompute (a Compute).
+        if (o.customization) {
+          auto compute = Arg(o.args, {"compute"});
+          if (!compute || V(compute->v).kind != VK::kHelper ||
+              (V(compute->v).text != "Compute" && V(compute->v).text != "TrainingJobCompute")) {
+            break;
+          }
+        }
         if (!o.tuned || !o.fits.empty()) {
-          EmitTraining(o, WorkloadKind::kTrainingJob, "ModelTrainer", o.var, o.call, o.fits);
+          EmitTraining(o, WorkloadKind::kTrainingJob, o.cls, o.var, o.call, o.fits);
         }
         break;
       case ObjKind::kTuner:

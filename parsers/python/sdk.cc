@@ -41,10 +41,10 @@ const Names& ProcessorClasses() {
 }
 const Names& HelperClasses() {
   static const Names k = {
-      "TrainingInput",        "FileSystemInput",   "ProcessingInput", "Compute",
-      "StoppingCondition",    "CheckpointConfig",  "InputData",       "ServerlessInferenceConfig",
-      "AsyncInferenceConfig", "InstanceGroup",     "S3DataSource",    "BatchTransformInferenceConfig",
-      "ResourceRequirements", "CheckpointLocation"};
+      "TrainingInput",        "FileSystemInput",    "ProcessingInput",   "Compute",
+      "StoppingCondition",    "CheckpointConfig",   "InputData",         "ServerlessInferenceConfig",
+      "AsyncInferenceConfig", "InstanceGroup",      "S3DataSource",      "BatchTransformInferenceConfig",
+      "ResourceRequirements", "CheckpointLocation", "TrainingJobCompute"};
   return k;
 }
 bool IsModelClass(std::string_view cls) {
@@ -461,6 +461,9 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
       o.kind = ObjKind::kEstimator;
     } else if (cls == "ModelTrainer") {
       o.kind = ObjKind::kModelTrainer;
+    } else if (cls.ends_with("Trainer") && q.rfind("sagemaker.train.", 0) == 0) {
+      o.kind = ObjKind::kModelTrainer;  // SFTTrainer, DPOTrainer, RLVRTrainer, CPTTrainer, …
+      o.customization = true;
     } else if (cls == "ModelBuilder") {
       o.kind = ObjKind::kModelBuilder;
     } else if (ProcessorClasses().count(cls)) {
