@@ -920,7 +920,7 @@ void Analyzer::EmitClientCalls() {
             if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
               w.async_inference = Val::Known("true", {as->pos, as->pos});
             }
-            bool created = false, any_unknown = false;
+            bool created = false, any_unknown = false, updated_and_deleted = false;
             std::optional<Val> not_deleted;
             for (const EndpointCall* e : deploys) {
               std::vector<std::string> names;
@@ -942,11 +942,20 @@ void Analyzer::EmitClientCalls() {
                 for (const std::string& n : names) w.keys.push_back("endpoint:" + n + "/variant/" + vname.text);
               }
               if (e->name.known()) w.endpoint_name = e->name;
-              // An endpoint updated to this configuration existed before the notebook: not its deploy.
-              if (e->update) continue;
-              created = true;
               Val d = DeletedState(w, {}, names, e->order);
               d.range = R(e->call);  // reported at create_endpoint
+              // An endpoint updated to this configuration is the notebook's own when the
+              // notebook created it; otherwise it existed before (not a deploy of the
+              // notebook), and only a delete of it here tells something.
+              bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
+                return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
+                                     (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+              });
+              if (!own) {
+                if (d.known() && d.text == "true") updated_and_deleted = true;
+                continue;
+              }
+              created = true;
               if (d.unknown())
                 any_unknown = true;
               else if (d.text == "false" && !not_deleted)
@@ -962,6 +971,8 @@ void Analyzer::EmitClientCalls() {
               w.deleted = not_deleted   ? *not_deleted
                           : any_unknown ? Val::Unknown(w.range)
                                         : Val::Known("true", w.range);
+            } else if (nb_ && updated_and_deleted) {
+              w.deleted = Val::Known("true", w.range);
             }
             made.push_back(std::move(w));
           }
