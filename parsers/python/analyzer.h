@@ -106,11 +106,14 @@ struct Delete {
   std::vector<int> objects;        // predictors deleted through their object
   std::vector<std::string> names;  // endpoint names deleted by name (literal, or shared: "%store:…", "file:…")
   std::vector<VId> name_values;    // names known only at run time: matched by identity
-  bool unknown = false;            // a delete whose target cannot be resolved
-  bool all = false;                // every endpoint list_endpoints() returns …
-  std::string contains;            // … whose name contains this (NameContains)
-  std::string dead;                // why it cannot run ("runs only when `X` is true, and it is False")
-  SourceRange at;                  // the delete call
+  // The names, known only at run time, of the endpoints of the predictors it deletes
+  // (`p.delete_endpoint()` where `p` deployed to `endpoint_name=name`): by identity.
+  std::vector<VId> object_name_values;
+  bool unknown = false;  // a delete whose target cannot be resolved
+  bool all = false;      // every endpoint list_endpoints() returns …
+  std::string contains;  // … whose name contains this (NameContains)
+  std::string dead;      // why it cannot run ("runs only when `X` is true, and it is False")
+  SourceRange at;        // the delete call
 };
 
 struct Scope;
@@ -369,7 +372,7 @@ class Analyzer {
   void FillCells(Workload& w) const;
   bool LocalWorkload(Workload& w) const;
   Val DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
-                   Order deployed) const;
+                   const std::vector<VId>& name_values, Order deployed) const;
   // The endpoint names and name values a deploy's `endpoint_name` gives.
   void EndpointNames(const std::optional<Ev>& e, std::vector<std::string>* names, std::vector<VId>* values) const;
   void WorkflowDeletes();

@@ -463,7 +463,7 @@ void Analyzer::EmitTransformer(const Object& o) {
 // endpoint list_endpoints() returns); unknown when a delete that can run may
 // name it; else "false", with why the deletes that exist do not count.
 Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
-                           Order deployed) const {
+                           const std::vector<VId>& name_values, Order deployed) const {
   bool unknown = false;
   std::string why;
   // A delete that cannot run > one of it before the deploy > one of another
@@ -500,6 +500,9 @@ Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, c
         other = "endpoint '" + n + "'";
     }
     if (!d.name_values.empty()) names_it = 2;  // a name known only at run time: every endpoint of the notebook
+    for (VId v : d.object_name_values) {
+      if (has(name_values, v)) names_it = 2;  // a predictor deployed to this endpoint, by its name
+    }
     if (d.all) {
       if (d.contains.empty()) names_it = 2;
       for (const std::string& n : names) {
@@ -665,7 +668,7 @@ void Analyzer::EmitPredictor(int id) {
   for (const std::string& n : names) w.keys.push_back("endpoint:" + n + "/variant/AllTraffic");
   w.keys.push_back(p.key + "/variant/AllTraffic");
   if (src) SourceImage(*src, w);
-  if (nb_) w.deleted = DeletedState(w, {id}, names, p.order);
+  if (nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
   out_->workloads.push_back(std::move(w));
 }
 
@@ -942,7 +945,7 @@ void Analyzer::EmitClientCalls() {
                 for (const std::string& n : names) w.keys.push_back("endpoint:" + n + "/variant/" + vname.text);
               }
               if (e->name.known()) w.endpoint_name = e->name;
-              Val d = DeletedState(w, {}, names, e->order);
+              Val d = DeletedState(w, {}, names, values, e->order);
               d.range = R(e->call);  // reported at create_endpoint
               // An endpoint updated to this configuration is the notebook's own when the
               // notebook created it; otherwise it existed before (not a deploy of the

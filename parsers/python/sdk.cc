@@ -1043,6 +1043,17 @@ Delete Analyzer::MakeDelete(VId target, TSNode call) {
               visit(name->v, depth + 1);
             else
               d.unknown = true;
+          } else if (auto name = Arg(objects_[x.ref].args, {"endpoint_name"})) {
+            // A deploy to a name: the endpoint of that name goes too (another deploy or
+            // create_endpoint may have made it). A run-time name matches by identity only.
+            const Value& n = V(name->v);
+            if (n.kind == VK::kStr) {
+              d.names.push_back(n.text);
+            } else if (std::string shared = SharedName(name->v); !shared.empty()) {
+              d.names.push_back(shared);
+            } else if (n.kind == VK::kOpaque) {
+              d.object_name_values.push_back(name->v);
+            }
           }
         } else {
           d.unknown = true;
