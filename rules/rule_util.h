@@ -28,10 +28,10 @@ void ForEachAbsent(const Workload& w, const Val& v, const std::function<void(con
 
 // One known instance type a workload runs, with what bills alongside it.
 struct InstanceUse {
-  const Val& type;     // the known alternative
-  InstanceInfo info;   // its catalog entry
-  const Val& count;    // the count that goes with it (the job's, the group's); absent for notebooks and Studio apps
-  std::string group;   // the instance group's name, empty outside heterogeneous clusters
+  const Val& type;    // the known alternative
+  InstanceInfo info;  // its catalog entry
+  const Val& count;   // the count that goes with it (the job's, the group's); absent for notebooks and Studio apps
+  std::string group;  // the instance group's name, empty outside heterogeneous clusters
 };
 
 // Calls `fn` for every known instance type of `w` that the catalog knows: its
