@@ -80,13 +80,13 @@ CostRequest UseCost(const Workload& w, const InstanceUse& use, std::string cheap
   CostRequest c;
   c.instance_type = use.type.text;
   c.count = BilledCount(use.count);
-  c.always_on = AlwaysOn(w.kind);
+  c.always_on = AlwaysOn(w);
   c.cheaper_instance = std::move(cheaper_instance);
   return c;
 }
 
 std::optional<CostRequest> WorkloadCost(const Workload& w) {
-  const bool always_on = AlwaysOn(w.kind);
+  const bool always_on = AlwaysOn(w);
   std::optional<CostRequest> cost;
   // The job's own type: with alternatives, the last known one (as findings did before).
   ForEachKnown(w.instance_type, [&](const Val& t) {

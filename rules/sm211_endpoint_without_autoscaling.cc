@@ -3,6 +3,7 @@
 // scale to zero — runs its full size around the clock without it. A
 // single-instance real-time variant cannot scale below one, so autoscaling
 // would save nothing there.
+#include "linter/cost/prices.h"
 #include "rules/checks.h"
 #include "rules/rule_util.h"
 
@@ -10,6 +11,8 @@ namespace sagelint::rules {
 
 void CheckEndpointWithoutAutoscaling(const Workload& w, const RuleContext&, Sink& sink) {
   if (w.serverless.present()) return;  // serverless (or possibly so): scales by itself
+  // A notebook endpoint its workflow deletes does not run around the clock.
+  if (DeletedByWorkflow(w)) return;
   if (w.managed_scaling.AnyUnknown() || (w.managed_scaling.known() && w.managed_scaling.text == "ENABLED")) {
     return;
   }
@@ -38,7 +41,7 @@ void CheckEndpointWithoutAutoscaling(const Workload& w, const RuleContext&, Sink
                          : "register a scalable target (service namespace sagemaker, dimension "
                            "sagemaker:variant:DesiredInstanceCount) with a target-tracking policy, or enable "
                            "ManagedInstanceScaling";
-    ForEachKnown(w.instance_type, [&](const Val& t) { r.cost = Cost(t.text, *n, true); });
+    ForEachKnown(w.instance_type, [&](const Val& t) { r.cost = Cost(t.text, *n, AlwaysOn(w)); });
     sink.Emit(w, std::move(r));
   });
 }

@@ -1,5 +1,6 @@
 // SM213 notebook-endpoint-never-deleted: an endpoint a notebook deploys and no
 // cell deletes keeps billing around the clock after the notebook is closed.
+#include "linter/cost/prices.h"
 #include "rules/checks.h"
 #include "rules/rule_util.h"
 
@@ -9,20 +10,24 @@ void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext&, Si
   // A .py deploy script means its endpoint to stay; a notebook demo usually does not.
   if (w.format != Format::kNotebook) return;
   if (w.serverless.present()) return;  // serverless (or possibly so): bills per request
-  // The front end says "false" only when no cell deletes the endpoint and no
-  // delete in the notebook could name it.
+  // The front end says "false" only when nothing in the notebook's workflow
+  // deletes the endpoint and no delete there could name it (DeletedByWorkflow).
   if (!w.deleted.known() || w.deleted.text != "false") return;
   Report r;
-  r.at = w.range;
+  // At the deploy: `deploy()`, or a boto3 endpoint's create_endpoint.
+  r.at = w.deleted.range.valid() ? w.deleted.range : w.range;
   bool async = w.async_inference.boolean().value_or(false);
+  // origin: why a delete that exists does not count ("the delete in cell 9 runs only when …").
+  std::string why = w.deleted.origin.empty() ? std::string() : " (" + w.deleted.origin + ")";
   r.message = w.label + " (" + (async ? "asynchronous" : "real-time") +
-              " endpoint) is deployed by this notebook and no cell deletes it: it bills around the clock after "
-              "the notebook is closed";
+              " endpoint) is deployed by this notebook and no cell deletes it" + why +
+              ": it bills around the clock after the notebook is closed";
   r.suggestion =
       "end the notebook with a clean-up cell that deletes the endpoint (predictor.delete_endpoint(), "
-      "or the SageMaker client's delete_endpoint(EndpointName=...))";
+      "endpoint.delete(), or the SageMaker client's delete_endpoint(EndpointName=...)), or delete it from "
+      "a clean-up notebook in the same directory";
   if (w.instance_type.known()) {
-    r.cost = Cost(w.instance_type.text, w.instance_count.number().value_or(1), true);
+    r.cost = Cost(w.instance_type.text, w.instance_count.number().value_or(1), AlwaysOn(w));
   }
   sink.Emit(w, std::move(r));
 }

@@ -346,6 +346,70 @@ TEST_CASE("diff: an unknown price is shown as ? and never counted as zero", "[di
   CHECK(r.out.find("| — | 2 × ? · ? | ? |") != std::string::npos);
 }
 
+namespace {
+
+// A notebook that deploys an endpoint; `cleanup` adds a cell that deletes it.
+std::string DemoNotebook(bool cleanup) {
+  std::string cells =
+      R"nb({"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null, "source": [)nb"
+      R"nb("from sagemaker.model import Model\n", "model = Model(image_uri=\"img:1\", role=\"r\")\n", )nb"
+      R"nb("predictor = model.deploy(initial_instance_count=2, instance_type=\"ml.g5.2xlarge\")"]})nb";
+  if (cleanup) {
+    cells += R"nb(, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null, )nb"
+             R"nb("source": ["predictor.delete_endpoint()"]})nb";
+  }
+  return R"nb({"cells": [)nb" + cells +
+         R"nb(], "metadata": {"kernelspec": {"language": "python", "name": "python3"}}, "nbformat": 4, )nb"
+         R"nb("nbformat_minor": 5})nb";
+}
+
+}  // namespace
+
+TEST_CASE("diff: a notebook endpoint its workflow deletes is hourly spend, never in the monthly delta", "[diff]") {
+  SECTION("an added demo that cleans up after itself") {
+    Repo repo;
+    repo.Write("infra/notebook.yaml", kNotebook);
+    repo.Commit("base");
+    repo.Write("demo/deploy.ipynb", DemoNotebook(true));
+    repo.Commit("head");
+    auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+    auto j = Json(r.out);
+    CHECK(j["new"].empty());  // neither SM213 nor SM211: the endpoint runs only while the notebook does
+    REQUIRE(j["spend_delta"]["workloads"].size() == 1);
+    const auto& w = j["spend_delta"]["workloads"][0];
+    CHECK(w["change"] == "added");
+    CHECK(w["after"]["instance_type"] == "ml.g5.2xlarge");
+    CHECK(w["after"]["hourly_usd"].get<double>() > 0);
+    CHECK(w["after"]["monthly_usd"].is_null());
+    CHECK(w["monthly_usd_delta"].is_null());
+    CHECK(j["spend_delta"]["total_monthly_usd"] == 0);
+    CHECK(j["spend_delta"]["unpriced_changes"] == 0);
+  }
+  SECTION("a clean-up cell added to a demo that left its endpoint running") {
+    Repo repo;
+    repo.Write("demo/deploy.ipynb", DemoNotebook(false));
+    repo.Commit("base");
+    repo.Write("demo/deploy.ipynb", DemoNotebook(true));
+    repo.Commit("head");
+    auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+    auto j = Json(r.out);
+    CHECK(j["new"].empty());
+    std::multiset<std::string> resolved;
+    for (const auto& f : j["resolved"]) resolved.insert(f["rule"].get<std::string>());
+    CHECK(resolved == std::multiset<std::string>{"SM211", "SM213"});
+    REQUIRE(j["spend_delta"]["workloads"].size() == 1);
+    const auto& w = j["spend_delta"]["workloads"][0];
+    CHECK(w["change"] == "changed");
+    double before = w["before"]["monthly_usd"].get<double>();
+    CHECK(before > 1000);
+    CHECK(w["after"]["monthly_usd"].is_null());
+    CHECK(w["monthly_usd_delta"].get<double>() == Approx(-before));
+    CHECK(j["spend_delta"]["total_monthly_usd"].get<double>() == Approx(-before));
+    r = RunSagelint("diff --base HEAD~1 --format markdown", repo.path());
+    CHECK(r.out.find("/month · ") == std::string::npos);
+  }
+}
+
 TEST_CASE("diff: the pull-request comment stays short", "[diff]") {
   Repo repo;
   repo.Write("README", "empty\n");

@@ -119,9 +119,10 @@ struct InSourceDir {
 TEST_CASE("rule fixtures give exactly the expected findings", "[rules][fixtures]") {
   InSourceDir here;
   for (const RuleInfo& rule : AllRules()) {
-    if (!rule.check) continue;
     std::string id(rule.id);
-    if (!fs::exists("fixtures/rules/" + id)) continue;  // the registry test requires the folder
+    // Every rule with a check has a folder (the registry test requires it); a
+    // finding the engine makes itself (SM007) may have one too.
+    if (!fs::exists("fixtures/rules/" + id)) continue;
     DYNAMIC_SECTION(id) {
       for (const std::string& dir : FixtureDirs(id)) {
         INFO(dir);

@@ -97,6 +97,8 @@ std::string PriceFigure::Describe() const {
   return out;
 }
 
+bool AlwaysOn(const Workload& w) { return AlwaysOn(w.kind) && !DeletedByWorkflow(w); }
+
 const PriceTable& PriceTable::BuiltIn() {
   static const PriceTable* table = [] {
     std::string error;

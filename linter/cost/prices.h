@@ -43,6 +43,10 @@ PriceComponent ComponentFor(OfferKind kind);
 // Whether a workload of this kind bills around the clock once created
 // (notebooks, endpoints, Studio defaults): its cost is stated per month.
 bool AlwaysOn(WorkloadKind kind);
+// Whether this workload's cost is stated per month: its kind is always on,
+// unless it is an endpoint its notebook workflow deletes (DeletedByWorkflow):
+// that one bills only while the notebook runs, so it has an hourly cost only.
+bool AlwaysOn(const Workload& w);
 
 inline constexpr double kHoursPerMonth = 730;
 

@@ -204,7 +204,7 @@ void CheckPolicies(const Workload& w, const RuleSet& rules, const PriceTable& pr
       CostRequest c;
       c.instance_type = w.instance_type.text;
       c.count = w.instance_count.number().value_or(1);
-      c.always_on = AlwaysOn(w.kind);
+      c.always_on = AlwaysOn(w);
       f.cost = EstimateCost(c, w.kind, prices);
     }
     out.push_back(std::move(f));
@@ -267,13 +267,16 @@ struct PendingWorkload {
   // The rules' and policies' findings for each value a link can give the
   // workload (index: LinkValue), or one entry if nothing links to it; most
   // are the same whatever the link says, so each is held once in `findings`
-  // and the alternatives list positions in it.
+  // and the alternatives list positions in it. A notebook endpoint whose
+  // deletion another notebook of its workflow may decide has its
+  // alternatives in pairs: as its own notebook leaves it, and deleted there.
   std::vector<PackedFinding> findings;
   std::vector<std::vector<uint32_t>> found;
   std::vector<int> suppressed;
   enum class Link { kNone, kAutoscaling, kIdleStop } link = Link::kNone;
-  // What the link looks up: an endpoint variant's keys, completeness and
-  // scope, or a notebook instance's references.
+  bool workflow_delete = false;
+  // What the links look up: an endpoint variant's keys, completeness and
+  // scope (its workflow, for a notebook), or a notebook instance's references.
   std::vector<std::string> keys;
   bool complete = true;
   std::string scope;
@@ -289,27 +292,60 @@ struct PendingWorkload {
     }
     suppressed.push_back(suppressed_here);
   }
-
-  // Forgets the link if every value it can give finds the same.
-  void DropUndecidingLink() {
-    for (size_t i = 1; i < found.size(); ++i) {
-      if (found[i] != found[0] || suppressed[i] != suppressed[0]) return;
-    }
-    found.resize(1);
-    suppressed.resize(1);
-    link = Link::kNone;
-    keys = {};
-    scope = {};
+  size_t Alternative(size_t link_value, bool deleted_elsewhere) const {
+    return workflow_delete ? link_value * 2 + (deleted_elsewhere ? 1 : 0) : link_value;
   }
+  bool Same(size_t a, size_t b) const { return found[a] == found[b] && suppressed[a] == suppressed[b]; }
+  // Keeps the alternatives at `keep`, in order.
+  void Keep(const std::vector<size_t>& keep) {
+    std::vector<std::vector<uint32_t>> f;
+    std::vector<int> s;
+    for (size_t i : keep) {
+      f.push_back(std::move(found[i]));
+      s.push_back(suppressed[i]);
+    }
+    found = std::move(f);
+    suppressed = std::move(s);
+  }
+
+  // Forgets each link whose every value finds the same.
+  void DropUndecidingLink() {
+    if (workflow_delete) {
+      bool decides = false;
+      for (size_t i = 0; i + 1 < found.size(); i += 2) decides = decides || !Same(i, i + 1);
+      if (!decides) {
+        std::vector<size_t> keep;
+        for (size_t i = 0; i < found.size(); i += 2) keep.push_back(i);
+        Keep(keep);
+        workflow_delete = false;
+      }
+    }
+    if (link != Link::kNone) {
+      size_t per_value = workflow_delete ? 2 : 1;
+      bool decides = false;
+      for (size_t i = per_value; i < found.size(); ++i) decides = decides || !Same(i, i % per_value);
+      if (!decides) {
+        std::vector<size_t> keep;
+        for (size_t i = 0; i < per_value; ++i) keep.push_back(i);
+        Keep(keep);
+        link = Link::kNone;
+      }
+    }
+    if (link == Link::kNone && !workflow_delete) {
+      keys = {};
+      scope = {};
+    }
+  }
+  bool Waits() const { return link != Link::kNone || workflow_delete; }
   // Gives nothing to its file, whatever the rest of the scan says.
-  bool Empty() const { return unknown_types.empty() && link == Link::kNone && found[0].empty() && suppressed[0] == 0; }
+  bool Empty() const { return unknown_types.empty() && !Waits() && found[0].empty() && suppressed[0] == 0; }
 };
 
 struct PendingFile {
   std::string path, root_path;
   Format format = Format::kCloudFormation;
   std::vector<Comment> comments;
-  std::vector<PackedFinding> head;  // SM000
+  std::vector<PackedFinding> head;  // SM000, SM007
   std::vector<PendingWorkload> workloads;
   bool done = false;  // its findings are final: only `links` is still needed
   LinkIndex links;    // what its scalable targets and lifecycle scripts say
@@ -341,6 +377,7 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
   auto p = std::make_shared<PendingFile>();
   for (const Finding& f : ParseErrorFindings(pf)) p->head.push_back(pool_.Pack(f));
   bool waits = false;
+  p->links.AddWorkflowDeletes(pf.result.path, pf.result.workflow_deletes);
   for (Workload& w : pf.result.workloads) {
     DeriveAttributes(w);
     p->links.Add(w);
@@ -366,17 +403,26 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
       linked = &w.idle_stop;
       at = w.lifecycle_config.range;
     }
+    // Another notebook of the workflow may delete a notebook's endpoint.
+    pw.workflow_delete = WorkflowDeleteLinked(w);
+    const Val own_deleted = w.deleted;
+    const Val deleted_elsewhere = pw.workflow_delete ? WorkflowDeleted(w) : Val();
     for (LinkValue v : kLinkValues) {
       if (linked) *linked = LinkVal(v, at);
-      std::vector<Finding> found;
-      int suppressed = 0;
-      CheckWorkload(w, denies, found, suppressed);
-      pw.AddFound(found, suppressed, pool_);
+      for (bool elsewhere : {false, true}) {
+        if (elsewhere && !pw.workflow_delete) break;
+        w.deleted = elsewhere ? deleted_elsewhere : own_deleted;
+        std::vector<Finding> found;
+        int suppressed = 0;
+        CheckWorkload(w, denies, found, suppressed);
+        pw.AddFound(found, suppressed, pool_);
+      }
       if (!linked) break;
     }
+    w.deleted = own_deleted;
     pw.DropUndecidingLink();
     if (pw.Empty()) continue;
-    waits = waits || pw.link != PendingWorkload::Link::kNone || !pw.unknown_types.empty();
+    waits = waits || pw.Waits() || !pw.unknown_types.empty();
     p->workloads.push_back(std::move(pw));
   }
   p->path = std::move(pf.result.path);
@@ -403,14 +449,16 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
 
 std::vector<Finding> Analyzer::ParseErrorFindings(const ParsedFile& pf) const {
   std::vector<Finding> found;
-  if (!rules_.Enabled("SM000")) return found;
-  for (const ParseError& e : pf.result.errors) {
-    found.push_back(ToolFinding("SM000", "parse-error", rules_.SeverityOf("SM000"), pf.result.path, e.pos, e.message,
-                                pf.result.format));
+  auto add = [&](const char* id, const char* name, const ParseError& e) {
+    if (!rules_.Enabled(id)) return;
+    found.push_back(ToolFinding(id, name, rules_.SeverityOf(id), pf.result.path, e.pos, e.message, pf.result.format));
     found.back().value = e.message;
     found.back().range.cell = e.cell;
     found.back().range.cell_line = e.cell_line;
-  }
+  };
+  for (const ParseError& e : pf.result.errors) add("SM000", "parse-error", e);
+  // A bound that stopped the evaluation early is said, never silent (SM007).
+  for (const ParseError& e : pf.result.bounds) add("SM007", "evaluation-incomplete", e);
   return found;
 }
 
@@ -464,7 +512,8 @@ void Analyzer::Resolve(const PendingFile& p, const LinkIndex& links, std::set<st
     LinkValue v = LinkValue::kTrue;  // index 0: the only entry when nothing links
     if (pw.link == PendingWorkload::Link::kAutoscaling) v = links.Autoscaling(pw.keys, pw.complete, pw.scope);
     if (pw.link == PendingWorkload::Link::kIdleStop) v = links.IdleStop(pw.keys);
-    size_t alternative = static_cast<size_t>(v);
+    bool elsewhere = pw.workflow_delete && links.WorkflowDeletes(pw.keys, pw.scope, p.path) == LinkValue::kTrue;
+    size_t alternative = pw.Alternative(static_cast<size_t>(v), elsewhere);
     for (uint32_t i : pw.found[alternative]) found.push_back(FindingPool::Unpack(pw.findings[i]));
     suppressed += pw.suppressed[alternative];
   }
@@ -535,6 +584,7 @@ Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
   LinkIndex links;
   for (size_t i = 0, k = 0; i < files.size(); ++i) {
     if (k < slot.size() && slot[k] == i) {
+      links.AddWorkflowDeletes(parsed[k].result.path, parsed[k].result.workflow_deletes);
       for (Workload& w : parsed[k].result.workloads) {
         DeriveAttributes(w);
         links.Add(w);

@@ -86,7 +86,7 @@ class Analyzer {
   struct FileFacts;
   // The rules' and policies' findings on one workload.
   void CheckWorkload(const Workload& w, const DenyIndex& denies, std::vector<Finding>& found, int& suppressed) const;
-  // The SM000 findings of a file's parse errors.
+  // The SM000 findings of a file's parse errors and the SM007 notes of its bounds.
   std::vector<Finding> ParseErrorFindings(const ParsedFile& pf) const;
   void Check(ParsedFile& pf, bool unparsed, const DenyIndex& denies, std::set<std::string>& seen_types,
              FileAnalysis& out) const;

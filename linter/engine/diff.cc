@@ -41,14 +41,17 @@ SpendState StateOf(const Workload& w, const PriceTable& prices) {
   AttrValue hourly = Attribute(w, "hourly_usd", &prices);
   if (hourly.known()) {
     s.hourly_usd = hourly.number;
-    if (AlwaysOn(w.kind)) s.monthly_usd = hourly.number * kHoursPerMonth;
+    if (AlwaysOn(w)) s.monthly_usd = hourly.number * kHoursPerMonth;
   }
   return s;
 }
 
 bool SameState(const SpendState& a, const SpendState& b) {
+  // A notebook endpoint that starts or stops being deleted by its workflow
+  // changes from always-on to ephemeral: its monthly figure comes or goes.
   return std::tie(a.instance_type, a.instance_count, a.spot, a.idle_stop, a.autoscaling) ==
-         std::tie(b.instance_type, b.instance_count, b.spot, b.idle_stop, b.autoscaling);
+             std::tie(b.instance_type, b.instance_count, b.spot, b.idle_stop, b.autoscaling) &&
+         a.monthly_usd.has_value() == b.monthly_usd.has_value();
 }
 
 // Workloads that bill instance hours, keyed by file, kind, name and
@@ -111,7 +114,10 @@ DiffResult CompareScans(ScanResult head, ScanResult base, const DiffSides& sides
     const Workload& w = a ? *a : *b;
     c.resource = w.label;
     c.kind = std::string(KindName(w.kind));
-    c.always_on = AlwaysOn(w.kind);
+    // A side that is an endpoint its notebook workflow deletes is ephemeral
+    // (AlwaysOn(w) false): it adds nothing to the monthly delta.
+    bool on_before = b && AlwaysOn(*b), on_after = a && AlwaysOn(*a);
+    c.always_on = on_before || on_after;
     if (b) c.before = StateOf(*b, prices);
     if (a) c.after = StateOf(*a, prices);
     if (a && b && SameState(*c.before, *c.after)) return;
@@ -119,10 +125,10 @@ DiffResult CompareScans(ScanResult head, ScanResult base, const DiffSides& sides
     c.path = a ? a->path : head_display(HeadRel(sides, RootRelative(b->path, sides.base_root)));
     c.line = a ? a->range.begin.line : 0;
     if (c.always_on) {
-      bool known_before = !b || c.before->monthly_usd.has_value();
-      bool known_after = !a || c.after->monthly_usd.has_value();
+      bool known_before = !on_before || c.before->monthly_usd.has_value();
+      bool known_after = !on_after || c.after->monthly_usd.has_value();
       if (known_before && known_after) {
-        c.monthly_usd_delta = (a ? *c.after->monthly_usd : 0) - (b ? *c.before->monthly_usd : 0);
+        c.monthly_usd_delta = (on_after ? *c.after->monthly_usd : 0) - (on_before ? *c.before->monthly_usd : 0);
         d.total_monthly_usd += *c.monthly_usd_delta;
       } else {
         c.price_unknown = true;

@@ -1,5 +1,6 @@
 #include "linter/engine/link.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <set>
@@ -86,10 +87,20 @@ void LinkIndex::Add(const Workload& w) {
   }
 }
 
+void LinkIndex::AddWorkflowDeletes(const std::string& path, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  std::string workflow = NotebookWorkflow(path);
+  for (const std::string& n : names) workflow_deletes_[workflow + '\n' + n].push_back(path);
+}
+
 void LinkIndex::Merge(const LinkIndex& later) {
   targeted_.insert(later.targeted_.begin(), later.targeted_.end());
   unknown_target_scopes_.insert(later.unknown_target_scopes_.begin(), later.unknown_target_scopes_.end());
   for (const auto& [key, stops] : later.scripts_) scripts_.emplace(key, stops);
+  for (const auto& [key, paths] : later.workflow_deletes_) {
+    std::vector<std::string>& to = workflow_deletes_[key];
+    to.insert(to.end(), paths.begin(), paths.end());
+  }
 }
 
 LinkValue LinkIndex::Autoscaling(const std::vector<std::string>& keys, bool complete, const std::string& scope) const {
@@ -108,6 +119,42 @@ LinkValue LinkIndex::IdleStop(const std::vector<std::string>& refs) const {
     if (it != scripts_.end()) stops = it->second;
   }
   return stops;
+}
+
+LinkValue LinkIndex::WorkflowDeletes(const std::vector<std::string>& keys, const std::string& scope,
+                                     const std::string& path) const {
+  if (workflow_deletes_.empty()) return LinkValue::kFalse;
+  const std::string prefix = scope + '\n';
+  // Its own deletes were judged by the notebook itself (order, conditions).
+  auto elsewhere = [&](const std::string& key) {
+    auto it = workflow_deletes_.find(key);
+    return it != workflow_deletes_.end() &&
+           std::any_of(it->second.begin(), it->second.end(), [&](const std::string& p) { return p != path; });
+  };
+  if (elsewhere(prefix + "*")) return LinkValue::kTrue;
+  // The endpoint names the variant's keys spell: "endpoint:NAME/variant/V".
+  std::vector<std::string> names;
+  for (const std::string& k : keys) {
+    size_t variant = k.rfind("/variant/");
+    if (k.rfind("endpoint:", 0) == 0 && variant != std::string::npos) names.push_back(k.substr(9, variant - 9));
+  }
+  for (const std::string& name : names) {
+    if (elsewhere(prefix + name)) return LinkValue::kTrue;
+  }
+  // "*PART": every listed endpoint whose name contains PART (list_endpoints(NameContains=PART)).
+  for (const auto& [key, paths] : workflow_deletes_) {
+    if (key.rfind(prefix + "*", 0) != 0 || !elsewhere(key)) continue;
+    std::string part = key.substr(prefix.size() + 1);
+    for (const std::string& name : names) {
+      if (name.find(part) != std::string::npos) return LinkValue::kTrue;
+    }
+  }
+  return LinkValue::kFalse;
+}
+
+bool WorkflowDeleteLinked(const Workload& w) {
+  return w.kind == WorkloadKind::kEndpointVariant && w.format == Format::kNotebook && w.deleted.present() &&
+         !DeletedByWorkflow(w);
 }
 
 bool NotebookLinked(const Workload& w) {
@@ -152,9 +199,16 @@ bool HasIdleStopLogic(std::string_view script) {
   return false;
 }
 
+Val WorkflowDeleted(const Workload& w) {
+  return Val::Known("true", w.deleted.range, "deleted by another notebook of its directory");
+}
+
 void ApplyLinks(const LinkIndex& index, Workload& w) {
   if (w.kind == WorkloadKind::kEndpointVariant) {
     w.autoscaling = LinkVal(index.Autoscaling(w.keys, w.complete, w.scope), w.range);
+  }
+  if (WorkflowDeleteLinked(w) && index.WorkflowDeletes(w.keys, w.scope, w.path) == LinkValue::kTrue) {
+    w.deleted = WorkflowDeleted(w);
   }
   if (NotebookLinked(w)) w.idle_stop = LinkVal(index.IdleStop(w.refs), w.lifecycle_config.range);
 }

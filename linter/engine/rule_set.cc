@@ -18,8 +18,9 @@ RuleSet RuleSet::Resolve(RuleSelection selection) {
     const RuleSetting* setting = nullptr;
     auto it = selection.settings.find(id);
     if (it != selection.settings.end()) setting = &it->second;
-    // Parse and internal errors are never hidden by --select: a file that was not checked must show.
-    bool always = id == "SM000" || id == "SM001";
+    // Parse and internal errors, and evaluation that stopped early, are never
+    // hidden by --select: a file that was not (fully) checked must show.
+    bool always = id == "SM000" || id == "SM001" || id == "SM007";
     bool enabled = !(setting && setting->off) && !selection.ignore.count(id) &&
                    (always || selection.select.empty() || selection.select.count(id) > 0);
     Severity severity = setting && setting->severity ? *setting->severity : default_severity;

@@ -111,4 +111,14 @@ std::optional<WorkloadKind> KindFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string NotebookWorkflow(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return "notebooks:" + std::string(slash == std::string_view::npos ? std::string_view(".") : path.substr(0, slash));
+}
+
+bool DeletedByWorkflow(const Workload& w) {
+  return w.kind == WorkloadKind::kEndpointVariant && w.format == Format::kNotebook && w.deleted.known() &&
+         w.deleted.text == "true";
+}
+
 }  // namespace sagelint

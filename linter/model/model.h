@@ -186,8 +186,10 @@ struct Workload {
   Val managed_scaling;   // ManagedInstanceScaling.Status (ENABLED|DISABLED)
   Val endpoint_name;
   Val variant_name;
-  // Notebooks: "true" when a later cell deletes the endpoint, "false" when no
-  // cell does; unknown when a delete cannot be matched to it (SM213).
+  // Notebooks: "true" when its workflow deletes the endpoint (a later cell, or
+  // another notebook of its directory), "false" when nothing does (`origin`
+  // then says why a delete that exists does not count); unknown when a delete
+  // cannot be matched to it (SM213). See DeletedByWorkflow().
   Val deleted;
 
   // Scalable targets.
@@ -245,7 +247,25 @@ struct FileResult {
   // What was read but not evaluated (a loop over an unknown collection, a
   // definition file that cannot be read): told to the user, not findings.
   std::vector<ParseError> notes;
+  // Where a bound (an evaluation budget, an expansion limit) stopped the
+  // evaluation of the file before its end: each becomes an SM007 note.
+  std::vector<ParseError> bounds;
+  // Notebooks: the endpoints this notebook deletes for the other notebooks of
+  // its workflow (NotebookWorkflow), by name ("my-endpoint", a shared name such
+  // as "%store:…"), "*" for every endpoint it lists and deletes, "*NAME" for
+  // every listed endpoint whose name contains NAME.
+  std::vector<std::string> workflow_deletes;
 };
+
+// The workflow a notebook belongs to: the notebooks of its directory (its
+// display path's parent). Notebook workloads use it as their linking scope.
+std::string NotebookWorkflow(std::string_view path);
+
+// An endpoint variant that its notebook's workflow deletes (`deleted` is
+// "true"): ephemeral. It bills by the hour while the notebook runs and never
+// counts as always-on monthly spend (SPEC §6 `cost`); SM213 is silent on it.
+// The one test SM213, cost estimates and `diff`'s monthly delta share.
+bool DeletedByWorkflow(const Workload& w);
 
 }  // namespace sagelint
 

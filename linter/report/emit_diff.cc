@@ -48,7 +48,9 @@ std::string Workload(const std::optional<SpendState>& s) {
 
 std::string Price(const std::optional<SpendState>& s, bool always_on) {
   if (!s) return "";
-  if (always_on) return s->monthly_usd ? FormatUsd(*s->monthly_usd) + "/month" : "?";
+  // An always-on workload is priced per month; an ephemeral side of one (a
+  // notebook endpoint its workflow deletes) per hour.
+  if (always_on && s->monthly_usd) return FormatUsd(*s->monthly_usd) + "/month";
   return s->hourly_usd ? FormatUsd(*s->hourly_usd) + "/h" : "?";
 }
 

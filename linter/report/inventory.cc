@@ -59,7 +59,7 @@ struct Spend {
 Spend SpendOf(const Workload& w, const PriceTable& prices) {
   Spend s;
   s.priced_kind = ComponentFor(w.kind).has_value();
-  s.always_on = AlwaysOn(w.kind);
+  s.always_on = AlwaysOn(w);  // an endpoint its notebook deletes is ephemeral: hourly only
   AttrValue hourly = Attribute(w, "hourly_usd", &prices);
   if (hourly.known()) {
     s.hourly = hourly.number;

@@ -59,6 +59,7 @@ enum class ObjKind : uint8_t {
   kClient,     // boto3 client
   kBotoSession,
   kSession,  // sagemaker.Session / LocalSession
+  kRemote,   // a @remote function or a RemoteExecutor: a training job per call
 };
 
 struct Object {
@@ -78,8 +79,16 @@ struct Object {
   std::vector<Args> fits;         // fit / train / run / tune calls
   std::vector<Args> builds;       // ModelBuilder.build() arguments (mode)
   Order order;
-  std::string key;       // predictors: the link key "ref:<path>#<var>@<line>:<col>"
-  VId value = kUnknown;  // the value standing for the object
+  std::string key;         // predictors: the link key "ref:<path>#<var>@<line>:<col>"
+  VId value = kUnknown;    // the value standing for the object
+  bool jumpstart = false;  // JumpStart fills what is not written (from_jumpstart_config, JumpStartModel)
+  // A model-customization trainer (SDK v3 SFTTrainer, DPOTrainer, …): a training
+  // job only with TrainingJobCompute (serverless or on a HyperPod cluster otherwise).
+  bool customization = false;
+  // Created while a same-file helper ran for the call `via` (one call deep):
+  // reported at that call, `helper` naming the helper and where it creates it.
+  TSNode via{};
+  std::string helper;
 };
 
 struct ClientCall {
@@ -87,15 +96,24 @@ struct ClientCall {
   std::string service;
   Args args;
   Order order;
+  TSNode via{};  // as Object::via
+  std::string helper;
 };
 
 // An endpoint delete seen in the file (SM213).
 struct Delete {
   Order order;
   std::vector<int> objects;        // predictors deleted through their object
-  std::vector<std::string> names;  // endpoint names deleted by name
-  std::vector<VId> name_values;    // unknown names: matched by identity
-  bool unknown = false;            // a delete whose target cannot be resolved
+  std::vector<std::string> names;  // endpoint names deleted by name (literal, or shared: "%store:…", "file:…")
+  std::vector<VId> name_values;    // names known only at run time: matched by identity
+  // The names, known only at run time, of the endpoints of the predictors it deletes
+  // (`p.delete_endpoint()` where `p` deployed to `endpoint_name=name`): by identity.
+  std::vector<VId> object_name_values;
+  bool unknown = false;  // a delete whose target cannot be resolved
+  bool all = false;      // every endpoint list_endpoints() returns …
+  std::string contains;  // … whose name contains this (NameContains)
+  std::string dead;      // why it cannot run ("runs only when `X` is true, and it is False")
+  SourceRange at;        // the delete call
 };
 
 struct Scope;
@@ -129,10 +147,14 @@ struct Function {
   std::vector<CallRecord> calls;
   bool too_many_calls = false;
   bool analysed = false;
+  int dead_calls = 0;             // calls in branches that cannot run …
+  std::string dead_why;           // … and why
   bool expected_to_fail = false;  // defined inside pytest.raises
   Order def_order;
   bool mutation_scanned = false;
   std::set<std::string_view> mutated;  // names whose dict / list the body mutates
+  int inlined = 0;                     // calls at which the body ran as the call was met (Inline)
+  int remote = -1;                     // a @remote function: its kRemote object
 };
 
 struct Scope {
@@ -147,8 +169,15 @@ struct Scope {
 };
 
 inline constexpr std::string_view kUnknownText = cfn::kUnknownMarker;
+inline constexpr long kMaxSteps = 3'000'000;  // evaluation steps per file
 
 bool IsRelevantName(std::string_view name);  // sdk.cc
+// The methods that delete a predictor's endpoint (SDK v2 and v3).
+inline bool IsDeleteMethod(std::string_view m) {
+  return m == "delete_endpoint" || m == "delete" || m == "delete_predictor";
+}
+// `sagemaker.remote_function.remote` and its other import paths (sdk.cc).
+bool IsRemoteDecorator(std::string_view qualified);
 
 class Analyzer {
  public:
@@ -186,12 +215,36 @@ class Analyzer {
   long minor_base_ = 0;
   size_t snapshot_slots_ = 0;
   bool in_function_ = false;
-  int expect_failure_ = 0;   // depth of pytest.raises / assertRaises blocks
-  int depth_ = 0;            // recursion guard
-  long steps_ = 0;           // evaluation budget
-  std::string target_;       // the variable the expression being evaluated is assigned to
-  std::string pending_var_;  // that variable, for the object the current call creates
-  Path receiver_path_;       // the receiver of the method call being dispatched
+  int expect_failure_ = 0;                           // depth of pytest.raises / assertRaises blocks
+  int depth_ = 0;                                    // recursion guard
+  long steps_ = 0;                                   // evaluation budget
+  std::string workflow_;                             // notebooks: NotebookWorkflow(path), the scope of shared names
+  std::vector<std::pair<std::string, VId>> stored_;  // `%store NAME`: the value NAME held
+  bool restore_all_ = false;                         // a bare `%store -r` ran
+
+  // ---- past the evaluation budget (SM007) -------------------------------------
+  // The rest of the file is read in literal mode: statements that name nothing
+  // SageMaker are skipped, branches and loops run once without merging, and
+  // names bound before the stop are unknown (imports and SDK objects kept), so
+  // reading stays linear in what is left.
+  bool literal_ = false;
+  bool prescanned_ = false;
+  TSNode last_stmt_{};  // the statement most recently started: where the budget ran out
+  bool OverBudget() const;
+  void EnterLiteralMode();
+
+  // ---- same-file helpers run at their call (one call deep) ---------------------
+  int inlining_ = 0;
+  TSNode inline_call_{};
+  std::string inline_helper_;
+  std::vector<Ev>* returns_ = nullptr;  // what the running helper returns
+  bool Inlinable(int fn) const;
+  std::string MadeBy(TSNode call) const;  // "made by helper f() at line N" while a helper runs
+  VId Inline(int fn, Args& args, TSNode call);
+  std::string target_;         // the variable the expression being evaluated is assigned to
+  std::string pending_var_;    // that variable, for the object the current call creates
+  Path receiver_path_;         // the receiver of the method call being dispatched
+  std::string dead_function_;  // while analysing a function that never runs: why (for its deletes)
 
   // ---- positions -----------------------------------------------------------
   // The named children of `n` (one cursor walk: indexed access is quadratic).
@@ -205,6 +258,7 @@ class Analyzer {
 
   // ---- interp.cc -------------------------------------------------------------
   void Prescan(TSNode root);
+  void LexicalPass();
   bool ExecBlockImpl(TSNode block);
   bool Exec(TSNode stmt);  // false when control cannot fall through (return, raise…)
   void ExecAssignment(TSNode n);
@@ -217,7 +271,7 @@ class Analyzer {
   bool ExecWith(TSNode n);
   bool ExecMatch(TSNode n);
   void Import(TSNode n);
-  void DefineFunction(TSNode def, TSNode decorated);
+  int DefineFunction(TSNode def, TSNode decorated);
   void DefineClass(TSNode def);
   void ExecFunctions();
   void AnalyseFunction(int id);
@@ -231,6 +285,8 @@ class Analyzer {
   void Bind(std::string_view name, VId v);
   void Assign(TSNode target, VId v, TSNode value_node);
   int Slot(Scope* s, std::string_view name);
+  // A new scope of `kind` reading through `parent`, made current; returns the one it replaces.
+  Scope* EnterScope(Scope::Kind kind, Scope* parent);
   void Tick() {
     if (in_function_)
       ++order_.minor;
@@ -266,6 +322,10 @@ class Analyzer {
   VId Binary(TSNode n);
   VId Compare(TSNode n);
   VId Comprehension(TSNode n);
+  // Deletes in a branch that cannot run: recorded with why, never counted.
+  void DeadDeletes(TSNode block, const std::string& why);
+  VId PureEval(TSNode n);        // names, attributes and plain strings only: no call runs
+  void Magic(TSNode pass_stmt);  // a line IPython syntax replaced (`%store`)
 
   // ---- sdk.cc ----------------------------------------------------------------
   VId Call(TSNode call);
@@ -278,13 +338,21 @@ class Analyzer {
   VId ObjectValue(int obj);
   bool IsLocalValue(VId v) const;
   bool ExpectsFailure(TSNode with_item_value);
-  void RecordDelete(VId target);
+  void RecordDelete(VId target, TSNode call);
+  // A delete of `target` (a predictor, an endpoint name) through `call`.
+  Delete MakeDelete(VId target, TSNode call);
+  // The name a value shares with other notebooks through a file ("%store:…",
+  // "file:…#key"), or empty.
+  std::string SharedName(VId v) const;
+  VId SharedValue(const std::string& name);
   std::string ResolveStarImport(std::string_view name) const;
 
   // ---- emit.cc ---------------------------------------------------------------
   void Emit();
   std::optional<Ev> Arg(const Args& a, std::initializer_list<std::string_view> names, int position = -1) const;
   Val ToVal(const std::optional<Ev>& e) const;
+  // A workload of `kind` at `call`, labelled `what 'name'`, or — when the code
+  // names nothing (`name` empty) — `what created by <the call>`.
   Workload Base(WorkloadKind kind, TSNode call, const std::string& what, const std::string& name) const;
   void EmitTraining(const Object& settings_from, WorkloadKind kind, const std::string& what, const std::string& name,
                     TSNode range_call, const std::vector<Args>& fits);
@@ -305,7 +373,18 @@ class Analyzer {
   bool LocalWorkload(Workload& w) const;
   Val DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
                    const std::vector<VId>& name_values, Order deployed) const;
-  std::string NameOf(const Object& o, const char* fallback) const { return o.var.empty() ? fallback : o.var; }
+  // The endpoint names and name values a deploy's `endpoint_name` gives.
+  void EndpointNames(const std::optional<Ev>& e, std::vector<std::string>* names, std::vector<VId>* values) const;
+  void WorkflowDeletes();
+  // What a label says for an object the code names nothing for: the call.
+  std::string CallText(TSNode call) const;
+  std::string Where(const SourceRange& r) const;  // "in cell 9" / "at line 40"
+  // Workloads a helper made for the call `via`: placed at the call.
+  void PlaceAtCall(Workload& w, TSNode via, const std::string& helper) const;
+  void EmitRemote(const Object& o);
+  // The text a boto3 request's name argument is written as: the literal, else the
+  // variable or attribute that holds it, else the call.
+  std::string RequestName(const Args& a, const char* key, const Val& known) const;
 };
 
 }  // namespace sagelint::py

@@ -52,6 +52,37 @@ std::pair<int, int> ComputePositions(const Object& o) {
   return {-1, -1};
 }
 
+// Calls `fn` with every value of a workload, its groups' and channels' included.
+void ForEachVal(Workload& w, const std::function<void(Val&)>& fn) {
+  for (Val* v : {&w.instance_type,      &w.instance_count,
+                 &w.volume_gb,          &w.image,
+                 &w.framework,          &w.spot,
+                 &w.max_run_seconds,    &w.max_wait_seconds,
+                 &w.checkpoint,         &w.keep_alive_seconds,
+                 &w.input_mode,         &w.accelerator_type,
+                 &w.serverless,         &w.async_inference,
+                 &w.managed_scaling,    &w.endpoint_name,
+                 &w.variant_name,       &w.deleted,
+                 &w.service_namespace,  &w.resource_id,
+                 &w.scalable_dimension, &w.min_capacity,
+                 &w.max_capacity,       &w.lifecycle_config,
+                 &w.on_start,           &w.on_create}) {
+    fn(*v);
+  }
+  for (InstanceGroup& g : w.instance_groups) {
+    fn(g.name);
+    fn(g.instance_type);
+    fn(g.instance_count);
+  }
+  for (Channel& c : w.channels) {
+    fn(c.s3_uri);
+    fn(c.input_mode);
+    fn(c.distribution);
+    fn(c.dataset_size_gb);
+    fn(c.s3_data_type);
+  }
+}
+
 // The keywords of a dict or SDK helper value as call arguments, for Arg().
 Args KeywordArgs(const Value& h) {
   Args a;
@@ -105,11 +136,79 @@ Workload Analyzer::Base(WorkloadKind kind, TSNode call, const std::string& what,
   w.kind = kind;
   w.format = nb_ ? Format::kNotebook : Format::kPython;
   w.path = file_.path;
-  w.scope = file_.path;
-  w.name = name;
-  w.label = what + " '" + name + "'";
+  // A notebook links within its workflow (the notebooks of its directory).
+  w.scope = nb_ ? workflow_ : file_.path;
+  if (name.empty()) {
+    w.name = CallText(call);
+    w.label = what + " created by " + w.name;
+  } else {
+    w.name = name;
+    w.label = what + " '" + name + "'";
+  }
   w.range = R(call);
   return w;
+}
+
+std::string Analyzer::CallText(TSNode call) const {
+  TSNode fn = g_.Kind(call) == N::kCall ? g_.Field(call, g_.f_function) : call;
+  std::string out;
+  int depth = 0;
+  char quote = 0;
+  for (char c : T(fn)) {
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (depth > 0 && (c == '"' || c == '\'')) {
+      quote = c;
+      continue;
+    }
+    if (c == '(' || c == '[') {
+      if (depth++ == 0) out += c == '(' ? "()" : "[…]";
+      continue;
+    }
+    if (c == ')' || c == ']') {
+      if (depth > 0) --depth;
+      continue;
+    }
+    if (depth > 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') continue;
+    out += c;
+  }
+  if (out.size() > 60) out = "…" + out.substr(out.size() - 57);
+  return out + "()";
+}
+
+std::string Analyzer::Where(const SourceRange& r) const {
+  return nb_ ? "in cell " + std::to_string(r.cell) : "at line " + std::to_string(r.begin.line);
+}
+
+std::string Analyzer::RequestName(const Args& a, const char* key, const Val& known) const {
+  if (known.known()) return known.text;
+  if (auto e = Arg(a, {key}); e && (g_.Kind(e->at) == N::kIdentifier || g_.Kind(e->at) == N::kAttribute)) {
+    return std::string(T(e->at));
+  }
+  return CallText(a.call);
+}
+
+// A helper run at a visible call made this workload: it is that call's, so
+// it is placed there, and its label says where the helper made it.
+void Analyzer::PlaceAtCall(Workload& w, TSNode via, const std::string& helper) const {
+  SourceRange call = R(via);
+  auto inside = [&](const SourceRange& r) {
+    auto before = [](SourcePos a, SourcePos b) {
+      return a.line < b.line || (a.line == b.line && a.column <= b.column);
+    };
+    return r.valid() && before(call.begin, r.begin) && before(r.begin, call.end);
+  };
+  std::function<void(Val&)> place = [&](Val& v) {
+    if (v.range.valid() && !inside(v.range)) v.range = call;
+    for (Val& a : v.alternatives) place(a);
+  };
+  w.range = call;
+  w.label += " (" + helper + ")";
+  ForEachVal(w, place);
+  for (InstanceGroup& g : w.instance_groups) g.range = inside(g.range) ? g.range : call;
+  for (Channel& c : w.channels) c.range = inside(c.range) ? c.range : call;
 }
 
 // SDK local mode runs on this machine: not a cloud workload. A conditional
@@ -237,6 +336,9 @@ void Analyzer::EstimatorSettings(const Object& o, Workload& w) {
   w.checkpoint = ToVal(Arg(a, {"checkpoint_s3_uri"}));
   w.keep_alive_seconds = ToVal(Arg(a, {"keep_alive_period_in_seconds"}));
   w.input_mode = ToVal(Arg(a, {"input_mode"}));
+  if (o.jumpstart && w.instance_type.absent() && w.instance_groups.empty()) {
+    w.instance_type = Val::Unknown(w.range, "the JumpStart model's default");
+  }
   auto image = Arg(a, {"image_uri", "image_name"}, o.cls == "Estimator" ? 0 : -1);
   w.image = ToVal(image);
   w.framework = o.framework.empty() ? Val::Absent() : Val::Known(o.framework, w.range, "class " + o.cls);
@@ -259,6 +361,10 @@ void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
     w.volume_gb = ToVal(Arg(c, {"volume_size_in_gb"}));
     w.keep_alive_seconds = ToVal(Arg(c, {"keep_alive_period_in_seconds"}));
     w.spot = ToVal(Arg(c, {"enable_managed_spot_training"}));
+  } else if (!compute && (o.jumpstart || o.customization)) {
+    // from_jumpstart_config: the JumpStart model's default compute.
+    w.instance_type = Val::Unknown(w.range, "the JumpStart model's default");
+    w.instance_count = Val::Unknown(w.range, "the JumpStart model's default");
   } else if (!compute) {
     w.instance_type = Val::Known("ml.m5.xlarge", w.range, "ModelTrainer default");
     w.instance_count = Val::Known("1", w.range, "ModelTrainer default");
@@ -272,7 +378,8 @@ void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
     w.max_run_seconds = ToVal(Arg(s, {"max_runtime_in_seconds"}));
     w.max_wait_seconds = ToVal(Arg(s, {"max_wait_time_in_seconds"}));
   } else if (!stop) {
-    w.max_run_seconds = Val::Known("3600", w.range, "ModelTrainer default");
+    // ModelTrainer's default; a customization trainer's comes from its recipe.
+    if (!o.customization) w.max_run_seconds = Val::Known("3600", w.range, "ModelTrainer default");
   } else {
     w.max_run_seconds = Val::Unknown(R(stop->at));
     w.max_wait_seconds = Val::Unknown(R(stop->at));
@@ -311,7 +418,7 @@ void Analyzer::EmitTraining(const Object& settings_from, WorkloadKind kind, cons
 void Analyzer::EmitProcessor(const Object& o) {
   const Args& a = o.args;
   auto [count_pos, type_pos] = ComputePositions(o);
-  Workload w = Base(WorkloadKind::kProcessingJob, o.call, ClassLabel(o.cls, "processor"), NameOf(o, "processor"));
+  Workload w = Base(WorkloadKind::kProcessingJob, o.call, ClassLabel(o.cls, "processor"), o.var);
   w.complete = !a.unknown_spread;
   w.instance_type = ToVal(Arg(a, {"instance_type"}, type_pos));
   w.instance_count = ToVal(Arg(a, {"instance_count"}, count_pos));
@@ -352,7 +459,7 @@ void Analyzer::EmitProcessor(const Object& o) {
 
 void Analyzer::EmitTransformer(const Object& o) {
   const Args& a = o.args;
-  Workload w = Base(WorkloadKind::kTransformJob, o.call, "Transformer", NameOf(o, "transformer"));
+  Workload w = Base(WorkloadKind::kTransformJob, o.call, "Transformer", o.var);
   w.complete = !a.unknown_spread;
   bool method = o.source >= 0;
   w.instance_count = ToVal(Arg(a, {"instance_count"}, method ? 0 : 1));
@@ -367,29 +474,100 @@ void Analyzer::EmitTransformer(const Object& o) {
   out_->workloads.push_back(std::move(w));
 }
 
-// Whether the endpoint a deploy made is deleted later in the notebook.
+// Whether the endpoint a deploy made is deleted later in the notebook: "true"
+// when a delete that can run names it (its predictor, its name, a name known
+// only at run time — which covers every endpoint of the notebook — or every
+// endpoint list_endpoints() returns); unknown when a delete that can run may
+// name it; else "false", with why the deletes that exist do not count.
 Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
                            const std::vector<VId>& name_values, Order deployed) const {
   bool unknown = false;
+  std::string why;
+  // A delete that cannot run > one of it before the deploy > one of another
+  // endpoint after the deploy > one of another endpoint before it.
+  int why_rank = 0;
+  auto note = [&](int rank, std::string text) {
+    if (rank > why_rank) {
+      why_rank = rank;
+      why = std::move(text);
+    }
+  };
+  auto has = [](const auto& list, const auto& x) { return std::find(list.begin(), list.end(), x) != list.end(); };
   for (const Delete& d : deletes_) {
-    if (!(deployed < d.order)) continue;
+    int names_it = 0;  // 2: this endpoint; 1: perhaps; 0: another one
+    std::string other;
     for (int o : d.objects) {
-      if (std::find(objects.begin(), objects.end(), o) != objects.end()) return Val::Known("true", w.range);
+      if (has(objects, o)) {
+        names_it = 2;
+      } else if (other.empty() && !objects_[o].attached) {  // an attached predictor: its name says which
+        // Where it was deployed: the helper's call when a helper deployed it.
+        const Object& other_deploy = objects_[o];
+        SourceRange at = R(ts_node_is_null(other_deploy.via) ? other_deploy.call : other_deploy.via);
+        other = "the endpoint deployed " +
+                (nb_ ? "in cell " + std::to_string(at.cell) + " line " + std::to_string(at.cell_line)
+                     : "at line " + std::to_string(at.begin.line));
+      }
     }
     for (const std::string& n : d.names) {
-      if (std::find(names.begin(), names.end(), n) != names.end()) return Val::Known("true", w.range);
-      // A name no deploy of the notebook spells may be the generated name of this one.
-      if (names.empty() && !endpoint_names_.count(n)) unknown = true;
+      if (has(names, n))
+        names_it = 2;
+      else if (names.empty() && !endpoint_names_.count(n))
+        names_it = std::max(names_it, 1);  // perhaps the name this deploy's unknown name has
+      else if (other.empty())
+        other = "endpoint '" + n + "'";
     }
-    for (VId v : d.name_values) {
-      if (std::find(name_values.begin(), name_values.end(), v) != name_values.end()) {
-        return Val::Known("true", w.range);
+    if (!d.name_values.empty()) names_it = 2;  // a name known only at run time: every endpoint of the notebook
+    for (VId v : d.object_name_values) {
+      if (has(name_values, v)) names_it = 2;  // a predictor deployed to this endpoint, by its name
+    }
+    if (d.all) {
+      if (d.contains.empty()) names_it = 2;
+      for (const std::string& n : names) {
+        if (n.find(d.contains) != std::string::npos) names_it = 2;
       }
-      if (!endpoint_name_values_.count(v)) unknown = true;  // names an endpoint we cannot tell
+      if (names.empty()) names_it = std::max(names_it, 1);
     }
-    if (d.unknown) unknown = true;
+    if (d.unknown) names_it = std::max(names_it, 1);
+    bool after = deployed < d.order;
+    if (names_it == 0) {
+      if (!other.empty()) note(after ? 2 : 1, "the delete " + Where(d.at) + " deletes " + other + ", not this one");
+      continue;
+    }
+    if (!d.dead.empty()) {
+      note(4, "the delete " + Where(d.at) + " " + d.dead);
+      continue;
+    }
+    if (!after) {
+      note(3, "the delete " + Where(d.at) + " runs before this deploy");
+      continue;
+    }
+    if (names_it == 2) return Val::Known("true", w.range);
+    unknown = true;
   }
-  return unknown ? Val::Unknown(w.range) : Val::Known("false", w.range);
+  if (unknown) return Val::Unknown(w.range);
+  return Val::Known("false", w.range, why);
+}
+
+// The endpoint names a deploy's `endpoint_name` (or EndpointName) gives: a
+// literal or shared name by text, a name known only at run time by value.
+void Analyzer::EndpointNames(const std::optional<Ev>& e, std::vector<std::string>* names,
+                             std::vector<VId>* values) const {
+  if (!e) return;
+  std::vector<VId> vals = {e->v};
+  if (store_.Kind(e->v) == VK::kOneOf) {
+    vals.clear();
+    for (const Alt& alt : V(e->v).alts) vals.push_back(alt.value.v);
+  }
+  for (VId v : vals) {
+    const Value& x = V(v);
+    if (x.kind == VK::kStr) {
+      names->push_back(x.text);
+    } else if (std::string shared = SharedName(v); !shared.empty()) {
+      names->push_back(shared);
+    } else if (x.kind == VK::kOpaque) {
+      values->push_back(v);
+    }
+  }
 }
 
 void Analyzer::EmitPredictor(int id) {
@@ -404,7 +582,7 @@ void Analyzer::EmitPredictor(int id) {
   // ModelBuilder.deploy(inference_config=BatchTransformInferenceConfig(...)) runs a batch transform.
   if (auto ic = Arg(a, {"inference_config"});
       ic && V(ic->v).kind == VK::kHelper && V(ic->v).text == "BatchTransformInferenceConfig") {
-    Workload t = Base(WorkloadKind::kTransformJob, p.call, "Transformer", NameOf(p, "transformer"));
+    Workload t = Base(WorkloadKind::kTransformJob, p.call, "Transformer", p.var);
     Args c = KeywordArgs(V(ic->v));
     t.complete = !a.unknown_spread && V(ic->v).complete;
     t.instance_count = ToVal(Arg(c, {"instance_count"}));
@@ -414,15 +592,44 @@ void Analyzer::EmitPredictor(int id) {
     return;
   }
   auto endpoint = Arg(a, {"endpoint_name"}, builder && src == builder ? 0 : -1);
-  std::string name = !p.var.empty()
-                         ? p.var
-                         : (endpoint && V(endpoint->v).kind == VK::kStr ? V(endpoint->v).text : std::string("deploy"));
-  Workload w = Base(WorkloadKind::kEndpointVariant, p.call, "endpoint variant", name + "/AllTraffic");
+  std::string name = !p.var.empty()                                          ? p.var
+                     : V(endpoint ? endpoint->v : kUnknown).kind == VK::kStr ? V(endpoint->v).text
+                                                                             : "";
+  Workload w =
+      Base(WorkloadKind::kEndpointVariant, p.call, "endpoint variant", name.empty() ? "" : name + "/AllTraffic");
   w.complete = !a.unknown_spread;
   bool builder_deploy = builder && src == builder;
   w.instance_type = ToVal(Arg(a, {"instance_type"}, builder_deploy ? -1 : 1));
   w.instance_count = ToVal(Arg(a, {"initial_instance_count"}, builder_deploy ? -1 : 0));
-  if (builder && w.instance_type.absent()) w.instance_type = ToVal(Arg(builder->args, {"instance_type"}));
+  if (builder) {
+    // The builder's instance type: its own argument, its Compute, or what optimize() targeted.
+    std::optional<Ev> compute = Arg(builder->args, {"compute"});
+    Args c = compute && V(compute->v).kind == VK::kHelper ? KeywordArgs(V(compute->v)) : Args{};
+    if (w.instance_type.absent()) w.instance_type = ToVal(Arg(builder->args, {"instance_type"}));
+    if (w.instance_type.absent()) w.instance_type = ToVal(Arg(c, {"instance_type"}));
+    for (const Object* o : {src, builder}) {
+      for (const Args& b : o->builds) {
+        if (auto t = Arg(b, {"instance_type"}); t && w.instance_type.absent()) w.instance_type = ToVal(t);
+      }
+    }
+    if (w.instance_count.absent()) w.instance_count = ToVal(Arg(c, {"instance_count"}));
+    if (compute && V(compute->v).kind != VK::kHelper && V(compute->v).kind != VK::kNone && w.instance_type.absent()) {
+      w.instance_type = Val::Unknown(R(compute->at));
+    }
+    // Named nowhere: ModelBuilder picks one when it deploys (not serverless or a transform).
+    if (w.instance_type.absent() && !Arg(a, {"inference_config", "serverless_inference_config"})) {
+      w.instance_type = Val::Unknown(w.range, "ModelBuilder's choice at deploy time");
+    }
+  }
+  // A JumpStart model that names no instance type deploys on its default one.
+  if (w.instance_type.absent()) {
+    if (src && src->kind == ObjKind::kModel && src->jumpstart)
+      w.instance_type = ToVal(Arg(src->args, {"instance_type"}));
+    int guard = 0;
+    for (int s = p.source; s >= 0 && guard++ < 8 && w.instance_type.absent(); s = objects_[s].source) {
+      if (objects_[s].jumpstart) w.instance_type = Val::Unknown(w.range, "the JumpStart model's default");
+    }
+  }
   w.accelerator_type = ToVal(Arg(a, {"accelerator_type"}));
   auto config = [&](std::string_view key) -> std::optional<Ev> {
     auto c = Arg(a, {key});
@@ -465,24 +672,62 @@ void Analyzer::EmitPredictor(int id) {
   w.variant_name = Val::Known("AllTraffic", w.range);
   std::vector<std::string> names;
   std::vector<VId> name_values;
-  if (endpoint && V(endpoint->v).kind == VK::kStr) {
-    w.endpoint_name = ToVal(endpoint);
-    w.keys.push_back("endpoint:" + V(endpoint->v).text + "/variant/AllTraffic");
-    names.push_back(V(endpoint->v).text);
-  } else if (endpoint && V(endpoint->v).kind == VK::kOpaque) {
-    name_values.push_back(endpoint->v);
-  } else if (endpoint && V(endpoint->v).kind == VK::kOneOf) {
-    for (const Alt& alt : V(endpoint->v).alts) {
-      if (store_.Kind(alt.value.v) == VK::kStr)
-        names.push_back(V(alt.value.v).text);
-      else if (store_.Kind(alt.value.v) == VK::kOpaque)
-        name_values.push_back(alt.value.v);
-    }
+  EndpointNames(endpoint, &names, &name_values);
+  if (endpoint && V(endpoint->v).kind == VK::kStr) w.endpoint_name = ToVal(endpoint);
+  // A name shared with the other notebooks (`%store`): the endpoint is known by it there.
+  for (const auto& [shared, v] : stored_) {
+    const Value& x = V(v);
+    bool same = ((x.kind == VK::kObject || x.kind == VK::kEndpointRef) && x.ref == id) ||
+                std::find(name_values.begin(), name_values.end(), v) != name_values.end() ||
+                (x.kind == VK::kStr && std::find(names.begin(), names.end(), x.text) != names.end());
+    if (same && std::find(names.begin(), names.end(), shared) == names.end()) names.push_back(shared);
   }
+  for (const std::string& n : names) w.keys.push_back("endpoint:" + n + "/variant/AllTraffic");
   w.keys.push_back(p.key + "/variant/AllTraffic");
   if (src) SourceImage(*src, w);
   if (nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
   out_->workloads.push_back(std::move(w));
+}
+
+// A @remote function or a RemoteExecutor: a training job per call, as its
+// decorator or constructor configures it (SDK defaults where it does not).
+void Analyzer::EmitRemote(const Object& o) {
+  const Args& a = o.args;
+  Workload w = Base(WorkloadKind::kTrainingJob, o.call, o.cls == "@remote" ? "@remote function" : o.cls, o.var);
+  w.complete = !a.unknown_spread;
+  auto type = Arg(a, {"instance_type"});
+  w.instance_type = type ? ToVal(type) : Val::Unknown(w.range, "the SageMaker configuration file's default");
+  auto count = Arg(a, {"instance_count"});
+  w.instance_count = count ? ToVal(count) : Val::Known("1", w.range, "@remote default");
+  w.volume_gb = ToVal(Arg(a, {"volume_size"}));
+  w.spot = ToVal(Arg(a, {"use_spot_instances"}));
+  w.max_wait_seconds = ToVal(Arg(a, {"max_wait_time_in_seconds"}));
+  auto run = Arg(a, {"max_runtime_in_seconds"});
+  w.max_run_seconds = run ? ToVal(run) : Val::Known("86400", w.range, "@remote default");
+  w.keep_alive_seconds = ToVal(Arg(a, {"keep_alive_period_in_seconds"}));
+  w.image = ToVal(Arg(a, {"image_uri"}));
+  // A CheckpointLocation argument of a call: where the job checkpoints (its path may be unknown).
+  if (auto cp = Arg(a, {"checkpoint_location"})) {
+    Args c = KeywordArgs(V(cp->v));
+    auto uri = Arg(c, {"s3_uri"});
+    w.checkpoint = uri ? ToVal(uri) : Val::Unknown(R(cp->at));
+  }
+  if (auto session = Arg(a, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
+  if (LocalWorkload(w)) return;
+  out_->workloads.push_back(std::move(w));
+}
+
+// The endpoints this notebook deletes, for the other notebooks of its
+// directory: by literal or shared name, or every endpoint it lists. A name
+// known only at run time counts for this notebook alone.
+void Analyzer::WorkflowDeletes() {
+  std::set<std::string> out;
+  for (const Delete& d : deletes_) {
+    if (!d.dead.empty()) continue;
+    for (const std::string& n : d.names) out.insert(n);
+    if (d.all) out.insert("*" + d.contains);
+  }
+  out_->workflow_deletes.assign(out.begin(), out.end());
 }
 
 // The framework / image of the model or estimator a deploy or transformer uses.
@@ -587,6 +832,9 @@ void Analyzer::EmitClientCalls() {
     VId name_v = kUnknown;
     VId config_v = kUnknown;
     Order order;
+    TSNode call{};
+    std::string name_text;  // what the EndpointName argument is written as
+    bool update = false;    // update_endpoint: the endpoint exists already
   };
   // Each call's request, built once: the endpoint pass and the workload pass both read it.
   std::vector<cfn::Node> requests(client_calls_.size());
@@ -599,7 +847,8 @@ void Analyzer::EmitClientCalls() {
   std::vector<EndpointCall> endpoints;
   for (size_t i = 0; i < client_calls_.size(); ++i) {
     const ClientCall& c = client_calls_[i];
-    if (c.method != "create_endpoint" || c.service != "sagemaker") continue;
+    // update_endpoint applies a configuration to an endpoint as create_endpoint does.
+    if ((c.method != "create_endpoint" && c.method != "update_endpoint") || c.service != "sagemaker") continue;
     const cfn::Node& req = requests[i];
     EndpointCall e;
     e.name = value(req.Get("EndpointName"));
@@ -607,15 +856,20 @@ void Analyzer::EmitClientCalls() {
     if (auto n = Arg(c.args, {"EndpointName"})) e.name_v = n->v;
     if (auto n = Arg(c.args, {"EndpointConfigName"})) e.config_v = n->v;
     e.order = c.order;
+    e.call = c.args.call;
+    e.update = c.method == "update_endpoint";
+    if (auto n = Arg(c.args, {"EndpointName"});
+        n && !e.name.known() && (g_.Kind(n->at) == N::kIdentifier || g_.Kind(n->at) == N::kAttribute)) {
+      e.name_text = std::string(T(n->at));
+    } else if (e.name.known()) {
+      e.name_text = e.name.text;
+    }
     endpoints.push_back(std::move(e));
   }
   for (size_t i = 0; i < client_calls_.size(); ++i) {
     const ClientCall& c = client_calls_[i];
     const cfn::Node& req = requests[i];
-    auto request_name = [&](const char* key) {
-      Val v = value(req.Get(key));
-      return v.known() ? v.text : std::string("request");
-    };
+    auto request_name = [&](const char* key) { return RequestName(c.args, key, value(req.Get(key))); };
     std::string label = "boto3 " + c.method;
     std::vector<Workload> made;
     if (c.service == "sagemaker") {
@@ -652,11 +906,29 @@ void Analyzer::EmitClientCalls() {
       } else if (c.method == "create_endpoint_config") {
         Val config = value(req.Get("EndpointConfigName"));
         auto config_arg = Arg(c.args, {"EndpointConfigName"});
+        // The endpoints created from this configuration.
+        std::vector<const EndpointCall*> deploys;
+        for (const EndpointCall& e : endpoints) {
+          bool same = (config.known() && e.config.known() && config.text == e.config.text) ||
+                      (config_arg && config_arg->v == e.config_v && store_.Kind(e.config_v) == VK::kOpaque);
+          if (same) deploys.push_back(&e);
+        }
+        // What the configuration is called in the code: its literal name, the
+        // variable that holds it, else the endpoint's, else the call.
+        std::string config_name = config.known() ? config.text : std::string();
+        if (config_name.empty() && config_arg &&
+            (g_.Kind(config_arg->at) == N::kIdentifier || g_.Kind(config_arg->at) == N::kAttribute)) {
+          config_name = std::string(T(config_arg->at));
+        }
+        if (config_name.empty() && !deploys.empty()) config_name = deploys.front()->name_text;
+        if (config_name.empty()) config_name = CallText(c.args.call);
         const cfn::Node* variants = req.Get("ProductionVariants");
         if (variants && variants->is_seq()) {
+          int index = 0;
           for (const cfn::Node& v : variants->items) {
+            ++index;
             Val vname = value(v.Get("VariantName"));
-            std::string name = (config.known() ? config.text : "request") + "/" + (vname.known() ? vname.text : "?");
+            std::string name = config_name + "/" + (vname.known() ? vname.text : "variant " + std::to_string(index));
             Workload w = Base(WorkloadKind::kEndpointVariant, c.args.call, "endpoint variant", name);
             w.label = label + " variant '" + name + "'";
             w.variant_name = vname;
@@ -668,33 +940,60 @@ void Analyzer::EmitClientCalls() {
             if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
               w.async_inference = Val::Known("true", {as->pos, as->pos});
             }
-            // The endpoints created from this configuration.
-            bool deployed = false, any_false = false, any_unknown = false;
-            for (const EndpointCall& e : endpoints) {
-              bool same = (config.known() && e.config.known() && config.text == e.config.text) ||
-                          (config_arg && config_arg->v == e.config_v && store_.Kind(e.config_v) == VK::kOpaque);
-              if (!same) continue;
-              deployed = true;
-              if (e.name.known() && vname.known()) {
-                w.keys.push_back("endpoint:" + e.name.text + "/variant/" + vname.text);
-              }
-              if (e.name.known()) w.endpoint_name = e.name;
+            bool created = false, any_unknown = false, updated_and_deleted = false;
+            std::optional<Val> not_deleted;
+            for (const EndpointCall* e : deploys) {
               std::vector<std::string> names;
               std::vector<VId> values;
-              if (e.name.known())
-                names.push_back(e.name.text);
-              else if (store_.Kind(e.name_v) == VK::kOpaque)
-                values.push_back(e.name_v);
-              Val d = DeletedState(w, {}, names, values, e.order);
+              if (e->name.known()) {
+                names.push_back(e->name.text);
+              } else if (std::string shared = SharedName(e->name_v); !shared.empty()) {
+                names.push_back(shared);
+              } else if (store_.Kind(e->name_v) == VK::kOpaque) {
+                values.push_back(e->name_v);
+              }
+              for (const auto& [shared, sv] : stored_) {
+                bool same =
+                    std::find(values.begin(), values.end(), sv) != values.end() ||
+                    (store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), V(sv).text) != names.end());
+                if (same) names.push_back(shared);
+              }
+              if (vname.known()) {
+                for (const std::string& n : names) w.keys.push_back("endpoint:" + n + "/variant/" + vname.text);
+              }
+              if (e->name.known()) w.endpoint_name = e->name;
+              Val d = DeletedState(w, {}, names, values, e->order);
+              d.range = R(e->call);  // reported at create_endpoint
+              // An endpoint updated to this configuration is the notebook's own when the
+              // notebook created it; otherwise it existed before (not a deploy of the
+              // notebook), and only a delete of it here tells something.
+              bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
+                return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
+                                     (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+              });
+              if (!own) {
+                if (d.known() && d.text == "true") updated_and_deleted = true;
+                continue;
+              }
+              created = true;
               if (d.unknown())
                 any_unknown = true;
-              else if (d.text == "false")
-                any_false = true;
+              else if (d.text == "false" && !not_deleted)
+                not_deleted = d;
             }
-            Val deleted = any_false     ? Val::Known("false", w.range)
+            // A deployed variant whose endpoint name is known only at run time is
+            // still itself for autoscaling links (SM211: unknown is not registered).
+            if (!deploys.empty())
+              w.keys.push_back("ref:" + file_.path + "#" + config_name + "@" + std::to_string(w.range.begin.line) +
+                               ":" + std::to_string(w.range.begin.column) + "/variant/" +
+                               (vname.known() ? vname.text : std::to_string(index)));
+            if (nb_ && created) {
+              w.deleted = not_deleted   ? *not_deleted
                           : any_unknown ? Val::Unknown(w.range)
                                         : Val::Known("true", w.range);
-            if (nb_ && deployed) w.deleted = deleted;
+            } else if (nb_ && updated_and_deleted) {
+              w.deleted = Val::Known("true", w.range);
+            }
             made.push_back(std::move(w));
           }
         }
@@ -730,6 +1029,7 @@ void Analyzer::EmitClientCalls() {
     for (Workload& w : made) {
       if (!complete[i]) w.complete = false;
       if (LocalWorkload(w)) continue;
+      if (!ts_node_is_null(c.via)) PlaceAtCall(w, c.via, c.helper);
       out_->workloads.push_back(std::move(w));
     }
   }
@@ -754,28 +1054,35 @@ void Analyzer::Emit() {
     if (o.kind == ObjKind::kPredictor && !o.attached) note_name(Arg(o.args, {"endpoint_name"}));
   }
   for (const ClientCall& c : client_calls_) {
-    if (c.method == "create_endpoint") note_name(Arg(c.args, {"EndpointName"}));
+    if (c.method == "create_endpoint" || c.method == "update_endpoint") note_name(Arg(c.args, {"EndpointName"}));
   }
   for (size_t i = 0; i < objects_.size(); ++i) {
     const Object& o = objects_[i];
     if (o.expected_to_fail) continue;
+    size_t first = out_->workloads.size();
     switch (o.kind) {
       case ObjKind::kEstimator:
         // An estimator only tuned is reported as the tuning job.
         if (!o.tuned || o.fit_directly) {
-          EmitTraining(o, WorkloadKind::kTrainingJob, ClassLabel(o.cls, "estimator"), NameOf(o, "estimator"), o.call,
-                       o.fits);
+          EmitTraining(o, WorkloadKind::kTrainingJob, ClassLabel(o.cls, "estimator"), o.var, o.call, o.fits);
         }
         break;
       case ObjKind::kModelTrainer:
+        // A customization trainer runs a training job only on TrainingJobCompute (a Compute).
+        if (o.customization) {
+          auto compute = Arg(o.args, {"compute"});
+          if (!compute || V(compute->v).kind != VK::kHelper ||
+              (V(compute->v).text != "Compute" && V(compute->v).text != "TrainingJobCompute")) {
+            break;
+          }
+        }
         if (!o.tuned || !o.fits.empty()) {
-          EmitTraining(o, WorkloadKind::kTrainingJob, "ModelTrainer", NameOf(o, "trainer"), o.call, o.fits);
+          EmitTraining(o, WorkloadKind::kTrainingJob, o.cls, o.var, o.call, o.fits);
         }
         break;
       case ObjKind::kTuner:
         if (o.source >= 0) {
-          EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", NameOf(o, "tuner"), o.call,
-                       o.fits);
+          EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", o.var, o.call, o.fits);
         }
         break;
       case ObjKind::kProcessor:
@@ -787,11 +1094,18 @@ void Analyzer::Emit() {
       case ObjKind::kPredictor:
         EmitPredictor(static_cast<int>(i));
         break;
+      case ObjKind::kRemote:
+        EmitRemote(o);
+        break;
       default:
         break;
     }
+    if (!ts_node_is_null(o.via)) {
+      for (size_t k = first; k < out_->workloads.size(); ++k) PlaceAtCall(out_->workloads[k], o.via, o.helper);
+    }
   }
   EmitClientCalls();
+  if (nb_) WorkflowDeletes();
   std::stable_sort(out_->workloads.begin(), out_->workloads.end(), [](const Workload& a, const Workload& b) {
     if (a.range.begin.line != b.range.begin.line) return a.range.begin.line < b.range.begin.line;
     return a.range.begin.column < b.range.begin.column;
@@ -815,35 +1129,9 @@ void Analyzer::FillCells(Workload& w) const {
     for (Val& a : v.alternatives) fix(a);
   };
   fix_range(w.range);
-  for (Val* v : {&w.instance_type,      &w.instance_count,
-                 &w.volume_gb,          &w.image,
-                 &w.framework,          &w.spot,
-                 &w.max_run_seconds,    &w.max_wait_seconds,
-                 &w.checkpoint,         &w.keep_alive_seconds,
-                 &w.input_mode,         &w.accelerator_type,
-                 &w.serverless,         &w.async_inference,
-                 &w.managed_scaling,    &w.endpoint_name,
-                 &w.variant_name,       &w.deleted,
-                 &w.service_namespace,  &w.resource_id,
-                 &w.scalable_dimension, &w.min_capacity,
-                 &w.max_capacity,       &w.lifecycle_config,
-                 &w.on_start,           &w.on_create}) {
-    fix(*v);
-  }
-  for (InstanceGroup& g : w.instance_groups) {
-    fix_range(g.range);
-    fix(g.name);
-    fix(g.instance_type);
-    fix(g.instance_count);
-  }
-  for (Channel& c : w.channels) {
-    fix_range(c.range);
-    fix(c.s3_uri);
-    fix(c.input_mode);
-    fix(c.distribution);
-    fix(c.dataset_size_gb);
-    fix(c.s3_data_type);
-  }
+  ForEachVal(w, fix);
+  for (InstanceGroup& g : w.instance_groups) fix_range(g.range);
+  for (Channel& c : w.channels) fix_range(c.range);
 }
 
 }  // namespace sagelint::py

@@ -66,23 +66,77 @@ bool MayDeclareWorkloads(std::string_view src) {
   return false;
 }
 
+// Jupyter compiles each cell on its own: a syntax error ends only its cell,
+// and a cell that Python accepts is never reported. When the joined code of a
+// notebook does not parse, each code cell is parsed alone; every cell that
+// fails alone is one SM000 (at its first error) and is blanked — its lines
+// kept, emptied — before the notebook is parsed again, so tree-sitter's error
+// recovery cannot spread a broken cell into the cells around it.
+void BrokenCells(const NotebookSource& nb, std::string* text, FileResult* out) {
+  std::vector<std::string_view> lines;
+  for (size_t start = 0;;) {
+    size_t nl = text->find('\n', start);
+    lines.push_back(std::string_view(*text).substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  std::vector<std::pair<size_t, size_t>> cells;  // [first, end) Python lines of each cell, in order
+  for (size_t i = 0; i < lines.size() && i < nb.lines.size(); ++i) {
+    if (i == 0 || nb.lines[i].cell != nb.lines[i - 1].cell)
+      cells.emplace_back(i, i + 1);
+    else
+      cells.back().second = i + 1;
+  }
+  std::vector<bool> blank(lines.size(), false);
+  for (const auto& [first, end] : cells) {
+    std::string cell;
+    for (size_t i = first; i < end; ++i) (cell += lines[i]) += '\n';
+    if (cell.find_first_not_of(" \t\r\n") == std::string::npos) continue;
+    ts::Tree tree = ts::Parse(PythonGrammar().language, cell, kDeadlineMs);
+    if (!tree) continue;
+    auto err = ts::FirstError(ts_tree_root_node(tree.get()), cell);
+    if (!err) continue;
+    err->pos.line += static_cast<int>(first);  // the same line of the joined code
+    SourceRange r = MapRange(nb, SourceRange{err->pos, err->pos});
+    ParseError e{ErrorMessage(*err, *text, &nb), r.begin};
+    e.cell = r.cell;
+    e.cell_line = r.cell_line;
+    out->errors.push_back(std::move(e));
+    for (size_t i = first; i < end; ++i) blank[i] = true;
+  }
+  std::string joined;
+  joined.reserve(text->size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i) joined += '\n';
+    if (!blank[i]) joined += lines[i];
+  }
+  *text = std::move(joined);
+}
+
 void Analyze(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out) {
   if (!MayDeclareWorkloads(src)) return;
-  ts::Tree tree = ts::Parse(PythonGrammar().language, src, kDeadlineMs);
+  std::string text(src);
+  ts::Tree tree = ts::Parse(PythonGrammar().language, text, kDeadlineMs);
+  if (tree && nb && ts_node_has_error(ts_tree_root_node(tree.get()))) {
+    size_t reported = out->errors.size();
+    BrokenCells(*nb, &text, out);
+    if (out->errors.size() > reported) tree = ts::Parse(PythonGrammar().language, text, kDeadlineMs);
+  }
   if (!tree) {
     out->errors.push_back({"parsing took too long; file skipped", {1, 1}});
     return;
   }
   TSNode root = ts_tree_root_node(tree.get());
-  if (auto err = ts::FirstError(root, src)) {
+  // A Python file (or what a notebook's cells still hold): its first syntax error.
+  if (auto err = ts::FirstError(root, text)) {
     SourceRange r{err->pos, err->pos};
     if (nb) r = MapRange(*nb, r);
-    ParseError e{ErrorMessage(*err, src, nb), r.begin};
+    ParseError e{ErrorMessage(*err, text, nb), r.begin};
     e.cell = r.cell;
     e.cell_line = r.cell_line;
     out->errors.push_back(std::move(e));
   }
-  Analyzer(file, src, nb, out).Run(root);
+  Analyzer(file, text, nb, out).Run(root);
 }
 
 std::string_view StripBom(std::string_view s) { return s.substr(0, 3) == "\xEF\xBB\xBF" ? s.substr(3) : s; }

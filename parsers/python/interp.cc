@@ -18,7 +18,6 @@ namespace sagelint::py {
 namespace {
 
 constexpr int kMaxDepth = 160;
-constexpr long kMaxSteps = 3'000'000;
 constexpr size_t kMaxCallSnapshots = 8;
 constexpr size_t kMaxCalls = 64;
 constexpr long kNeverCalled = LONG_MAX / 4;
@@ -108,6 +107,7 @@ std::string_view Analyzer::T(TSNode n) const { return ts_node_is_null(n) ? std::
 int Analyzer::Line(TSNode n) const { return R(n).begin.line; }
 
 void Analyzer::Run(TSNode root) {
+  if (nb_) workflow_ = NotebookWorkflow(file_.path);
   Prescan(root);
   scopes_.emplace_back();
   scope_ = &scopes_.back();
@@ -115,7 +115,44 @@ void Analyzer::Run(TSNode root) {
   Bind("__name__", store_.Str("__main__"));
   ExecBlockImpl(root);
   ExecFunctions();
+  if (OverBudget()) EnterLiteralMode();  // the budget ran out in the last statement: said all the same
   Emit();
+}
+
+bool Analyzer::OverBudget() const { return !literal_ && (store_.exhausted() || steps_ > kMaxSteps); }
+
+// The budget is spent: say where (SM007), and read the rest with literal values.
+void Analyzer::EnterLiteralMode() {
+  literal_ = true;
+  SourceRange r = ts_node_is_null(last_stmt_) ? SourceRange{{1, 1}, {1, 1}} : R(last_stmt_);
+  std::string bound = store_.exhausted() ? "the values it builds exceed the per-file budget (250,000 values or 16 MiB)"
+                                         : "it needs more than 3,000,000 evaluation steps";
+  ParseError e{"sagelint stopped evaluating this file here: " + bound +
+                   "; every SageMaker call after this line was read with its literal arguments only",
+               r.begin};
+  e.cell = r.cell;
+  e.cell_line = r.cell_line;
+  out_->bounds.push_back(std::move(e));
+  store_.GrantReserve();
+  // What was not evaluated may have rebound any name: only imports, classes,
+  // functions and SDK objects keep their values.
+  auto kept = [&](VId v) {
+    auto plain = [&](VId x) {
+      VK k = store_.Kind(x);
+      return k == VK::kQual || k == VK::kObject || k == VK::kFunction || k == VK::kClass;
+    };
+    if (plain(v)) return true;
+    if (store_.Kind(v) != VK::kOneOf) return false;
+    const std::vector<Alt>& alts = V(v).alts;
+    return std::all_of(alts.begin(), alts.end(), [&](const Alt& a) { return plain(a.value.v); });
+  };
+  for (Scope& scope : scopes_) {
+    for (VId& v : scope.env) {
+      if (v > kUnknown && !kept(v)) v = kUnknown;
+    }
+  }
+  stored_.clear();
+  if (!prescanned_) LexicalPass();
 }
 
 // One pass over the source text: how each name is used. A function whose
@@ -124,9 +161,14 @@ void Analyzer::Run(TSNode root) {
 // (strings and comments skipped), cheaper than a walk over the tree; where it
 // is unsure it counts a use, which only keeps parameters unknown.
 void Analyzer::Prescan(TSNode) {
+  // Only function bodies (and literal mode) use what this pass finds.
+  if (src_.find("def ") == std::string_view::npos && src_.find("def\t") == std::string_view::npos) return;
+  LexicalPass();
+}
+
+void Analyzer::LexicalPass() {
+  prescanned_ = true;
   std::string_view s = src_;
-  // Only function bodies use what this pass finds.
-  if (s.find("def ") == std::string_view::npos && s.find("def\t") == std::string_view::npos) return;
   size_t i = 0, n = s.size();
   std::string_view previous;  // the previous identifier token, for `def f(` / `class C(`
   char previous_char = 0;     // the previous significant character
@@ -223,7 +265,7 @@ void Analyzer::Bind(std::string_view name, VId v) {
 }
 
 void Analyzer::Rebind(VId old_v, VId new_v) {
-  if (old_v == new_v || old_v <= kUnknown) return;
+  if (old_v == new_v || old_v <= kUnknown || literal_) return;
   for (Scope* s = scope_; s; s = s->parent) {
     for (VId& v : s->env) {
       if (v == old_v) v = new_v;
@@ -252,7 +294,7 @@ VId Analyzer::EvalPath(TSNode n, Path* path) {
 }
 
 void Analyzer::Propagate(const Path& path, VId updated) {
-  if (path.containers.empty()) return;
+  if (path.containers.empty() || literal_) return;
   for (size_t j = path.keys.size(); j-- > 0;) {
     VId parent = path.containers[j];
     VId old_child = path.containers[j + 1];
@@ -335,8 +377,12 @@ bool Analyzer::ExecBlockImpl(TSNode block) {
 }
 
 bool Analyzer::Exec(TSNode n) {
-  if (ts_node_is_null(n) || store_.exhausted() || steps_ > kMaxSteps) return true;
+  if (ts_node_is_null(n)) return true;
+  if (OverBudget()) EnterLiteralMode();
+  // Past the budget, a statement that names nothing SageMaker cannot matter.
+  if (literal_ && !Relevant(n)) return true;
   if (depth_ > kMaxDepth) return true;
+  last_stmt_ = n;
   ++depth_;
   struct Leave {
     int& d;
@@ -375,14 +421,32 @@ bool Analyzer::Exec(TSNode n) {
       DefineClass(n);
       return true;
     case N::kDecoratedDefinition: {
+      // `@remote(...)` makes the function a training job per call.
+      int remote = -1;
       for (TSNode c : Kids(n)) {
-        if (g_.Kind(c) == N::kDecorator) Eval(ts_node_named_child(c, 0));
+        if (g_.Kind(c) != N::kDecorator) continue;
+        TSNode e = ts_node_named_child(c, 0);
+        VId v = Eval(e);
+        const Value& x = V(v);
+        if (x.kind == VK::kObject && objects_[x.ref].kind == ObjKind::kRemote) {
+          remote = x.ref;
+        } else if (x.kind == VK::kQual && IsRemoteDecorator(x.text)) {
+          Object o;
+          o.kind = ObjKind::kRemote;
+          o.cls = "@remote";
+          remote = NewObject(std::move(o), e);
+        }
       }
       TSNode def = g_.Field(n, g_.f_definition);
-      if (g_.Kind(def) == N::kFunctionDefinition)
-        DefineFunction(def, n);
-      else
+      if (g_.Kind(def) == N::kFunctionDefinition) {
+        int id = DefineFunction(def, n);
+        if (remote >= 0) {
+          functions_[id].remote = remote;
+          objects_[remote].var = std::string(functions_[id].name);
+        }
+      } else {
         DefineClass(def);
+      }
       return true;
     }
     case N::kImportStatement:
@@ -390,7 +454,14 @@ bool Analyzer::Exec(TSNode n) {
     case N::kFutureImportStatement:
       Import(n);
       return true;
-    case N::kReturnStatement:
+    case N::kReturnStatement: {
+      Ev value{store_.None(), n};
+      for (TSNode kid : Kids(n)) {
+        if (g_.Kind(kid) != N::kComment) value = EvalEv(kid);
+      }
+      if (returns_) returns_->push_back(value);  // a helper run at its call
+      return false;
+    }
     case N::kRaiseStatement: {
       for (TSNode kid : Kids(n)) Eval(kid);
       return false;
@@ -399,6 +470,8 @@ bool Analyzer::Exec(TSNode n) {
     case N::kContinueStatement:
       return false;
     case N::kPassStatement:
+      if (nb_) Magic(n);  // IPython syntax became `pass`
+      return true;
     case N::kComment:
     case N::kGlobalStatement:
     case N::kNonlocalStatement:
@@ -512,6 +585,7 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
       return;
     }
     case N::kSubscript: {
+      if (literal_) return;  // past the budget containers are not followed
       // d[k] = v, also nested (request["A"]["B"] = v): every dict on the way is updated.
       Path path;
       VId container = EvalPath(g_.Field(target, g_.f_value), &path);
@@ -579,8 +653,21 @@ bool Analyzer::ExecIf(TSNode n) {
     const Branch& b = chain[i];
     if (ts_node_is_null(b.cond)) return ExecBlockImpl(b.block);
     auto t = Truth(store_, Eval(b.cond));
-    if (t && *t) return ExecBlockImpl(b.block);
-    if (t && !*t) return run(i + 1);
+    if (t && *t) {
+      for (size_t j = i + 1; j < chain.size(); ++j) {
+        DeadDeletes(chain[j].block, "runs only when " + CondText(b.cond) + " is false, and it is True");
+      }
+      return ExecBlockImpl(b.block);
+    }
+    if (t && !*t) {
+      DeadDeletes(b.block, "runs only when " + CondText(b.cond) + " is true, and it is False");
+      return run(i + 1);
+    }
+    if (literal_) {  // past the budget: both paths run, nothing is merged
+      bool through_then = ExecBlockImpl(b.block);
+      bool through_else = run(i + 1);
+      return through_then || through_else;
+    }
     std::vector<VId> before = scope_->env;
     bool through_then = ExecBlockImpl(b.block);
     std::vector<VId> then_env = scope_->env;
@@ -613,7 +700,9 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
     TSNode left = g_.Field(n, g_.f_left);
     VId iter = Eval(g_.Field(n, g_.f_right));
     const Value& it = V(iter);
-    if (it.kind == VK::kList && it.complete) {
+    if (it.kind == VK::kOpaque && it.aux.starts_with("endpoints:")) {
+      element = iter;  // each endpoint list_endpoints() returned
+    } else if (it.kind == VK::kList && it.complete) {
       runs = !it.items.empty();
       if (!it.items.empty() && it.items.size() <= Store::kMaxAlts) {
         std::vector<Alt> alts;
@@ -627,6 +716,13 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
       }
     }
     if (runs == false) {
+      DeadDeletes(body, "runs only for the items of " + CondText(g_.Field(n, g_.f_right)) + ", and it has none");
+      if (!ts_node_is_null(else_clause)) ExecBlockImpl(g_.Field(else_clause, g_.f_body));
+      return true;
+    }
+    if (literal_) {
+      Assign(left, element, n);
+      ExecBlockImpl(body);
       if (!ts_node_is_null(else_clause)) ExecBlockImpl(g_.Field(else_clause, g_.f_body));
       return true;
     }
@@ -642,6 +738,12 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
     TSNode cond = g_.Field(n, g_.f_condition);
     auto t = Truth(store_, Eval(cond));
     if (t && !*t) {
+      DeadDeletes(body, "runs only while " + CondText(cond) + " is true, and it is False");
+      if (!ts_node_is_null(else_clause)) ExecBlockImpl(g_.Field(else_clause, g_.f_body));
+      return true;
+    }
+    if (literal_) {
+      ExecBlockImpl(body);
       if (!ts_node_is_null(else_clause)) ExecBlockImpl(g_.Field(else_clause, g_.f_body));
       return true;
     }
@@ -680,6 +782,19 @@ void Analyzer::FinishLoop(const std::vector<VId>& before, const std::vector<uint
 }
 
 bool Analyzer::ExecTry(TSNode n) {
+  if (literal_) {  // past the budget: every clause runs once, in order
+    ExecBlockImpl(g_.Field(n, g_.f_body));
+    for (TSNode c : Kids(n)) {
+      N k = g_.Kind(c);
+      if (k == N::kElseClause) ExecBlockImpl(g_.Field(c, g_.f_body));
+      if (k == N::kExceptClause || k == N::kExceptGroupClause || k == N::kFinallyClause) {
+        for (TSNode part : Kids(c)) {
+          if (g_.Kind(part) == N::kBlock) ExecBlockImpl(part);
+        }
+      }
+    }
+    return true;
+  }
   std::vector<VId> before = scope_->env;
   bool through = ExecBlockImpl(g_.Field(n, g_.f_body));
   std::vector<std::vector<VId>> envs;
@@ -757,6 +872,12 @@ bool Analyzer::ExecWith(TSNode n) {
 bool Analyzer::ExecMatch(TSNode n) {
   Eval(g_.Field(n, g_.f_subject));
   TSNode body = g_.Field(n, g_.f_body);
+  if (literal_) {
+    for (TSNode c : Kids(body)) {
+      if (g_.Kind(c) == N::kCaseClause) ExecBlockImpl(g_.Field(c, g_.f_consequence));
+    }
+    return true;
+  }
   std::vector<VId> before = scope_->env;
   std::vector<std::vector<VId>> envs;
   std::vector<std::string> conds;
@@ -815,7 +936,7 @@ void Analyzer::Import(TSNode n) {
   }
 }
 
-void Analyzer::DefineFunction(TSNode def, TSNode decorated) {
+int Analyzer::DefineFunction(TSNode def, TSNode decorated) {
   (void)decorated;
   Function f;
   f.def = def;
@@ -875,17 +996,23 @@ void Analyzer::DefineFunction(TSNode def, TSNode decorated) {
   v.kind = VK::kFunction;
   v.ref = id;
   Bind(functions_[id].name, store_.New(std::move(v)));
+  return id;
+}
+
+Scope* Analyzer::EnterScope(Scope::Kind kind, Scope* parent) {
+  scopes_.emplace_back();
+  Scope* s = &scopes_.back();
+  s->kind = kind;
+  s->parent = parent;
+  Scope* saved = scope_;
+  scope_ = s;
+  return saved;
 }
 
 void Analyzer::DefineClass(TSNode def) {
   TSNode supers = g_.Field(def, g_.f_superclasses);
   if (!ts_node_is_null(supers)) EvalArgs(supers, true);
-  scopes_.emplace_back();
-  Scope* cls = &scopes_.back();
-  cls->kind = Scope::kClass;
-  cls->parent = scope_;
-  Scope* saved = scope_;
-  scope_ = cls;
+  Scope* saved = EnterScope(Scope::kClass, scope_);
   ExecBlockImpl(g_.Field(def, g_.f_body));
   scope_ = saved;
   Value v;
@@ -929,7 +1056,7 @@ void Analyzer::RecordFunctionCall(int fn, Args& args, TSNode call) {
   rec.args = args;
   rec.order = order_;
   rec.line = Line(call);
-  if (f2.calls.size() < kMaxCallSnapshots && snapshot_slots_ < 4'000'000) {
+  if (f2.calls.size() < kMaxCallSnapshots && snapshot_slots_ < 4'000'000 && !literal_) {
     for (Scope* s = scope_; s; s = s->parent) {
       if (s == f2.parent || s->origin == f2.parent) {
         rec.parent_env = s->env;
@@ -998,7 +1125,14 @@ void Analyzer::ExecFunctions() {
       auto calls = call_counts_.find(f.name);
       int expected = calls == call_counts_.end() ? 0 : calls->second;
       bool escapes = other_uses_.count(f.name) > 0;
-      if (f.method || escapes || f.too_many_calls || static_cast<int>(f.calls.size()) >= expected) {
+      if (!f.method && !escapes && !f.too_many_calls && f.calls.empty() && f.inlined > 0 &&
+          f.inlined + f.dead_calls >= expected) {
+        functions_[i].analysed = true;  // it ran at each of its calls
+        progress = true;
+        continue;
+      }
+      if (f.method || escapes || f.too_many_calls ||
+          static_cast<int>(f.calls.size()) + f.inlined + f.dead_calls >= expected) {
         AnalyseFunction(static_cast<int>(i));
         progress = true;
       }
@@ -1012,7 +1146,7 @@ void Analyzer::ExecFunctions() {
         }
       }
     }
-    if (store_.exhausted() || steps_ > kMaxSteps) return;
+    if (OverBudget()) EnterLiteralMode();
   }
 }
 
@@ -1051,14 +1185,23 @@ void Analyzer::AnalyseFunction(int id) {
   while (parent && parent->kind == Scope::kClass) parent = parent->parent;
   auto calls = call_counts_.find(f.name);
   int expected = calls == call_counts_.end() ? 0 : calls->second;
-  bool from_calls = !f.method && !other_uses_.count(f.name) && !f.too_many_calls && !f.calls.empty() &&
-                    static_cast<int>(f.calls.size()) == expected;
+  bool escapes = other_uses_.count(f.name) > 0;
+  bool from_calls = !f.method && !escapes && !f.too_many_calls && !f.calls.empty() &&
+                    static_cast<int>(f.calls.size()) + f.inlined + f.dead_calls == expected;
+  // A function no code that can run calls: what its body deletes never happens.
+  std::string never_runs;
+  if (!f.method && !escapes && !f.too_many_calls && f.calls.empty() && f.inlined == 0 && f.remote < 0) {
+    if (f.dead_calls > 0 && f.dead_calls >= expected)
+      never_runs = "is in " + std::string(f.name) + "(), which " + f.dead_why;
+    else if (expected == 0)
+      never_runs = "is in " + std::string(f.name) + "(), which nothing calls";
+  }
   std::vector<std::string> conds;
   for (const CallRecord& c : f.calls) conds.push_back("called from line " + std::to_string(c.line));
 
   // Globals as the call sites saw them.
   Scope* read_parent = parent;
-  if (from_calls && f.parent == parent) {
+  if (from_calls && f.parent == parent && !literal_) {
     std::vector<std::vector<VId>> envs;
     for (const CallRecord& c : f.calls) {
       if (c.parent_env.empty()) {
@@ -1135,7 +1278,10 @@ void Analyzer::AnalyseFunction(int id) {
       v = store_.WithOrigin(v, "parameter " + std::string(p.name));
     Bind(p.name, v);
   }
+  std::string saved_dead = std::move(dead_function_);
+  dead_function_ = never_runs;
   ExecBlockImpl(g_.Field(f.def, g_.f_body));
+  dead_function_ = std::move(saved_dead);
 
   scope_ = saved_scope;
   order_ = saved_order;
@@ -1246,7 +1392,7 @@ void Analyzer::SpreadInto(VId d, Args& a) {
 
 VId Analyzer::Eval(TSNode n) {
   if (ts_node_is_null(n)) return kUnknown;
-  if (++steps_ > kMaxSteps || store_.exhausted() || depth_ > kMaxDepth) return kUnknown;
+  if ((!literal_ && (++steps_ > kMaxSteps || store_.exhausted())) || depth_ > kMaxDepth) return kUnknown;
   ++depth_;
   struct Leave {
     int& d;
@@ -1259,8 +1405,10 @@ VId Analyzer::Eval(TSNode n) {
       if (v != kUnbound) return v;
       std::string star = ResolveStarImport(name);
       if (!star.empty()) return store_.Qual(star);
-      static const std::set<std::string_view> kBuiltins = {"dict",  "str", "int", "float", "bool", "list",
-                                                           "tuple", "len", "min", "max",   "print"};
+      // After a bare `%store -r`, a name nothing binds is read back from the store.
+      if (restore_all_) return SharedValue("%store:" + workflow_ + ":" + std::string(name));
+      static const std::set<std::string_view> kBuiltins = {"dict",  "str", "int", "float", "bool",  "list",
+                                                           "tuple", "len", "min", "max",   "print", "open"};
       if (kBuiltins.count(name)) return store_.Qual("builtins." + std::string(name));
       return kUnknown;
     }
@@ -1292,7 +1440,14 @@ VId Analyzer::Eval(TSNode n) {
     }
     case N::kAttribute: {
       VId obj = Eval(g_.Field(n, g_.f_object));
-      return Attribute(obj, T(g_.Field(n, g_.f_attribute)), n);
+      std::string_view attr = T(g_.Field(n, g_.f_attribute));
+      // `predictor.delete_endpoint` handed to something that calls it
+      // (`_try("endpoint", endpoint.delete)`): a delete where it is handed over.
+      const Value& o = V(obj);
+      if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
+        RecordDelete(obj, n);
+      }
+      return Attribute(obj, attr, n);
     }
     case N::kSubscript: {
       VId container = Eval(g_.Field(n, g_.f_value));
@@ -1421,8 +1576,23 @@ VId Analyzer::Eval(TSNode n) {
       Assign(g_.Field(n, g_.f_name), v, n);
       return v;
     }
-    case N::kLambda:
-      return kUnknown;  // its body runs later, with unknown arguments
+    case N::kLambda: {
+      // Its body runs later, with unknown arguments. A body that deletes an
+      // endpoint (`lambda: Endpoint.get(name).delete()`, handed to a helper
+      // that calls it) is read now for that delete; nothing else is.
+      TSNode body = g_.Field(n, g_.f_body);
+      if (g_.Kind(body) != N::kCall || g_.Kind(g_.Field(body, g_.f_function)) != N::kAttribute) return kUnknown;
+      std::string_view method = T(g_.Field(g_.Field(body, g_.f_function), g_.f_attribute));
+      if (!IsDeleteMethod(method)) return kUnknown;
+      Scope* saved = EnterScope(Scope::kFunction, scope_);
+      TSNode params = g_.Field(n, g_.f_parameters);
+      for (TSNode p : Kids(params)) {
+        if (g_.Kind(p) == N::kIdentifier) Bind(T(p), kUnknown);
+      }
+      Eval(body);
+      scope_ = saved;
+      return kUnknown;
+    }
     case N::kListComprehension:
     case N::kSetComprehension:
     case N::kGeneratorExpression:
@@ -1452,7 +1622,9 @@ VId Analyzer::Comprehension(TSNode n) {
       VId iter = Eval(g_.Field(c, g_.f_right));
       const Value& it = V(iter);
       VId element = kUnknown;
-      if (it.kind == VK::kList && it.complete && !it.items.empty() && it.items.size() <= Store::kMaxAlts) {
+      if (it.kind == VK::kOpaque && it.aux.starts_with("endpoints:")) {
+        element = iter;  // each endpoint list_endpoints() returned
+      } else if (it.kind == VK::kList && it.complete && !it.items.empty() && it.items.size() <= Store::kMaxAlts) {
         std::vector<Alt> alts;
         for (const Ev& item : it.items) alts.push_back({std::string("an item of the comprehension"), item});
         element = store_.OneOf(std::move(alts));
@@ -1777,6 +1949,17 @@ VId Analyzer::Format(VId fmt, const Args& args) {
 VId Analyzer::Subscript(VId container, VId key) {
   const Value& c = V(container);
   const Value& k = V(key);
+  if (c.kind == VK::kOpaque && !c.aux.empty()) {
+    // What list_endpoints() returned, by a key: still the listed endpoints;
+    // by a position: one of them.
+    if (c.aux.starts_with("endpoints:")) return k.kind == VK::kStr ? container : kUnknown;
+    // A file's content read by keys: a name shared through that file.
+    if (c.aux.starts_with("name:file:") && k.kind == VK::kStr) {
+      std::string shared = c.aux.substr(5) + (c.aux.find('#') == std::string::npos ? "#" : "/") + k.text;
+      return SharedValue(shared);
+    }
+    return kUnknown;
+  }
   if (c.kind == VK::kDict && k.scalar()) {
     for (const Entry& e : c.entries) {
       if (e.key == k.text) return e.value.v;
@@ -1926,6 +2109,215 @@ VId Analyzer::Compare(TSNode n) {
     all = all && *r;
   }
   return store_.Bool(all);
+}
+
+// ---- same-file helpers, one call deep -------------------------------------------
+
+// A function defined in the file runs at a call from module-level code as
+// the call is met, with that call's arguments: the workloads it makes are
+// the call's, and what it returns is the call's value. Methods, generators,
+// @remote functions and calls made inside a helper are not run this way.
+bool Analyzer::Inlinable(int fn) const {
+  const Function& f = functions_[fn];
+  if (literal_ || inlining_ > 0 || in_function_ || f.method || f.remote >= 0) return false;
+  TSNode body = g_.Field(f.def, g_.f_body);
+  if (ts_node_is_null(body)) return false;
+  std::string_view text = T(body);
+  if (text.find("yield") != std::string_view::npos) return false;  // a generator: its body runs later
+  // A body that names nothing SageMaker runs here only if it is small and returns something.
+  if (!Relevant(body)) return text.size() <= 2000 && text.find("return") != std::string_view::npos;
+  return true;
+}
+
+VId Analyzer::Inline(int fn, Args& args, TSNode call) {
+  const Function f = functions_[fn];  // copy: running the body may define functions
+  ++functions_[fn].inlined;
+  std::string target = std::move(pending_var_);
+  pending_var_.clear();
+  Scope* parent = f.parent;
+  while (parent && parent->kind == Scope::kClass) parent = parent->parent;
+  Scope* saved_scope = EnterScope(Scope::kFunction, parent);
+  // Parameters from this call's arguments (a default where it omits one).
+  size_t pos = 0;
+  for (const Param& p : f.params) {
+    VId v = kUnknown;
+    if (p.kind == Param::kNormal) {
+      bool found = false;
+      if (!p.keyword_only && pos < args.positional.size()) {
+        v = args.positional[pos].v;
+        found = true;
+      }
+      for (const auto& [k, e] : args.keywords) {
+        if (k == p.name) {
+          v = e.v;
+          found = true;
+        }
+      }
+      if (!found && !args.unknown_spread && p.default_value != kUnbound) v = p.default_value;
+      if (!p.keyword_only) ++pos;
+    }
+    if (v == kUnknown || v == kUnbound)
+      v = store_.Opaque();
+    else
+      v = store_.WithOrigin(v, "parameter " + std::string(p.name));
+    Bind(p.name, v);
+  }
+  size_t first_object = objects_.size();
+  std::vector<Ev> returns;
+  std::vector<Ev>* saved_returns = returns_;
+  returns_ = &returns;
+  ++inlining_;
+  inline_call_ = call;
+  inline_helper_ = std::string(f.name);
+  ExecBlockImpl(g_.Field(f.def, g_.f_body));
+  --inlining_;
+  returns_ = saved_returns;
+  scope_ = saved_scope;
+  inline_call_ = {};
+  inline_helper_.clear();
+  std::vector<Alt> alts;
+  for (const Ev& r : returns) alts.push_back({"the return at line " + std::to_string(Line(r.at)) + " runs", r});
+  VId result = returns.empty() ? store_.None() : store_.OneOf(std::move(alts));
+  // `m = build_model(...)`: an object the helper made and returns is named at the call.
+  if (!target.empty() && store_.Kind(result) == VK::kObject && static_cast<size_t>(V(result).ref) >= first_object) {
+    objects_[V(result).ref].var = target == "_" ? std::string() : target;
+  }
+  return result;
+}
+
+// ---- deletes that cannot run ------------------------------------------------------
+
+// Names, attributes, subscripts and plain strings: what a delete in a branch
+// that does not run names, read without running anything.
+VId Analyzer::PureEval(TSNode n) {
+  switch (g_.Kind(n)) {
+    case N::kIdentifier: {
+      VId v = Lookup(T(n));
+      return v == kUnbound ? kUnknown : v;
+    }
+    case N::kAttribute:
+      return Attribute(PureEval(g_.Field(n, g_.f_object)), T(g_.Field(n, g_.f_attribute)), n);
+    case N::kSubscript:
+      return Subscript(PureEval(g_.Field(n, g_.f_value)), PureEval(g_.Field(n, g_.f_subscript)));
+    case N::kString: {
+      for (TSNode c : Kids(n)) {
+        if (g_.Kind(c) == N::kInterpolation) return kUnknown;
+      }
+      return StringValue(n);
+    }
+    default:
+      return kUnknown;
+  }
+}
+
+void Analyzer::DeadDeletes(TSNode block, const std::string& why) {
+  if (literal_ || ts_node_is_null(block) || expect_failure_ > 0) return;
+  TSTreeCursor cursor = ts_tree_cursor_new(block);
+  int visited = 0;
+  while (++visited < 100000) {
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    if (g_.Kind(n) == N::kCall) {
+      TSNode fn = g_.Field(n, g_.f_function);
+      if (g_.Kind(fn) == N::kAttribute) {
+        std::string_view method = T(g_.Field(fn, g_.f_attribute));
+        if (IsDeleteMethod(method)) {
+          VId recv = PureEval(g_.Field(fn, g_.f_object));
+          const Value& r = V(recv);
+          VId target = kUnbound;
+          if (r.kind == VK::kObject && objects_[r.ref].kind == ObjKind::kPredictor) {
+            target = recv;
+          } else if (method == "delete_endpoint") {
+            target = kUnknown;
+            for (TSNode a : Kids(g_.Field(n, g_.f_arguments))) {
+              if (g_.Kind(a) == N::kKeywordArgument) {
+                std::string_view k = T(g_.Field(a, g_.f_name));
+                if (k == "EndpointName" || k == "endpoint_name") target = PureEval(g_.Field(a, g_.f_value));
+              } else if (g_.Kind(a) != N::kComment && target == kUnknown) {
+                target = PureEval(a);
+              }
+            }
+          }
+          if (target != kUnbound) {
+            Delete d = MakeDelete(target, n);
+            d.dead = why;
+            d.order = order_;
+            deletes_.push_back(std::move(d));
+          }
+        }
+      } else if (g_.Kind(fn) == N::kIdentifier) {
+        // A helper called only here never runs from here.
+        VId f = Lookup(T(fn));
+        if (store_.Kind(f) == VK::kFunction) {
+          Function& callee = functions_[V(f).ref];
+          ++callee.dead_calls;
+          if (callee.dead_why.empty()) callee.dead_why = why;
+        }
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&cursor))
+        moved = true;
+      else if (!ts_tree_cursor_goto_parent(&cursor) || ts_node_eq(ts_tree_cursor_current_node(&cursor), block))
+        break;
+    }
+    if (!moved) break;
+  }
+  steps_ += visited;
+  ts_tree_cursor_delete(&cursor);
+}
+
+// ---- IPython magics -----------------------------------------------------------------
+
+// `%store NAME …` shares the values of names with the other notebooks of the
+// directory; `%store -r NAME …` reads them back. A name read back is known
+// only by that shared name ("%store:<workflow>:NAME"), which a deploy whose
+// endpoint name was stored under it also carries (SM213, SM211).
+void Analyzer::Magic(TSNode n) {
+  size_t line = ts_node_start_point(n).row;  // 0-based Python line
+  if (line >= nb_->lines.size() || !nb_->lines[line].rewritten) return;
+  // The words of the magic, as views into the notebook's own lines (names
+  // bound here must outlive the call), across backslash continuations.
+  std::vector<std::string_view> words;
+  for (size_t l = line; l < nb_->original.size() && l <= line + 32; ++l) {
+    std::string_view part = nb_->original[l];
+    while (!part.empty() && (part.back() == '\r' || part.back() == ' ' || part.back() == '\t')) part.remove_suffix(1);
+    bool more = !part.empty() && part.back() == '\\';
+    if (more) part.remove_suffix(1);
+    for (size_t i = 0; i < part.size();) {
+      while (i < part.size() && (part[i] == ' ' || part[i] == '\t')) ++i;
+      size_t e = i;
+      while (e < part.size() && part[e] != ' ' && part[e] != '\t') ++e;
+      if (e > i) words.push_back(part.substr(i, e - i));
+      i = e;
+    }
+    if (!more) break;
+  }
+  if (words.empty() || words[0] != "%store") return;
+  if (words.size() == 2 && words[1] == "-r") {
+    restore_all_ = true;  // every stored name comes back: an unbound name may be one
+    return;
+  }
+  bool restore = false;
+  for (size_t i = 1; i < words.size(); ++i) {
+    std::string_view w = words[i];
+    if (w == "-r") {
+      restore = true;
+      continue;
+    }
+    if (w[0] == '-' || w[0] == '>') return;  // -d, -z, `%store x >file`: not shared by name
+    bool ident =
+        std::all_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!ident) continue;
+    std::string shared = "%store:" + workflow_ + ":" + std::string(w);
+    if (restore) {
+      Bind(w, SharedValue(shared));
+    } else {
+      VId v = Lookup(w);
+      if (v != kUnbound) stored_.push_back({shared, v});
+    }
+  }
 }
 
 }  // namespace sagelint::py

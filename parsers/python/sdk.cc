@@ -41,10 +41,10 @@ const Names& ProcessorClasses() {
 }
 const Names& HelperClasses() {
   static const Names k = {
-      "TrainingInput",        "FileSystemInput",  "ProcessingInput", "Compute",
-      "StoppingCondition",    "CheckpointConfig", "InputData",       "ServerlessInferenceConfig",
-      "AsyncInferenceConfig", "InstanceGroup",    "S3DataSource",    "BatchTransformInferenceConfig",
-      "ResourceRequirements"};
+      "TrainingInput",        "FileSystemInput",    "ProcessingInput",   "Compute",
+      "StoppingCondition",    "CheckpointConfig",   "InputData",         "ServerlessInferenceConfig",
+      "AsyncInferenceConfig", "InstanceGroup",      "S3DataSource",      "BatchTransformInferenceConfig",
+      "ResourceRequirements", "CheckpointLocation", "TrainingJobCompute"};
   return k;
 }
 bool IsModelClass(std::string_view cls) {
@@ -105,6 +105,39 @@ std::string Last(std::string_view q, int back = 0) {
 
 bool IsSageMaker(std::string_view q) { return q.rfind("sagemaker.", 0) == 0; }
 
+// The directory of a display path, '/'-separated ("" for the current one).
+std::string DirOf(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+
+// `dir` joined with a relative `rel`, `.` and `..` resolved lexically.
+std::string JoinPath(const std::string& dir, std::string_view rel) {
+  std::vector<std::string> parts;
+  auto push = [&](std::string_view p) {
+    size_t i = 0;
+    while (i <= p.size()) {
+      size_t e = p.find('/', i);
+      if (e == std::string_view::npos) e = p.size();
+      std::string_view part = p.substr(i, e - i);
+      if (part == "..") {
+        if (!parts.empty() && parts.back() != "..")
+          parts.pop_back();
+        else
+          parts.emplace_back("..");
+      } else if (!part.empty() && part != ".") {
+        parts.emplace_back(part);
+      }
+      i = e + 1;
+    }
+  };
+  if (rel.empty() || rel[0] != '/') push(dir);
+  push(rel);
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "/") + p;
+  return out;
+}
+
 // A helper we cannot read whose name says it tears resources down
 // (`delete_project_resources`, `cleanup()`, `delete_endpoints`): it may delete
 // the notebook's endpoints.
@@ -156,6 +189,13 @@ bool IsRelevantName(std::string_view name) {
                "sagemaker_client",
                "boto_session",
                "register_scalable_target",
+               "update_endpoint",
+               "list_endpoints",
+               "register",
+               "optimize",
+               "from_jumpstart_config",
+               "RemoteExecutor",
+               "Endpoint",
                "retrieve",
                "update",
                "setdefault",
@@ -176,6 +216,34 @@ bool IsRelevantName(std::string_view name) {
   return kNames.count(name) > 0 || IsModelClass(name) || IsPredictorClass(name) || name.ends_with("Session");
 }
 
+bool IsRemoteDecorator(std::string_view q) {
+  return IsSageMaker(q) && q.ends_with(".remote") && q.find("remote_function") != std::string_view::npos;
+}
+
+std::string Analyzer::MadeBy(TSNode call) const {
+  if (inlining_ == 0) return {};
+  SourceRange at = R(call);
+  return "made by helper " + inline_helper_ + "() " +
+         (nb_ ? "in cell " + std::to_string(at.cell) + " line " + std::to_string(at.cell_line)
+              : "at line " + std::to_string(at.begin.line));
+}
+
+std::string Analyzer::SharedName(VId v) const {
+  const Value& x = V(v);
+  return x.kind == VK::kOpaque && x.aux.starts_with("name:") ? x.aux.substr(5) : std::string();
+}
+
+// A value known only as a name shared with other notebooks through a file
+// (`%store`, a JSON or text file of the repository): used as an endpoint
+// name, it links like a literal name ("endpoint:<shared>/variant/…").
+VId Analyzer::SharedValue(const std::string& name) {
+  Value v;
+  v.kind = VK::kOpaque;
+  v.aux = "name:" + name;
+  v.link = std::string(1, kLinkMark) + "endpoint:" + name + kLinkMark;
+  return store_.New(std::move(v));
+}
+
 VId Analyzer::ObjectValue(int obj) {
   Object& o = objects_[obj];
   if (o.value != kUnknown) return o.value;
@@ -189,10 +257,15 @@ VId Analyzer::ObjectValue(int obj) {
 
 int Analyzer::NewObject(Object o, TSNode call) {
   o.var = std::move(pending_var_);
+  if (o.var == "_") o.var.clear();  // `_ = …` names nothing
   pending_var_.clear();
   o.call = call;
   o.order = order_;
   o.expected_to_fail = expect_failure_ > 0;
+  if (inlining_ > 0) {
+    o.via = inline_call_;
+    o.helper = MadeBy(call);
+  }
   int id = static_cast<int>(objects_.size());
   if (o.kind == ObjKind::kPredictor) {
     SourcePos p = R(call).begin;
@@ -278,7 +351,25 @@ VId Analyzer::Call(TSNode call) {
     std::string q = c.text;
     r = CallQualified(q, call, args);
   } else if (c.kind == VK::kFunction) {
-    RecordFunctionCall(c.ref, args, call);
+    int remote = functions_[c.ref].remote;
+    if (remote >= 0) {
+      // A call of a @remote function runs it as the training job its decorator
+      // configures; a CheckpointLocation argument is where it checkpoints.
+      auto has_checkpoint = [&](const Ev& e) {
+        return store_.Kind(e.v) == VK::kHelper && V(e.v).text == "CheckpointLocation";
+      };
+      for (const Ev& e : args.positional) {
+        if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
+      }
+      for (const auto& [k, e] : args.keywords) {
+        if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
+      }
+      RecordFunctionCall(c.ref, args, call);
+    } else if (Inlinable(c.ref)) {
+      r = Inline(c.ref, args, call);
+    } else {
+      RecordFunctionCall(c.ref, args, call);
+    }
   } else if (c.kind == VK::kOneOf) {
     // `Cls = A if x else B; Cls(...)`: the first class alternative stands for the call.
     std::vector<Alt> alts = c.alts;
@@ -334,15 +425,45 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
       o.cls = "ModelTrainer";
       return ObjectValue(NewObject(std::move(o), call));
     }
+    // SDK v3: a trainer or builder whose defaults come from a JumpStart model.
+    if (cls == "from_jumpstart_config" && (owner == "ModelTrainer" || owner == "ModelBuilder")) {
+      o.kind = owner == "ModelTrainer" ? ObjKind::kModelTrainer : ObjKind::kModelBuilder;
+      o.cls = owner;
+      o.jumpstart = true;
+      return ObjectValue(NewObject(std::move(o), call));
+    }
+    // SDK v3 `Endpoint.get_all()`: every endpoint of the account, as list_endpoints().
+    if (cls == "get_all" && owner == "Endpoint") {
+      Value v;
+      v.kind = VK::kOpaque;
+      v.aux = "endpoints:";
+      return store_.New(std::move(v));
+    }
+    // SDK v3 `Endpoint.get(endpoint_name=...)`: an existing endpoint, by name.
+    if (cls == "get" && owner == "Endpoint") {
+      o.kind = ObjKind::kPredictor;
+      o.cls = "Endpoint";
+      o.attached = true;
+      return ObjectValue(NewObject(std::move(o), call));
+    }
+    if (cls == "RemoteExecutor" || (cls == "remote" && IsRemoteDecorator(q))) {
+      o.kind = ObjKind::kRemote;
+      o.cls = cls == "remote" ? "@remote" : cls;
+      return ObjectValue(NewObject(std::move(o), call));
+    }
     if (IsPredictorClass(cls)) {
       o.kind = ObjKind::kPredictor;
       o.attached = true;
       return ObjectValue(NewObject(std::move(o), call));
     }
+    o.jumpstart = cls.rfind("JumpStart", 0) == 0;
     if (EstimatorClasses().count(cls)) {
       o.kind = ObjKind::kEstimator;
     } else if (cls == "ModelTrainer") {
       o.kind = ObjKind::kModelTrainer;
+    } else if (cls.ends_with("Trainer") && q.rfind("sagemaker.train.", 0) == 0) {
+      o.kind = ObjKind::kModelTrainer;  // SFTTrainer, DPOTrainer, RLVRTrainer, CPTTrainer, …
+      o.customization = true;
     } else if (cls == "ModelBuilder") {
       o.kind = ObjKind::kModelBuilder;
     } else if (ProcessorClasses().count(cls)) {
@@ -404,8 +525,21 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
     return ObjectValue(NewObject(std::move(o), call));
   }
   if (q.rfind("boto3", 0) != 0 && q.rfind("builtins.", 0) != 0 && LooksLikeCleanup(Last(q))) {
-    RecordDelete(kUnknown);
+    RecordDelete(kUnknown, call);
     return kUnknown;
+  }
+  // A file of the repository read by its literal path: its content is known
+  // by that path, so two notebooks reading an endpoint name from it share it.
+  if (q == "builtins.open" && !args.positional.empty() && V(args.positional[0].v).kind == VK::kStr) {
+    std::string mode = args.positional.size() > 1 && V(args.positional[1].v).kind == VK::kStr
+                           ? V(args.positional[1].v).text
+                           : std::string("r");
+    if (mode.find_first_of("wax+") != std::string::npos) return kUnknown;
+    return SharedValue("file:" + JoinPath(DirOf(file_.path), V(args.positional[0].v).text));
+  }
+  if ((q == "json.load" || q == "json.loads" || q == "yaml.safe_load" || q == "yaml.load" || q == "yaml.full_load") &&
+      !args.positional.empty() && SharedName(args.positional[0].v).starts_with("file:")) {
+    return args.positional[0].v;
   }
   if (q == "boto3.client" || q == "boto3.session.client") {
     auto service = Arg(args, {"service_name"}, 0);
@@ -521,8 +655,34 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
         first = false;
         if (creates) break;  // one deploy call makes one endpoint, whichever object deploys it
       }
-      if (first && method == "delete_endpoint") RecordDelete(kUnknown);
+      if (first && method == "delete_endpoint") RecordDelete(kUnknown, call);
       return result;
+    }
+    case VK::kOpaque: {
+      if (r.aux.starts_with("endpoints:")) {
+        // list_endpoints()["Endpoints"] also as .get("Endpoints"); one of them by position.
+        if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) return recv;
+        // Each of Endpoint.get_all(), deleted.
+        if (IsDeleteMethod(method)) RecordDelete(recv, call);
+        return kUnknown;
+      }
+      std::string shared = SharedName(recv);
+      if (shared.starts_with("file:")) {
+        // Reading a shared file keeps it known by its path; `.get("key")` reads a key of it.
+        if (method == "read" || method == "read_text" || method == "readline" || method == "strip" ||
+            method == "rstrip" || method == "lstrip" || method == "decode") {
+          return recv;
+        }
+        if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) {
+          return Subscript(recv, args.positional[0].v);
+        }
+        return kUnknown;
+      }
+      if (!shared.empty() && IsDeleteMethod(method)) {
+        RecordDelete(recv, call);  // a predictor shared through %store, deleted
+        return kUnknown;
+      }
+      break;
     }
     case VK::kDict: {
       if (method == "update") {
@@ -660,22 +820,23 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
   }
   // A receiver we cannot resolve.
   if (method != "delete_endpoint" && LooksLikeCleanup(method)) {
-    RecordDelete(kUnknown);
+    RecordDelete(kUnknown, call);
     return kUnknown;
   }
   if (method == "delete_endpoint") {
     auto name = Arg(args, {"EndpointName", "endpoint_name"}, 0);
-    RecordDelete(name ? name->v : kUnknown);
+    RecordDelete(name ? name->v : kUnknown, call);
     return kUnknown;
   }
   if (expect_failure_ == 0 && args.positional.empty() && !args.keywords.empty() &&
       std::all_of(args.keywords.begin(), args.keywords.end(), [](const auto& kv) { return PascalCase(kv.first); })) {
     // `sm_client.create_training_job(TrainingJobName=..., ...)` on a client we
     // cannot trace (a parameter, an attribute): the request itself says what it is.
-    if (SageMakerCreateMethods().count(method)) {
-      client_calls_.push_back({std::string(method), "sagemaker", args, order_});
+    if (SageMakerCreateMethods().count(method) || method == "update_endpoint") {
+      client_calls_.push_back({std::string(method), "sagemaker", args, order_, inline_call_, MadeBy(call)});
     } else if (method == "register_scalable_target" && Arg(args, {"ServiceNamespace"})) {
-      client_calls_.push_back({std::string(method), "application-autoscaling", args, order_});
+      client_calls_.push_back(
+          {std::string(method), "application-autoscaling", args, order_, inline_call_, MadeBy(call)});
     }
   }
   return kUnknown;
@@ -712,15 +873,27 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
         return make(ObjKind::kPredictor, model_source, args);
       }
       if (method == "transformer") return make(ObjKind::kTransformer, model_source < 0 ? id : model_source, args);
-      if (method == "create_model" || method == "compile_model" || method == "best_estimator" || method == "build") {
+      // ModelBuilder.optimize(): a model optimized for its instance type, deployed like build()'s.
+      if (method == "create_model" || method == "compile_model" || method == "best_estimator" || method == "build" ||
+          (method == "optimize" && kind == ObjKind::kModelBuilder)) {
         VId v = make(ObjKind::kModel, model_source < 0 ? id : model_source, args);
-        if (method == "build") objects_[store_[v].ref].builds.push_back(args);
+        if (method == "build" || method == "optimize") objects_[store_[v].ref].builds.push_back(args);
+        // optimize() also sets the builder's instance type for its own later deploy().
+        if (method == "optimize") objects_[id].builds.push_back(args);
+        return v;
+      }
+      // register(): a model package, which deploys like a model.
+      if (method == "register" && kind != ObjKind::kTuner) {
+        VId v = make(ObjKind::kModel, model_source < 0 ? id : model_source, args);
+        objects_[store_[v].ref].cls = "ModelPackage";
         return v;
       }
       if (method == "delete_endpoint") {
         // The SDK v1 estimator.delete_endpoint(): the endpoint its deploy made.
-        Delete d;
+        Delete d = MakeDelete(kUnknown, call);
+        d.unknown = false;
         d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
+        d.dead = dead_function_;
         for (size_t i = 0; i < objects_.size(); ++i) {
           if (objects_[i].kind == ObjKind::kPredictor && !objects_[i].attached &&
               (objects_[i].source == id || objects_[i].source == model_source)) {
@@ -736,14 +909,14 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
       if (method == "run" && expect_failure_ == 0) objects_[id].fits.push_back(args);
       return kUnknown;
     case ObjKind::kPredictor:
-      if (method == "delete_endpoint" || method == "delete" || method == "delete_predictor") {
-        RecordDelete(ObjectValue(id));
+      if (IsDeleteMethod(method)) {
+        RecordDelete(ObjectValue(id), call);
       }
       return kUnknown;
     case ObjKind::kSession:
       if (method == "delete_endpoint") {
         auto name = Arg(args, {"endpoint_name"}, 0);
-        RecordDelete(name ? name->v : kUnknown);
+        RecordDelete(name ? name->v : kUnknown, call);
       }
       return kUnknown;
     case ObjKind::kBotoSession:
@@ -762,9 +935,20 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
     case ObjKind::kClient: {
       if (method == "delete_endpoint") {
         auto name = Arg(args, {"EndpointName"}, 0);
-        RecordDelete(name ? name->v : kUnknown);
+        RecordDelete(name ? name->v : kUnknown, call);
       }
-      if (expect_failure_ == 0) client_calls_.push_back({std::string(method), objects_[id].service, args, order_});
+      if (method == "list_endpoints") {
+        // The endpoints it lists (those whose name contains NameContains).
+        Value v;
+        v.kind = VK::kOpaque;
+        auto part = Arg(args, {"NameContains"});
+        if (part && store_.Kind(part->v) != VK::kStr) return kUnknown;
+        v.aux = "endpoints:" + (part ? V(part->v).text : std::string());
+        return store_.New(std::move(v));
+      }
+      if (expect_failure_ == 0) {
+        client_calls_.push_back({std::string(method), objects_[id].service, args, order_, inline_call_, MadeBy(call)});
+      }
       return kUnknown;
     }
     default:
@@ -788,6 +972,22 @@ VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
         v.kind = VK::kEndpointRef;
         v.ref = id;
         return store_.New(std::move(v));
+      }
+      // `model.endpoint_name` after `model.deploy()`: the endpoint its latest deploy made.
+      if (name == "endpoint_name" && (kind == ObjKind::kModel || kind == ObjKind::kEstimator ||
+                                      kind == ObjKind::kModelBuilder || kind == ObjKind::kTuner)) {
+        for (size_t i = objects_.size(); i-- > 0;) {
+          const Object& p = objects_[i];
+          if (p.kind != ObjKind::kPredictor || p.attached) continue;
+          bool from = p.source == id ||
+                      (p.source >= 0 && objects_[p.source].source == id && objects_[p.source].kind == ObjKind::kModel);
+          if (!from) continue;
+          Value v;
+          v.kind = VK::kEndpointRef;
+          v.ref = static_cast<int>(i);
+          return store_.New(std::move(v));
+        }
+        return kUnknown;
       }
       if (kind == ObjKind::kSession && (name == "sagemaker_client" || name == "boto_session")) {
         auto& cache = name == "sagemaker_client" ? session_clients_ : session_boto_;
@@ -822,12 +1022,9 @@ VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
   }
 }
 
-void Analyzer::RecordDelete(VId target) {
-  if (expect_failure_ > 0) return;
+Delete Analyzer::MakeDelete(VId target, TSNode call) {
   Delete d;
-  // A delete inside a function may run whenever the function is called: it
-  // counts for every deploy (only module-level code has a known order).
-  d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
+  d.at = R(call);
   std::function<void(VId, int)> visit = [&](VId v, int depth) {
     const Value& x = V(v);
     if (depth > 4) {
@@ -839,13 +1036,24 @@ void Analyzer::RecordDelete(VId target) {
       case VK::kEndpointRef:  // predictor.endpoint_name: that predictor's endpoint
         if (objects_[x.ref].kind == ObjKind::kPredictor) {
           d.objects.push_back(x.ref);
-          // Predictor(name).delete_endpoint(): the endpoint named in its constructor.
+          // Predictor(name).delete_endpoint(), Endpoint.get(name).delete(): the endpoint it names.
           if (objects_[x.ref].attached) {
             auto name = Arg(objects_[x.ref].args, {"endpoint_name", "endpoint"}, 0);
             if (name)
               visit(name->v, depth + 1);
             else
               d.unknown = true;
+          } else if (auto name = Arg(objects_[x.ref].args, {"endpoint_name"})) {
+            // A deploy to a name: the endpoint of that name goes too (another deploy or
+            // create_endpoint may have made it). A run-time name matches by identity only.
+            const Value& n = V(name->v);
+            if (n.kind == VK::kStr) {
+              d.names.push_back(n.text);
+            } else if (std::string shared = SharedName(name->v); !shared.empty()) {
+              d.names.push_back(shared);
+            } else if (n.kind == VK::kOpaque) {
+              d.object_name_values.push_back(name->v);
+            }
           }
         } else {
           d.unknown = true;
@@ -858,7 +1066,14 @@ void Analyzer::RecordDelete(VId target) {
         for (const Alt& a : x.alts) visit(a.value.v, depth + 1);
         break;
       case VK::kOpaque:
-        d.name_values.push_back(v);
+        if (std::string shared = SharedName(v); !shared.empty()) {
+          d.names.push_back(shared);
+        } else if (x.aux.starts_with("endpoints:")) {
+          d.all = true;  // in a loop over list_endpoints(): every endpoint it lists
+          d.contains = x.aux.substr(10);
+        } else {
+          d.name_values.push_back(v);  // a name known only at run time
+        }
         break;
       default:
         d.unknown = true;
@@ -866,6 +1081,16 @@ void Analyzer::RecordDelete(VId target) {
     }
   };
   visit(target, 0);
+  return d;
+}
+
+void Analyzer::RecordDelete(VId target, TSNode call) {
+  if (expect_failure_ > 0) return;
+  Delete d = MakeDelete(target, call);
+  // A delete inside a function may run whenever the function is called: it
+  // counts for every deploy (only module-level code has a known order).
+  d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
+  d.dead = dead_function_;
   deletes_.push_back(std::move(d));
 }
 

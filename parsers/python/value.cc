@@ -17,8 +17,16 @@ Store::Store() {
 bool Store::Spend(size_t bytes) {
   if (exhausted_) return false;
   bytes_ += bytes;
-  if (bytes_ > kMaxBytes || values_.size() >= kMaxValues) exhausted_ = true;
+  if (bytes_ > max_bytes_ || values_.size() >= max_values_) exhausted_ = true;
   return !exhausted_;
+}
+
+void Store::GrantReserve() {
+  if (reserve_granted_) return;
+  reserve_granted_ = true;
+  max_values_ = values_.size() + kReserveValues;
+  max_bytes_ = bytes_ + kReserveBytes;
+  exhausted_ = false;
 }
 
 VId Store::New(Value v) {

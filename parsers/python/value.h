@@ -110,6 +110,11 @@ class Store {
   bool exhausted() const { return exhausted_; }
   // Accounts for `bytes` of new text; false (and exhausted) past the budget.
   bool Spend(size_t bytes);
+  // Once the budget is spent, a reserve (a quarter of it) for reading the
+  // rest of the file with literal values only; past it every value is unknown.
+  static constexpr size_t kReserveValues = kMaxValues / 4;
+  static constexpr size_t kReserveBytes = kMaxBytes / 4;
+  void GrantReserve();
 
  private:
   VId Intern(VK kind, std::string_view text, std::string_view origin);
@@ -131,7 +136,10 @@ class Store {
   // Keys view the interned value's own strings (deque elements never move).
   std::unordered_map<Key, VId, KeyHash> interned_;
   size_t bytes_ = 0;
+  size_t max_values_ = kMaxValues;
+  size_t max_bytes_ = kMaxBytes;
   bool exhausted_ = false;
+  bool reserve_granted_ = false;
   VId none_ = 0, true_ = 0, false_ = 0;
 };
 

@@ -15,11 +15,13 @@ using namespace sagelint;
 
 namespace {
 
-std::map<std::string, std::multiset<std::string>> RulesByFile(const std::string& dir, int jobs = 1) {
+std::map<std::string, std::multiset<std::string>> RulesByFile(const std::string& dir, int jobs = 1,
+                                                              bool keep_workloads = true) {
   fs::current_path(SAGELINT_SOURCE_DIR);
   ScanOptions opts;
   opts.paths = {dir};
   opts.jobs = jobs;
+  opts.keep_workloads = keep_workloads;
   ScanResult r = Scan(opts);
   std::map<std::string, std::multiset<std::string>> out;
   for (const Finding& f : r.findings) out[fs::path(f.path).filename().string()].insert(f.rule);
@@ -55,5 +57,28 @@ TEST_CASE("links and SM004 reach across files analysed on their own", "[engine][
     // The unknown type is reported once, at its first use in scan order.
     CHECK(by_file["a_train.py"] == std::multiset<std::string>{"SM004", "SM401"});
     CHECK(by_file["b_train.py"] == std::multiset<std::string>{"SM401"});
+  }
+}
+
+// A notebook's endpoint may be deleted by another notebook of its directory
+// (its workflow), and a notebook's unresolvable scalable target keeps SM211
+// silent across the workflow: the same whether files wait whole (inventory,
+// diff) or are analysed as soon as parsed (scan), with any number of workers.
+TEST_CASE("workflow links reach across the notebooks of a directory", "[engine][link]") {
+  for (bool keep : {true, false}) {
+    for (int jobs : {1, 2}) {
+      INFO("keep_workloads " << keep << ", jobs " << jobs);
+      auto clean = RulesByFile("fixtures/rules/SM213/clean", jobs, keep);
+      CHECK(clean.count("03_deploy.ipynb") == 0);  // 99_cleanup.ipynb deletes it by name
+      CHECK(clean.count("01_deploy.ipynb") == 0);  // by the name %store shares
+      CHECK(clean.count("deploy.ipynb") == 0);     // every endpoint list_endpoints() lists; a name in config.json
+      auto flows = RulesByFile("fixtures/parsers/python/workflows", jobs, keep);
+      // A sibling's run-time name and another name do not count; nor does a notebook of another directory.
+      CHECK(flows["03_deploy.ipynb"] == std::multiset<std::string>{"SM213", "SM213"});
+      CHECK(flows["deploy.ipynb"] == std::multiset<std::string>{"SM213"});
+      CHECK(flows.count("99_cleanup.ipynb") == 0);
+      auto scaling = RulesByFile("fixtures/rules/SM211/clean/runtime_name_target", jobs, keep);
+      CHECK(scaling["01_deploy.ipynb"].count("SM211") == 0);
+    }
   }
 }

@@ -254,3 +254,93 @@ TEST_CASE("code that names neither the SDK nor boto3 is not read", "[python]") {
   CHECK(r.errors.empty());
   CHECK(r.workloads.empty());
 }
+
+namespace {
+
+// `lines` as a notebook of one code cell per line (nbformat 4).
+std::string OneCellPerLine(const std::vector<std::string>& lines) {
+  std::string nb = "{\"cells\": [";
+  bool first = true;
+  for (const std::string& line : lines) {
+    std::string escaped;
+    for (char c : line) escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
+    nb += std::string(first ? "" : ",") + "{\"cell_type\": \"code\", \"source\": [\"" + escaped + "\"]}";
+    first = false;
+  }
+  return nb + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}";
+}
+
+}  // namespace
+
+TEST_CASE("a file that outgrows the evaluation budget says where (SM007) and its later calls are still read",
+          "[python][adversarial]") {
+  // 80,000 generated assignments, then an 8 × ml.p3.16xlarge estimator: the
+  // budget runs out long before the estimator, which must not go unseen.
+  std::vector<std::string> lines = {"from sagemaker.estimator import Estimator", "itype = \"ml.p3.16xlarge\""};
+  for (int i = 0; i < 80000; ++i) lines.push_back("x" + std::to_string(i) + " = 1");
+  lines.push_back("est = Estimator(image_uri=\"img\", role=\"r\", instance_count=8, instance_type=\"ml.p3.16xlarge\")");
+  lines.push_back("est.fit(\"s3://ml-data/train/\")");
+  // Past the stop only literals count: a constant set before it may have changed since.
+  lines.push_back("late = Estimator(image_uri=\"img\", role=\"r\", instance_count=1, instance_type=itype)");
+  std::string src;
+  for (const std::string& l : lines) src += l + "\n";
+  for (const bool notebook : {false, true}) {
+    INFO((notebook ? "notebook" : "python"));
+    FileResult r = notebook ? ParseNotebook(SourceFile{"big.ipynb", "/nonexistent/big.ipynb", OneCellPerLine(lines)},
+                                            ResolveOptions{})
+                            : ParsePython(SourceFile{"big.py", "/nonexistent/big.py", src}, ResolveOptions{});
+    CHECK(r.errors.empty());
+    REQUIRE(r.bounds.size() == 1);
+    CHECK(r.bounds[0].message.find("stopped evaluating this file here") != std::string::npos);
+    if (notebook) {
+      CHECK(r.bounds[0].cell > 2);
+      CHECK(r.bounds[0].cell < 80003);
+    } else {
+      CHECK(r.bounds[0].pos.line > 2);
+      CHECK(r.bounds[0].pos.line < 80003);
+    }
+    REQUIRE(r.workloads.size() == 2);
+    CHECK(r.workloads[0].label == "estimator 'est'");
+    CHECK(r.workloads[0].instance_type.text == "ml.p3.16xlarge");
+    CHECK(r.workloads[0].instance_count.text == "8");
+    CHECK(r.workloads[0].channels.size() == 1);  // est.fit() after the stop still links to est
+    CHECK(r.workloads[1].instance_type.unknown());
+  }
+  // Through the engine: the note, and the gate still sees the estimator.
+  sagelint::testing::TempDir dir;
+  dir.Write("big.py", src);
+  ScanResult scan = ScanPaths({dir.path()}, {"SM401"});
+  std::multiset<std::string> rules;
+  for (const Finding& f : scan.findings) rules.insert(f.rule);
+  CHECK(rules == std::multiset<std::string>{"SM007", "SM401", "SM401"});
+}
+
+TEST_CASE("notebooks of one directory are one workflow: deletes and scaling across them", "[python][notebook]") {
+  ScanResult r = ScanPaths({"fixtures/parsers/python/workflows"}, {"SM211", "SM213"});
+  std::string findings;
+  for (const Finding& f : r.findings) findings += Line(f) + "\n";
+  CHECK(CompareGolden("tests/golden/python/workflows.findings", findings) == "");
+}
+
+TEST_CASE("a notebook cell Python rejects is read alone: only it is lost, and only it is reported",
+          "[python][notebook]") {
+  // tree-sitter recovering from the YAML cell would otherwise report errors in
+  // the valid cells around it and lose their code.
+  std::vector<std::string> cells = {"from sagemaker.model import Model",
+                                    "redis.conf: |",
+                                    "m = Model(image_uri=\"img:1\", role=\"r\")",
+                                    "p = m.deploy(initial_instance_count=1, instance_type=\"ml.m5.xlarge\")",
+                                    "<redis-service-name>.<namespace>:6379",
+                                    "p.predict(1)"};
+  FileResult r =
+      ParseNotebook(SourceFile{"yaml.ipynb", "/nonexistent/yaml.ipynb", OneCellPerLine(cells)}, ResolveOptions{});
+  std::string errors;
+  for (const ParseError& e : r.errors) errors += e.message + " @cell " + std::to_string(e.cell) + "\n";
+  INFO(errors);
+  REQUIRE(r.errors.size() == 2);
+  CHECK(r.errors[0].cell == 2);
+  CHECK(r.errors[1].cell == 5);
+  REQUIRE(r.workloads.size() == 1);
+  CHECK(r.workloads[0].instance_type.text == "ml.m5.xlarge");
+  CHECK(r.workloads[0].deleted.text == "false");
+}
