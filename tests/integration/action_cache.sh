@@ -59,7 +59,7 @@ cd "$src"
 export GITHUB_OUTPUT="$work/output" SAGELINT_SARIF="$work/out.sarif" SAGELINT_PATHS="examples/infra" SAGELINT_FAIL_ON=warning
 out=$("$act/scripts/action-scan.sh" "$cache/sagelint")
 grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: the scan after a cache hit"; cat "$GITHUB_OUTPUT"; exit 1; }
-echo "$out" | grep -q "^::error file=examples/infra/" || { echo "FAIL: no annotation after a cache hit"; exit 1; }
+grep -q "^::error file=examples/infra/" <<<"$out" || { echo "FAIL: no annotation after a cache hit"; exit 1; }
 echo "ok: a cache hit builds nothing and scans"
 
 # Stale entry (sources changed since it was saved): rebuilt, and not relabelled.

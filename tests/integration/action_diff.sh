@@ -61,8 +61,8 @@ export SAGELINT_COMMENT_FILE="$work/comment.md" SAGELINT_FAIL_ON=warning SAGELIN
 
 out=$("$src/scripts/action-diff.sh" "$bin")
 grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: exit code not recorded"; cat "$GITHUB_OUTPUT"; exit 1; }
-echo "$out" | grep -q "^::warning file=infra/endpoint.yaml,line=10" || { echo "FAIL: no annotation"; echo "$out"; exit 1; }
-if echo "$out" | grep -q "notebook.yaml"; then echo "FAIL: an old finding was annotated"; echo "$out"; exit 1; fi
+grep -q "^::warning file=infra/endpoint.yaml,line=10" <<<"$out" || { echo "FAIL: no annotation"; echo "$out"; exit 1; }
+if grep -q "notebook.yaml" <<<"$out"; then echo "FAIL: an old finding was annotated"; echo "$out"; exit 1; fi
 python3 - "$work/out.sarif" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))["runs"][0]["results"]

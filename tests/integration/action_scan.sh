@@ -11,7 +11,7 @@ cd "$src"
 export GITHUB_OUTPUT="$work/output" SAGELINT_SARIF="$work/out.sarif" SAGELINT_PATHS="examples/infra" SAGELINT_FAIL_ON=warning
 out=$(scripts/action-scan.sh "$bin")
 grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: exit code not recorded"; cat "$GITHUB_OUTPUT"; exit 1; }
-echo "$out" | grep -q "^::error file=examples/infra/endpoint.yaml,line=21,col=25" || { echo "FAIL: no annotation"; echo "$out"; exit 1; }
+grep -q "^::error file=examples/infra/endpoint.yaml,line=21,col=25" <<<"$out" || { echo "FAIL: no annotation"; echo "$out"; exit 1; }
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['version']=='2.1.0' and d['runs'][0]['results']" "$SAGELINT_SARIF"
 echo "ok: findings annotated, SARIF written, exit code 1 recorded"
 

@@ -47,7 +47,9 @@ done
 if command -v groff > /dev/null; then
   warnings=$(groff -man -Tutf8 -ww -z "$man" 2>&1 || true)
   [ -z "$warnings" ] || fail "groff warns about the man page: $warnings"
-  groff -man -Tutf8 -P -cbou "$man" 2>/dev/null | grep -q "^SYNOPSIS" || fail "the man page does not render"
+  # Rendered whole first: grep -q leaving a pipe early would SIGPIPE groff (pipefail).
+  rendered=$(groff -man -Tutf8 -P -cbou "$man" 2>/dev/null)
+  grep -q "^SYNOPSIS" <<<"$rendered" || fail "the man page does not render"
   echo "ok: the man page lists every option and rule and renders without warnings"
 else
   echo "ok: the man page lists every option and rule (groff not installed: not rendered)"

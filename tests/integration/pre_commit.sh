@@ -49,7 +49,7 @@ git add infra/notebook.yaml
 if out=$(git commit -qm "costly notebook" 2>&1); then
   echo "FAIL: the commit with a costly template was not blocked"; echo "$out"; exit 1
 fi
-echo "$out" | grep -q "warning\[SM201\] notebook instance 'Explore'" || { echo "FAIL: finding not shown"; echo "$out"; exit 1; }
+grep -q "warning\[SM201\] notebook instance 'Explore'" <<<"$out" || { echo "FAIL: finding not shown"; echo "$out"; exit 1; }
 echo "ok: blocked with the finding shown"
 
 # Unstage it; a clean template passes, and the unstaged one is not scanned.
@@ -88,6 +88,6 @@ git add tf/main.tf
 if out=$(git commit -qm "gpu notebook" 2>&1); then
   echo "FAIL: the Terraform notebook on a GPU was not blocked"; echo "$out"; exit 1
 fi
-echo "$out" | grep -q "tf/main.tf:3:.*warning\[SM103\].*ml.p3.2xlarge" || { echo "FAIL: sibling variables not used"; echo "$out"; exit 1; }
-if echo "$out" | grep -q "variables.tf:"; then echo "FAIL: an unstaged sibling was reported"; exit 1; fi
+grep -q "tf/main.tf:3:.*warning\[SM103\].*ml.p3.2xlarge" <<<"$out" || { echo "FAIL: sibling variables not used"; echo "$out"; exit 1; }
+if grep -q "variables.tf:" <<<"$out"; then echo "FAIL: an unstaged sibling was reported"; exit 1; fi
 echo "ok: Terraform evaluated with its module, findings for the staged file only"

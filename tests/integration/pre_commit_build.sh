@@ -90,13 +90,13 @@ commit_blocked() {  # runs `git commit`; it must be blocked; the output is in $o
 release "$work/rel-good" "$rev"
 export SAGELINT_RELEASE_URL="file://$work/rel-good" SAGELINT_BUILD_CACHE="$work/cache-good"
 PATH="$nocc" commit_blocked
-echo "$out" | grep -qF "sagelint: using the release binary v$version ($asset, SHA-256 verified, built from ${rev:0:12})" ||
+grep -qF "sagelint: using the release binary v$version ($asset, SHA-256 verified, built from ${rev:0:12})" <<<"$out" ||
   fail "the release binary was not taken"
-echo "$out" | grep -q "warning\[SM201\] notebook instance 'Explore'" || fail "no finding after taking the release"
+grep -q "warning\[SM201\] notebook instance 'Explore'" <<<"$out" || fail "no finding after taking the release"
 cmp -s "$bin" "$SAGELINT_BUILD_CACHE/sagelint" || fail "the cached binary is not the release's"
 [ ! -e "$SAGELINT_BUILD_CACHE/build" ] || fail "something was built although the release was taken"
 PATH="$nocc" commit_blocked
-if echo "$out" | grep -q "release binary"; then fail "the second run fetched again instead of using the cache"; fi
+if grep -q "release binary" <<<"$out"; then fail "the second run fetched again instead of using the cache"; fi
 echo "ok: a release built from the hook's HEAD is downloaded, verified and used; the next run uses the cache"
 
 # 2, 3: refused; no compiler: names what to install, installs nothing.
@@ -106,16 +106,16 @@ for case in other badsum; do
   export SAGELINT_RELEASE_URL="file://$work/rel-$case" SAGELINT_BUILD_CACHE="$work/cache-$case"
   PATH="$nocc" commit_blocked
   if [ "$case" = other ]; then
-    echo "$out" | grep -qF "sagelint: release v$version refused: it was built from commit 0123456789ab, this is ${rev:0:12}" ||
+    grep -qF "sagelint: release v$version refused: it was built from commit 0123456789ab, this is ${rev:0:12}" <<<"$out" ||
       fail "a release of another commit was not refused"
   else
-    echo "$out" | grep -qF "sagelint: release v$version refused: $asset has SHA-256 $(sha256sum "$bin" | cut -c1-64), SHA256SUMS says 0000" ||
+    grep -qF "sagelint: release v$version refused: $asset has SHA-256 $(sha256sum " <<<"$out"$bin" | cut -c1-64), SHA256SUMS says 0000" ||
       fail "a release with a wrong checksum was not refused"
   fi
   [ ! -e "$SAGELINT_BUILD_CACHE/sagelint" ] || fail "the refused binary was kept"
-  echo "$out" | grep -qF "sagelint-build: cannot build sagelint from source here:" || fail "no word on the missing compiler"
-  echo "$out" | grep -qF "missing to build sagelint: build-essential" || fail "the compiler's package is not named"
-  echo "$out" | grep -qF "apt-get install -y --no-install-recommends build-essential" || fail "no install command given"
+  grep -qF "sagelint-build: cannot build sagelint from source here:" <<<"$out" || fail "no word on the missing compiler"
+  grep -qF "missing to build sagelint: build-essential" <<<"$out" || fail "the compiler's package is not named"
+  grep -qF "apt-get install -y --no-install-recommends build-essential" <<<"$out" || fail "no install command given"
   [ ! -e "$work/calls" ] || fail "a package manager or sudo was run: $(cat "$work/calls")"
 done
 echo "ok: a release of another commit or with a wrong checksum is refused; without a compiler the hook names what to install and runs no package manager"
@@ -128,11 +128,11 @@ seconds=$(($(date +%s) - start))
 # What the hook printed: pre-commit's header lines, then the hook's output.
 hook_out=$(echo "$out" | sed -n '/^- exit code:/,$p' | sed '1d;/^$/d')
 before=$(echo "$hook_out" | sed '/warning\[SM201\]/,$d')
-echo "$hook_out" | grep -q "warning\[SM201\] notebook instance 'Explore'" || fail "no finding after the build"
+grep -q "warning\[SM201\] notebook instance 'Explore'" <<<"$hook_out" || fail "no finding after the build"
 [ "$(echo "$before" | wc -l)" -le 2 ] || fail "more than two lines before the first finding: $before"
-echo "$before" | grep -qF "sagelint: no release v$version at file://$work/no-release/v$version" || fail "the missing release is not said"
-echo "$before" | grep -qF "sagelint-build: building sagelint $version from source, once for this revision (a few minutes; log: $SAGELINT_BUILD_CACHE/build.log)" ||
+grep -qF "sagelint: no release v$version at file://$work/no-release/v$version" <<<"$before" || fail "the missing release is not said"
+grep -qF "sagelint-build: building sagelint $version from source, once for this revision (a few minutes; log: $SAGELINT_BUILD_CACHE/build.log)" <<<"$before" ||
   fail "no progress line"
 grep -q "Linking CXX executable sagelint" "$SAGELINT_BUILD_CACHE/build.log" || fail "the build log is not in the file"
-if echo "$out" | grep -qE "warning: |\[[0-9]+/[0-9]+\]|Building CXX"; then fail "compiler or build output on screen"; fi
+if grep -qE "warning: |\[[0-9]+/[0-9]+\]|Building CXX" <<<"$out"; then fail "compiler or build output on screen"; fi
 echo "ok: no release: built from source in ${seconds}s, $(echo "$before" | wc -l) lines before the first finding, the log in a file"

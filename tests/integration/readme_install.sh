@@ -119,8 +119,8 @@ chmod +x "$work/fakegh/gh"
 out=$(cd "$work/home-bin" && PATH="$work/home-bin/.local/bin:$work/fakegh:$PATH" HOME="$work/home-bin" \
       bash -euo pipefail -c "$vars
 $(blocks "## Install" sh 2)" 2>&1) || fail "the binary commands failed: $out"
-echo "$out" | grep -qx "sagelint-linux-$arch: OK" || fail "the checksum was not checked: $out"
-echo "$out" | grep -qx "sagelint $version" || fail "the installed binary does not run: $out"
+grep -qx "sagelint-linux-$arch: OK" <<<"$out" || fail "the checksum was not checked: $out"
+grep -qx "sagelint $version" <<<"$out" || fail "the installed binary does not run: $out"
 cmp -s "$static" "$work/home-bin/.local/bin/sagelint" || fail "another binary was installed"
 grep -q "^gh attestation verify $work/home-bin/.local/bin/sagelint --repo " "$work/gh.log" || fail "no attestation check"
 echo "ok: Install/binary: downloaded, checked against SHA256SUMS (sha256sum: OK), installed, runs"
@@ -140,8 +140,8 @@ cp "$src/examples/infra/endpoint.yaml" infra/ 2>/dev/null || fail "examples/infr
 git add infra
 rc=0; out=$(SAGELINT_RELEASE_URL="${url%/OWNER/sagelint}/OWNER/sagelint/releases/download" git commit -qm costly 2>&1) || rc=$?
 [ "$rc" != 0 ] || fail "the hook let a costly change through: $out"
-echo "$out" | grep -qF "using the release binary v$version" || fail "the hook did not take the release: $out"
-echo "$out" | grep -qE "(error|warning)\[SM[0-9]+\]" || fail "no finding shown: $out"
+grep -qF "using the release binary v$version" <<<"$out" || fail "the hook did not take the release: $out"
+grep -qE "(error|warning)\[SM[0-9]+\]" <<<"$out" || fail "no finding shown: $out"
 echo "ok: pre-commit: the snippet, autoupdate pins v$version, sagelint-build takes its release binary and blocks the commit"
 unset PRE_COMMIT_HOME
 
