@@ -109,7 +109,7 @@ for case in other badsum; do
     grep -qF "sagelint: release v$version refused: it was built from commit 0123456789ab, this is ${rev:0:12}" <<<"$out" ||
       fail "a release of another commit was not refused"
   else
-    grep -qF "sagelint: release v$version refused: $asset has SHA-256 $(sha256sum " <<<"$out"$bin" | cut -c1-64), SHA256SUMS says 0000" ||
+    grep -qF "sagelint: release v$version refused: $asset has SHA-256 $(sha256sum "$bin" | cut -c1-64), SHA256SUMS says 0000" <<<"$out" ||
       fail "a release with a wrong checksum was not refused"
   fi
   [ ! -e "$SAGELINT_BUILD_CACHE/sagelint" ] || fail "the refused binary was kept"
