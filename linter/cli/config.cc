@@ -218,23 +218,23 @@ std::optional<Config> ParseConfig(const std::string& text, const std::string& pa
   return std::nullopt;
 }
 
-std::optional<Config> LoadConfig(const std::string& path, ConfigError* error) {
+std::optional<Config> LoadConfig(const std::string& path, ConfigError* error, const FileSource& files) {
   std::string text, why;
-  if (!ReadFileCapped(path, kMaxConfigBytes, &text, &why)) {
+  if (!files.Read(path, kMaxConfigBytes, &text, &why)) {
     error->message = path + ": cannot read the configuration file: " + why;
     return std::nullopt;
   }
   return ParseConfig(text, path, error);
 }
 
-std::string FindConfig(const std::string& start_dir) {
+std::string FindConfig(const std::string& start_dir, const FileSource& files) {
   std::error_code ec;
   fs::path dir = fs::absolute(start_dir, ec);
   while (!dir.empty()) {
     for (const char* name : {".sagelint.yaml", ".sagelint.yml"}) {
-      if (fs::is_regular_file(dir / name, ec)) return (dir / name).string();
+      if (files.IsRegularFile((dir / name).string())) return (dir / name).string();
     }
-    if (fs::exists(dir / ".git", ec) || dir == dir.parent_path()) break;
+    if (files.Exists((dir / ".git").string()) || dir == dir.parent_path()) break;
     dir = dir.parent_path();
   }
   return {};

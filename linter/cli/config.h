@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/engine/rule_set.h"
 #include "linter/model/finding.h"
 
@@ -43,13 +44,13 @@ struct ConfigError {
 };
 
 // Loads and validates a config file. Returns nullopt and sets `error` on failure.
-std::optional<Config> LoadConfig(const std::string& path, ConfigError* error);
+std::optional<Config> LoadConfig(const std::string& path, ConfigError* error, const FileSource& files = DiskFiles());
 // Loads from text (tests); `path` is used in messages.
 std::optional<Config> ParseConfig(const std::string& text, const std::string& path, ConfigError* error);
 
 // The nearest `.sagelint.yaml` (or `.sagelint.yml`) in `start_dir` or its
 // parents, stopping at the git root; empty if none.
-std::string FindConfig(const std::string& start_dir);
+std::string FindConfig(const std::string& start_dir, const FileSource& files = DiskFiles());
 
 }  // namespace sagelint
 

@@ -211,9 +211,10 @@ std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_v
   return std::nullopt;
 }
 
-std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_view region, std::string* error) {
+std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_view region, std::string* error,
+                                           const FileSource& files) {
   std::string text, why;
-  if (!ReadFileCapped(path, kMaxPriceFileBytes, &text, &why)) {
+  if (!files.Read(path, kMaxPriceFileBytes, &text, &why)) {
     *error = path + ": cannot read: " + why;
     return std::nullopt;
   }

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/model/finding.h"
 #include "linter/model/model.h"
 #include "linter/model/rule.h"
@@ -48,7 +49,8 @@ class PriceTable {
   static std::optional<PriceTable> Parse(std::string_view text, std::string_view region, std::string label,
                                          std::string* error);
   // Reads and parses the file at `path` (label = path).
-  static std::optional<PriceTable> Load(const std::string& path, std::string_view region, std::string* error);
+  static std::optional<PriceTable> Load(const std::string& path, std::string_view region, std::string* error,
+                                        const FileSource& files = DiskFiles());
 
   std::optional<double> Hourly(std::string_view instance_type, PriceComponent c) const;
   size_t size() const { return prices_.size(); }

@@ -58,9 +58,9 @@ bool ParseBaseline(std::string_view text, const std::string& label, Baseline* ba
   return true;
 }
 
-bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error) {
+bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error, const FileSource& files) {
   std::string text, why;
-  if (!ReadFileCapped(path, kMaxBaselineBytes, &text, &why)) {
+  if (!files.Read(path, kMaxBaselineBytes, &text, &why)) {
     *error = path + ": cannot read the baseline: " + why;
     return false;
   }

@@ -199,15 +199,23 @@ bool Holds(const PolicyCondition& c, const AttrValue& v) {
 
 bool LoadPolicies(const YAML::Node& policies, const std::string& config_path,
                   const std::vector<std::string>& policy_files, const std::string& config_dir, std::vector<Policy>* out,
-                  std::string* error) {
+                  std::string* error, const FileSource& files, const std::string& root) {
   std::set<std::string> ids;
   try {
     Loader(config_path, &ids).List(policies, out);
     for (const std::string& rel : policy_files) {
       std::filesystem::path p = std::filesystem::path(rel).is_absolute() ? std::filesystem::path(rel)
                                                                          : std::filesystem::path(config_dir) / rel;
+      // Inside the scan root only, checked before the file is opened: the
+      // message says nothing of whether a file outside exists.
+      std::string path = p.string();
+      if (!root.empty()) {
+        auto inside = ResolveInside(files, path, root);
+        if (!inside) throw Invalid{config_path + ": policy_files: " + rel + " is outside the scan root " + root};
+        path = *inside;
+      }
       std::string text, why;
-      if (!ReadFileCapped(p.string(), kMaxConfigBytes, &text, &why)) {
+      if (!files.Read(path, kMaxConfigBytes, &text, &why)) {
         throw Invalid{config_path + ": policy_files: cannot read " + rel + ": " + why};
       }
       YAML::Node doc;

@@ -2,11 +2,9 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "parsers/cloudformation/node.h"
@@ -488,23 +486,20 @@ class Extractor {
   bool ReadLocalFile(const std::string& name, std::string* text, std::string* shown) {
     namespace fs = std::filesystem;
     if (file_.abs_path.empty() || name.rfind("s3://", 0) == 0) return false;
-    std::error_code ec;
+    const FileSource& files = *opts_.files;
     fs::path p = fs::path(name).is_absolute() ? fs::path(name) : fs::path(file_.abs_path).parent_path() / name;
-    fs::path c = fs::weakly_canonical(p, ec);
-    if (ec) return false;
+    auto canonical = files.WeaklyCanonical(p.string());
+    if (!canonical) return false;
+    fs::path c = *canonical;
     if (!opts_.root.empty()) {
-      fs::path rel = c.lexically_relative(fs::weakly_canonical(opts_.root, ec));
+      fs::path rel = c.lexically_relative(files.WeaklyCanonical(opts_.root).value_or(""));
       if (rel.empty() || *rel.begin() == "..") return false;
       *shown = rel.generic_string();
     } else {
       *shown = name;
     }
-    if (!fs::is_regular_file(c, ec) || fs::file_size(c, ec) > (4u << 20)) return false;
-    std::ifstream in(c, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    *text = s.str();
-    return true;
+    std::string error;
+    return files.Read(c.string(), 4u << 20, text, &error);
   }
 
   // SAM `Policies`: AWS managed policy names or ARNs, and inline policy

@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using K = TfVal::Kind;
 
-constexpr size_t kMaxFileBytes = 4u << 20;
+constexpr size_t kMaxFileBytes = kMaxTerraformFileBytes;
 constexpr int kDeadlineMs = 2000;
 constexpr int kMaxDepth = 64;
 constexpr int kMaxModuleDepth = 8;
@@ -106,9 +106,9 @@ std::string Dedent(const std::string& s) {
   return out;
 }
 
-bool ReadLimited(const fs::path& p, size_t limit, std::string* out) {
+bool ReadLimited(const FileSource& files, const fs::path& p, size_t limit, std::string* out) {
   std::string error;  // a regular file of at most `limit` bytes, or nothing
-  return ReadFileCapped(p.string(), limit, out, &error);
+  return files.Read(p.string(), limit, out, &error);
 }
 
 bool IsNumberText(const std::string& s) {
@@ -284,14 +284,13 @@ std::vector<std::string> LocalModuleSources(const HclFile& f) {
 }
 
 Unit::Unit(const ResolveOptions& opts) : opts_(opts) {
-  std::error_code ec;
-  if (!opts.root.empty()) root_ = fs::weakly_canonical(opts.root, ec);
+  if (!opts.root.empty()) root_ = opts.files->WeaklyCanonical(opts.root).value_or("");
 }
 
 std::optional<fs::path> Unit::Inside(const fs::path& p) const {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(p, ec);
-  if (ec) return std::nullopt;
+  auto canonical = opts_.files->WeaklyCanonical(p.string());
+  if (!canonical) return std::nullopt;
+  fs::path c = *canonical;
   if (root_.empty()) return c;
   fs::path rel = c.lexically_relative(root_);
   if (rel.empty() || *rel.begin() == "..") return std::nullopt;
@@ -299,9 +298,9 @@ std::optional<fs::path> Unit::Inside(const fs::path& p) const {
 }
 
 std::string Unit::RootRelative(const fs::path& abs) const {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(abs, ec);
-  if (ec || root_.empty()) return DisplayPath(abs.string());
+  auto canonical = opts_.files->WeaklyCanonical(abs.string());
+  if (!canonical || root_.empty()) return DisplayPath(abs.string());
+  fs::path c = *canonical;
   fs::path rel = c.lexically_relative(root_);
   if (rel.empty() || *rel.begin() == "..") return DisplayPath(abs.string());
   std::string s = rel.generic_string();
@@ -314,7 +313,7 @@ HclFile* Unit::File(const fs::path& canonical) {
   if (it != files_.end()) return it->second.get();
   std::string text;
   std::unique_ptr<HclFile> f;
-  if (ReadLimited(canonical, kMaxFileBytes, &text)) {
+  if (ReadLimited(*opts_.files, canonical, kMaxFileBytes, &text)) {
     f = ParseHclFile(key, DisplayPath(key), RootRelative(canonical), std::move(text));
   }
   HclFile* out = f.get();
@@ -784,12 +783,17 @@ void Module::LoadCalls() {
     if (s.rfind("./", 0) != 0 && s.rfind("../", 0) != 0 && s != "." && s != "..") continue;
     // Relative to the calling file's directory, and never outside the scan root.
     auto dir = unit_.Inside(fs::path(b.file->abs).parent_path() / s);
-    std::error_code ec;
-    if (!dir || !fs::is_directory(*dir, ec)) continue;
+    const FileSource& source_files = *unit_.opts().files;
+    if (!dir || !source_files.IsDirectory(dir->string())) continue;
     std::vector<fs::path> paths;
-    for (const auto& e : fs::directory_iterator(*dir, ec)) {
-      std::string name = e.path().filename().string();
-      if ((name.ends_with(".tf") || name.ends_with(".tf.json")) && e.is_regular_file(ec)) paths.push_back(e.path());
+    std::vector<DirEntry> entries;
+    std::string error;
+    source_files.List(dir->string(), &entries, &error);
+    for (const DirEntry& e : entries) {
+      const std::string& name = e.name;
+      if ((name.ends_with(".tf") || name.ends_with(".tf.json")) && e.type == FileType::kRegular) {
+        paths.push_back(*dir / name);
+      }
     }
     std::sort(paths.begin(), paths.end());
     std::vector<HclFile*> files;
@@ -1774,9 +1778,8 @@ TfVal Module::FileFunction(const std::string& name, const std::vector<TfVal>& ar
     fs::path p = args[0].text;
     if (p.is_relative()) p = fs::path(f.abs).parent_path() / p;
     auto inside = unit_.Inside(p);
-    std::error_code ec;
     if (!inside) return Unknown(at);
-    return MakeKnown(K::kBool, fs::is_regular_file(*inside, ec) ? "true" : "false", at);
+    return MakeKnown(K::kBool, unit_.opts().files->IsRegularFile(inside->string()) ? "true" : "false", at);
   }
   if (!ReadModuleFile(args[0].text, f, &content, &shown)) return Unknown(at);
   if (name == "templatefile") {
@@ -1822,7 +1825,7 @@ bool Module::ReadModuleFile(const std::string& path, const HclFile& f, std::stri
   auto inside = unit_.Inside(p);
   if (!inside) return false;
   *shown = unit_.RootRelative(*inside);
-  return ReadLimited(*inside, kMaxReadBytes, out);
+  return ReadLimited(*unit_.opts().files, *inside, kMaxReadBytes, out);
 }
 
 }  // namespace sagelint::tf
