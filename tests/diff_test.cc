@@ -41,29 +41,7 @@ Resources:
       EndpointConfigName: !GetAtt Config.EndpointConfigName
 )";
 
-// A git repository in a scratch directory.
-class Repo {
- public:
-  Repo() {
-    Git("init -q");
-    Git("config user.email test@example.invalid");
-    Git("config user.name test");
-    Git("config commit.gpgsign false");
-  }
-  void Write(const std::string& rel, const std::string& text) const { dir_.Write(rel, text); }
-  void Git(const std::string& args) const {
-    std::string cmd = "git -C '" + dir_.path() + "' " + args + " >/dev/null 2>&1";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-  }
-  void Commit(const std::string& message) const {
-    Git("add -A");
-    Git("commit -q --allow-empty -m '" + message + "'");
-  }
-  std::string path() const { return dir_.path(); }
-
- private:
-  TempDir dir_;
-};
+using Repo = sagelint::testing::GitRepo;
 
 nlohmann::json Json(const std::string& out) {
   auto j = nlohmann::json::parse(out, nullptr, false);

@@ -144,6 +144,7 @@ void DiffJson(std::ostream& out, const DiffResult& d) {
        {{"workloads", workloads},
         {"total_monthly_usd", CentsJson(d.total_monthly_usd)},
         {"unpriced_changes", d.unpriced_changes}}},
+      {"notes", d.notes},
       {"summary",
        {{"files_scanned", d.head.files_scanned},
         {"findings", d.head.findings.size()},
