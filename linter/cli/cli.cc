@@ -16,6 +16,7 @@
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
 #include "linter/cli/config.h"
+#include "linter/cli/gate_config.h"
 #include "linter/cli/scan_options.h"
 #include "linter/cost/datasets.h"
 #include "linter/cost/prices.h"
@@ -54,6 +55,9 @@ Options of scan:
   --baseline FILE        hide the findings recorded in FILE (matched by fingerprint)
   --write-baseline FILE  record the current findings in FILE
   --base REF             diff: the git revision to compare with
+  --config-from base|head  diff: check both sides under the base revision's configuration, baseline and
+                         policies (base, the default: a change cannot switch its own gate off), or each
+                         side under its own (head)
   --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
   --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
   --select ID,...        run only these rules
@@ -102,7 +106,8 @@ struct CliOptions {
   std::string prices;
   std::vector<std::string> lifecycle_arns;  // iam-policy
   std::string baseline, write_baseline;
-  std::string base;  // diff --base REF
+  std::string base;                  // diff --base REF
+  std::string config_from = "base";  // diff --config-from base|head
   int jobs = 0;
   bool no_color = false, quiet = false, no_ignore = false, report_unused = false;
   bool timing = false;  // developer aid: CPU time per front end on stderr
@@ -244,6 +249,11 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.write_baseline = next();
     } else if (a == "--base") {
       o.base = next();
+    } else if (a == "--config-from") {
+      o.config_from = next();
+      if (o.config_from != "base" && o.config_from != "head") {
+        throw UsageError{"--config-from expects base or head, got '" + o.config_from + "'"};
+      }
     } else if (a == "--lifecycle-arn") {
       o.lifecycle_arns.push_back(next());
     } else if (a == "--jobs" || a == "-j") {
@@ -722,36 +732,82 @@ int CommandDiff(const CliOptions& o) {
   }
   if (!o.config_path.empty() && !inside_top(o.config_path)) tree->AllowDiskFile(fs::absolute(o.config_path, ec));
 
+  // The gate's configuration: the base revision's for both sides (so that a
+  // change cannot switch its own gate off), or each side's own.
+  bool from_base = o.config_from == "base";
+  std::vector<std::string> notes;
+  SideContext base_side;
+  base_side.files = tree.get();
+  base_side.config_files = tree.get();
+  base_side.config_start = inside_top(cwd.string()) ? cwd.string() : top_dir;
+  base_side.notes = &notes;
+  SideContext head_side;
+  if (from_base) {
+    head_side.config_files = tree.get();
+    head_side.config_start = base_side.config_start;
+  }
+  // The baseline: read where the configuration in force is, and applied to both sides.
+  auto load_baseline = [&](const FileSource& files, GateConfig* gate) {
+    if (o.baseline.empty()) return;
+    gate->baseline_path = o.baseline;
+    if (!files.Exists(o.baseline) && &files == tree.get()) {
+      notes.push_back("--baseline " + o.baseline + " does not exist there; no finding is hidden by it");
+      return;
+    }
+    std::string why;
+    if (!files.Read(o.baseline, kMaxBaselineBytes, &gate->baseline_text, &why)) {
+      throw UsageError{"--baseline: " + o.baseline + ": cannot read the baseline: " + why};
+    }
+    Baseline b;
+    if (!ParseBaseline(gate->baseline_text, o.baseline, &b, &why)) throw UsageError{"--baseline: " + why};
+    gate->baseline = std::move(b);
+  };
+  if (!o.baseline.empty() && !inside_top(o.baseline)) tree->AllowDiskFile(fs::absolute(o.baseline, ec));
+
   // The work tree.
   std::optional<PriceTable> prices;
-  ScanOptions head_opts = BuildScanOptions(o, &prices);
+  ScanOptions head_opts = BuildScanOptions(o, &prices, head_side);
   head_opts.paths = paths;
-  Baseline baseline;
-  if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
+  GateConfig in_force;
+  load_baseline(from_base ? static_cast<const FileSource&>(*tree) : DiskFiles(), &in_force);
+  Baseline baseline = in_force.baseline.value_or(Baseline{});
   ScanResult head = Scan(head_opts);
   if (ReportMissing(head)) return 2;
   ApplyBaseline(baseline, &head);
 
   // The base: the same paths, where they exist there.
-  std::vector<std::string> notes;
   std::vector<std::string> base_paths;
   for (const std::string& rel : rels) {
     std::string p = (fs::path(top_dir) / rel).lexically_normal().string();
     while (p.size() > 1 && p.back() == '/') p.pop_back();
     if (tree->Exists(p)) base_paths.push_back(p);
   }
+  std::optional<PriceTable> base_prices;
+  ScanOptions base_opts = BuildScanOptions(o, &base_prices, base_side);
   ScanResult base;
   if (!base_paths.empty()) {
-    std::optional<PriceTable> base_prices;
-    SideContext side;
-    side.files = tree.get();
-    side.config_files = tree.get();
-    side.config_start = inside_top(cwd.string()) ? cwd.string() : top_dir;
-    side.notes = &notes;
-    ScanOptions base_opts = BuildScanOptions(o, &base_prices, side);
     base_opts.paths = base_paths;
     base = Scan(base_opts);
     ApplyBaseline(baseline, &base);
+  }
+
+  // How the change edits the gate itself (SM006): the work tree's
+  // configuration, policies and baseline against the base's.
+  std::vector<Finding> gate_changes;
+  if (from_base) {
+    GateConfig& base_gate = in_force;
+    base_gate.config = base_opts.config;
+    base_gate.policies = base_opts.policies;
+    GateConfig head_gate;
+    head_gate.config = LoadConfigFor(o, DiskFiles(), base_side.config_start);
+    head_gate.policies = LoadConfigPolicies(head_gate.config);
+    if (!o.baseline.empty() && DiskFiles().Exists(o.baseline)) {
+      load_baseline(DiskFiles(), &head_gate);
+    } else if (!o.baseline.empty()) {
+      head_gate.baseline_path = o.baseline;
+      head_gate.baseline = Baseline{};  // the change deletes it
+    }
+    gate_changes = GateConfigChanges(base_gate, head_gate, top_dir);
   }
   for (const std::string& note : tree->Notes()) notes.push_back(note);
   // What the base scan could not read is told once; objects git could not give are in the notes already.
@@ -770,6 +826,12 @@ int CommandDiff(const CliOptions& o) {
                                  head_opts.prices ? *head_opts.prices : PriceTable::BuiltIn());
   diff.base_ref = o.base;
   diff.base_commit = *commit;
+  for (Finding& f : gate_changes) {
+    diff.head.findings.push_back(f);
+    diff.added.push_back(std::move(f));
+  }
+  std::stable_sort(diff.head.findings.begin(), diff.head.findings.end(), FindingLess);
+  std::stable_sort(diff.added.begin(), diff.added.end(), FindingLess);
   diff.notes = std::move(notes);
   for (const std::string& note : diff.notes) std::cerr << "sagelint: note: at the base: " << Printable(note) << "\n";
 
@@ -778,6 +840,7 @@ int CommandDiff(const CliOptions& o) {
       })) {
     return 2;
   }
+  // The gate's fail_on: the base's under --config-from base (head_opts has its configuration then).
   FailOn level = o.fail_on.value_or(head_opts.config.fail_on.value_or(FailOn::kWarning));
   for (const Finding& f : diff.added) {
     if (FailsOn(level, f.severity)) return 1;

@@ -141,15 +141,22 @@ class Loader {
                                                    "variables", "policies", "policy_files"};
     std::vector<std::string> rule_ids;
     for (const RuleInfo& r : AllRules()) rule_ids.emplace_back(r.id);
+    auto line = [](const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 1; };
     for (const auto& kv : root) {
       std::string key = Scalar(kv.first, "key");
       const YAML::Node& v = kv.second;
+      c.lines[key] = line(kv.first);
       if (key == "fail_on") {
         std::string level = Scalar(v, key);
         c.fail_on = FailOnFromName(level);
         if (!c.fail_on) Fail(v, "fail_on: '" + level + "' is not one of error, warning, note, none");
       } else if (key == "exclude") {
         c.exclude = StringList(v, key);
+        if (v.IsSequence()) {
+          for (const auto& item : v) c.lines.try_emplace("exclude:" + item.Scalar(), line(item));
+        } else if (v.IsScalar()) {
+          c.lines.try_emplace("exclude:" + v.Scalar(), line(v));
+        }
       } else if (key == "region") {
         c.region = Scalar(v, key);
       } else if (key == "prices") {
@@ -163,6 +170,7 @@ class Loader {
             Fail(r.first, "rules: unknown rule ID '" + id + "'" + DidYouMeanSuffix(id, rule_ids));
           }
           c.rules[id] = Rule(id, r.second);
+          c.lines["rules." + id] = line(r.first);
         }
       } else if (key == "datasets") {
         c.datasets = StringMap(v, key);

@@ -37,6 +37,10 @@ struct Config {
   std::map<std::string, std::string> variables;
   YAML::Node policies;                    // the `policies:` list, validated by linter/policy
   std::vector<std::string> policy_files;  // files holding more `policies:` lists
+  // Where settings are written (1-based lines), for findings about the
+  // configuration itself (SM006): "fail_on", "exclude", "exclude:PATTERN",
+  // "rules", "rules.ID", "policies", "policy_files".
+  std::map<std::string, int> lines;
 };
 
 struct ConfigError {
