@@ -8,6 +8,7 @@
 
 #include "linter/base/embedded.h"
 #include "linter/base/files.h"
+#include "linter/base/json_shape.h"
 
 namespace sagelint {
 namespace {
@@ -137,6 +138,13 @@ const PriceTable& PriceTable::BuiltIn() {
 
 std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_view region, std::string label,
                                             std::string* error) {
+  // A price file named by a pull request's configuration is hostile input: its
+  // nesting is checked before a tree is built (an offer file nests 6 levels).
+  std::string why;
+  if (!CheckJsonShape(text, 64, false, &why)) {
+    *error = label + ": " + why;
+    return std::nullopt;
+  }
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     *error = label + ": not a JSON object";

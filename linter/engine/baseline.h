@@ -19,6 +19,7 @@
 namespace sagelint {
 
 inline constexpr int kBaselineSchema = 2;
+inline constexpr int kMaxBaselineDepth = 64;  // levels of nesting (a baseline has 3)
 
 struct Baseline {
   int schema_version = kBaselineSchema;
