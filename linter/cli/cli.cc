@@ -435,6 +435,8 @@ int CommandDumpModel(const CliOptions& o) {
     std::vector<std::string> skipped;
     dump(ParseUnit(unit, ro, &skipped), skipped);
   }
+  std::cout.flush();
+  if (!std::cout) throw UsageError{"cannot write to standard output"};
   return 0;
 }
 

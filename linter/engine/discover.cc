@@ -407,6 +407,18 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
   }
   size_t listed = out.files.size();
   SortAndDeduplicate(out.files);
+  // A file named through a link is the file it points to: named twice (by
+  // its own path and a link's, or walked and named), it is scanned once,
+  // under the path that sorts first.
+  if (std::any_of(out.files.begin(), out.files.end(), [](const DiscoveredFile& f) { return f.named; })) {
+    std::set<std::string> seen;
+    std::vector<DiscoveredFile> once;
+    for (DiscoveredFile& f : out.files) {
+      std::string abs = f.abs_path();
+      if (seen.insert(opts.files->Canonical(abs).value_or(abs)).second) once.push_back(std::move(f));
+    }
+    out.files = std::move(once);
+  }
   out.found -= static_cast<int>(listed - out.files.size());
   return out;
 }

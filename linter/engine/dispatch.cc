@@ -252,6 +252,22 @@ class Planner {
     return false;
   }
 
+  // The directories that call `dir`, directly or through others (`dir` among them only on a cycle).
+  std::set<std::string> Reaching(const std::string& dir) {
+    Called(dir);
+    std::set<std::string> seen;
+    std::vector<std::string> stack;
+    if (auto it = callers_.find(dir); it != callers_.end()) stack.assign(it->second.begin(), it->second.end());
+    while (!stack.empty()) {
+      std::string d = stack.back();
+      stack.pop_back();
+      if (!seen.insert(d).second) continue;
+      if (auto it = callers_.find(d); it != callers_.end())
+        stack.insert(stack.end(), it->second.begin(), it->second.end());
+    }
+    return seen;
+  }
+
   // The uncalled directories from which `dir` is reached (itself if nothing calls it).
   std::set<std::string> TopCallers(const std::string& dir) {
     Called(dir);
@@ -270,6 +286,24 @@ class Planner {
     }
     return out;
   }
+
+  // Where `dir` is evaluated from: the uncalled directories that reach it;
+  // when only a cycle of modules reaches it, the first scanned directory of
+  // that cycle (whose evaluation reports the cycle Terraform rejects).
+  std::set<std::string> Roots(const std::string& dir) {
+    std::set<std::string> tops = TopCallers(dir);
+    if (!tops.empty()) return tops;
+    std::set<std::string> reaching = Reaching(dir);
+    reaching.insert(dir);
+    for (const std::string& d : reaching) {  // in order: the first scanned one that lies on a cycle
+      auto it = dirs_.find(d);
+      if (it != dirs_.end() && it->second.scanned && Reaching(d).count(d)) return {d};
+    }
+    return {dir};
+  }
+
+  // Whether `dir` is evaluated as a root although another module calls it: it lies on a cycle no root reaches.
+  bool CycleRoot(const std::string& dir) { return TopCallers(dir).empty() && Roots(dir) == std::set<std::string>{dir}; }
 
   TfDir& dir(const std::string& d) { return dirs_.at(d); }
 
@@ -351,7 +385,7 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
     WorkUnit u;
     u.terraform_module = true;
     u.files = modules[dir];
-    u.syntax_only = planner.Called(dir);
+    u.syntax_only = planner.Called(dir) && !planner.CycleRoot(dir);
     units.push_back(std::move(u));
   }
   // Named files: evaluated from the root modules that reach them.
@@ -366,7 +400,7 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
       u.named = named;
       units.push_back(std::move(u));
     }
-    for (const std::string& top : planner.TopCallers(dir)) {
+    for (const std::string& top : planner.Roots(dir)) {
       if (!roots_done.insert(top).second || !planner.Relevant(top)) continue;
       WorkUnit u;
       u.terraform_module = true;

@@ -212,6 +212,116 @@ std::optional<ParseError> StrictJsonError(const std::string& text) {
 
 // ---- files ------------------------------------------------------------------
 
+bool IdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+
+// A number as Terraform shows it: 1e2 is 100.
+std::string NumberValue(const std::string& written) {
+  double v = std::strtod(written.c_str(), nullptr);
+  char buf[64];
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+  }
+  return buf;
+}
+
+// Replaces each number written with an exponent but no fraction (`1e2`,
+// `3E+4`; HCL's NumericLit allows them, the grammar only after a fraction)
+// by zeros of the same length, outside strings, heredocs and comments, and
+// records its value by offset.
+void MarkExponentNumbers(HclFile* f) {
+  std::string& t = f->text;
+  std::vector<char> modes;  // 's' a quoted string, 'i' an interpolation inside one
+  std::vector<int> braces;  // open braces of each interpolation
+  for (size_t i = 0; i < t.size();) {
+    char c = t[i];
+    char mode = modes.empty() ? 'c' : modes.back();
+    char next = i + 1 < t.size() ? t[i + 1] : '\0';
+    if (mode == 's') {
+      if (c == '\\') {
+        i += 2;
+      } else if (c == '"' || c == '\n') {
+        modes.pop_back();
+        ++i;
+      } else if ((c == '$' || c == '%') && next == '{') {
+        modes.push_back('i');
+        braces.push_back(0);
+        i += 2;
+      } else {
+        ++i;
+      }
+      continue;
+    }
+    if (mode == 'i' && (c == '{' || c == '}')) {
+      if (c == '{') {
+        ++braces.back();
+      } else if (braces.back()-- == 0) {
+        braces.pop_back();
+        modes.pop_back();
+      }
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      modes.push_back('s');
+      ++i;
+    } else if (c == '#' || (c == '/' && next == '/')) {
+      i = t.find('\n', i);
+    } else if (c == '/' && next == '*') {
+      size_t end = t.find("*/", i + 2);
+      i = end == std::string::npos ? end : end + 2;
+    } else if (c == '<' && next == '<' && mode == 'c') {
+      // A heredoc: its lines up to the one that holds only its marker.
+      size_t k = i + 2 + (i + 2 < t.size() && t[i + 2] == '-');
+      size_t start = k;
+      while (k < t.size() && IdentChar(t[k])) ++k;
+      std::string marker = t.substr(start, k - start);
+      size_t line = t.find('\n', k);
+      i = k;
+      if (marker.empty() || line == std::string::npos) continue;
+      for (size_t p = line + 1; p < t.size();) {
+        size_t end = t.find('\n', p);
+        std::string_view l(t.data() + p, (end == std::string::npos ? t.size() : end) - p);
+        size_t a = l.find_first_not_of(" \t"), b = l.find_last_not_of(" \t\r");
+        if (a != std::string_view::npos && l.substr(a, b - a + 1) == marker) {
+          i = end == std::string::npos ? t.size() : end;
+          break;
+        }
+        if (end == std::string::npos) {
+          i = t.size();
+          break;
+        }
+        p = end + 1;
+      }
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t k = i;
+      while (k < t.size() && std::isdigit(static_cast<unsigned char>(t[k]))) ++k;
+      // Identifiers are skipped whole below, so a digit here starts a number,
+      // unless it is a fraction's (1.5e3, which the grammar reads).
+      bool start_of_token = i == 0 || t[i - 1] != '.';
+      if (start_of_token && k < t.size() && (t[k] == 'e' || t[k] == 'E')) {
+        size_t e = k + 1;
+        if (e < t.size() && (t[e] == '+' || t[e] == '-')) ++e;
+        size_t digits = e;
+        while (e < t.size() && std::isdigit(static_cast<unsigned char>(t[e]))) ++e;
+        bool ends = e == t.size() || !(std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_');
+        if (e > digits && ends) {
+          f->exponent_numbers[static_cast<uint32_t>(i)] = NumberValue(t.substr(i, e - i));
+          std::fill(t.begin() + static_cast<std::ptrdiff_t>(i), t.begin() + static_cast<std::ptrdiff_t>(e), '0');
+          k = e;
+        }
+      }
+      while (k < t.size() && IdentChar(t[k])) ++k;
+      i = k;
+    } else if (IdentChar(c)) {
+      while (i < t.size() && IdentChar(t[i])) ++i;
+    } else {
+      ++i;
+    }
+  }
+}
+
 std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std::string root_path, std::string text) {
   auto f = std::make_unique<HclFile>();
   f->abs = std::move(abs);
@@ -239,6 +349,7 @@ std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std:
       }
     }
   } else {
+    if (f->text.find_first_of("eE") != std::string::npos) MarkExponentNumbers(f.get());
     f->tree = ts::Parse(tree_sitter_hcl(), f->text, kDeadlineMs);
     if (!f->tree) {
       f->errors.push_back({"parsing took too long; file skipped", {1, 1}});
@@ -765,6 +876,7 @@ void Module::LoadCalls() {
   if (calls_loaded_) return;
   calls_loaded_ = true;
   if (depth_ >= kMaxModuleDepth) return;
+  chain_.push_back(unit_.opts().files->WeaklyCanonical(dir_.string()).value_or(dir_.string()));
   struct Block {
     std::string name;
     HclFile* file;
@@ -785,6 +897,19 @@ void Module::LoadCalls() {
     auto dir = unit_.Inside(fs::path(b.file->abs).parent_path() / s);
     const FileSource& source_files = *unit_.opts().files;
     if (!dir || !source_files.IsDirectory(dir->string())) continue;
+    // A module that calls itself, directly or through others: Terraform
+    // rejects the configuration ("Module cycle"), so it is not expanded.
+    if (std::find(chain_.begin(), chain_.end(), dir->string()) != chain_.end()) {
+      SourceRange at = d.range;
+      if (!ts_node_is_null(b.body)) at = Range(ts_node_parent(b.body));
+      if (b.json) at = {b.json->pos, b.json->pos};
+      std::string how = dir->string() == chain_.back() ? "calls its own module" : "calls a module that calls this one";
+      unit_.errors.push_back(
+          {b.file->path,
+           {"module \"" + b.name + "\" (source \"" + s + "\") " + how + ": a module cycle, which Terraform rejects",
+            at.begin.valid() ? at.begin : SourcePos{1, 1}}});
+      continue;
+    }
     std::vector<fs::path> paths;
     std::vector<DirEntry> entries;
     std::string error;
@@ -828,6 +953,7 @@ void Module::LoadCalls() {
       std::string via = via_.empty() ? b.file->root_path : via_;
       call->module = std::make_unique<Module>(unit_, files, *dir, prefix_ + "module." + b.name + inst.suffix + ".", via,
                                               &call->inputs, depth_ + 1);
+      call->module->chain_ = chain_;
       call->module->Load();
       calls_[b.name].push_back(std::move(call));
     }
@@ -986,7 +1112,10 @@ TfVal Module::EvalInner(TSNode n, const HclFile& f, int depth) {
   if (type == "literal_value" || type == "template_expr" || type == "collection_value") {
     return Eval(ts_node_named_child(n, 0), f, depth + 1);
   }
-  if (type == "numeric_lit") return MakeKnown(K::kNum, std::string(ts::Text(n, f.text)), r);
+  if (type == "numeric_lit") {
+    auto exp = f.exponent_numbers.find(ts_node_start_byte(n));
+    return MakeKnown(K::kNum, exp != f.exponent_numbers.end() ? exp->second : std::string(ts::Text(n, f.text)), r);
+  }
   if (type == "bool_lit") return MakeKnown(K::kBool, std::string(ts::Text(n, f.text)), r);
   if (type == "null_lit") return MakeNull(r);
   if (type == "string_lit" || type == "quoted_template") return Template(n, f, depth, false);

@@ -223,6 +223,13 @@ std::vector<FileResult> ParseTerraformModule(const TerraformRoot& root, const Re
     return results[it->second];
   };
   for (Workload& w : workloads) result_for(w.path).workloads.push_back(std::move(w));
+  // What Terraform would reject (a module cycle) is a parse error of the file that writes it.
+  std::set<std::string> reported;
+  for (auto& [path, error] : unit.errors) {
+    if (reported.insert(path + ":" + std::to_string(error.pos.line) + ":" + error.message).second) {
+      result_for(path).errors.push_back(std::move(error));
+    }
+  }
 
   // Pre-commit: a workload of an unnamed file whose values a named file sets
   // (a variable default, a tfvars value, a module argument) is reported in
