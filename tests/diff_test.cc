@@ -458,3 +458,31 @@ TEST_CASE("diff: the base's baseline and policies are in force, and adding basel
   r = RunSagelint("diff --base HEAD --baseline base.json --config-from head --format json", repo.path());
   CHECK(r.status == 0);
 }
+
+TEST_CASE("diff: the pull-request comment fits GitHub's limit, the spend table and the findings sharing it", "[diff]") {
+  Repo repo;
+  auto notebooks = [](int file, const std::string& type) {
+    std::string t = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n";
+    for (int i = 0; i < 100; ++i) {
+      t += "  Notebook" + std::to_string(file) + "x" + std::to_string(i) +
+           "WithAQuiteLongLogicalIdAsGeneratedTemplatesHave:\n    Type: AWS::SageMaker::NotebookInstance\n"
+           "    Properties:\n      InstanceType: " +
+           type + "\n";
+    }
+    return t;
+  };
+  for (int f = 0; f < 6; ++f) repo.Write("infra/nb" + std::to_string(f) + ".yaml", notebooks(f, "ml.t3.medium"));
+  repo.Commit("base");
+  for (int f = 0; f < 6; ++f) repo.Write("infra/nb" + std::to_string(f) + ".yaml", notebooks(f, "ml.p3.8xlarge"));
+  auto r = RunSagelint("diff --base HEAD --format markdown", repo.path());
+  CHECK(r.status == 1);
+  size_t chars = 0;
+  for (unsigned char c : r.out) chars += (c & 0xC0) != 0x80;
+  // Before: 184k characters, which GitHub refuses.
+  CHECK(chars <= 65536);
+  CHECK(r.out.find("| Workload | Before | After | Monthly Δ |") != std::string::npos);
+  CHECK(r.out.find(" more changed workloads, smaller changes: see the JSON or text output.") != std::string::npos);
+  CHECK(r.out.find("**New findings**") != std::string::npos);
+  CHECK(r.out.find(" more new findings: see the code scanning (SARIF) results.") != std::string::npos);
+  CHECK(r.out.rfind("<sub>Against HEAD (") != std::string::npos);
+}
