@@ -7,6 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "linter/base/files.h"
+#include "linter/engine/baseline.h"
+#include "linter/engine/git.h"
+#include "linter/policy/policy.h"
+#include "linter/report/emit.h"
 #include "tests/catch.h"
 #include "tests/test_util.h"
 
@@ -38,8 +43,7 @@ std::string NestedLoops(int levels, int width, bool same_id = false) {
 }
 
 std::string Sm000Message(const std::string& json_out) {
-  auto j = nlohmann::json::parse(json_out, nullptr, false);
-  if (j.is_discarded()) return "not JSON";
+  auto j = sagelint::testing::ParseJson(json_out);
   for (const auto& f : j["findings"]) {
     if (f["rule"] == "SM000") return f["message"];
   }
@@ -78,9 +82,7 @@ TEST_CASE("Fn::ForEach stops at CloudFormation's 500 resources per template, wit
 
 TEST_CASE("custom policies' regular expressions share one budget", "[adversarial][policy]") {
   TempDir d;
-  d.Write("nb.yaml",
-          "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Nb:\n    Type: AWS::SageMaker::NotebookInstance\n"
-          "    Properties:\n      InstanceType: ml.t3.medium\n");
+  d.Write("nb.yaml", sagelint::testing::NotebookTemplate("Nb", "ml.t3.medium"));
   auto policies = [](int n, const std::string& pattern, int first = 0) {
     std::string out;
     for (int i = first; i < first + n; ++i) {
@@ -119,9 +121,7 @@ TEST_CASE("custom policies' regular expressions share one budget", "[adversarial
 
 TEST_CASE("baselines: 64 levels of nesting, 64 MiB, no key twice", "[adversarial][baseline]") {
   TempDir d;
-  d.Write("nb.yaml",
-          "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Nb:\n    Type: AWS::SageMaker::NotebookInstance\n"
-          "    Properties:\n      InstanceType: ml.t3.medium\n");
+  d.Write("nb.yaml", sagelint::testing::NotebookTemplate("Nb", "ml.t3.medium"));
   // 16 MiB of '[' (before: the tree was built, many times its size).
   d.Write("deep.json", std::string(16u << 20, '['));
   auto r = RunSagelint("scan --baseline deep.json nb.yaml", d.path());
@@ -171,5 +171,31 @@ TEST_CASE("var files (--var-file) are read through the cap", "[adversarial][terr
       CHECK(r.status == 2);
       CHECK(r.err == c.err);
     }
+  }
+}
+
+TEST_CASE("docs/security.md states the limits the code applies", "[adversarial][docs]") {
+  std::string doc = sagelint::testing::ReadFileOrDie(sagelint::testing::SourcePath("docs/security.md"));
+  auto with_commas = [](long n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+      if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+      out += digits[i];
+    }
+    return out;
+  };
+  sagelint::GitTreeLimits git;
+  for (const std::string& s : {
+           with_commas(sagelint::kPolicyRegexBudget) + " program instructions",
+           std::to_string(sagelint::kPolicyRegexMaxMem >> 20) + " MiB",
+           std::to_string(sagelint::kMaxBaselineDepth) + " levels of nesting",
+           std::to_string(git.max_bytes >> 30) + " GiB of git objects",
+           with_commas(static_cast<long>(git.max_entries)) + " tree entries",
+           with_commas(static_cast<long>(sagelint::kCommentLimit)) + " characters",
+           std::string("500 resources per template"),
+           std::to_string(sagelint::kMaxTerraformFileBytes >> 20) + " MiB",
+       }) {
+    INFO(s);
+    CHECK(doc.find(s) != std::string::npos);
   }
 }

@@ -18,19 +18,9 @@ using sagelint::testing::TempDir;
 
 namespace {
 
-constexpr const char* kNotebook = R"(AWSTemplateFormatVersion: "2010-09-09"
-Resources:
-  Explore:
-    Type: AWS::SageMaker::NotebookInstance
-    Properties:
-      InstanceType: ml.t3.xlarge
-)";
+const std::string kNotebook = sagelint::testing::NotebookTemplate();
 
-nlohmann::json Json(const std::string& out) {
-  auto j = nlohmann::json::parse(out, nullptr, false);
-  REQUIRE(!j.is_discarded());
-  return j;
-}
+nlohmann::json Json(const std::string& out) { return sagelint::testing::ParseJson(out); }
 
 // Writes `text` as a blob of `repo`; its object id.
 std::string Blob(const GitRepo& repo, const std::string& text) {
@@ -140,9 +130,7 @@ TEST_CASE("diff: a blob a partial clone cannot fetch is named once and absent at
   origin.Git("config uploadpack.allowfilter true");
   origin.Write("infra/notebook.yaml", kNotebook);
   origin.Commit("base");
-  std::string changed = kNotebook;
-  changed.replace(changed.find("ml.t3.xlarge"), 12, "ml.p3.2xlarge");
-  origin.Write("infra/notebook.yaml", changed);
+  origin.Write("infra/notebook.yaml", sagelint::testing::NotebookTemplate("Explore", "ml.p3.2xlarge"));
   origin.Commit("head");
   TempDir clone;
   ShellOut("git clone -q --filter=blob:none 'file://" + origin.path() + "' '" + clone.path() + "/c' 2>/dev/null");

@@ -127,6 +127,17 @@ void GitRepo::Commit(const std::string& message) const {
   Git("commit -q --allow-empty -m '" + message + "'");
 }
 
+std::string NotebookTemplate(const std::string& name, const std::string& instance_type) {
+  return "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  " + name +
+         ":\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n      InstanceType: " + instance_type + "\n";
+}
+
+nlohmann::json ParseJson(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error("not JSON: " + text.substr(0, 200));
+  return j;
+}
+
 std::string AliasBomb() {
   std::string bomb = "AWSTemplateFormatVersion: x # SageMaker\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
   char prev = 'a';

@@ -2,6 +2,7 @@
 #ifndef SAGELINT_TESTS_TEST_UTIL_H_
 #define SAGELINT_TESTS_TEST_UTIL_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace sagelint::testing {
@@ -55,6 +56,11 @@ class GitRepo {
  private:
   TempDir dir_;
 };
+
+// A CloudFormation template declaring one notebook instance.
+std::string NotebookTemplate(const std::string& name = "Explore", const std::string& instance_type = "ml.t3.xlarge");
+// `text` as JSON; throws (failing the test) when it is not JSON.
+nlohmann::json ParseJson(const std::string& text);
 
 // A YAML "billion laughs": ten levels of ten aliases each.
 std::string AliasBomb();

@@ -19,11 +19,7 @@ using sagelint::testing::TempDir;
 
 namespace {
 
-nlohmann::json Json(const std::string& out) {
-  auto j = nlohmann::json::parse(out, nullptr, false);
-  REQUIRE(!j.is_discarded());
-  return j;
-}
+nlohmann::json Json(const std::string& out) { return sagelint::testing::ParseJson(out); }
 
 std::vector<std::string> Lines(const nlohmann::json& findings) {
   std::vector<std::string> out;
@@ -106,9 +102,7 @@ TEST_CASE("a module cycle is SM000 saying Terraform rejects it, expanded nowhere
 
 TEST_CASE("a file named twice (by its path and a link's) is reported once", "[adversarial][cli][discover]") {
   TempDir d;
-  d.Write("nb.yaml",
-          "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Nb:\n    Type: AWS::SageMaker::NotebookInstance\n"
-          "    Properties:\n      InstanceType: ml.t3.medium\n");
+  d.Write("nb.yaml", sagelint::testing::NotebookTemplate("Nb", "ml.t3.medium"));
   fs::create_symlink("nb.yaml", fs::path(d.path()) / "link.yaml");
   for (const char* args : {"nb.yaml link.yaml", "link.yaml nb.yaml", "nb.yaml ./nb.yaml nb.yaml"}) {
     INFO(args);
@@ -120,9 +114,7 @@ TEST_CASE("a file named twice (by its path and a link's) is reported once", "[ad
 
 TEST_CASE("dump-model on a full device exits non-zero with a message", "[adversarial][cli][write]") {
   TempDir d;
-  d.Write("nb.yaml",
-          "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Nb:\n    Type: AWS::SageMaker::NotebookInstance\n"
-          "    Properties:\n      InstanceType: ml.t3.medium\n");
+  d.Write("nb.yaml", sagelint::testing::NotebookTemplate("Nb", "ml.t3.medium"));
   std::string cmd =
       "cd '" + d.path() + "' && '" + sagelint::testing::Binary() + "' dump-model nb.yaml >/dev/full 2>err.txt";
   int rc = std::system(cmd.c_str());

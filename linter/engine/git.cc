@@ -171,6 +171,8 @@ struct GitTreeFiles::State {
   std::vector<std::string> notes;
   std::set<std::string> noted;
   std::set<std::string> disk_files;
+  // Objects held in memory instead of git's (FromObjects).
+  std::optional<std::map<std::string, GitTreeFiles::Object>> memory;
 
   void Note(const std::string& key, const std::string& text) {
     if (noted.insert(key).second) notes.push_back(text);
@@ -178,7 +180,7 @@ struct GitTreeFiles::State {
 
   bool Ensure(Coprocess& p, const char* mode, std::string* why) {
     if (p.running()) return true;
-    if (restarts > kMaxRestarts) {
+    if (restarts >= kMaxRestarts) {
       *why = "git cat-file ended too often; nothing more is read";
       return false;
     }
@@ -214,6 +216,17 @@ struct GitTreeFiles::State {
       return Got::kOk;
     }
     if (missing.count(oid)) return Got::kMissing;
+    if (memory) {
+      auto it = memory->find(oid);
+      if (it == memory->end()) {
+        missing.insert(oid);
+        *why = "the object is missing from the repository";
+        return Got::kMissing;
+      }
+      *size = it->second.content.size();
+      sizes[oid] = *size;
+      return Got::kOk;
+    }
     if (!Ensure(check, "--batch-check", why)) return Got::kFailed;
     std::string line, type;
     if (!check.Write(oid + "\n") || !check.ReadLine(&line, kMaxHeader)) return Ended(check, why);
@@ -239,6 +252,16 @@ struct GitTreeFiles::State {
     if (bytes_spent || bytes + size > limits.max_bytes) {
       bytes_spent = true;
       return Got::kSpent;
+    }
+    if (memory) {
+      const GitTreeFiles::Object& o = memory->at(oid);
+      bytes += size;
+      if (o.type != want) {
+        *why = "a " + o.type + " where git's tree names a " + want;
+        return Got::kFailed;
+      }
+      *out = o.content;
+      return Got::kOk;
     }
     if (!Ensure(batch, "--batch", why)) return Got::kFailed;
     std::string line, type;
@@ -501,6 +524,19 @@ std::unique_ptr<GitTreeFiles> GitTreeFiles::Open(const std::string& top, const s
     *error = "git gave no tree for " + commit;
     return nullptr;
   }
+  return std::unique_ptr<GitTreeFiles>(new GitTreeFiles(std::move(state)));
+}
+
+std::unique_ptr<GitTreeFiles> GitTreeFiles::FromObjects(std::map<std::string, Object> objects,
+                                                        const std::string& root_tree, const std::string& mount,
+                                                        const GitTreeLimits& limits) {
+  auto state = std::make_unique<State>();
+  state->mount = fs::path(mount).lexically_normal().string();
+  while (state->mount.size() > 1 && state->mount.back() == '/') state->mount.pop_back();
+  state->limits = limits;
+  state->hash_bytes = root_tree.size() == 64 ? 32 : 20;
+  state->root = {root_tree, EntryKind::kTree};
+  state->memory = std::move(objects);
   return std::unique_ptr<GitTreeFiles>(new GitTreeFiles(std::move(state)));
 }
 

@@ -54,6 +54,14 @@ class GitTreeFiles final : public FileSource {
   // nullptr with `error` set when git cannot read it.
   static std::unique_ptr<GitTreeFiles> Open(const std::string& top, const std::string& commit, const std::string& mount,
                                             const GitTreeLimits& limits, std::string* error);
+  // The same over objects held in memory (object id -> type and content), for
+  // tests and fuzzing: what git's object store would give, without git.
+  struct Object {
+    std::string type;  // "tree", "blob"
+    std::string content;
+  };
+  static std::unique_ptr<GitTreeFiles> FromObjects(std::map<std::string, Object> objects, const std::string& root_tree,
+                                                   const std::string& mount, const GitTreeLimits& limits);
   ~GitTreeFiles() override;
 
   bool Read(const std::string& path, size_t max_bytes, std::string* out, std::string* error) const override;
