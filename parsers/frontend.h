@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/model/model.h"
 
 namespace sagelint {
@@ -32,6 +33,8 @@ struct ResolveOptions {
   // files are resolved against the directory of the file that names them and
   // refused outside it. The driver sets it per unit of work.
   std::string root;
+  // Where every file is read (the disk, or the base revision's tree in `diff`).
+  const FileSource* files = &DiskFiles();
 };
 
 // One file handed to a front end: its display path (relative, '/'), its
@@ -79,8 +82,9 @@ struct TerraformRoot {
 std::vector<FileResult> ParseTerraformModule(const TerraformRoot& root, const ResolveOptions& opts);
 // The local module sources (`./x`, `../y`) a Terraform file's module calls name.
 std::vector<std::string> TerraformLocalModuleSources(const SourceFile& file);
-// A --var-file's syntax error, if any ("file:line:col: message").
-std::optional<std::string> CheckTerraformVarFile(const std::string& path);
+// A --var-file that cannot be read (a regular file of at most
+// kMaxTerraformFileBytes) or has a syntax error: "file:line:col: message".
+std::optional<std::string> CheckTerraformVarFile(const std::string& path, const FileSource& files = DiskFiles());
 // Plan JSON from `terraform show -json`.
 FileResult ParseTerraformPlan(const SourceFile& file, const ResolveOptions& opts);
 bool LooksLikeTerraformPlan(std::string_view text);

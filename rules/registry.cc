@@ -67,6 +67,15 @@ const std::vector<RuleInfo>& Table() {
         "an instance type the API does not offer for the kind fails at the create call anyway: no IAM condition is "
         "needed, and sagelint reports it before the deploy"},
        rules::CheckInstanceTypeNotOffered},
+      {"SM006",
+       "gate-config-weakened",
+       Severity::kError,
+       "In diff, the change weakens the gate's own configuration (a rule off, a lower severity, a higher "
+       "fail_on, an exclude, a baseline entry, a custom policy removed or loosened).",
+       {},
+       {},
+       {"", ""},
+       nullptr},
       {"SM007",
        "evaluation-incomplete",
        Severity::kNote,

@@ -1,36 +1,46 @@
 #!/usr/bin/env bash
 # The pull-request step of action.yml: `sagelint diff` against the PR's base
-# commit — GitHub annotations and SARIF for the new findings, and one PR
-# comment with the spend delta that every push updates in place. Records the
-# exit status for the later steps (so the SARIF upload happens first).
+# commit — GitHub annotations and SARIF for the new findings, and the PR
+# comment's text in a file for the comment step (action-comment.py), which
+# alone gets the GitHub token. Records the exit status for the later steps
+# (so the SARIF upload happens first).
 # Usage: action-diff.sh SAGELINT_BINARY   (inputs in SAGELINT_* variables)
+#
+# The base comes from the workflow (the PR's base commit, or the `base`
+# input): it is never read as an option by git — a value starting with '-' is
+# refused, and every git argument comes after --end-of-options — and it is
+# escaped wherever it is echoed into a workflow command.
 set -uo pipefail
 bin="$1"
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/action-words.sh"  # split_words, fail_usage, action_words
+. "$here/action-words.sh"  # split_words, fail_usage, action_words, wf_escape
 base="${SAGELINT_BASE:-}"
 if [ -z "$base" ]; then
   echo "::error::sagelint: no base commit (SAGELINT_BASE) for diff"
   fail_usage
 fi
+case "$base" in
+  -* | *[[:space:]]* | *[[:cntrl:]]*)
+    echo "::error::sagelint: the base '$(wf_escape "$base")' is not a commit or a branch name"
+    fail_usage
+    ;;
+esac
 # A shallow checkout may lack the base commit: fetch just that commit.
-if ! git cat-file -e "${base}^{commit}" 2>/dev/null; then
-  if ! git fetch --no-tags --quiet --depth=1 origin "$base"; then
-    echo "::error::sagelint: cannot fetch the base commit $base"
+if ! git cat-file -e --end-of-options "${base}^{commit}" 2>/dev/null; then
+  if ! git fetch --no-tags --quiet --depth=1 --end-of-options origin "$base"; then
+    echo "::error::sagelint: cannot fetch the base commit $(wf_escape "$base")"
     fail_usage
   fi
 fi
 comment_file="${SAGELINT_COMMENT_FILE:-${RUNNER_TEMP:-/tmp}/sagelint-comment.md}"
+rm -f "$comment_file"
 action_words
 "$bin" diff --base "$base" --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" \
   --format "markdown=$comment_file" --fail-on "${SAGELINT_FAIL_ON:-warning}" ${extra[@]+"${extra[@]}"} -- "${paths[@]}"
 rc=$?
 echo "exit-code=$rc" >> "${GITHUB_OUTPUT:-/dev/null}"
+# The comment step posts it (with the token this step never sees).
+if [ -s "$comment_file" ]; then echo "comment-file=$comment_file" >> "${GITHUB_OUTPUT:-/dev/null}"; fi
 # A usage or configuration error fails here; findings fail after the upload.
 [ "$rc" -eq 2 ] && exit 2
-if [ "${SAGELINT_COMMENT:-true}" = "true" ] && [ -s "$comment_file" ]; then
-  # A pull request from a fork gets a read-only token: say so, do not fail.
-  python3 "$here/action-comment.py" "$comment_file" ||
-    echo "::warning::sagelint: could not create or update the pull-request comment"
-fi
 exit 0

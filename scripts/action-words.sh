@@ -40,11 +40,22 @@ split_words() {
     fi
   done
   if [ -n "$quote" ]; then
-    echo "sagelint action: unmatched $quote in: $text" >&2
+    echo "sagelint action: unmatched $quote in: $(wf_escape "$text")" >&2
     return 2
   fi
   if [ "$have" = 1 ]; then WORDS+=("$word"); fi
   return 0
+}
+
+# wf_escape TEXT: TEXT as the message of a workflow command (`::error::…`),
+# escaped as the runner reads it: a value with a newline cannot start a
+# command of its own, and % stays a percent sign.
+wf_escape() {
+  local s="$1"
+  s="${s//'%'/%25}"
+  s="${s//$'\r'/%0D}"
+  s="${s//$'\n'/%0A}"
+  printf '%s' "$s"
 }
 
 fail_usage() {

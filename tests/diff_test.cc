@@ -41,29 +41,7 @@ Resources:
       EndpointConfigName: !GetAtt Config.EndpointConfigName
 )";
 
-// A git repository in a scratch directory.
-class Repo {
- public:
-  Repo() {
-    Git("init -q");
-    Git("config user.email test@example.invalid");
-    Git("config user.name test");
-    Git("config commit.gpgsign false");
-  }
-  void Write(const std::string& rel, const std::string& text) const { dir_.Write(rel, text); }
-  void Git(const std::string& args) const {
-    std::string cmd = "git -C '" + dir_.path() + "' " + args + " >/dev/null 2>&1";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-  }
-  void Commit(const std::string& message) const {
-    Git("add -A");
-    Git("commit -q --allow-empty -m '" + message + "'");
-  }
-  std::string path() const { return dir_.path(); }
-
- private:
-  TempDir dir_;
-};
+using Repo = sagelint::testing::GitRepo;
 
 nlohmann::json Json(const std::string& out) {
   auto j = nlohmann::json::parse(out, nullptr, false);
@@ -193,19 +171,34 @@ TEST_CASE("diff: a file that did not parse at the base", "[diff]") {
   CHECK(j["new"][0]["rule"] == "SM211");
 }
 
-TEST_CASE("diff: the base side uses its own configuration", "[diff]") {
+TEST_CASE(
+    "diff: both sides are checked under the base's configuration, and --config-from head checks each under its own",
+    "[diff]") {
   Repo repo;
   repo.Write(".sagelint.yaml", "rules:\n  SM211: off\n");
   repo.Write("infra/endpoint.yaml", kEndpoint);
   repo.Commit("base: SM211 off");
   repo.Write(".sagelint.yaml", "fail_on: warning\n");
   repo.Commit("head: SM211 on");
+  // The base's rules are in force: SM211 stays off; turning it on is a note.
   auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
-  CHECK(r.status == 1);
+  CHECK(r.status == 0);
   auto j = Json(r.out);
   REQUIRE(j["new"].size() == 1);
-  CHECK(j["new"][0]["rule"] == "SM211");
+  CHECK(j["new"][0]["rule"] == "SM006");
+  CHECK(j["new"][0]["severity"] == "note");
+  CHECK(j["new"][0]["message"] == "the change turns on SM211 (endpoint-without-autoscaling)");
+  CHECK(j["new"][0]["path"] == ".sagelint.yaml");
   CHECK(j["spend_delta"]["workloads"].empty());
+  // Each side under its own: the endpoint's SM211 is new.
+  r = RunSagelint("diff --base HEAD~1 --config-from head --format json", repo.path());
+  CHECK(r.status == 1);
+  j = Json(r.out);
+  REQUIRE(j["new"].size() == 1);
+  CHECK(j["new"][0]["rule"] == "SM211");
+  r = RunSagelint("diff --base HEAD~1 --config-from theirs", repo.path());
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: --config-from expects base or head, got 'theirs'\n");
 }
 
 TEST_CASE("diff: the work tree and the index are not touched", "[diff]") {
@@ -426,4 +419,174 @@ TEST_CASE("diff: the pull-request comment stays short", "[diff]") {
   CHECK(r.out.find("…and 110 more new findings: see the code scanning (SARIF) results.") != std::string::npos);
   auto j = Json(RunSagelint("diff --base HEAD --format json", repo.path()).out);
   CHECK(j["new"].size() == 160);  // SM103 and SM201 on each
+}
+
+namespace {
+
+// Copies the files of `from` (a fixture folder) into the repository, replacing what was there.
+void Replace(const Repo& repo, const fs::path& from) {
+  for (const auto& e : fs::directory_iterator(repo.path())) {
+    if (e.path().filename() != ".git") fs::remove_all(e.path());
+  }
+  for (const auto& e : fs::recursive_directory_iterator(from)) {
+    if (!e.is_regular_file()) continue;
+    repo.Write(e.path().lexically_relative(from).generic_string(), sagelint::testing::ReadFileOrDie(e.path()));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("SM006 fixtures: a change that weakens the gate's configuration, and one that does not", "[diff][rules]") {
+  std::string snapshot;
+  for (const char* kind : {"trigger", "clean"}) {
+    fs::path dir = sagelint::testing::SourcePath(std::string("fixtures/rules/SM006/") + kind);
+    Repo repo;
+    Replace(repo, dir / "base");
+    repo.Commit("base");
+    Replace(repo, dir / "head");
+    auto r = RunSagelint("diff --base HEAD --format json --fail-on none", repo.path());
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    int errors = 0, found = 0;
+    auto j = Json(r.out);
+    for (const auto& f : j["new"]) {
+      if (f["rule"] != "SM006") continue;
+      ++found;
+      errors += f["severity"] == "error";
+      snapshot += std::string(kind) + "/" + f["path"].get<std::string>() + ":" + std::to_string(f["line"].get<int>()) +
+                  ": " + f["severity"].get<std::string>() + "[SM006] " + f["message"].get<std::string>() + "\n";
+    }
+    if (std::string(kind) == "trigger") {
+      CHECK(errors > 0);
+    } else {
+      CHECK(found == 0);
+    }
+  }
+  CHECK(sagelint::testing::CompareGolden("fixtures/rules/SM006/expected.txt", snapshot) == "");
+}
+
+TEST_CASE("diff: a change cannot exclude its own workloads from the gate", "[diff]") {
+  // The attack: exclude everything while moving a notebook to ml.p3.16xlarge.
+  Repo repo;
+  repo.Write("infra/notebook.yaml", kNotebook);
+  repo.Commit("base");
+  std::string big = kNotebook;
+  big.replace(big.find("ml.t3.xlarge"), 12, "ml.p3.16xlarge");
+  repo.Write("infra/notebook.yaml", big);
+  repo.Write(".sagelint.yaml", "exclude: [\"**\"]\n");
+  auto r = RunSagelint("diff --base HEAD --format json", repo.path());
+  CHECK(r.status == 1);
+  auto j = Json(r.out);
+  std::multiset<std::string> rules;
+  for (const auto& f : j["new"]) rules.insert(f["rule"].get<std::string>() + " " + f["severity"].get<std::string>());
+  // SM201 (no lifecycle configuration) is the same finding on both sides.
+  CHECK(rules == std::multiset<std::string>{"SM006 error", "SM006 note", "SM103 warning"});
+  CHECK(j["resolved"].empty());
+  REQUIRE(j["spend_delta"]["workloads"].size() == 1);
+  CHECK(j["spend_delta"]["workloads"][0]["after"]["instance_type"] == "ml.p3.16xlarge");
+  r = RunSagelint("diff --base HEAD --format text", repo.path());
+  CHECK(r.out.find(".sagelint.yaml:1:1: error[SM006] the change adds the exclude pattern '**': the files it matches "
+                   "are no longer checked") != std::string::npos);
+}
+
+TEST_CASE("diff: the base's baseline and policies are in force, and adding baseline entries is SM006", "[diff]") {
+  Repo repo;
+  repo.Write("infra/notebook.yaml", kNotebook);
+  repo.Write(".sagelint.yaml",
+             "policies:\n  - id: ORG001\n    severity: error\n    workload: notebook_instance\n    where:\n"
+             "      instance_type: { not_matches: '^ml\\.t3\\.' }\n    message: notebooks use ml.t3\n");
+  repo.Commit("no baseline yet");
+  REQUIRE(RunSagelint("scan --write-baseline base.json --fail-on none .", repo.path()).status == 0);
+  repo.Commit("base: the findings of the notebook recorded");
+  // The change: a second notebook on a GPU, recorded in the baseline, and the policy removed.
+  std::string gpu = kNotebook;
+  gpu.replace(gpu.find("Explore"), 7, "Gpu");
+  gpu.replace(gpu.find("ml.t3.xlarge"), 12, "ml.g5.xlarge");
+  repo.Write("infra/gpu.yaml", gpu);
+  repo.Write(".sagelint.yaml", "fail_on: warning\n");
+  REQUIRE(RunSagelint("scan --write-baseline base.json --fail-on none .", repo.path()).status == 0);
+  auto r = RunSagelint("diff --base HEAD --baseline base.json --format json", repo.path());
+  CHECK(r.status == 1);
+  auto j = Json(r.out);
+  std::multiset<std::string> rules;
+  for (const auto& f : j["new"]) rules.insert(f["rule"].get<std::string>() + " " + f["severity"].get<std::string>());
+  CHECK(rules ==
+        std::multiset<std::string>{"ORG001 error", "SM006 error", "SM006 error", "SM103 warning", "SM201 warning"});
+  std::set<std::string> messages;
+  for (const auto& f : j["new"]) {
+    if (f["rule"] == "SM006") messages.insert(f["path"].get<std::string>() + ": " + f["message"].get<std::string>());
+  }
+  CHECK(messages == std::set<std::string>{
+                        ".sagelint.yaml: the change removes the custom policy ORG001",
+                        "base.json: the change adds 2 entries to the baseline: the findings they record are hidden "
+                        "from the gate"});
+  // Each side under its own configuration: the baseline hides the new notebook.
+  r = RunSagelint("diff --base HEAD --baseline base.json --config-from head --format json", repo.path());
+  CHECK(r.status == 0);
+}
+
+TEST_CASE("diff: the configuration's baseline: is in force, and pointing it at another file is SM006", "[diff]") {
+  Repo repo;
+  repo.Write("infra/notebook.yaml", kNotebook);
+  repo.Write(".sagelint.yaml", "baseline: base.json\n");
+  REQUIRE(RunSagelint("scan --write-baseline base.json --fail-on none .", repo.path()).status == 0);
+  repo.Commit("base: the findings of the notebook recorded in the configured baseline");
+  // The base's baseline hides the old notebook's findings on both sides.
+  auto r = RunSagelint("diff --base HEAD --format json", repo.path());
+  CHECK(r.status == 0);
+  CHECK(Json(r.out)["new"].empty());
+  // The change: a GPU notebook, recorded in a new file the configuration now names.
+  std::string gpu = kNotebook;
+  gpu.replace(gpu.find("Explore"), 7, "Gpu");
+  gpu.replace(gpu.find("ml.t3.xlarge"), 12, "ml.g5.xlarge");
+  repo.Write("infra/gpu.yaml", gpu);
+  REQUIRE(RunSagelint("scan --write-baseline all.json --fail-on none .", repo.path()).status == 0);
+  repo.Write(".sagelint.yaml", "baseline: all.json\n");
+  r = RunSagelint("diff --base HEAD --format json", repo.path());
+  CHECK(r.status == 1);
+  auto j = Json(r.out);
+  std::multiset<std::string> rules;
+  for (const auto& f : j["new"]) rules.insert(f["rule"].get<std::string>());
+  CHECK(rules == std::multiset<std::string>{"SM006", "SM103", "SM201"});
+  for (const auto& f : j["new"]) {
+    if (f["rule"] != "SM006") continue;
+    CHECK(f["path"] == "all.json");
+    CHECK(f["message"] ==
+          "the change adds 2 entries to the baseline: the findings they record are hidden from the gate");
+  }
+  // Under its own configuration the change hides its notebook.
+  CHECK(RunSagelint("diff --base HEAD --config-from head", repo.path()).status == 0);
+  // A baseline outside the scan root is refused, naming the key.
+  repo.Write(".sagelint.yaml", "baseline: ../elsewhere.json\n");
+  r = RunSagelint("diff --base HEAD --config-from head", repo.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("baseline: ../elsewhere.json is outside the scan root") != std::string::npos);
+}
+
+TEST_CASE("diff: the pull-request comment fits GitHub's limit, the spend table and the findings sharing it", "[diff]") {
+  Repo repo;
+  auto notebooks = [](int file, const std::string& type) {
+    std::string t = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n";
+    for (int i = 0; i < 100; ++i) {
+      t += "  Notebook" + std::to_string(file) + "x" + std::to_string(i) +
+           "WithAQuiteLongLogicalIdAsGeneratedTemplatesHave:\n    Type: AWS::SageMaker::NotebookInstance\n"
+           "    Properties:\n      InstanceType: " +
+           type + "\n";
+    }
+    return t;
+  };
+  for (int f = 0; f < 6; ++f) repo.Write("infra/nb" + std::to_string(f) + ".yaml", notebooks(f, "ml.t3.medium"));
+  repo.Commit("base");
+  for (int f = 0; f < 6; ++f) repo.Write("infra/nb" + std::to_string(f) + ".yaml", notebooks(f, "ml.p3.8xlarge"));
+  auto r = RunSagelint("diff --base HEAD --format markdown", repo.path());
+  CHECK(r.status == 1);
+  size_t chars = 0;
+  for (unsigned char c : r.out) chars += (c & 0xC0) != 0x80;
+  // Before: 184k characters, which GitHub refuses.
+  CHECK(chars <= 65536);
+  CHECK(r.out.find("| Workload | Before | After | Monthly Δ |") != std::string::npos);
+  CHECK(r.out.find(" more changed workloads, smaller changes: see the JSON or text output.") != std::string::npos);
+  CHECK(r.out.find("**New findings**") != std::string::npos);
+  CHECK(r.out.find(" more new findings: see the code scanning (SARIF) results.") != std::string::npos);
+  CHECK(r.out.rfind("<sub>Against HEAD (") != std::string::npos);
 }

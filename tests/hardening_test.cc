@@ -205,11 +205,22 @@ TEST_CASE("every file sagelint reads is capped, and special files and directorie
   s.Write(".sagelint.yaml", "policy_files: [/dev/zero]\n");
   auto r = RunSagelint("scan nb.yaml", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err == "sagelint: .sagelint.yaml: policy_files: cannot read /dev/zero: not a regular file\n");
+  CHECK(r.err.rfind("sagelint: .sagelint.yaml: policy_files: /dev/zero is outside the scan root ", 0) == 0);
   s.Write(".sagelint.yaml", "prices: /dev/zero\n");
   r = RunSagelint("scan nb.yaml", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err == "sagelint: prices: /dev/zero: cannot read: not a regular file\n");
+  CHECK(r.err == "sagelint: .sagelint.yaml: prices: /dev/zero is outside the scan root\n");
+  // Inside the scan root, a special file is refused as the command line's are.
+  fs::create_symlink("/dev/zero", fs::path(s.path()) / "zero");
+  s.Write(".sagelint.yaml", "policy_files: [zero]\n");
+  r = RunSagelint("scan nb.yaml", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("outside the scan root") != std::string::npos);  // the link leads out
+  s.Write("sub/.keep", "");
+  s.Write(".sagelint.yaml", "policy_files: [sub]\n");
+  r = RunSagelint("scan nb.yaml", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: .sagelint.yaml: policy_files: cannot read sub: is a directory\n");
   s.Write(".sagelint.yaml", "prices: big.bin\n");
   r = RunSagelint("scan nb.yaml", s.path());
   CHECK(r.status == 2);
@@ -220,6 +231,53 @@ TEST_CASE("every file sagelint reads is capped, and special files and directorie
   CHECK(r.status == 2);
   CHECK(r.err.find("is a directory") != std::string::npos);
   CHECK(r.err.find("bad file") == std::string::npos);
+}
+
+TEST_CASE("files the configuration names are read only inside the scan root, and never echoed",
+          "[adversarial][cli][config]") {
+  Scratch outside;
+  // What an attacker would like to learn: whether it exists, and what it says.
+  outside.Write("secret.yaml", "policies:\n  - id: SMTOPSECRET\n    workload: training_job\n    message: x\n");
+  outside.Write("prices.json", "{\"region\": \"TOPSECRET-REGION\", \"prices\": {}}\n");
+  Scratch s;
+  s.Write(".git/HEAD", "");  // the scan root is this directory
+  s.Write("nb.yaml", Notebook("Explore"));
+  fs::create_symlink(outside.path() + "/secret.yaml", fs::path(s.path()) / "linked.yaml");
+  std::string rel_up;
+  for (const auto& part : fs::path(s.path())) {
+    if (part != "/") rel_up += "../";
+  }
+  // Section names stay the same from run to run (the scratch paths do not).
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"absolute", outside.path() + "/secret.yaml"},
+      {"absolute, missing", outside.path() + "/missing.yaml"},
+      {"a link inside", "linked.yaml"},
+      {"climbing", rel_up + outside.path().substr(1) + "/secret.yaml"},
+      {"proc", "/proc/self/environ"}};
+  for (const auto& [what, named] : cases) {
+    DYNAMIC_SECTION(what) {
+      s.Write(".sagelint.yaml", "policy_files: ['" + named + "']\n");
+      auto r = RunSagelint("scan nb.yaml", s.path());
+      CHECK(r.status == 2);
+      CHECK(r.err.find("policy_files: " + named + " is outside the scan root") != std::string::npos);
+      CHECK(r.err.find("SECRET") == std::string::npos);
+      CHECK(r.err.find("No such file") == std::string::npos);
+    }
+  }
+  for (const std::string& named : {outside.path() + "/prices.json", outside.path() + "/missing.json"}) {
+    DYNAMIC_SECTION("prices " << named.substr(named.rfind('/'))) {
+      s.Write(".sagelint.yaml", "prices: " + named + "\n");
+      auto r = RunSagelint("scan nb.yaml", s.path());
+      CHECK(r.status == 2);
+      CHECK(r.err == "sagelint: .sagelint.yaml: prices: " + named + " is outside the scan root\n");
+    }
+  }
+  // Inside the root they are read as before.
+  s.Write("policies.yaml", "policies:\n  - id: ORG1\n    workload: notebook_instance\n    message: no notebooks\n");
+  s.Write(".sagelint.yaml", "policy_files: [policies.yaml]\n");
+  auto r = RunSagelint("scan nb.yaml", s.path());
+  CHECK(r.status == 1);
+  CHECK(r.out.find("warning[ORG1] notebook instance 'Explore': no notebooks") != std::string::npos);
 }
 
 TEST_CASE("configuration: duplicate keys, non-finite numbers", "[adversarial][cli][config]") {

@@ -57,13 +57,14 @@ std::string Binary() {
   return other && *other ? other : SAGELINT_BINARY;
 }
 
-CommandResult RunSagelint(const std::string& args, const std::string& cwd) {
+CommandResult RunSagelint(const std::string& args, const std::string& cwd, const std::string& prefix) {
   namespace fs = std::filesystem;
   fs::path tmp =
       fs::temp_directory_path() / ("sagelint-test-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
   fs::create_directories(tmp);
   std::string cmd;
   if (!cwd.empty()) cmd = "cd '" + cwd + "' && ";
+  if (!prefix.empty()) cmd += prefix + " ";
   cmd +=
       "'" + Binary() + "' " + args + " >'" + (tmp / "out").string() + "' 2>'" + (tmp / "err").string() + "' </dev/null";
   int rc = std::system(cmd.c_str());
@@ -96,6 +97,46 @@ void TempDir::Write(const std::string& rel, const std::string& text) const {
 }
 
 std::string TempDir::path() const { return dir_; }
+
+std::string ShellOut(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (!p) throw std::runtime_error("cannot run " + command);
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int rc = ::pclose(p);
+  if (rc != 0) throw std::runtime_error("failed (" + std::to_string(rc) + "): " + command);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+GitRepo::GitRepo() {
+  Git("init -q");
+  Git("config user.email test@example.invalid");
+  Git("config user.name test");
+  Git("config commit.gpgsign false");
+}
+
+std::string GitRepo::Git(const std::string& args) const {
+  return ShellOut("git -C '" + dir_.path() + "' " + args + " 2>/dev/null");
+}
+
+void GitRepo::Commit(const std::string& message) const {
+  Git("add -A");
+  Git("commit -q --allow-empty -m '" + message + "'");
+}
+
+std::string NotebookTemplate(const std::string& name, const std::string& instance_type) {
+  return "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  " + name +
+         ":\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n      InstanceType: " + instance_type + "\n";
+}
+
+nlohmann::json ParseJson(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error("not JSON: " + text.substr(0, 200));
+  return j;
+}
 
 std::string AliasBomb() {
   std::string bomb = "AWSTemplateFormatVersion: x # SageMaker\na: &a [x, x, x, x, x, x, x, x, x, x]\n";

@@ -2,6 +2,7 @@
 #ifndef SAGELINT_TESTS_TEST_UTIL_H_
 #define SAGELINT_TESTS_TEST_UTIL_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace sagelint::testing {
@@ -22,8 +23,11 @@ struct CommandResult {
 // The sagelint binary the tests run: the one built beside them, or
 // $SAGELINT_TEST_BINARY (to run the same checks against another build).
 std::string Binary();
-// Runs the sagelint binary with `args` (a shell-quoted string) in `cwd`.
-CommandResult RunSagelint(const std::string& args, const std::string& cwd = "");
+// Runs the sagelint binary with `args` (a shell-quoted string) in `cwd`;
+// `prefix` goes before the command (shell words: `NAME=value`, or `ulimit -f 1024 &&`).
+CommandResult RunSagelint(const std::string& args, const std::string& cwd = "", const std::string& prefix = "");
+// Runs `command` with the shell; its standard output, or throws when it fails.
+std::string ShellOut(const std::string& command);
 
 // A scratch directory with files, removed when it goes out of scope.
 class TempDir {
@@ -38,6 +42,25 @@ class TempDir {
  private:
   std::string dir_;
 };
+
+// A git repository in a scratch directory (git's identity set, no signing).
+class GitRepo {
+ public:
+  GitRepo();
+  void Write(const std::string& rel, const std::string& text) const { dir_.Write(rel, text); }
+  // Runs `git -C REPO ARGS` (ARGS shell-quoted); throws when it fails. Its standard output, trimmed.
+  std::string Git(const std::string& args) const;
+  void Commit(const std::string& message) const;
+  std::string path() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+};
+
+// A CloudFormation template declaring one notebook instance.
+std::string NotebookTemplate(const std::string& name = "Explore", const std::string& instance_type = "ml.t3.xlarge");
+// `text` as JSON; throws (failing the test) when it is not JSON.
+nlohmann::json ParseJson(const std::string& text);
 
 // A YAML "billion laughs": ten levels of ten aliases each.
 std::string AliasBomb();

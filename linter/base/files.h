@@ -13,12 +13,13 @@
 namespace sagelint {
 
 // Size caps of the files sagelint reads (docs/security.md lists them).
-inline constexpr size_t kMaxConfigBytes = 1u << 20;       // .sagelint.yaml, policy_files
-inline constexpr size_t kMaxBaselineBytes = 64u << 20;    // --baseline
-inline constexpr size_t kMaxListingBytes = 256u << 20;    // --s3-listing
-inline constexpr size_t kMaxPriceFileBytes = 512u << 20;  // --prices, prices: (the AWS offer file is large)
-inline constexpr size_t kMaxIgnoreFileBytes = 1u << 20;   // .gitignore
-inline constexpr size_t kMaxSourceBytes = 256u << 20;     // a scanned file (front ends cap lower)
+inline constexpr size_t kMaxConfigBytes = 1u << 20;         // .sagelint.yaml, policy_files
+inline constexpr size_t kMaxBaselineBytes = 64u << 20;      // --baseline
+inline constexpr size_t kMaxListingBytes = 256u << 20;      // --s3-listing
+inline constexpr size_t kMaxPriceFileBytes = 512u << 20;    // --prices, prices: (the AWS offer file is large)
+inline constexpr size_t kMaxIgnoreFileBytes = 1u << 20;     // .gitignore
+inline constexpr size_t kMaxSourceBytes = 256u << 20;       // a scanned file (front ends cap lower)
+inline constexpr size_t kMaxTerraformFileBytes = 4u << 20;  // a Terraform file, --var-file
 
 // "1 MiB", "256 MiB": for messages.
 std::string FormatCap(size_t bytes);

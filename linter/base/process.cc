@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -28,6 +29,11 @@ class Fd {
   void Reset(int fd) {
     Close();
     fd_ = fd;
+  }
+  int Release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
   }
   void Close() {
     if (fd_ >= 0) ::close(fd_);
@@ -136,6 +142,163 @@ bool RunProcess(const std::vector<std::string>& argv, std::string* out, ProcessR
         return true;
       },
       result, error);
+}
+
+Coprocess::~Coprocess() { Stop(); }
+
+bool Coprocess::Start(const std::vector<std::string>& argv, const std::vector<std::string>& env, std::string* error) {
+  Stop();
+  Fd in_r, in_w, out_r, out_w, err_r, err_w;
+  if (!MakePipe(&in_r, &in_w) || !MakePipe(&out_r, &out_w) || !MakePipe(&err_r, &err_w)) {
+    *error = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return false;
+  }
+  // The environment: sagelint's, with `env` added or replacing.
+  std::vector<std::string> vars;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view v(*e);
+    std::string_view name = v.substr(0, v.find('='));
+    bool replaced = false;
+    for (const std::string& add : env) replaced = replaced || std::string_view(add).substr(0, add.find('=')) == name;
+    if (!replaced) vars.emplace_back(v);
+  }
+  vars.insert(vars.end(), env.begin(), env.end());
+  std::vector<char*> envp;
+  for (std::string& v : vars) envp.push_back(v.data());
+  envp.push_back(nullptr);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_r.get(), 0);
+  posix_spawn_file_actions_adddup2(&actions, out_w.get(), 1);
+  posix_spawn_file_actions_adddup2(&actions, err_w.get(), 2);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    *error = "cannot run " + argv[0] + ": " + std::strerror(rc);
+    return false;
+  }
+  pid_ = pid;
+  // Ours are kept; the Fd destructors close the child's ends.
+  in_ = in_w.Release();
+  out_ = out_r.Release();
+  errfd_ = err_r.Release();
+  ::fcntl(errfd_, F_SETFL, ::fcntl(errfd_, F_GETFL) | O_NONBLOCK);
+  buf_.clear();
+  pos_ = 0;
+  err_.clear();
+  return true;
+}
+
+bool Coprocess::Write(std::string_view data) {
+  if (in_ < 0) return false;
+  // A program that has ended would raise SIGPIPE: block it in this thread for
+  // the write and take back one that the write raised.
+  sigset_t pipe_set, old_set;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  sigset_t pending;
+  sigpending(&pending);
+  bool was_pending = sigismember(&pending, SIGPIPE) == 1;
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
+  bool ok = true;
+  while (!data.empty()) {
+    ssize_t n = ::write(in_, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ok = false;
+      break;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  if (!ok && errno == EPIPE && !was_pending) {
+    timespec zero{0, 0};
+    sigtimedwait(&pipe_set, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old_set, nullptr);
+  return ok;
+}
+
+bool Coprocess::Fill() {
+  if (out_ < 0) return false;
+  if (pos_ > 0 && pos_ == buf_.size()) {
+    buf_.clear();
+    pos_ = 0;
+  }
+  char chunk[1 << 16];
+  while (true) {
+    pollfd fds[2] = {{out_, POLLIN, 0}, {errfd_, POLLIN, 0}};
+    int n = errfd_ >= 0 ? 2 : 1;
+    if (::poll(fds, n, -1) < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (n == 2 && fds[1].revents != 0) {
+      ssize_t r = ::read(errfd_, chunk, sizeof chunk);
+      if (r > 0) {
+        if (err_.size() < kMaxStderr) err_.append(chunk, std::min<size_t>(r, kMaxStderr - err_.size()));
+      } else if (r == 0 || errno != EAGAIN) {
+        ::close(errfd_);
+        errfd_ = -1;
+      }
+    }
+    if (fds[0].revents != 0) {
+      ssize_t r = ::read(out_, chunk, sizeof chunk);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return false;
+      buf_.append(chunk, static_cast<size_t>(r));
+      return true;
+    }
+  }
+}
+
+bool Coprocess::ReadLine(std::string* line, size_t max) {
+  size_t scanned = pos_;
+  while (true) {
+    size_t nl = buf_.find('\n', scanned);
+    if (nl != std::string::npos) {
+      if (nl - pos_ > max) return false;
+      line->assign(buf_, pos_, nl - pos_);
+      pos_ = nl + 1;
+      return true;
+    }
+    if (buf_.size() - pos_ > max) return false;
+    scanned = buf_.size();
+    size_t before = pos_;
+    if (!Fill()) return false;
+    scanned -= before - pos_;  // Fill may have dropped consumed bytes
+  }
+}
+
+bool Coprocess::Read(std::uint64_t n, std::string* out) {
+  while (n > 0) {
+    if (pos_ == buf_.size() && !Fill()) return false;
+    size_t take = static_cast<size_t>(std::min<std::uint64_t>(n, buf_.size() - pos_));
+    if (out) out->append(buf_, pos_, take);
+    pos_ += take;
+    n -= take;
+  }
+  return true;
+}
+
+int Coprocess::Stop() {
+  if (pid_ <= 0) return -1;
+  // Closing its input ends a batch program; closing its output ends one that
+  // is still writing (it gets EPIPE).
+  for (int* fd : {&in_, &out_, &errfd_}) {
+    if (*fd >= 0) ::close(*fd);
+    *fd = -1;
+  }
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  buf_.clear();
+  pos_ = 0;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace sagelint

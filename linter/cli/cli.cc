@@ -17,6 +17,7 @@
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
 #include "linter/cli/config.h"
+#include "linter/cli/gate_config.h"
 #include "linter/cli/help_docs.h"
 #include "linter/cli/scan_options.h"
 #include "linter/cost/alternatives.h"
@@ -66,6 +67,9 @@ Options of scan:
   --write-baseline FILE  record the current findings in FILE (exit 0; no report unless --format)
   --report-stale-baseline  list the baseline entries that match no finding any more
   --base REF             diff: the git revision to compare with
+  --config-from base|head  diff: check both sides under the base revision's configuration, baseline and
+                         policies (base, the default: a change cannot switch its own gate off), or each
+                         side under its own (head)
   --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
   --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
   --select ID,...        run only these rules
@@ -121,7 +125,8 @@ struct CliOptions {
   std::string output;                       // prices import -o FILE
   std::vector<std::string> lifecycle_arns;  // iam-policy
   std::string baseline, write_baseline;
-  std::string base;  // diff --base REF
+  std::string base;                  // diff --base REF
+  std::string config_from = "base";  // diff --config-from base|head
   int jobs = 0;
   std::string color = "auto";  // --color auto|always|never (--no-color = never)
   bool quiet = false, no_ignore = false, report_unused = false;
@@ -284,6 +289,11 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.write_baseline = next();
     } else if (a == "--base") {
       o.base = next();
+    } else if (a == "--config-from") {
+      o.config_from = next();
+      if (o.config_from != "base" && o.config_from != "head") {
+        throw UsageError{"--config-from expects base or head, got '" + o.config_from + "'"};
+      }
     } else if (a == "--lifecycle-arn") {
       o.lifecycle_arns.push_back(next());
     } else if (a == "--jobs" || a == "-j") {
@@ -348,13 +358,18 @@ bool WriteOutputs(const std::vector<std::pair<std::string, std::string>>& output
   return ok;
 }
 
-// Where a scan's configuration is looked for: the working directory, or its
-// image in the base tree that `diff` wrote.
+// Where one side of a scan reads: a plain scan reads the disk; the base side
+// of `diff` reads the base revision's tree.
 struct SideContext {
-  std::string config_start;  // empty = the working directory
+  std::string config_start;                       // where the configuration is looked for (empty: here)
+  const FileSource* files = &DiskFiles();         // the scanned tree, var and parameter files
+  const FileSource* config_files = &DiskFiles();  // the configuration and the files it names
+  // The base side of a diff: a file option (--var-file, --param-file) that the
+  // base revision lacks is told here instead of failing the run.
+  std::vector<std::string>* notes = nullptr;
 };
 
-Config LoadConfigFor(const CliOptions& o, const std::string& start = {});
+Config LoadConfigFor(const CliOptions& o, const FileSource& files = DiskFiles(), const std::string& start = {});
 
 // A rule ID given on the command line or in the config must exist (built-in or a custom policy).
 void CheckRuleIds(const std::vector<std::string>& ids, const std::string& flag,
@@ -369,10 +384,28 @@ void CheckRuleIds(const std::vector<std::string>& ids, const std::string& flag,
   }
 }
 
-std::vector<Policy> LoadConfigPolicies(const Config& c) {
+// The scan root of a configuration file: files it names are read only inside it.
+std::string ConfigRoot(const Config& c, const FileSource& files) {
+  return ScanRootOf(c.dir.empty() ? "." : c.dir, files);
+}
+
+// The baseline in force: --baseline, else the configuration's `baseline:`
+// (relative to its directory, and only inside its scan root).
+std::string BaselinePathFor(const CliOptions& o, const Config& c, const FileSource& files) {
+  if (!o.baseline.empty() || c.baseline.empty()) return o.baseline;
+  std::filesystem::path p = c.baseline;
+  std::string path = p.is_absolute() ? p.string() : (std::filesystem::path(c.dir) / p).lexically_normal().string();
+  if (!ResolveInside(files, path, ConfigRoot(c, files))) {
+    throw UsageError{DisplayPath(c.path) + ": baseline: " + c.baseline + " is outside the scan root"};
+  }
+  return path;
+}
+
+std::vector<Policy> LoadConfigPolicies(const Config& c, const FileSource& files = DiskFiles()) {
   std::vector<Policy> policies;
   std::string error;
-  if (!LoadPolicies(c.policies, DisplayPath(c.path), c.policy_files, c.dir, &policies, &error)) {
+  std::string root = c.path.empty() ? std::string() : ConfigRoot(c, files);
+  if (!LoadPolicies(c.policies, DisplayPath(c.path), c.policy_files, c.dir, &policies, &error, files, root)) {
     throw UsageError{error};
   }
   // `rules:` may name custom policies too; anything else is a typo.
@@ -467,21 +500,23 @@ int CommandDumpModel(const CliOptions& o) {
     std::vector<std::string> skipped;
     dump(ParseUnit(unit, ro, &skipped), skipped);
   }
+  std::cout.flush();
+  if (!std::cout) throw UsageError{"cannot write to standard output"};
   return 0;
 }
 
-Config LoadConfigFor(const CliOptions& o, const std::string& start) {
+Config LoadConfigFor(const CliOptions& o, const FileSource& files, const std::string& start) {
   std::string path = o.config_path;
   if (path.empty()) {
     std::error_code ec;
-    path = FindConfig(start.empty() ? std::filesystem::current_path(ec).string() : start);
+    path = FindConfig(start.empty() ? std::filesystem::current_path(ec).string() : start, files);
     if (!path.empty()) path = DisplayPath(path);  // as messages name it
-  } else if (!std::filesystem::exists(path)) {
+  } else if (!files.Exists(path)) {
     throw UsageError{"--config: " + path + " does not exist"};
   }
   if (path.empty()) return Config{};
   ConfigError err;
-  auto c = LoadConfig(path, &err);
+  auto c = LoadConfig(path, &err, files);
   if (!c) throw UsageError{err.message};
   return *c;
 }
@@ -489,8 +524,9 @@ Config LoadConfigFor(const CliOptions& o, const std::string& start) {
 // Everything a scan needs from flags and configuration; `prices` keeps a loaded price file alive.
 ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices, const SideContext& side = {}) {
   ScanOptions so;
-  so.config = LoadConfigFor(o, side.config_start);
-  so.policies = LoadConfigPolicies(so.config);
+  so.files = side.files;
+  so.config = LoadConfigFor(o, *side.config_files, side.config_start);
+  so.policies = LoadConfigPolicies(so.config, *side.config_files);
   CheckRuleIds(o.select, "--select", so.policies);
   CheckRuleIds(o.ignore, "--ignore", so.policies);
   so.paths = o.args;
@@ -506,7 +542,13 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
     std::string text, error;
     std::map<std::string, std::string> values;
     ParseError bad;
-    if (!ReadWholeFile(f, &text, &error)) throw UsageError{"--param-file: " + f + ": " + error};
+    if (!ReadWholeFile(*side.files, f, &text, &error)) {
+      if (side.notes) {
+        side.notes->push_back("--param-file " + f + ": " + error + " at the base; not applied there");
+        continue;
+      }
+      throw UsageError{"--param-file: " + f + ": " + error};
+    }
     if (!LoadTemplateConfiguration(text, &values, &bad)) {
       throw UsageError{"--param-file: " + f + ":" + std::to_string(bad.pos.line) + ":" +
                        std::to_string(bad.pos.column) + ": " + bad.message};
@@ -518,8 +560,17 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   for (const auto& [k, v] : o.vars) so.resolve.tf_variables[k] = v;
   so.resolve.tf_var_files = o.var_files;
   for (const std::string& f : o.var_files) {
-    if (!std::filesystem::exists(f)) throw UsageError{"--var-file: " + f + " does not exist"};
-    if (auto error = CheckTerraformVarFile(f)) throw UsageError{"--var-file: " + *error};
+    std::optional<std::string> error;
+    if (!side.files->Exists(f)) {
+      error = f + " does not exist";
+    } else {
+      error = CheckTerraformVarFile(f, *side.files);
+    }
+    if (error && side.notes) {
+      side.notes->push_back("--var-file " + *error + " at the base; not applied there");
+    } else if (error) {
+      throw UsageError{"--var-file: " + *error};
+    }
   }
   for (const auto& [uri, size] : so.config.datasets) {
     so.datasets.AddPrefix(uri, *ParseSize(size), "datasets: in " + DisplayPath(so.config.path));
@@ -538,7 +589,14 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   }
   if (!o.region.empty()) so.config.region = o.region;  // --region wins over `region:`
   if (!price_file.empty()) {
-    *prices = PriceTable::Load(price_file, so.config.region, &error);
+    // `prices:` is read where the configuration is, inside its scan root; --prices from the disk.
+    const FileSource& price_files = o.prices.empty() ? *side.config_files : DiskFiles();
+    if (o.prices.empty()) {
+      if (!ResolveInside(price_files, price_file, ConfigRoot(so.config, price_files))) {
+        throw UsageError{DisplayPath(so.config.path) + ": prices: " + so.config.prices + " is outside the scan root"};
+      }
+    }
+    *prices = PriceTable::Load(price_file, so.config.region, &error, price_files);
     if (!*prices) throw UsageError{"prices: " + error};
     so.prices = &**prices;
   } else if (so.config.region != "us-east-1") {
@@ -709,12 +767,8 @@ int CommandScan(const CliOptions& o) {
     };
   }
   // --baseline, else the configuration's `baseline:` (relative to the configuration's directory).
-  std::string baseline_path = o.baseline, baseline_flag = "--baseline";
-  if (baseline_path.empty() && !so.config.baseline.empty()) {
-    std::filesystem::path p = so.config.baseline;
-    baseline_path = p.is_absolute() ? p.string() : (std::filesystem::path(so.config.dir) / p).string();
-    baseline_flag = DisplayPath(so.config.path) + ": baseline";
-  }
+  std::string baseline_path = BaselinePathFor(o, so.config, DiskFiles());
+  std::string baseline_flag = o.baseline.empty() ? DisplayPath(so.config.path) + ": baseline" : "--baseline";
   Baseline baseline;
   std::string error;
   // Writing a baseline records the findings as they are: an existing one is not applied first.
@@ -786,29 +840,9 @@ int CommandPrices(const CliOptions& o) {
   return 0;
 }
 
-// A scratch directory for the base tree, removed when done.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::error_code ec;
-    std::string tmpl = (std::filesystem::temp_directory_path(ec) / "sagelint-base-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw UsageError{"cannot create a temporary directory: " + tmpl};
-    path_ = tmpl;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 // `sagelint diff --base REF [PATH ...]` (SPEC §9): the work tree against the
-// same paths at REF, read from git's object store into a scratch directory.
+// same paths at REF, read from git's object store into memory (nothing of
+// the base tree is written anywhere).
 int CommandDiff(const CliOptions& o) {
   namespace fs = std::filesystem;
   if (o.base.empty()) throw UsageError{"diff needs --base REF (a branch, tag or commit to compare with)"};
@@ -837,54 +871,121 @@ int CommandDiff(const CliOptions& o) {
   auto commit = GitResolveCommit(top_dir, o.base, &error);
   if (!commit) throw UsageError{"--base: " + error};
 
+  // The base revision's tree, presented at the work tree's own path.
+  auto tree = GitTreeFiles::Open(top_dir, *commit, top_dir, GitTreeLimits{}, &error);
+  if (!tree) throw UsageError{"diff: cannot read " + o.base + " from git: " + error};
+  // Files the command line names outside the work tree are the same on both sides.
+  for (const std::vector<std::string>* list : {&o.var_files, &o.param_files}) {
+    for (const std::string& f : *list) {
+      if (!inside_top(f)) tree->AllowDiskFile(fs::absolute(f, ec).string());
+    }
+  }
+  if (!o.config_path.empty() && !inside_top(o.config_path)) tree->AllowDiskFile(fs::absolute(o.config_path, ec));
+
+  // The gate's configuration: the base revision's for both sides (so that a
+  // change cannot switch its own gate off), or each side's own.
+  bool from_base = o.config_from == "base";
+  std::vector<std::string> notes;
+  SideContext base_side;
+  base_side.files = tree.get();
+  base_side.config_files = tree.get();
+  base_side.config_start = inside_top(cwd.string()) ? cwd.string() : top_dir;
+  base_side.notes = &notes;
+  SideContext head_side;
+  if (from_base) {
+    head_side.config_files = tree.get();
+    head_side.config_start = base_side.config_start;
+  }
+  // The baseline: --baseline, else the configuration's `baseline:` (relative to
+  // its directory); read where the configuration in force is, and applied to both sides.
+  auto load_baseline = [&](const FileSource& files, const std::string& path, GateConfig* gate) {
+    if (path.empty()) return;
+    gate->baseline_path = path;
+    std::string flag = o.baseline.empty() ? "baseline: " : "--baseline ";
+    if (!files.Exists(path)) {
+      if (&files == tree.get()) notes.push_back(flag + path + " does not exist there; no finding is hidden by it");
+      gate->baseline = Baseline{};
+      return;
+    }
+    std::string why;
+    if (!files.Read(path, kMaxBaselineBytes, &gate->baseline_text, &why)) {
+      throw UsageError{flag + path + ": cannot read the baseline: " + why};
+    }
+    Baseline b;
+    if (!ParseBaseline(gate->baseline_text, path, &b, &why)) throw UsageError{flag + why};
+    gate->baseline = std::move(b);
+  };
+  if (!o.baseline.empty() && !inside_top(o.baseline)) tree->AllowDiskFile(fs::absolute(o.baseline, ec));
+
   // The work tree.
   std::optional<PriceTable> prices;
-  ScanOptions head_opts = BuildScanOptions(o, &prices);
+  ScanOptions head_opts = BuildScanOptions(o, &prices, head_side);
   head_opts.paths = paths;
-  Baseline baseline;
-  if (!o.baseline.empty() && !LoadBaseline(o.baseline, &baseline, &error)) throw UsageError{"--baseline: " + error};
+  GateConfig in_force;
+  load_baseline(from_base ? static_cast<const FileSource&>(*tree) : DiskFiles(),
+                BaselinePathFor(o, head_opts.config, *head_side.config_files), &in_force);
+  Baseline baseline = in_force.baseline.value_or(Baseline{});
   ScanResult head = Scan(head_opts);
   if (ReportMissing(head)) return 2;
   ApplyBaseline(baseline, &head);
 
-  // The base revision, written to a scratch tree whose empty .git marks it as
-  // the root: configuration discovery and file functions stop there.
-  ScratchDir scratch;
-  MaterializeStats stats;
-  if (!GitMaterialize(top_dir, *commit, scratch.path(), kMaxSourceBytes, &stats, &error)) {
-    throw UsageError{"diff: cannot read " + o.base + " from git: " + error};
-  }
-  fs::create_directory(fs::path(scratch.path()) / ".git", ec);
+  // The base: the same paths, where they exist there.
   std::vector<std::string> base_paths;
   for (const std::string& rel : rels) {
-    fs::path p = fs::path(scratch.path()) / rel;
-    if (fs::exists(p, ec)) base_paths.push_back(p.lexically_normal().string());
+    std::string p = (fs::path(top_dir) / rel).lexically_normal().string();
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    if (tree->Exists(p)) base_paths.push_back(p);
   }
-  fs::path base_cwd = scratch.path();
-  if (auto rel = inside_top(cwd.string())) {
-    for (fs::path c = fs::path(scratch.path()) / *rel; c.string().size() >= scratch.path().size();
-         c = c.parent_path()) {
-      if (fs::is_directory(c, ec)) {
-        base_cwd = c;
-        break;
-      }
-    }
-  }
+  std::optional<PriceTable> base_prices;
+  ScanOptions base_opts = BuildScanOptions(o, &base_prices, base_side);
   ScanResult base;
   if (!base_paths.empty()) {
-    std::optional<PriceTable> base_prices;
-    ScanOptions base_opts = BuildScanOptions(o, &base_prices, {base_cwd.string()});
     base_opts.paths = base_paths;
     base = Scan(base_opts);
     ApplyBaseline(baseline, &base);
   }
-  DiffSides sides{top_dir, scratch.path(), {}};
-  if (!GitRenames(top_dir, *commit, &sides.renames, &error)) throw UsageError{"diff: " + error};
+
+  // How the change edits the gate itself (SM006): the work tree's
+  // configuration, policies and baseline against the base's.
+  std::vector<Finding> gate_changes;
+  if (from_base) {
+    GateConfig& base_gate = in_force;
+    base_gate.config = base_opts.config;
+    base_gate.policies = base_opts.policies;
+    GateConfig head_gate;
+    head_gate.config = LoadConfigFor(o, DiskFiles(), base_side.config_start);
+    head_gate.policies = LoadConfigPolicies(head_gate.config);
+    // The work tree's own baseline (a deleted or re-pointed one hides nothing there).
+    load_baseline(DiskFiles(), BaselinePathFor(o, head_gate.config, DiskFiles()), &head_gate);
+    gate_changes = GateConfigChanges(base_gate, head_gate, top_dir);
+  }
+  for (const std::string& note : tree->Notes()) notes.push_back(note);
+  // What the base scan could not read is told once; objects git could not give are in the notes already.
+  // What the work tree's scan also said (a loop it does not expand) is not repeated.
+  std::set<std::string> said(head.skipped.begin(), head.skipped.end());
+  for (const std::string& s : base.skipped) {
+    if (!said.count(s) && s.find("git cannot read this object") == std::string::npos) notes.push_back(s);
+  }
+  DiffSides sides{top_dir, top_dir, {}};
+  if (!GitRenames(top_dir, *commit, rels, &sides.renames, &error)) {
+    sides.renames.clear();
+    notes.push_back("git's rename detection failed (" + error.substr(0, error.find('\n')) +
+                    "): a renamed file shows as removed and added");
+  }
   DiffResult diff = CompareScans(std::move(head), std::move(base), sides,
                                  head_opts.prices ? *head_opts.prices : PriceTable::BuiltIn());
   diff.base_ref = o.base;
   diff.base_commit = *commit;
+  for (Finding& f : gate_changes) {
+    diff.head.findings.push_back(f);
+    diff.added.push_back(std::move(f));
+  }
+  std::stable_sort(diff.head.findings.begin(), diff.head.findings.end(), FindingLess);
+  std::stable_sort(diff.added.begin(), diff.added.end(), FindingLess);
+  diff.notes = std::move(notes);
+  for (const std::string& note : diff.notes) std::cerr << "sagelint: note: at the base: " << Printable(note) << "\n";
 
+  // The gate's fail_on: the base's under --config-from base (head_opts has its configuration then).
   FailOn level = o.fail_on.value_or(head_opts.config.fail_on.value_or(FailOn::kWarning));
   if (!EmitOutputs(o, level, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
         EmitDiff(out, output.format, diff, eo);

@@ -153,15 +153,22 @@ class Loader {
       rule_keys.emplace_back(r.id);
       rule_keys.emplace_back(r.name);
     }
+    auto line = [](const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 1; };
     for (const auto& kv : root) {
       std::string key = Scalar(kv.first, "key");
       const YAML::Node& v = kv.second;
+      c.lines[key] = line(kv.first);
       if (key == "fail_on") {
         std::string level = Scalar(v, key);
         c.fail_on = FailOnFromName(level);
         if (!c.fail_on) Fail(v, "fail_on: '" + level + "' is not one of error, warning, note, none");
       } else if (key == "exclude") {
         c.exclude = StringList(v, key);
+        if (v.IsSequence()) {
+          for (const auto& item : v) c.lines.try_emplace("exclude:" + item.Scalar(), line(item));
+        } else if (v.IsScalar()) {
+          c.lines.try_emplace("exclude:" + v.Scalar(), line(v));
+        }
       } else if (key == "region") {
         c.region = Scalar(v, key);
       } else if (key == "prices") {
@@ -179,6 +186,7 @@ class Loader {
           }
           if (c.rules.count(id)) Fail(r.first, "rules: " + id + " is given twice (by its ID and its name)");
           c.rules[id] = Rule(id, r.second);
+          c.lines["rules." + id] = line(r.first);
         }
       } else if (key == "datasets") {
         c.datasets = StringMap(v, key);
@@ -237,23 +245,23 @@ std::optional<Config> ParseConfig(const std::string& text, const std::string& pa
   return std::nullopt;
 }
 
-std::optional<Config> LoadConfig(const std::string& path, ConfigError* error) {
+std::optional<Config> LoadConfig(const std::string& path, ConfigError* error, const FileSource& files) {
   std::string text, why;
-  if (!ReadFileCapped(path, kMaxConfigBytes, &text, &why)) {
+  if (!files.Read(path, kMaxConfigBytes, &text, &why)) {
     error->message = path + ": cannot read the configuration file: " + why;
     return std::nullopt;
   }
   return ParseConfig(text, path, error);
 }
 
-std::string FindConfig(const std::string& start_dir) {
+std::string FindConfig(const std::string& start_dir, const FileSource& files) {
   std::error_code ec;
   fs::path dir = fs::absolute(start_dir, ec);
   while (!dir.empty()) {
     for (const char* name : {".sagelint.yaml", ".sagelint.yml"}) {
-      if (fs::is_regular_file(dir / name, ec)) return (dir / name).string();
+      if (files.IsRegularFile((dir / name).string())) return (dir / name).string();
     }
-    if (fs::exists(dir / ".git", ec) || dir == dir.parent_path()) break;
+    if (files.Exists((dir / ".git").string()) || dir == dir.parent_path()) break;
     dir = dir.parent_path();
   }
   return {};

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/engine/rule_set.h"
 #include "linter/model/finding.h"
 
@@ -39,6 +40,10 @@ struct Config {
   YAML::Node policies;                    // the `policies:` list, validated by linter/policy
   std::vector<std::string> policy_files;  // files holding more `policies:` lists
   std::string baseline;                   // baseline file (as --baseline), relative to `dir` unless absolute
+  // Where settings are written (1-based lines), for findings about the
+  // configuration itself (SM006): "fail_on", "exclude", "exclude:PATTERN",
+  // "rules", "rules.ID", "policies", "policy_files".
+  std::map<std::string, int> lines;
 };
 
 struct ConfigError {
@@ -46,13 +51,13 @@ struct ConfigError {
 };
 
 // Loads and validates a config file. Returns nullopt and sets `error` on failure.
-std::optional<Config> LoadConfig(const std::string& path, ConfigError* error);
+std::optional<Config> LoadConfig(const std::string& path, ConfigError* error, const FileSource& files = DiskFiles());
 // Loads from text (tests); `path` is used in messages.
 std::optional<Config> ParseConfig(const std::string& text, const std::string& path, ConfigError* error);
 
 // The nearest `.sagelint.yaml` (or `.sagelint.yml`) in `start_dir` or its
 // parents, stopping at the git root; empty if none.
-std::string FindConfig(const std::string& start_dir);
+std::string FindConfig(const std::string& start_dir, const FileSource& files = DiskFiles());
 
 }  // namespace sagelint
 

@@ -22,7 +22,9 @@ ScanSetup BuildScanSetup(const ScanOptions& opts) {
   std::error_code ec;
   setup.discover.exclude_base = opts.config.dir.empty() ? std::filesystem::current_path(ec).string() : opts.config.dir;
   setup.discover.no_ignore = opts.no_ignore;
+  setup.discover.files = opts.files;
   setup.resolve = opts.resolve;
+  setup.resolve.files = opts.files;
   // config `parameter_files:` globs are relative to the configuration's directory, like `exclude:`.
   if (setup.resolve.cfn_param_file_globs.empty()) setup.resolve.cfn_param_file_globs = opts.config.parameter_files;
   setup.resolve.cfn_param_base = std::filesystem::absolute(setup.discover.exclude_base, ec).lexically_normal().string();

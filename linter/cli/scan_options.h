@@ -29,12 +29,13 @@ struct ScanOptions {
   std::set<std::string> ignore;
   bool no_ignore = false;  // do not read .gitignore
   bool report_unused_ignores = false;
-  int jobs = 0;                        // 0 = all cores
-  const PriceTable* prices = nullptr;  // nullptr = the built-in table
-  DatasetSizes datasets;               // config `datasets:`, --dataset-size, --s3-listing
-  std::vector<Policy> policies;        // custom policies of the configuration
-  bool keep_workloads = true;          // ScanResult::workloads: inventory, diff
-  bool measure_cpu = false;            // FrontEndStats::cpu_seconds (--timing)
+  int jobs = 0;                            // 0 = all cores
+  const PriceTable* prices = nullptr;      // nullptr = the built-in table
+  DatasetSizes datasets;                   // config `datasets:`, --dataset-size, --s3-listing
+  std::vector<Policy> policies;            // custom policies of the configuration
+  bool keep_workloads = true;              // ScanResult::workloads: inventory, diff
+  bool measure_cpu = false;                // FrontEndStats::cpu_seconds (--timing)
+  const FileSource* files = &DiskFiles();  // where the tree is read (diff: the base revision's tree)
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

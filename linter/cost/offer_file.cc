@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "linter/base/json_shape.h"
+
 namespace sagelint {
 namespace {
 
@@ -421,6 +423,8 @@ bool ImportOffer(std::string_view text, std::string_view region, OfferImport* ou
   while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
   if (start < text.size() && text[start] == '{') {
     out->format = "JSON";
+    // An offer file nests six levels; a hostile one is refused before a tree is built.
+    if (!CheckJsonShape(text, 64, false, error)) return false;
     json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded() || !doc.is_object()) {
       *error = "not valid JSON";

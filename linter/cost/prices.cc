@@ -8,6 +8,7 @@
 
 #include "linter/base/embedded.h"
 #include "linter/base/files.h"
+#include "linter/base/json_shape.h"
 #include "linter/cost/offer_file.h"
 
 namespace sagelint {
@@ -134,6 +135,13 @@ std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_v
     return FromFigures(std::move(offer.prices), offer.region, date,
                        "AWS Price List offer file" + (date.empty() ? "" : " published " + date), std::move(label));
   }
+  // A price file named by a pull request's configuration is hostile input: its
+  // nesting is checked before a tree is built.
+  std::string why;
+  if (!CheckJsonShape(text, 64, false, &why)) {
+    *error = label + ": " + why;
+    return std::nullopt;
+  }
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     *error = label + ": not a JSON object";
@@ -232,9 +240,10 @@ std::optional<PriceTable> PriceTable::Parse(std::string_view text, std::string_v
   return t;
 }
 
-std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_view region, std::string* error) {
+std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_view region, std::string* error,
+                                           const FileSource& files) {
   std::string text, why;
-  if (!ReadFileCapped(path, kMaxPriceFileBytes, &text, &why)) {
+  if (!files.Read(path, kMaxPriceFileBytes, &text, &why)) {
     *error = path + ": cannot read: " + why;
     return std::nullopt;
   }

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/model/catalog.h"
 #include "linter/model/finding.h"
 #include "linter/model/model.h"
@@ -79,7 +80,8 @@ class PriceTable {
   static std::optional<PriceTable> Parse(std::string_view text, std::string_view region, std::string label,
                                          std::string* error);
   // Reads and parses the file at `path` (label = path).
-  static std::optional<PriceTable> Load(const std::string& path, std::string_view region, std::string* error);
+  static std::optional<PriceTable> Load(const std::string& path, std::string_view region, std::string* error,
+                                        const FileSource& files = DiskFiles());
   // A table of one source's figures (an imported offer file).
   static PriceTable FromFigures(std::map<std::pair<std::string, PriceComponent>, double> prices, std::string region,
                                 std::string as_of, std::string source, std::string label);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "linter/base/files.h"
+#include "linter/base/json_shape.h"
 #include "linter/engine/fingerprint.h"
 
 namespace sagelint {
@@ -31,6 +32,13 @@ bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings
 }
 
 bool ParseBaseline(std::string_view text, const std::string& label, Baseline* baseline, std::string* error) {
+  // In a pull request's gate the baseline comes from the change: its shape is
+  // checked before a tree is built, and a key given twice is an error.
+  std::string why;
+  if (!CheckJsonShape(text, kMaxBaselineDepth, true, &why)) {
+    *error = label + ": " + why;
+    return false;
+  }
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   const char* kHint = " (write one with --write-baseline)";
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array()) {
@@ -63,9 +71,9 @@ bool ParseBaseline(std::string_view text, const std::string& label, Baseline* ba
   return true;
 }
 
-bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error) {
+bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error, const FileSource& files) {
   std::string text, why;
-  if (!ReadFileCapped(path, kMaxBaselineBytes, &text, &why)) {
+  if (!files.Read(path, kMaxBaselineBytes, &text, &why)) {
     *error = path + ": cannot read the baseline: " + why;
     return false;
   }

@@ -13,11 +13,13 @@
 #include <string_view>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/model/scan_result.h"
 
 namespace sagelint {
 
 inline constexpr int kBaselineSchema = 2;
+inline constexpr int kMaxBaselineDepth = 64;  // levels of nesting (a baseline has 3)
 
 struct Baseline {
   int schema_version = kBaselineSchema;
@@ -38,7 +40,8 @@ bool WriteBaseline(const std::string& path, const std::vector<Finding>& findings
 // naming `label` (the file).
 bool ParseBaseline(std::string_view text, const std::string& label, Baseline* baseline, std::string* error);
 // The same from a regular file of at most 64 MiB.
-bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error);
+bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error,
+                  const FileSource& files = DiskFiles());
 // Removes the findings the baseline holds (each entry hides one finding);
 // counts them in `scan->baselined` and lists the entries that hid nothing in
 // `scan->stale_baseline`.

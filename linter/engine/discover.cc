@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "linter/base/file_source.h"
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
 
@@ -43,10 +44,10 @@ std::string AsPrefix(std::string path) {
 }
 
 // The paths of the directory whose absolute prefix is `prefix`.
-std::shared_ptr<const DirPaths> DirPathsOf(std::string_view prefix, const std::string& root) {
+std::shared_ptr<const DirPaths> DirPathsOf(std::string_view prefix, const std::string& root, const FileSource& files) {
   std::string dir(prefix.size() > 1 ? prefix.substr(0, prefix.size() - 1) : prefix);
   return std::make_shared<const DirPaths>(
-      DirPaths{std::string(prefix), AsPrefix(DisplayPath(dir)), AsPrefix(RootRelativePath(dir, root)), root});
+      DirPaths{std::string(prefix), AsPrefix(DisplayPath(dir)), AsPrefix(RootRelativePath(dir, root, files)), root});
 }
 
 bool SkippedDirectory(const std::string& name) {
@@ -68,11 +69,11 @@ struct IgnoreFile {
 };
 
 // Reads dir/.gitignore (a regular file of at most 1 MiB); a reason in `error` otherwise.
-IgnoreFile ReadIgnoreFile(const fs::path& dir, std::string* error) {
+IgnoreFile ReadIgnoreFile(const fs::path& dir, const FileSource& files, std::string* error) {
   IgnoreFile f;
   f.dir = dir;
   std::string text;
-  if (!ReadFileCapped((dir / ".gitignore").string(), kMaxIgnoreFileBytes, &text, error)) return f;
+  if (!files.Read((dir / ".gitignore").string(), kMaxIgnoreFileBytes, &text, error)) return f;
   error->clear();
   std::istringstream in(text);
   std::string line;
@@ -106,24 +107,22 @@ class Walker {
  public:
   // With a `sink`, files go to it as they are found (see DiscoverDirectory); else to `out.files`.
   Walker(const DiscoverOptions& opts, DiscoverResult& out, const std::function<void(DiscoveredFile)>* sink = nullptr)
-      : opts_(opts), out_(out), sink_(sink) {}
+      : opts_(opts), files_(*opts.files), out_(out), sink_(sink) {}
 
   void WalkRoot(const fs::path& root, const std::string& given) {
-    std::error_code ec;
-    root_ = fs::canonical(root, ec);
-    if (ec) root_ = root;
-    scan_root_ = ScanRootOf(root_.string());
+    root_ = files_.Canonical(root.string()).value_or(root.string());
+    scan_root_ = ScanRootOf(root_.string(), files_);
     // Ignore files inside the root apply, and, when the root lies inside a git
     // work tree, those of the work tree above it (git applies them too). A
     // .gitignore in some unrelated parent directory (a home directory, /tmp)
     // never hides files.
     std::vector<IgnoreFile> stack;
-    if (!opts_.no_ignore && !fs::exists(root_ / ".git", ec)) {
+    if (!opts_.no_ignore && !files_.Exists((root_ / ".git").string())) {
       std::vector<fs::path> parents;
       bool in_work_tree = false;
       for (fs::path d = root_.parent_path(); !d.empty(); d = d.parent_path()) {
         parents.push_back(d);
-        if (fs::exists(d / ".git", ec)) {
+        if (files_.Exists((d / ".git").string())) {
           in_work_tree = true;
           break;
         }
@@ -146,10 +145,9 @@ class Walker {
 
   // Pushes dir/.gitignore onto `stack` if there is one; false if none was pushed.
   bool PushIgnoreFile(const fs::path& dir, std::vector<IgnoreFile>& stack, bool report = true) {
-    std::error_code ec;
-    if (!fs::exists(dir / ".gitignore", ec)) return false;
+    if (!files_.Exists((dir / ".gitignore").string())) return false;
     std::string error;
-    IgnoreFile f = ReadIgnoreFile(dir, &error);
+    IgnoreFile f = ReadIgnoreFile(dir, files_, &error);
     if (!error.empty()) {
       if (report) out_.skipped.push_back(DisplayPath((dir / ".gitignore").string()) + ": " + error);
       return false;
@@ -163,8 +161,8 @@ class Walker {
   // `through_link`: reached through a link (with a sink: sent after the walk, SendLinked).
   void AddFile(const fs::path& p, bool named, const fs::path& kind_path = {},
                std::shared_ptr<const DirPaths>* dir = nullptr, bool through_link = false) {
-    if (named) scan_root_ = ScanRootOf(p.string());
-    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir);
+    if (named) scan_root_ = ScanRootOf(p.string(), files_);
+    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir, files_);
     if (!kind_path.empty()) f.kind = KindOfPath(kind_path.string());
     if (!named && f.kind == FileKind::kOther) return;
     if (!sink_) {
@@ -237,40 +235,31 @@ class Walker {
       out_.skipped.push_back(DisplayPath(dir.string()) + ": directory nesting deeper than 256 levels");
       return;
     }
-    std::error_code ec;
     bool pushed = !opts_.no_ignore && PushIgnoreFile(dir, stack);
-    std::vector<fs::directory_entry> entries;
-    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-    if (ec) {
-      out_.skipped.push_back(DisplayPath(dir.string()) + ": " + ec.message());
-    } else {
-      for (; it != fs::directory_iterator(); it.increment(ec)) {
-        if (ec) break;
-        entries.push_back(*it);
-      }
-    }
-    std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+    std::vector<DirEntry> entries;
+    std::string error;
+    if (!files_.List(dir.string(), &entries, &error)) out_.skipped.push_back(DisplayPath(dir.string()) + ": " + error);
+    std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
     std::shared_ptr<const DirPaths> here;  // this directory's paths, once a file in it is added
-    for (const auto& e : entries) {
-      const fs::path& p = e.path();
-      std::string name = p.filename().string();
-      bool link = e.is_symlink(ec);
+    for (const DirEntry& e : entries) {
+      const fs::path p = dir / e.name;
+      bool link = e.link;
       fs::path target = p;
       if (link) {
-        target = fs::canonical(p, ec);
-        if (ec || !InsideRoot(target)) continue;  // dangling, looping, or leaving the root
+        auto canonical = files_.Canonical(p.string());
+        if (!canonical || !InsideRoot(*canonical)) continue;  // dangling, looping, or leaving the root
+        target = *canonical;
       }
       // The entry's own type comes with the directory listing (no stat); a
       // link's target needs one.
-      bool is_dir = link ? fs::is_directory(target, ec) : e.is_directory(ec);
+      bool is_dir = link ? files_.IsDirectory(target.string()) : e.type == FileType::kDirectory;
       if (is_dir) {
         if (link) continue;  // linked directories inside the root are walked where they live
         if (!EntersDirectory(dir, p, stack)) continue;
         Walk(p, stack, depth + 1);
         continue;
       }
-      if (!(link ? fs::is_regular_file(target, ec) : e.is_regular_file(ec))) continue;
+      if (!(link ? files_.IsRegularFile(target.string()) : e.type == FileType::kRegular)) continue;
       if (!KeepsFile(p, stack)) continue;
       // A linked file is the file it points to: scanned once, under its own name,
       // however many links lead to it.
@@ -317,6 +306,7 @@ class Walker {
   }
 
   const DiscoverOptions& opts_;
+  const FileSource& files_;
   DiscoverResult& out_;
   const std::function<void(DiscoveredFile)>* sink_;
   fs::path root_;
@@ -327,25 +317,25 @@ class Walker {
 
 }  // namespace
 
-std::string ScanRootOf(const std::string& path) {
+std::string ScanRootOf(const std::string& path, const FileSource& files) {
   std::error_code ec;
-  fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  fs::path dir = fs::is_directory(p, ec) ? p : p.parent_path();
+  fs::path p = files.WeaklyCanonical(fs::absolute(path, ec).string()).value_or("");
+  fs::path dir = files.IsDirectory(p.string()) ? p : p.parent_path();
   for (fs::path d = dir; !d.empty(); d = d.parent_path()) {
     // `.git` is a directory in a clone and a file in a worktree or submodule.
-    if (fs::exists(d / ".git", ec)) return d.string();
+    if (files.Exists((d / ".git").string())) return d.string();
     if (d == d.parent_path()) break;
   }
   return dir.string();
 }
 
-std::string RootRelativePath(const std::string& abs, const std::string& root) {
+std::string RootRelativePath(const std::string& abs, const std::string& root, const FileSource& files) {
   if (root.empty()) return DisplayPath(abs);
   std::error_code ec;
   fs::path rel = fs::path(abs).lexically_normal().lexically_relative(root);
   if (rel.empty() || *rel.begin() == "..") {
     // Not lexically under the (canonical) root: compare canonical forms.
-    fs::path c = fs::weakly_canonical(fs::absolute(abs, ec), ec);
+    fs::path c = files.WeaklyCanonical(fs::absolute(abs, ec).string()).value_or("");
     rel = c.lexically_relative(root);
   }
   if (rel.empty() || *rel.begin() == "..") return DisplayPath(abs);
@@ -354,7 +344,7 @@ std::string RootRelativePath(const std::string& abs, const std::string& root) {
 }
 
 DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
-                            std::shared_ptr<const DirPaths>* dir) {
+                            std::shared_ptr<const DirPaths>* dir, const FileSource& files) {
   DiscoveredFile f;
   f.kind = KindOfPath(abs_path);
   f.named = named;
@@ -367,8 +357,8 @@ DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root
     return f;
   }
   std::string display = DisplayPath(abs_path);
-  std::string root_path = RootRelativePath(abs_path, root);
-  std::shared_ptr<const DirPaths> shared = DirPathsOf(prefix, root);
+  std::string root_path = RootRelativePath(abs_path, root, files);
+  std::shared_ptr<const DirPaths> shared = DirPathsOf(prefix, root, files);
   // The directory's paths lead to the file's in the common case only: a path
   // through a link, or outside the root, keeps its own.
   if (!name.empty() && IsJoin(display, shared->display, name) && IsJoin(root_path, shared->root_path, name)) {
@@ -404,11 +394,12 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
   for (const std::string& given : paths) {
     std::error_code ec;
     fs::path p = fs::absolute(given, ec).lexically_normal();
-    if (!fs::exists(p, ec)) {
+    FileType type = opts.files->Type(p.string());
+    if (type == FileType::kNone) {
       out.missing.push_back(given);
       continue;
     }
-    if (fs::is_directory(p, ec)) {
+    if (type == FileType::kDirectory) {
       walker.WalkRoot(p, given);
     } else {
       walker.AddFile(p, true);
@@ -416,6 +407,18 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
   }
   size_t listed = out.files.size();
   SortAndDeduplicate(out.files);
+  // A file named through a link is the file it points to: named twice (by
+  // its own path and a link's, or walked and named), it is scanned once,
+  // under the path that sorts first.
+  if (std::any_of(out.files.begin(), out.files.end(), [](const DiscoveredFile& f) { return f.named; })) {
+    std::set<std::string> seen;
+    std::vector<DiscoveredFile> once;
+    for (DiscoveredFile& f : out.files) {
+      std::string abs = f.abs_path();
+      if (seen.insert(opts.files->Canonical(abs).value_or(abs)).second) once.push_back(std::move(f));
+    }
+    out.files = std::move(once);
+  }
   out.found -= static_cast<int>(listed - out.files.size());
   return out;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/base/paths.h"
 
 namespace sagelint {
@@ -45,14 +46,15 @@ struct DiscoveredFile {
 // The scan root of a path (SPEC §2): the git work tree containing it (the
 // nearest directory upward holding `.git`), else the directory itself (for a
 // file: its directory). Absolute and canonical.
-std::string ScanRootOf(const std::string& path);
+std::string ScanRootOf(const std::string& path, const FileSource& files = DiskFiles());
 // `abs` relative to `root`, with '/' ("." for the root itself).
-std::string RootRelativePath(const std::string& abs, const std::string& root);
+std::string RootRelativePath(const std::string& abs, const std::string& root, const FileSource& files = DiskFiles());
 
 struct DiscoverOptions {
-  std::vector<std::string> exclude;  // globs relative to exclude_base
-  std::string exclude_base;          // directory of the config file (or the working directory)
-  bool no_ignore = false;            // ignore .gitignore files
+  std::vector<std::string> exclude;        // globs relative to exclude_base
+  std::string exclude_base;                // directory of the config file (or the working directory)
+  bool no_ignore = false;                  // ignore .gitignore files
+  const FileSource* files = &DiskFiles();  // where the tree is read
 };
 
 struct DiscoverResult {
@@ -82,7 +84,7 @@ DiscoverResult DiscoverDirectory(const std::string& dir, const DiscoverOptions& 
 // the first one's paths are computed and shown to be its directory's plus its
 // name, and the others' are then made that way without asking the file system.
 DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
-                            std::shared_ptr<const DirPaths>* dir = nullptr);
+                            std::shared_ptr<const DirPaths>* dir = nullptr, const FileSource& files = DiskFiles());
 
 }  // namespace sagelint
 

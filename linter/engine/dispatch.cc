@@ -46,10 +46,9 @@ bool MentionsSageMaker(std::string_view text) {
          text.find("AGEMAKER") != std::string_view::npos;
 }
 
-std::string CanonicalDir(const fs::path& p) {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(p, ec);
-  return ec ? p.lexically_normal().string() : c.string();
+std::string CanonicalDir(const fs::path& p, const FileSource& files) {
+  auto c = files.WeaklyCanonical(p.string());
+  return c ? *c : p.lexically_normal().string();
 }
 
 bool InsideRoot(const std::string& path, const std::string& root) {
@@ -77,8 +76,9 @@ FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
   std::vector<ParamFile> files;
   std::vector<ParseError> notes;
   std::error_code ec;
+  const FileSource& source = *opts.files;
   for (const std::string& p : opts.cfn_param_files) {
-    fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    fs::path abs = source.WeaklyCanonical(fs::absolute(p, ec).string()).value_or("");
     files.push_back({ShownParameterFile(abs, s, opts.root), abs});
   }
   if (!opts.cfn_param_file_globs.empty()) {
@@ -86,7 +86,7 @@ FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
     for (const auto& [glob, names] : opts.cfn_param_file_globs) {
       if (!GlobMatch(glob, rel)) continue;
       for (const std::string& name : names) {
-        fs::path abs = fs::weakly_canonical(fs::path(s.abs_path).parent_path() / name, ec);
+        fs::path abs = source.WeaklyCanonical((fs::path(s.abs_path).parent_path() / name).string()).value_or("");
         if (!InsideRoot(abs.string(), opts.root)) {
           notes.push_back({"parameter file " + name + " is outside the scan root; not read", {1, 1}});
           continue;
@@ -102,7 +102,7 @@ FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
     std::string text, error;
     std::map<std::string, std::string> params;
     ParseError bad;
-    if (!ReadWholeFile(pf.abs.string(), &text, &error)) {
+    if (!ReadWholeFile(source, pf.abs.string(), &text, &error)) {
       notes.push_back({"parameter file " + pf.shown + ": " + error, {1, 1}});
       continue;
     }
@@ -151,7 +151,11 @@ FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
 }  // namespace
 
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error) {
-  return ReadFileCapped(path, kMaxSourceBytes, out, error);
+  return ReadWholeFile(DiskFiles(), path, out, error);
+}
+
+bool ReadWholeFile(const FileSource& files, const std::string& path, std::string* out, std::string* error) {
+  return files.Read(path, kMaxSourceBytes, out, error);
 }
 
 namespace {
@@ -167,23 +171,26 @@ struct TfDir {
 };
 
 // The Terraform files of a directory, as Terraform loads them.
-std::vector<DiscoveredFile> ListTerraformFiles(const std::string& dir, const std::string& root) {
+std::vector<DiscoveredFile> ListTerraformFiles(const std::string& dir, const std::string& root,
+                                               const FileSource& files) {
   std::vector<std::string> paths;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    std::string p = e.path().string();
-    if (e.is_regular_file(ec) && IsTerraformKind(KindOfPath(p))) paths.push_back(std::move(p));
+  std::vector<DirEntry> entries;
+  std::string error;
+  files.List(dir, &entries, &error);
+  for (const DirEntry& e : entries) {
+    std::string p = (fs::path(dir) / e.name).string();
+    if (e.type == FileType::kRegular && IsTerraformKind(KindOfPath(p))) paths.push_back(std::move(p));
   }
   std::sort(paths.begin(), paths.end());
   std::vector<DiscoveredFile> out;
   std::shared_ptr<const DirPaths> shared;
-  for (const std::string& p : paths) out.push_back(DescribeFile(p, root, false, &shared));
+  for (const std::string& p : paths) out.push_back(DescribeFile(p, root, false, &shared, files));
   return out;
 }
 
 class Planner {
  public:
-  explicit Planner(const DiscoverOptions& discover) : discover_(discover) {}
+  explicit Planner(const DiscoverOptions& discover) : discover_(discover), files_(*discover.files) {}
 
   // Adds a directory's files; reads them for the pre-filter and the calls, and follows the calls.
   TfDir& Add(const std::string& dir, std::vector<DiscoveredFile> files, const std::string& root, bool scanned) {
@@ -201,7 +208,7 @@ class Planner {
     d.scanned = scanned;
     Read(dir, d);
     for (const std::string& c : d.calls) {
-      if (!dirs_.count(c)) Add(c, ListTerraformFiles(c, root), root, false);
+      if (!dirs_.count(c)) Add(c, ListTerraformFiles(c, root, files_), root, false);
     }
     return dirs_.at(dir);
   }
@@ -214,7 +221,7 @@ class Planner {
     for (DiscoveredFile& f : all.files) {
       if (IsTerraformKind(f.kind)) by_dir[fs::path(f.abs_path()).parent_path().string()].push_back(std::move(f));
     }
-    for (auto& [dir, files] : by_dir) Add(dir, ListTerraformFiles(dir, root), root, true);
+    for (auto& [dir, files] : by_dir) Add(dir, ListTerraformFiles(dir, root, files_), root, true);
   }
 
   // Called by another directory of the graph.
@@ -245,6 +252,22 @@ class Planner {
     return false;
   }
 
+  // The directories that call `dir`, directly or through others (`dir` among them only on a cycle).
+  std::set<std::string> Reaching(const std::string& dir) {
+    Called(dir);
+    std::set<std::string> seen;
+    std::vector<std::string> stack;
+    if (auto it = callers_.find(dir); it != callers_.end()) stack.assign(it->second.begin(), it->second.end());
+    while (!stack.empty()) {
+      std::string d = stack.back();
+      stack.pop_back();
+      if (!seen.insert(d).second) continue;
+      if (auto it = callers_.find(d); it != callers_.end())
+        stack.insert(stack.end(), it->second.begin(), it->second.end());
+    }
+    return seen;
+  }
+
   // The uncalled directories from which `dir` is reached (itself if nothing calls it).
   std::set<std::string> TopCallers(const std::string& dir) {
     Called(dir);
@@ -264,26 +287,44 @@ class Planner {
     return out;
   }
 
+  // Where `dir` is evaluated from: the uncalled directories that reach it;
+  // when only a cycle of modules reaches it, the first scanned directory of
+  // that cycle (whose evaluation reports the cycle Terraform rejects).
+  std::set<std::string> Roots(const std::string& dir) {
+    std::set<std::string> tops = TopCallers(dir);
+    if (!tops.empty()) return tops;
+    std::set<std::string> reaching = Reaching(dir);
+    reaching.insert(dir);
+    for (const std::string& d : reaching) {  // in order: the first scanned one that lies on a cycle
+      auto it = dirs_.find(d);
+      if (it != dirs_.end() && it->second.scanned && Reaching(d).count(d)) return {d};
+    }
+    return {dir};
+  }
+
+  // Whether `dir` is evaluated as a root although another module calls it: it lies on a cycle no root reaches.
+  bool CycleRoot(const std::string& dir) { return TopCallers(dir).empty() && Roots(dir) == std::set<std::string>{dir}; }
+
   TfDir& dir(const std::string& d) { return dirs_.at(d); }
 
  private:
   void Read(const std::string& dir, TfDir& d) {
     for (const DiscoveredFile& f : d.files) {
       std::string text, error;
-      if (!ReadWholeFile(f.abs_path(), &text, &error)) continue;
+      if (!ReadWholeFile(files_, f.abs_path(), &text, &error)) continue;
       d.mentions = d.mentions || MentionsSageMaker(text);
       if (f.kind == FileKind::kTerraformVars) continue;
       for (const std::string& src : TerraformLocalModuleSources({f.display(), f.abs_path(), text, f.root_path()})) {
-        std::string target = CanonicalDir(fs::path(dir) / src);
-        std::error_code ec;
+        std::string target = CanonicalDir(fs::path(dir) / src, files_);
         if (InsideRoot(target, d.root) || target == d.root) {
-          if (fs::is_directory(target, ec)) d.calls.push_back(target);
+          if (files_.IsDirectory(target)) d.calls.push_back(target);
         }
       }
     }
   }
 
   const DiscoverOptions& discover_;
+  const FileSource& files_;
   std::map<std::string, TfDir> dirs_;
   std::map<std::string, std::set<std::string>> callers_;
   std::set<std::string> walked_;
@@ -305,7 +346,7 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
     if (!IsTerraformKind(f.kind)) continue;
     std::string parent = fs::path(f.abs_path()).parent_path().string();
     auto [c, fresh] = canonical.try_emplace(parent);
-    if (fresh) c->second = CanonicalDir(parent);
+    if (fresh) c->second = CanonicalDir(parent, *discover.files);
     modules[c->second].push_back(std::move(f));
   }
   files.erase(
@@ -326,9 +367,9 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
       for (const auto& f : fs_) named.push_back(f.display());
       named_dirs.push_back(dir);
       std::set<std::string> have;
-      for (const auto& f : fs_) have.insert(CanonicalDir(f.abs_path()));
+      for (const auto& f : fs_) have.insert(CanonicalDir(f.abs_path(), *discover.files));
       std::vector<DiscoveredFile> all = fs_;
-      for (DiscoveredFile& f : ListTerraformFiles(dir, root)) {
+      for (DiscoveredFile& f : ListTerraformFiles(dir, root, *discover.files)) {
         if (!have.count(f.abs_path())) all.push_back(std::move(f));
       }
       planner.Add(dir, std::move(all), root, true);
@@ -344,7 +385,7 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
     WorkUnit u;
     u.terraform_module = true;
     u.files = modules[dir];
-    u.syntax_only = planner.Called(dir);
+    u.syntax_only = planner.Called(dir) && !planner.CycleRoot(dir);
     units.push_back(std::move(u));
   }
   // Named files: evaluated from the root modules that reach them.
@@ -359,7 +400,7 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
       u.named = named;
       units.push_back(std::move(u));
     }
-    for (const std::string& top : planner.TopCallers(dir)) {
+    for (const std::string& top : planner.Roots(dir)) {
       if (!roots_done.insert(top).second || !planner.Relevant(top)) continue;
       WorkUnit u;
       u.terraform_module = true;
@@ -388,7 +429,7 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
   for (const DiscoveredFile& f : unit.files) {
     SourceFile s{f.display(), f.abs_path(), {}, f.root_path()};
     std::string error;
-    if (!ReadWholeFile(f.abs_path(), &s.text, &error)) {
+    if (!ReadWholeFile(*opts.files, f.abs_path(), &s.text, &error)) {
       skipped->push_back(f.display() + ": " + error);
       continue;
     }
@@ -405,7 +446,7 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
       } else {
         // A called module's file: its comments hold suppressions too.
         std::string text, error;
-        if (ReadWholeFile(pf.result.path, &text, &error)) KeepComments(pf, text);
+        if (ReadWholeFile(*opts.files, pf.result.path, &text, &error)) KeepComments(pf, text);
       }
       out.push_back(std::move(pf));
     }
@@ -422,7 +463,7 @@ std::vector<ParsedFile> ParseFile(const DiscoveredFile& f, const ResolveOptions&
   opts.root = f.root();
   SourceFile s{f.display(), f.abs_path(), {}, f.root_path()};
   std::string error;
-  if (!ReadWholeFile(f.abs_path(), &s.text, &error)) {
+  if (!ReadWholeFile(*opts.files, f.abs_path(), &s.text, &error)) {
     skipped->push_back(f.display() + ": " + error);
     return out;
   }

@@ -50,6 +50,7 @@ std::vector<ParsedFile> ParseFile(const DiscoveredFile& file, const ResolveOptio
 
 // Reads a whole file (up to a size bound); false with `error` set on failure.
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
+bool ReadWholeFile(const FileSource& files, const std::string& path, std::string* out, std::string* error);
 
 }  // namespace sagelint
 

@@ -86,12 +86,10 @@ void ReturnFreedMemory() {
 #endif
 }
 
-uintmax_t UnitBytes(const WorkUnit& unit) {
+uintmax_t UnitBytes(const WorkUnit& unit, const FileSource& files) {
   uintmax_t total = 0;
   for (const DiscoveredFile& f : unit.files) {
-    std::error_code ec;
-    uintmax_t n = std::filesystem::file_size(f.abs_path(), ec);
-    if (!ec) total += n;
+    if (auto n = files.FileSize(f.abs_path())) total += *n;
   }
   return total;
 }
@@ -182,8 +180,7 @@ void PushModules(Plan plan, JobQueue& queue) {
 // (files named on the command line, several paths) is listed and planned
 // first, as pre-commit needs the named files' modules planned together.
 DiscoverResult Produce(const std::vector<std::string>& paths, const DiscoverOptions& discover, JobQueue& queue) {
-  std::error_code ec;
-  if (paths.size() == 1 && std::filesystem::is_directory(paths[0], ec)) {
+  if (paths.size() == 1 && discover.files->IsDirectory(paths[0])) {
     std::vector<DiscoveredFile> terraform;
     DiscoverResult found = DiscoverDirectory(paths[0], discover, [&](DiscoveredFile f) {
       if (IsTerraformKind(f.kind)) {
@@ -233,7 +230,7 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
     double cpu = 0;
     for (Job job; queue.Pop(&job);) {
       const WorkUnit& unit = job.unit;
-      uintmax_t bytes = UnitBytes(unit);
+      uintmax_t bytes = UnitBytes(unit, *setup.resolve.files);
       budget.Acquire(bytes);
       double start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
       UnitOutput out;

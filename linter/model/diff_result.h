@@ -47,6 +47,9 @@ struct DiffResult {
   std::vector<SpendChange> spend;  // sorted by absolute monthly delta, then path
   double total_monthly_usd = 0;    // change in always-on monthly spend with known prices
   int unpriced_changes = 0;        // always-on changes left out of the total (unknown price)
+  // What the base side could not read (an object git cannot give, a limit
+  // reached, a name listed twice in a tree): each is absent at the base.
+  std::vector<std::string> notes;
 };
 
 }  // namespace sagelint

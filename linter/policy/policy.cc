@@ -15,9 +15,19 @@ struct Invalid {
   std::string message;
 };
 
+// What the policies of one configuration share: their IDs and the regular
+// expressions' budget.
+struct Shared {
+  std::set<std::string> ids;
+  int regex_size = 0;  // RE2 program instructions so far
+};
+
+// A pattern as an error message quotes it (a hostile one can be long).
+std::string ShownPattern(const std::string& p) { return p.size() > 80 ? p.substr(0, 80) + "…" : p; }
+
 class Loader {
  public:
-  Loader(std::string file, std::set<std::string>* ids) : file_(std::move(file)), ids_(ids) {}
+  Loader(std::string file, Shared* shared) : file_(std::move(file)), shared_(shared) {}
 
   [[noreturn]] void Fail(const YAML::Node& at, const std::string& id, const std::string& what) const {
     std::string pos = file_;
@@ -52,7 +62,7 @@ class Loader {
         Fail(id, p.id, "an ID may hold letters, digits, '-' and '_' only");
       }
     }
-    if (!ids_->insert(p.id).second) Fail(id, p.id, "duplicate policy ID");
+    if (!shared_->ids.insert(p.id).second) Fail(id, p.id, "duplicate policy ID");
     static const std::vector<std::string> kKeys = {"id", "severity", "workload", "where", "message"};
     for (const auto& kv : n) {
       std::string key = Scalar(kv.first, p.id, "key");
@@ -116,9 +126,23 @@ class Loader {
       for (const auto& v : arg) c.values.push_back(Typed(id, *attr, v));
     } else if (c.op == "matches" || c.op == "not_matches") {
       std::string pattern = Scalar(arg, id, c.op);
-      c.regex = std::make_shared<RE2>(pattern, RE2::Quiet);
-      if (!c.regex->ok())
-        Fail(arg, id, c.attribute + ": bad regular expression '" + pattern + "': " + c.regex->error());
+      RE2::Options options(RE2::Quiet);
+      options.set_max_mem(kPolicyRegexMaxMem);
+      c.regex = std::make_shared<RE2>(pattern, options);
+      if (!c.regex->ok()) {
+        Fail(arg, id,
+             c.attribute + ": bad regular expression '" + ShownPattern(pattern) + "': " + c.regex->error() +
+                 (c.regex->error_code() == RE2::ErrorPatternTooLarge
+                      ? " (larger than " + std::to_string(kPolicyRegexMaxMem >> 20) + " MiB compiled)"
+                      : ""));
+      }
+      shared_->regex_size += c.regex->ProgramSize();
+      if (shared_->regex_size > kPolicyRegexBudget) {
+        Fail(arg, id,
+             c.attribute + ": the custom policies' regular expressions together compile to more than " +
+                 std::to_string(kPolicyRegexBudget) + " RE2 instructions ('" + ShownPattern(pattern) +
+                 "' brings them to " + std::to_string(shared_->regex_size) + "); simplify them");
+      }
     } else if (c.op == "gt" || c.op == "ge" || c.op == "lt" || c.op == "le") {
       if (attr->type != AttrType::kNumber) Fail(arg, id, c.attribute + ": '" + c.op + "' needs a numeric attribute");
       std::string text = Scalar(arg, id, c.op);
@@ -164,7 +188,7 @@ class Loader {
   }
 
   std::string file_;
-  std::set<std::string>* ids_;
+  Shared* shared_;
 };
 
 bool Equal(const AttrValue& v, const std::string& want) {
@@ -199,15 +223,23 @@ bool Holds(const PolicyCondition& c, const AttrValue& v) {
 
 bool LoadPolicies(const YAML::Node& policies, const std::string& config_path,
                   const std::vector<std::string>& policy_files, const std::string& config_dir, std::vector<Policy>* out,
-                  std::string* error) {
-  std::set<std::string> ids;
+                  std::string* error, const FileSource& files, const std::string& root) {
+  Shared shared;
   try {
-    Loader(config_path, &ids).List(policies, out);
+    Loader(config_path, &shared).List(policies, out);
     for (const std::string& rel : policy_files) {
       std::filesystem::path p = std::filesystem::path(rel).is_absolute() ? std::filesystem::path(rel)
                                                                          : std::filesystem::path(config_dir) / rel;
+      // Inside the scan root only, checked before the file is opened: the
+      // message says nothing of whether a file outside exists.
+      std::string path = p.string();
+      if (!root.empty()) {
+        auto inside = ResolveInside(files, path, root);
+        if (!inside) throw Invalid{config_path + ": policy_files: " + rel + " is outside the scan root " + root};
+        path = *inside;
+      }
       std::string text, why;
-      if (!ReadFileCapped(p.string(), kMaxConfigBytes, &text, &why)) {
+      if (!files.Read(path, kMaxConfigBytes, &text, &why)) {
         throw Invalid{config_path + ": policy_files: cannot read " + rel + ": " + why};
       }
       YAML::Node doc;
@@ -219,7 +251,7 @@ bool LoadPolicies(const YAML::Node& policies, const std::string& config_path,
       std::string dup;
       if (!CheckYamlKeys(doc, rel, &dup)) throw Invalid{dup};
       if (!doc.IsMap() || !doc["policies"]) throw Invalid{rel + ": a policy file holds a 'policies:' list"};
-      Loader(rel, &ids).List(doc["policies"], out);
+      Loader(rel, &shared).List(doc["policies"], out);
     }
   } catch (const Invalid& e) {
     *error = e.message;

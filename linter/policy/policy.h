@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/model/finding.h"
 #include "linter/model/model.h"
 #include "linter/policy/attributes.h"
@@ -36,12 +37,24 @@ struct Policy {
   int line = 0;
 };
 
+// The regular expressions of all custom policies of a configuration (its
+// `policies:` and every file of `policy_files:`) together may compile to at
+// most this many RE2 program instructions (RE2::ProgramSize); one alone is
+// compiled with at most kPolicyRegexMaxMem bytes. Over either is a
+// configuration error: a pattern such as '\pL{400}' compiles to 477,204
+// instructions in about 0.3 s, so a thousand of them would stall every run.
+inline constexpr int kPolicyRegexBudget = 100'000;
+inline constexpr int64_t kPolicyRegexMaxMem = 1 << 20;
+
 // Loads the policies of a config: `policies` (a YAML list, may be null) and
-// `policy_files` (relative to `config_dir`). Returns false with `error`
-// ("<file>:<line>: policy ORG001: …") on the first invalid policy.
+// `policy_files` (relative to `config_dir`, read from `files`; with a `root`,
+// only inside it). Returns false with `error` ("<file>:<line>: policy ORG001:
+// …") on the first invalid policy, on a file outside `root` or that cannot be
+// read, and when the policies' regular expressions together exceed
+// kPolicyRegexBudget.
 bool LoadPolicies(const YAML::Node& policies, const std::string& config_path,
                   const std::vector<std::string>& policy_files, const std::string& config_dir, std::vector<Policy>* out,
-                  std::string* error);
+                  std::string* error, const FileSource& files = DiskFiles(), const std::string& root = "");
 
 // Whether every condition holds. `at` receives the position of the first
 // condition's setting (if written), else stays as is.

@@ -73,6 +73,11 @@ std::string MarkdownText(std::string_view s);
 std::string UriPath(std::string_view path);
 std::string MarkdownCode(std::string_view s);
 
+// The markdown reports are pull-request comments: GitHub refuses a comment
+// over 65,536 characters, so they stay within this many (the Action's own
+// lines fit in the rest).
+inline constexpr size_t kCommentLimit = 65'000;
+
 // One finding as the JSON object of SPEC §5 (also used by other emitters).
 nlohmann::ordered_json FindingJson(const Finding& f);
 

@@ -155,6 +155,7 @@ void DiffJson(std::ostream& out, const DiffResult& d) {
        {{"workloads", workloads},
         {"total_monthly_usd", CentsJson(d.total_monthly_usd)},
         {"unpriced_changes", d.unpriced_changes}}},
+      {"notes", d.notes},
       {"summary",
        {{"files_scanned", d.head.files_scanned},
         {"findings", d.head.findings.size()},
@@ -202,22 +203,74 @@ void DiffText(std::ostream& out, const DiffResult& d, const EmitOptions& opts) {
 }
 
 constexpr size_t kMaxFindingsInComment = 50;
-constexpr size_t kCommentBudget = 60000;  // GitHub refuses comments over 65,536 characters
+constexpr size_t kMaxNotesInComment = 10;
 
-void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opts) {
-  std::string md = "<!-- sagelint-diff -->\n### sagelint: " + MarkdownText(Headline(d)) + "\n\n";
-  if (!d.spend.empty()) {
-    md += "| Workload | Before | After | Monthly Δ |\n|---|---|---|---|\n";
-    for (const SpendChange& c : d.spend) {
-      md += "| " + MarkdownText(c.resource) + "<br><sub>" + MarkdownText(c.path) +
-            (c.line > 0 ? ":" + std::to_string(c.line) : "") + "</sub> | " + MarkdownText(Workload(c.before)) +
-            (c.before ? " · " + Price(c.before, c.always_on) : "") + " | " + MarkdownText(Workload(c.after)) +
-            (c.after ? " · " + Price(c.after, c.always_on) : "") + " | " + Delta(c) + " |\n";
-    }
-    md += "\n";
+// Characters as GitHub counts them (code points), not bytes.
+size_t Chars(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// Rows taken in order while they fit `cap` characters; the number taken.
+size_t Fit(const std::vector<std::string>& rows, size_t cap, size_t* used) {
+  size_t n = 0;
+  for (const std::string& r : rows) {
+    size_t c = Chars(r);
+    if (*used + c > cap) break;
+    *used += c;
+    ++n;
   }
+  return n;
+}
+
+// The pull-request comment. It always fits GitHub's limit (kCommentLimit
+// characters): the headline, notes and footer first, then the spend table
+// and the new findings share what is left — each in its own order, largest
+// first, so that when they do not both fit each keeps at least half and the
+// rows left out are counted — and the resolved findings take what remains.
+void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opts) {
+  std::string head = "<!-- sagelint-diff -->\n### sagelint: " + MarkdownText(Headline(d)) + "\n\n";
+  std::string notes;
+  if (!d.notes.empty()) {
+    notes = "⚠️ Not read at the base (" + MarkdownText(d.base_ref) + "); what it holds is absent there:\n\n";
+    for (size_t i = 0; i < d.notes.size() && i < kMaxNotesInComment; ++i) {
+      std::string n = d.notes[i].size() > 300 ? d.notes[i].substr(0, 300) + "…" : d.notes[i];
+      notes += "- " + MarkdownText(n) + "\n";
+    }
+    if (d.notes.size() > kMaxNotesInComment) {
+      notes += "- …and " + std::to_string(d.notes.size() - kMaxNotesInComment) + " more (see the job's log)\n";
+    }
+    notes += "\n";
+  }
+  std::string foot = "<sub>Against " + MarkdownText(d.base_ref) + " (" + d.base_commit.substr(0, 12) +
+                     "). Prices are approximate on-demand list prices; `sagelint explain RULE` says why each rule "
+                     "matters.</sub>\n";
+  // The lines that count what was left out, at most this long each.
+  constexpr size_t kCountLines = 3 * 120;
+  size_t fixed = Chars(head) + Chars(notes) + Chars(foot) + kCountLines;
+  size_t budget = kCommentLimit > fixed ? kCommentLimit - fixed : 0;
+
+  // The spend table, largest change first (d.spend's order).
+  const std::string spend_head = "| Workload | Before | After | Monthly Δ |\n|---|---|---|---|\n";
+  std::vector<std::string> spend_rows;
+  for (const SpendChange& c : d.spend) {
+    spend_rows.push_back("| " + MarkdownText(c.resource) + "<br><sub>" + MarkdownText(c.path) +
+                         (c.line > 0 ? ":" + std::to_string(c.line) : "") + "</sub> | " +
+                         MarkdownText(Workload(c.before)) + (c.before ? " · " + Price(c.before, c.always_on) : "") +
+                         " | " + MarkdownText(Workload(c.after)) +
+                         (c.after ? " · " + Price(c.after, c.always_on) : "") + " | " + Delta(c) + " |\n");
+  }
+
+  // The new findings, grouped by file: files with the most at stake first,
+  // then findings by cost. Each item carries its file's heading when it is
+  // the first of its file.
+  struct Item {
+    std::string path;
+    std::string text;
+  };
+  std::vector<Item> items;
   if (!d.added.empty()) {
-    // Group by file; files with the most at stake first, then findings by cost and line.
     std::map<std::string, std::vector<const Finding*>> by_file;
     for (const Finding& f : d.added) by_file[f.path].push_back(&f);
     std::vector<std::pair<double, std::string>> files;
@@ -228,17 +281,8 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
       files.push_back({-stake, path});
     }
     std::sort(files.begin(), files.end());
-    md += "**New findings**\n\n";
-    size_t shown = 0;
-    bool truncated = false;
     for (const auto& [neg, path] : files) {
-      if (shown >= kMaxFindingsInComment || md.size() > kCommentBudget) break;
-      md += MarkdownCode(path) + "\n\n";
       for (const Finding* f : by_file[path]) {
-        if (shown >= kMaxFindingsInComment || md.size() > kCommentBudget) {
-          truncated = true;
-          break;
-        }
         std::string where = "L" + std::to_string(f->range.begin.line);
         if (!opts.blob_url.empty())
           where = "[" + where + "](" + opts.blob_url + UriPath(f->root_path) + "#L" +
@@ -252,32 +296,77 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
         if (f->cost && !f->cost->basis.empty()) details += "<b>Cost:</b> " + MarkdownText(f->cost->basis) + "<br>";
         if (f->iam) details += "<b>Guard:</b> " + MarkdownText(f->iam->condition_key) + "<br>";
         if (!details.empty()) item += "  <details><summary>help</summary>" + details + "</details>\n";
-        md += item;
-        ++shown;
+        items.push_back({path, std::move(item)});
       }
-      md += "\n";
     }
-    if (shown < d.added.size() || truncated) {
-      md += "…and " + std::to_string(d.added.size() - shown) +
+  }
+  const std::string findings_head = "**New findings**\n\n";
+  auto file_heading = [](const std::string& path) { return MarkdownCode(path) + "\n\n"; };
+  // What the findings would take whole (with their file headings), at most kMaxFindingsInComment of them.
+  std::vector<std::string> finding_rows;
+  for (size_t i = 0; i < items.size() && i < kMaxFindingsInComment; ++i) {
+    bool first_of_file = i == 0 || items[i - 1].path != items[i].path;
+    bool last_of_file = i + 1 == items.size() || items[i + 1].path != items[i].path;
+    finding_rows.push_back((first_of_file ? file_heading(items[i].path) : "") + items[i].text +
+                           (last_of_file ? "\n" : ""));
+  }
+  size_t spend_whole = spend_rows.empty() ? 0 : Chars(spend_head) + 1;
+  for (const std::string& r : spend_rows) spend_whole += Chars(r);
+  size_t findings_whole = finding_rows.empty() ? 0 : Chars(findings_head) + 1;
+  for (const std::string& r : finding_rows) findings_whole += Chars(r);
+  // Each table keeps at least half the budget when both do not fit.
+  size_t spend_cap = std::max(budget / 2, budget > findings_whole ? budget - findings_whole : 0);
+
+  std::string md = head + notes;
+  size_t used = 0;
+  if (!spend_rows.empty() && Chars(spend_head) + 1 <= spend_cap) {
+    used = Chars(spend_head) + 1;
+    size_t shown = Fit(spend_rows, spend_cap, &used);
+    md += spend_head;
+    for (size_t i = 0; i < shown; ++i) md += spend_rows[i];
+    if (shown < spend_rows.size()) {
+      md += "\n…and " + std::to_string(spend_rows.size() - shown) +
+            " more changed workloads, smaller changes: see the JSON or text output.\n";
+    }
+    md += "\n";
+  } else if (!spend_rows.empty()) {
+    md += "…" + std::to_string(spend_rows.size()) + " changed workloads: see the JSON or text output.\n\n";
+  }
+  if (!items.empty()) {
+    size_t shown = 0;
+    size_t findings_used = used + Chars(findings_head);
+    if (findings_used <= budget) {
+      md += findings_head;
+      shown = Fit(finding_rows, budget, &findings_used);
+      for (size_t i = 0; i < shown; ++i) md += finding_rows[i];
+      // A file whose findings were cut keeps its blank line after the last one shown.
+      if (shown > 0 && shown < items.size() && items[shown].path == items[shown - 1].path) md += "\n";
+      used = findings_used;
+    }
+    if (shown < items.size()) {
+      md += "…and " + std::to_string(items.size() - shown) +
             " more new findings: see the code scanning (SARIF) results.\n\n";
     }
   }
-  if (!d.resolved.empty() && md.size() < kCommentBudget) {
-    md += "<details><summary>✅ " + std::to_string(d.resolved.size()) + " resolved</summary>\n\n";
-    size_t listed = 0;
+  if (!d.resolved.empty()) {
+    std::vector<std::string> rows;
     for (const Finding& f : d.resolved) {
-      if (listed >= kMaxFindingsInComment || md.size() > kCommentBudget) {
-        md += "- …and " + std::to_string(d.resolved.size() - listed) + " more\n";
-        break;
-      }
-      md += "- `" + f.rule + "` " + MarkdownText(f.path) + ":" + std::to_string(f.range.begin.line) + " " +
-            MarkdownText(f.message) + "\n";
-      ++listed;
+      if (rows.size() >= kMaxFindingsInComment) break;
+      rows.push_back("- `" + f.rule + "` " + MarkdownText(f.path) + ":" + std::to_string(f.range.begin.line) + " " +
+                     MarkdownText(f.message) + "\n");
     }
-    md += "\n</details>\n\n";
+    std::string open = "<details><summary>✅ " + std::to_string(d.resolved.size()) + " resolved</summary>\n\n";
+    std::string close = "\n</details>\n\n";
+    size_t resolved_used = used + Chars(open) + Chars(close);
+    if (resolved_used <= budget) {
+      size_t shown = Fit(rows, budget, &resolved_used);
+      md += open;
+      for (size_t i = 0; i < shown; ++i) md += rows[i];
+      if (shown < d.resolved.size()) md += "- …and " + std::to_string(d.resolved.size() - shown) + " more\n";
+      md += close;
+    }
   }
-  md += "<sub>Against " + MarkdownText(d.base_ref) + " (" + d.base_commit.substr(0, 12) +
-        "). Prices are approximate on-demand list prices; `sagelint explain RULE` says why each rule matters.</sub>\n";
+  md += foot;
   out << md;
 }
 

@@ -15,6 +15,8 @@ void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions&)
       << scan.files_scanned << " files\n\n";
   if (savings > 0) out << "**Estimated avoidable spend: ≈ " << FormatUsd(savings) << "/month**\n\n";
   out << "| | Rule | Location | Resource | Finding | Est. cost |\n|---|---|---|---|---|---|\n";
+  // Within a comment's limit: rows in the findings' order, the rest counted.
+  size_t used = 1024, shown = 0;
   for (const Finding& f : scan.findings) {
     std::string cost;
     if (f.cost && f.cost->hourly_usd) {
@@ -23,11 +25,20 @@ void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions&)
       if (f.cost->monthly_savings_usd) cost += " (save " + FormatUsd(*f.cost->monthly_savings_usd) + "/month)";
     }
     // Everything from a scanned file is escaped: a resource name cannot add HTML, links or mentions to the comment.
-    out << "| " << SeverityIcon(f.severity) << " | `" << f.rule << "` " << f.name << " | "
-        << MarkdownCode(f.path + ":" + std::to_string(f.range.begin.line)) << " | " << MarkdownText(f.resource) << " | "
-        << MarkdownText(f.message);
-    if (!f.suggestion.empty()) out << "<br>**Fix:** " << MarkdownText(f.suggestion);
-    out << " | " << cost << " |\n";
+    std::string row = "| " + std::string(SeverityIcon(f.severity)) + " | `" + f.rule + "` " + f.name + " | " +
+                      MarkdownCode(f.path + ":" + std::to_string(f.range.begin.line)) + " | " +
+                      MarkdownText(f.resource) + " | " + MarkdownText(f.message);
+    if (!f.suggestion.empty()) row += "<br>**Fix:** " + MarkdownText(f.suggestion);
+    row += " | " + cost + " |\n";
+    size_t chars = 0;
+    for (unsigned char c : row) chars += (c & 0xC0) != 0x80;
+    if (used + chars > kCommentLimit) break;
+    used += chars;
+    ++shown;
+    out << row;
+  }
+  if (shown < scan.findings.size()) {
+    out << "\n…and " << scan.findings.size() - shown << " more findings: see the code scanning (SARIF) results.\n";
   }
   out << "\n<sub>Prices are approximate on-demand list prices; `sagelint explain RULE` says why each rule "
          "matters.</sub>\n";

@@ -2,11 +2,9 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "parsers/cloudformation/node.h"
@@ -488,23 +486,20 @@ class Extractor {
   bool ReadLocalFile(const std::string& name, std::string* text, std::string* shown) {
     namespace fs = std::filesystem;
     if (file_.abs_path.empty() || name.rfind("s3://", 0) == 0) return false;
-    std::error_code ec;
+    const FileSource& files = *opts_.files;
     fs::path p = fs::path(name).is_absolute() ? fs::path(name) : fs::path(file_.abs_path).parent_path() / name;
-    fs::path c = fs::weakly_canonical(p, ec);
-    if (ec) return false;
+    auto canonical = files.WeaklyCanonical(p.string());
+    if (!canonical) return false;
+    fs::path c = *canonical;
     if (!opts_.root.empty()) {
-      fs::path rel = c.lexically_relative(fs::weakly_canonical(opts_.root, ec));
+      fs::path rel = c.lexically_relative(files.WeaklyCanonical(opts_.root).value_or(""));
       if (rel.empty() || *rel.begin() == "..") return false;
       *shown = rel.generic_string();
     } else {
       *shown = name;
     }
-    if (!fs::is_regular_file(c, ec) || fs::file_size(c, ec) > (4u << 20)) return false;
-    std::ifstream in(c, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    *text = s.str();
-    return true;
+    std::string error;
+    return files.Read(c.string(), 4u << 20, text, &error);
   }
 
   // SAM `Policies`: AWS managed policy names or ARNs, and inline policy
@@ -694,9 +689,20 @@ class Extractor {
 
 // ---- Fn::ForEach (AWS::LanguageExtensions) ----------------------------------
 
+// What expanding a template's loops may cost. CloudFormation itself stops at
+// 500 resources per template; the nodes copied bound the work when loops
+// produce few resources (the same logical ID again and again).
+struct LoopBudget {
+  static constexpr size_t kMaxResources = 500;
+  static constexpr size_t kMaxNodes = 2'000'000;
+  size_t nodes = 0;
+  std::optional<ParseError> exceeded;
+};
+
 // `node` with the loop identifier replaced by `value`: ${Id} and &{Id} in
-// texts and keys, and `Ref: Id`.
-Node Substitute(const Node& node, const std::string& id, const std::string& value, int depth) {
+// texts and keys, and `Ref: Id`. Stops copying once the budget is spent.
+Node Substitute(const Node& node, const std::string& id, const std::string& value, int depth, LoopBudget* budget) {
+  ++budget->nodes;
   auto text = [&](std::string s) {
     std::string alnum;
     for (char c : value) {
@@ -716,14 +722,19 @@ Node Substitute(const Node& node, const std::string& id, const std::string& valu
     v.pos = node.pos;
     return v;
   }
-  Node out = node;
-  if (depth > 64) return out;
-  if (out.is_scalar()) out.text = text(out.text);
-  for (size_t i = 0; i < out.entries.size(); ++i) {
-    out.entries[i].first = text(out.entries[i].first);
-    out.entries[i].second = Substitute(node.entries[i].second, id, value, depth + 1);
-  }
-  for (size_t i = 0; i < out.items.size(); ++i) out.items[i] = Substitute(node.items[i], id, value, depth + 1);
+  Node out;
+  out.kind = node.kind;
+  out.tag = node.tag;
+  out.quoted = node.quoted;
+  out.pos = node.pos;
+  out.key_pos = node.key_pos;
+  if (depth > 64 || budget->nodes > LoopBudget::kMaxNodes) return node;
+  if (out.is_scalar()) out.text = text(node.text);
+  out.entries.reserve(node.entries.size());
+  for (const auto& [k, v] : node.entries)
+    out.entries.emplace_back(text(k), Substitute(v, id, value, depth + 1, budget));
+  out.items.reserve(node.items.size());
+  for (const Node& i : node.items) out.items.push_back(Substitute(i, id, value, depth + 1, budget));
   return out;
 }
 
@@ -758,17 +769,31 @@ std::optional<std::vector<std::string>> LoopValues(const Node& collection, const
 
 // The resources of a template section with every `Fn::ForEach::Name` loop
 // expanded; a loop over an unknown collection is left out, with a note.
-void ExpandLoops(const Node& resources, const Template& t, Node* out, std::vector<ParseError>* notes, int depth) {
-  out->kind = Node::Kind::kMap;
-  out->pos = resources.pos;
-  for (size_t i = 0; i < resources.entries.size(); ++i) {
+// `names`: the logical IDs in `out` (a later duplicate is dropped, as before).
+// Stops, with `budget->exceeded` set, past CloudFormation's 500 resources.
+void ExpandLoops(const Node& resources, const Template& t, Node* out, std::set<std::string>* names,
+                 std::vector<ParseError>* notes, int depth, LoopBudget* budget) {
+  if (depth == 0) {
+    out->kind = Node::Kind::kMap;
+    out->pos = resources.pos;
+  }
+  auto add = [&](const std::string& key, const Node& value, SourcePos pos) {
+    if (!names->insert(key).second) return;
+    if (names->size() > LoopBudget::kMaxResources) {
+      budget->exceeded =
+          ParseError{"Fn::ForEach expands the template to more than " + std::to_string(LoopBudget::kMaxResources) +
+                         " resources, CloudFormation's limit for one template; it is not checked",
+                     pos};
+      return;
+    }
+    out->entries.emplace_back(key, value);
+    out->key_pos.push_back(pos);
+  };
+  for (size_t i = 0; i < resources.entries.size() && !budget->exceeded; ++i) {
     const auto& [key, value] = resources.entries[i];
     SourcePos pos = resources.key_pos[i];
     if (key.rfind("Fn::ForEach::", 0) != 0) {
-      if (!out->Get(key)) {
-        out->entries.emplace_back(key, value);
-        out->key_pos.push_back(pos);
-      }
+      add(key, value, pos);
       continue;
     }
     std::optional<std::vector<std::string>> values;
@@ -783,14 +808,17 @@ void ExpandLoops(const Node& resources, const Template& t, Node* out, std::vecto
       continue;
     }
     for (const std::string& v : *values) {
-      Node body = Substitute(value.items[2], value.items[0].text, v, 0);
-      Node inner;
-      ExpandLoops(body, t, &inner, notes, depth + 1);
-      for (size_t j = 0; j < inner.entries.size(); ++j) {
-        if (out->Get(inner.entries[j].first)) continue;
-        out->entries.push_back(inner.entries[j]);
-        out->key_pos.push_back(inner.key_pos[j]);
+      if (budget->exceeded) break;
+      Node body = Substitute(value.items[2], value.items[0].text, v, 0, budget);
+      if (budget->nodes > LoopBudget::kMaxNodes) {
+        budget->exceeded = ParseError{"Fn::ForEach expands to more than " + std::to_string(LoopBudget::kMaxNodes) +
+                                          " nodes; the template is not checked",
+                                      pos};
+        break;
       }
+      // The loop's own resources are expanded into `out` directly: a logical
+      // ID is looked up once, in `names`.
+      ExpandLoops(body, t, out, names, notes, depth + 1, budget);
     }
   }
 }
@@ -859,7 +887,13 @@ FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opt
       if (loops) {
         cfn::Template t(root, opts);
         cfn::Node expanded;
-        cfn::ExpandLoops(*resources, t, &expanded, &result.notes, 0);
+        std::set<std::string> names;
+        cfn::LoopBudget budget;
+        cfn::ExpandLoops(*resources, t, &expanded, &names, &result.notes, 0, &budget);
+        if (budget.exceeded) {
+          result.errors.push_back(*budget.exceeded);
+          continue;
+        }
         for (auto& e : root.entries) {
           if (e.first == "Resources") e.second = std::move(expanded);
         }

@@ -123,6 +123,42 @@ bool LooksLikeJson(std::string_view text) {
   return i != std::string_view::npos && (text[i] == '{' || text[i] == '[');
 }
 
+// libyaml takes a key of a flow mapping for a "simple key", which YAML limits
+// to 1024 characters; JSON has no such limit. A key of at least this many
+// bytes is made an explicit key (`? "…": v`, the same mapping to YAML).
+constexpr size_t kLongKey = 1000;
+
+// Where the JSON string starting at text[i] (a '"') ends: the index after its closing quote, or npos.
+size_t JsonStringEnd(std::string_view text, size_t i) {
+  for (size_t k = i + 1; k < text.size(); ++k) {
+    if (text[k] == '\\') {
+      ++k;
+    } else if (text[k] == '"') {
+      return k + 1;
+    } else if (text[k] == '\n') {
+      return std::string_view::npos;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Whether the string at text[i] is an object key: a ':' follows it.
+bool IsJsonKey(std::string_view text, size_t end) {
+  size_t next = text.find_first_not_of(" \t\r\n", end);
+  return next != std::string_view::npos && text[next] == ':';
+}
+
+bool HasLongJsonKey(std::string_view text) {
+  if (!LooksLikeJson(text)) return false;
+  for (size_t i = text.find('"'); i != std::string_view::npos; i = text.find('"', i)) {
+    size_t end = JsonStringEnd(text, i);
+    if (end == std::string_view::npos) return false;
+    if (end - i >= kLongKey && IsJsonKey(text, end)) return true;
+    i = end;
+  }
+  return false;
+}
+
 Rewritten Rewrite(std::string_view text) {
   Rewritten r;
   r.text.reserve(text.size() + 16);
@@ -130,6 +166,13 @@ Rewritten Rewrite(std::string_view text) {
   bool in_string = false;
   for (size_t i = 0; i < text.size();) {
     char c = text[i];
+    if (json && c == '"' && !in_string) {
+      size_t end = JsonStringEnd(text, i);
+      if (end != std::string_view::npos && end - i >= kLongKey && IsJsonKey(text, end)) {
+        r.edits.push_back({r.text.size(), -2});
+        r.text += "? ";
+      }
+    }
     if (json && c == '"') in_string = !in_string;
     if (json && in_string && c == '\\') {
       long high = Utf16Escape(text, i), low = Utf16Escape(text, i + 6);
@@ -201,7 +244,8 @@ class Builder {
   // it, or it holds an escape libyaml does not know.
   bool rewrite_may_help() const {
     return parser_.error == YAML_READER_ERROR ||
-           (parser_.problem && std::string_view(parser_.problem) == "found invalid Unicode character escape code");
+           (parser_.problem && std::string_view(parser_.problem) == "found invalid Unicode character escape code") ||
+           HasLongJsonKey(text_);
   }
 
   // The documents of the stream (with `all`), or its first one; a stream of

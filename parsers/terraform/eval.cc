@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using K = TfVal::Kind;
 
-constexpr size_t kMaxFileBytes = 4u << 20;
+constexpr size_t kMaxFileBytes = kMaxTerraformFileBytes;
 constexpr int kDeadlineMs = 2000;
 constexpr int kMaxDepth = 64;
 constexpr int kMaxModuleDepth = 8;
@@ -106,9 +106,9 @@ std::string Dedent(const std::string& s) {
   return out;
 }
 
-bool ReadLimited(const fs::path& p, size_t limit, std::string* out) {
+bool ReadLimited(const FileSource& files, const fs::path& p, size_t limit, std::string* out) {
   std::string error;  // a regular file of at most `limit` bytes, or nothing
-  return ReadFileCapped(p.string(), limit, out, &error);
+  return files.Read(p.string(), limit, out, &error);
 }
 
 bool IsNumberText(const std::string& s) {
@@ -212,6 +212,116 @@ std::optional<ParseError> StrictJsonError(const std::string& text) {
 
 // ---- files ------------------------------------------------------------------
 
+bool IdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+
+// A number as Terraform shows it: 1e2 is 100.
+std::string NumberValue(const std::string& written) {
+  double v = std::strtod(written.c_str(), nullptr);
+  char buf[64];
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+  }
+  return buf;
+}
+
+// Replaces each number written with an exponent but no fraction (`1e2`,
+// `3E+4`; HCL's NumericLit allows them, the grammar only after a fraction)
+// by zeros of the same length, outside strings, heredocs and comments, and
+// records its value by offset.
+void MarkExponentNumbers(HclFile* f) {
+  std::string& t = f->text;
+  std::vector<char> modes;  // 's' a quoted string, 'i' an interpolation inside one
+  std::vector<int> braces;  // open braces of each interpolation
+  for (size_t i = 0; i < t.size();) {
+    char c = t[i];
+    char mode = modes.empty() ? 'c' : modes.back();
+    char next = i + 1 < t.size() ? t[i + 1] : '\0';
+    if (mode == 's') {
+      if (c == '\\') {
+        i += 2;
+      } else if (c == '"' || c == '\n') {
+        modes.pop_back();
+        ++i;
+      } else if ((c == '$' || c == '%') && next == '{') {
+        modes.push_back('i');
+        braces.push_back(0);
+        i += 2;
+      } else {
+        ++i;
+      }
+      continue;
+    }
+    if (mode == 'i' && (c == '{' || c == '}')) {
+      if (c == '{') {
+        ++braces.back();
+      } else if (braces.back()-- == 0) {
+        braces.pop_back();
+        modes.pop_back();
+      }
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      modes.push_back('s');
+      ++i;
+    } else if (c == '#' || (c == '/' && next == '/')) {
+      i = t.find('\n', i);
+    } else if (c == '/' && next == '*') {
+      size_t end = t.find("*/", i + 2);
+      i = end == std::string::npos ? end : end + 2;
+    } else if (c == '<' && next == '<' && mode == 'c') {
+      // A heredoc: its lines up to the one that holds only its marker.
+      size_t k = i + 2 + (i + 2 < t.size() && t[i + 2] == '-');
+      size_t start = k;
+      while (k < t.size() && IdentChar(t[k])) ++k;
+      std::string marker = t.substr(start, k - start);
+      size_t line = t.find('\n', k);
+      i = k;
+      if (marker.empty() || line == std::string::npos) continue;
+      for (size_t p = line + 1; p < t.size();) {
+        size_t end = t.find('\n', p);
+        std::string_view l(t.data() + p, (end == std::string::npos ? t.size() : end) - p);
+        size_t a = l.find_first_not_of(" \t"), b = l.find_last_not_of(" \t\r");
+        if (a != std::string_view::npos && l.substr(a, b - a + 1) == marker) {
+          i = end == std::string::npos ? t.size() : end;
+          break;
+        }
+        if (end == std::string::npos) {
+          i = t.size();
+          break;
+        }
+        p = end + 1;
+      }
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t k = i;
+      while (k < t.size() && std::isdigit(static_cast<unsigned char>(t[k]))) ++k;
+      // Identifiers are skipped whole below, so a digit here starts a number,
+      // unless it is a fraction's (1.5e3, which the grammar reads).
+      bool start_of_token = i == 0 || t[i - 1] != '.';
+      if (start_of_token && k < t.size() && (t[k] == 'e' || t[k] == 'E')) {
+        size_t e = k + 1;
+        if (e < t.size() && (t[e] == '+' || t[e] == '-')) ++e;
+        size_t digits = e;
+        while (e < t.size() && std::isdigit(static_cast<unsigned char>(t[e]))) ++e;
+        bool ends = e == t.size() || !(std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_');
+        if (e > digits && ends) {
+          f->exponent_numbers[static_cast<uint32_t>(i)] = NumberValue(t.substr(i, e - i));
+          std::fill(t.begin() + static_cast<std::ptrdiff_t>(i), t.begin() + static_cast<std::ptrdiff_t>(e), '0');
+          k = e;
+        }
+      }
+      while (k < t.size() && IdentChar(t[k])) ++k;
+      i = k;
+    } else if (IdentChar(c)) {
+      while (i < t.size() && IdentChar(t[i])) ++i;
+    } else {
+      ++i;
+    }
+  }
+}
+
 std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std::string root_path, std::string text) {
   auto f = std::make_unique<HclFile>();
   f->abs = std::move(abs);
@@ -239,6 +349,7 @@ std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std:
       }
     }
   } else {
+    if (f->text.find_first_of("eE") != std::string::npos) MarkExponentNumbers(f.get());
     f->tree = ts::Parse(tree_sitter_hcl(), f->text, kDeadlineMs);
     if (!f->tree) {
       f->errors.push_back({"parsing took too long; file skipped", {1, 1}});
@@ -284,14 +395,13 @@ std::vector<std::string> LocalModuleSources(const HclFile& f) {
 }
 
 Unit::Unit(const ResolveOptions& opts) : opts_(opts) {
-  std::error_code ec;
-  if (!opts.root.empty()) root_ = fs::weakly_canonical(opts.root, ec);
+  if (!opts.root.empty()) root_ = opts.files->WeaklyCanonical(opts.root).value_or("");
 }
 
 std::optional<fs::path> Unit::Inside(const fs::path& p) const {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(p, ec);
-  if (ec) return std::nullopt;
+  auto canonical = opts_.files->WeaklyCanonical(p.string());
+  if (!canonical) return std::nullopt;
+  fs::path c = *canonical;
   if (root_.empty()) return c;
   fs::path rel = c.lexically_relative(root_);
   if (rel.empty() || *rel.begin() == "..") return std::nullopt;
@@ -299,9 +409,9 @@ std::optional<fs::path> Unit::Inside(const fs::path& p) const {
 }
 
 std::string Unit::RootRelative(const fs::path& abs) const {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(abs, ec);
-  if (ec || root_.empty()) return DisplayPath(abs.string());
+  auto canonical = opts_.files->WeaklyCanonical(abs.string());
+  if (!canonical || root_.empty()) return DisplayPath(abs.string());
+  fs::path c = *canonical;
   fs::path rel = c.lexically_relative(root_);
   if (rel.empty() || *rel.begin() == "..") return DisplayPath(abs.string());
   std::string s = rel.generic_string();
@@ -314,7 +424,7 @@ HclFile* Unit::File(const fs::path& canonical) {
   if (it != files_.end()) return it->second.get();
   std::string text;
   std::unique_ptr<HclFile> f;
-  if (ReadLimited(canonical, kMaxFileBytes, &text)) {
+  if (ReadLimited(*opts_.files, canonical, kMaxFileBytes, &text)) {
     f = ParseHclFile(key, DisplayPath(key), RootRelative(canonical), std::move(text));
   }
   HclFile* out = f.get();
@@ -766,6 +876,7 @@ void Module::LoadCalls() {
   if (calls_loaded_) return;
   calls_loaded_ = true;
   if (depth_ >= kMaxModuleDepth) return;
+  chain_.push_back(unit_.opts().files->WeaklyCanonical(dir_.string()).value_or(dir_.string()));
   struct Block {
     std::string name;
     HclFile* file;
@@ -784,12 +895,30 @@ void Module::LoadCalls() {
     if (s.rfind("./", 0) != 0 && s.rfind("../", 0) != 0 && s != "." && s != "..") continue;
     // Relative to the calling file's directory, and never outside the scan root.
     auto dir = unit_.Inside(fs::path(b.file->abs).parent_path() / s);
-    std::error_code ec;
-    if (!dir || !fs::is_directory(*dir, ec)) continue;
+    const FileSource& source_files = *unit_.opts().files;
+    if (!dir || !source_files.IsDirectory(dir->string())) continue;
+    // A module that calls itself, directly or through others: Terraform
+    // rejects the configuration ("Module cycle"), so it is not expanded.
+    if (std::find(chain_.begin(), chain_.end(), dir->string()) != chain_.end()) {
+      SourceRange at = d.range;
+      if (!ts_node_is_null(b.body)) at = Range(ts_node_parent(b.body));
+      if (b.json) at = {b.json->pos, b.json->pos};
+      std::string how = dir->string() == chain_.back() ? "calls its own module" : "calls a module that calls this one";
+      unit_.errors.push_back(
+          {b.file->path,
+           {"module \"" + b.name + "\" (source \"" + s + "\") " + how + ": a module cycle, which Terraform rejects",
+            at.begin.valid() ? at.begin : SourcePos{1, 1}}});
+      continue;
+    }
     std::vector<fs::path> paths;
-    for (const auto& e : fs::directory_iterator(*dir, ec)) {
-      std::string name = e.path().filename().string();
-      if ((name.ends_with(".tf") || name.ends_with(".tf.json")) && e.is_regular_file(ec)) paths.push_back(e.path());
+    std::vector<DirEntry> entries;
+    std::string error;
+    source_files.List(dir->string(), &entries, &error);
+    for (const DirEntry& e : entries) {
+      const std::string& name = e.name;
+      if ((name.ends_with(".tf") || name.ends_with(".tf.json")) && e.type == FileType::kRegular) {
+        paths.push_back(*dir / name);
+      }
     }
     std::sort(paths.begin(), paths.end());
     std::vector<HclFile*> files;
@@ -824,6 +953,7 @@ void Module::LoadCalls() {
       std::string via = via_.empty() ? b.file->root_path : via_;
       call->module = std::make_unique<Module>(unit_, files, *dir, prefix_ + "module." + b.name + inst.suffix + ".", via,
                                               &call->inputs, depth_ + 1);
+      call->module->chain_ = chain_;
       call->module->Load();
       calls_[b.name].push_back(std::move(call));
     }
@@ -982,7 +1112,10 @@ TfVal Module::EvalInner(TSNode n, const HclFile& f, int depth) {
   if (type == "literal_value" || type == "template_expr" || type == "collection_value") {
     return Eval(ts_node_named_child(n, 0), f, depth + 1);
   }
-  if (type == "numeric_lit") return MakeKnown(K::kNum, std::string(ts::Text(n, f.text)), r);
+  if (type == "numeric_lit") {
+    auto exp = f.exponent_numbers.find(ts_node_start_byte(n));
+    return MakeKnown(K::kNum, exp != f.exponent_numbers.end() ? exp->second : std::string(ts::Text(n, f.text)), r);
+  }
   if (type == "bool_lit") return MakeKnown(K::kBool, std::string(ts::Text(n, f.text)), r);
   if (type == "null_lit") return MakeNull(r);
   if (type == "string_lit" || type == "quoted_template") return Template(n, f, depth, false);
@@ -1774,9 +1907,8 @@ TfVal Module::FileFunction(const std::string& name, const std::vector<TfVal>& ar
     fs::path p = args[0].text;
     if (p.is_relative()) p = fs::path(f.abs).parent_path() / p;
     auto inside = unit_.Inside(p);
-    std::error_code ec;
     if (!inside) return Unknown(at);
-    return MakeKnown(K::kBool, fs::is_regular_file(*inside, ec) ? "true" : "false", at);
+    return MakeKnown(K::kBool, unit_.opts().files->IsRegularFile(inside->string()) ? "true" : "false", at);
   }
   if (!ReadModuleFile(args[0].text, f, &content, &shown)) return Unknown(at);
   if (name == "templatefile") {
@@ -1822,7 +1954,7 @@ bool Module::ReadModuleFile(const std::string& path, const HclFile& f, std::stri
   auto inside = unit_.Inside(p);
   if (!inside) return false;
   *shown = unit_.RootRelative(*inside);
-  return ReadLimited(*inside, kMaxReadBytes, out);
+  return ReadLimited(*unit_.opts().files, *inside, kMaxReadBytes, out);
 }
 
 }  // namespace sagelint::tf

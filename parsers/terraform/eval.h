@@ -36,6 +36,10 @@ struct HclFile {
   bool vars = false;    // a variable file
   bool broken = false;  // not parsed: `errors` says why
   std::vector<ParseError> errors;
+  // Numbers written with an exponent and no fraction (`1e2`), which HCL
+  // allows and the grammar does not read: `text` holds zeros of the same
+  // length there (so positions stay put), and this their value by offset.
+  std::map<uint32_t, std::string> exponent_numbers;
 };
 
 // Reads `text` as the kind its name says; errors are recorded in the file.
@@ -67,6 +71,9 @@ class Unit {
 
   // --var-file files, in order (applied to the root module after its auto-loaded files).
   std::vector<HclFile*> var_files;
+  // What evaluation found that Terraform rejects (a module that calls
+  // itself), by the display path of the file where it is written.
+  std::vector<std::pair<std::string, ParseError>> errors;
   // The root module's directory (path.root, path.cwd).
   std::string root_dir;
   // The linking scope of every resource of this evaluation.
@@ -184,6 +191,8 @@ class Module {
   std::vector<std::pair<std::string, TfVal>> scope_;
   std::map<std::string, std::vector<std::unique_ptr<Call>>> calls_;
   bool calls_loaded_ = false;
+  // The directories (canonical) of the modules whose calls lead here, this one's last.
+  std::vector<std::string> chain_;
   std::vector<std::unique_ptr<HclFile>> owned_;  // interpolation snippets
 };
 

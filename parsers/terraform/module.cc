@@ -2,13 +2,13 @@
 // it calls (see eval.h), pre-commit stand-ins, and plan JSON.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <sstream>
 
+#include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "parsers/cloudformation/node.h"
 #include "parsers/common/top_keys.h"
@@ -145,12 +145,10 @@ std::vector<std::string> TerraformLocalModuleSources(const SourceFile& file) {
   return tf::LocalModuleSources(*f);
 }
 
-std::optional<std::string> CheckTerraformVarFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return path + ": cannot be read";
-  std::ostringstream s;
-  s << in.rdbuf();
-  auto f = tf::ParseHclFile(path, DisplayPath(path), DisplayPath(path), s.str());
+std::optional<std::string> CheckTerraformVarFile(const std::string& path, const FileSource& files) {
+  std::string text, error;
+  if (!files.Read(path, kMaxTerraformFileBytes, &text, &error)) return path + ": " + error;
+  auto f = tf::ParseHclFile(path, DisplayPath(path), DisplayPath(path), std::move(text));
   if (f->errors.empty()) return std::nullopt;
   const ParseError& e = f->errors.front();
   return DisplayPath(path) + ":" + std::to_string(e.pos.line) + ":" + std::to_string(e.pos.column) + ": " + e.message;
@@ -195,11 +193,11 @@ std::vector<FileResult> ParseTerraformModule(const TerraformRoot& root, const Re
   // --var-file: validated by the command line; read here for their values.
   std::vector<std::unique_ptr<tf::HclFile>> var_files;
   for (const std::string& vf : opts.tf_var_files) {
-    std::ifstream in(vf, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string abs = fs::absolute(vf).string();
-    var_files.push_back(tf::ParseHclFile(abs, DisplayPath(abs), unit.RootRelative(abs), text.str()));
+    std::string abs = fs::absolute(vf).string(), text, error;
+    // Through the same cap as every Terraform file; one that cannot be read
+    // on this side (the base revision of a diff lacks it) gives no values.
+    if (!opts.files->Read(abs, kMaxTerraformFileBytes, &text, &error)) continue;
+    var_files.push_back(tf::ParseHclFile(abs, DisplayPath(abs), unit.RootRelative(abs), std::move(text)));
     unit.var_files.push_back(var_files.back().get());
   }
   std::vector<tf::HclFile*> ptrs;
@@ -225,6 +223,13 @@ std::vector<FileResult> ParseTerraformModule(const TerraformRoot& root, const Re
     return results[it->second];
   };
   for (Workload& w : workloads) result_for(w.path).workloads.push_back(std::move(w));
+  // What Terraform would reject (a module cycle) is a parse error of the file that writes it.
+  std::set<std::string> reported;
+  for (auto& [path, error] : unit.errors) {
+    if (reported.insert(path + ":" + std::to_string(error.pos.line) + ":" + error.message).second) {
+      result_for(path).errors.push_back(std::move(error));
+    }
+  }
 
   // Pre-commit: a workload of an unnamed file whose values a named file sets
   // (a variable default, a tfvars value, a module argument) is reported in

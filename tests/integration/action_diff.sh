@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The GitHub Action's pull-request step (scripts/action-diff.sh) against a
-# local fake of the REST endpoints: a shallow clone fetches the base commit,
-# the diff annotates and writes SARIF of new findings only, the first push
-# creates one comment and the second push updates that comment in place.
+# The GitHub Action's pull-request steps (scripts/action-diff.sh, then
+# scripts/action-comment.py as action.yml runs them) against a local fake of
+# the REST endpoints: a shallow clone fetches the base commit, the diff
+# annotates and writes SARIF of new findings only, the first push creates one
+# comment and the second push updates that comment in place. The token reaches
+# the comment step only; a base that looks like an option is refused; a
+# refused post is a warning, any other failure fails and marks the comment stale.
 # Usage: action_diff.sh SAGELINT_BINARY SOURCE_DIR
 set -euo pipefail
 bin="$1" src="$2"
@@ -56,10 +59,34 @@ for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 port=$(cat "$work/port")
 
 export GITHUB_OUTPUT="$work/output" GITHUB_API_URL="http://127.0.0.1:$port" GITHUB_REPOSITORY=octo/ml
-export GITHUB_TOKEN=test-token SAGELINT_PR=7 SAGELINT_BASE="$base" SAGELINT_SARIF="$work/out.sarif"
+export SAGELINT_PR=7 SAGELINT_BASE="$base" SAGELINT_SARIF="$work/out.sarif"
 export SAGELINT_COMMENT_FILE="$work/comment.md" SAGELINT_FAIL_ON=warning SAGELINT_PATHS=.
 
-out=$("$src/scripts/action-diff.sh" "$bin")
+# The steps as action.yml runs them: the diff without the token (sagelint and
+# every git it starts record their environment here), then the comment step
+# with it, when the diff left a comment.
+mkdir -p "$work/spy"
+cat > "$work/spy/sagelint" <<SH
+#!/bin/sh
+env > "$work/env-sagelint"
+exec "$bin" "\$@"
+SH
+real_git=$(type -P git)
+cat > "$work/spy/git" <<SH
+#!/bin/sh
+env >> "$work/env-git"
+exec "$real_git" "\$@"
+SH
+chmod +x "$work/spy/sagelint" "$work/spy/git"
+diff_step() { env -u GITHUB_TOKEN PATH="$work/spy:$PATH" "$src/scripts/action-diff.sh" "$work/spy/sagelint"; }
+comment_step() {
+  local file
+  file=$(sed -n 's/^comment-file=//p' "$GITHUB_OUTPUT" | tail -1)
+  [ -n "$file" ] || return 0
+  GITHUB_TOKEN=test-token SAGELINT_HEAD_SHA=abcdef1234567890 python3 "$src/scripts/action-comment.py" "$file"
+}
+
+out=$(diff_step)
 grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: exit code not recorded"; cat "$GITHUB_OUTPUT"; exit 1; }
 grep -q "^::warning file=infra/endpoint.yaml,line=10" <<<"$out" || { echo "FAIL: no annotation"; echo "$out"; exit 1; }
 if grep -q "notebook.yaml" <<<"$out"; then echo "FAIL: an old finding was annotated"; echo "$out"; exit 1; fi
@@ -69,6 +96,17 @@ results = json.load(open(sys.argv[1]))["runs"][0]["results"]
 assert [r["ruleId"] for r in results] == ["SM211"], results
 PY
 echo "ok: the base was fetched; annotations and SARIF carry the new finding only"
+comment_step >/dev/null
+python3 - "$src/action.yml" <<'PY'
+import sys, yaml
+steps = yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]
+with_token = [s["name"] for s in steps if "GITHUB_TOKEN" in (s.get("env") or {})]
+assert with_token == ["Comment on the pull request"], with_token
+diff = [s for s in steps if s.get("id") == "diff"][0]
+assert "github-token" not in str(diff), diff
+PY
+if grep -q test-token "$work/env-sagelint" "$work/env-git"; then echo "FAIL: the token reached sagelint or git"; exit 1; fi
+echo "ok: the token is given to the comment step only, never to sagelint or git"
 
 python3 - "$work/requests.log" <<'PY'
 import json, sys
@@ -86,7 +124,8 @@ echo "ok: the first push creates one comment"
 # A second push: the endpoint gets a third instance. The same comment is updated.
 : > "$GITHUB_OUTPUT"
 sed -i 's/InitialInstanceCount: 2/InitialInstanceCount: 3/' infra/endpoint.yaml
-"$src/scripts/action-diff.sh" "$bin" >/dev/null
+diff_step >/dev/null
+comment_step >/dev/null
 python3 - "$work/requests.log" <<'PY'
 import json, sys
 reqs = [json.loads(l) for l in open(sys.argv[1])]
@@ -98,19 +137,47 @@ assert "3 × ml.g5.2xlarge" in patches[0]["body"]["body"], patches[0]
 PY
 echo "ok: the second push updates the same comment"
 
-# Comments off: nothing is sent.
-before=$(wc -l < "$work/requests.log")
-SAGELINT_COMMENT=false "$src/scripts/action-diff.sh" "$bin" >/dev/null
-[ "$(wc -l < "$work/requests.log")" = "$before" ] || { echo "FAIL: comment sent although disabled"; exit 1; }
-echo "ok: comment: false sends nothing"
+# A post GitHub refuses for lack of permission (a fork's read-only token) is a warning.
+echo "PATCH 403" > "$work/requests.log.fail"
+out=$(comment_step) || { echo "FAIL: a refused post failed the step"; echo "$out"; exit 1; }
+echo "$out" | grep -q "^::warning::sagelint: the token may not comment" || { echo "FAIL: no warning"; echo "$out"; exit 1; }
+echo "ok: a post refused for lack of permission is a warning"
+
+# Any other failure fails the step and marks the previous comment out of date.
+echo "PATCH 422" > "$work/requests.log.fail"
+if out=$(comment_step); then echo "FAIL: a failed post did not fail the step"; exit 1; fi
+echo "$out" | grep -q "^::error::sagelint: could not create or update the pull-request comment: GitHub answered 422" ||
+  { echo "FAIL: no error"; echo "$out"; exit 1; }
+echo "$out" | grep -q "^sagelint: marked comment 1000 out of date" || { echo "FAIL: not marked"; echo "$out"; exit 1; }
+python3 - "$work/requests.log" <<'PY'
+import json, sys
+patches = [json.loads(l) for l in open(sys.argv[1]) if '"PATCH"' in l]
+stale = patches[-1]["body"]["body"]
+assert stale.startswith("<!-- sagelint-diff -->\n> ⚠️ **Out of date.** sagelint could not update this comment for "
+                        "abcdef123456: GitHub answered 422"), stale
+assert "3 × ml.g5.2xlarge" in stale, stale
+PY
+echo "ok: any other failure fails the step and marks the previous comment out of date"
+
+# A body over GitHub's limit is cut at a line, never refused.
+printf '<!-- sagelint-diff -->\n' > "$work/long.md"
+python3 -c "import sys; sys.stdout.write(('x' * 99 + '\n') * 1000)" >> "$work/long.md"
+: > "$GITHUB_OUTPUT"
+echo "comment-file=$work/long.md" >> "$GITHUB_OUTPUT"
+comment_step >/dev/null
+python3 - "$work/requests.log" <<'PY'
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1]) if '"PATCH"' in l][-1]["body"]["body"]
+assert len(last) <= 65536 and last.endswith("see the SARIF results.\n"), len(last)
+PY
+echo "ok: a comment over the limit is cut to fit"
 
 # Paths and args are split as the scan step splits them: quotes group, nothing runs.
 : > "$GITHUB_OUTPUT"
-SAGELINT_COMMENT=false SAGELINT_PATHS='"infra"' SAGELINT_ARGS="--select 'SM211'" \
-  "$src/scripts/action-diff.sh" "$bin" >/dev/null
+SAGELINT_PATHS='"infra"' SAGELINT_ARGS="--select 'SM211'" "$src/scripts/action-diff.sh" "$bin" >/dev/null
 grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: quoted paths/args"; cat "$GITHUB_OUTPUT"; exit 1; }
 : > "$GITHUB_OUTPUT"
-if SAGELINT_COMMENT=false SAGELINT_PATHS='"infra' "$src/scripts/action-diff.sh" "$bin" >/dev/null 2>&1; then
+if SAGELINT_PATHS='"infra' "$src/scripts/action-diff.sh" "$bin" >/dev/null 2>&1; then
   echo "FAIL: an unmatched quote did not fail the step"; exit 1
 fi
 grep -q "^exit-code=2$" "$GITHUB_OUTPUT" || { echo "FAIL: unmatched quote exit code"; exit 1; }
@@ -123,3 +190,22 @@ if SAGELINT_BASE=0000000000000000000000000000000000000000 "$src/scripts/action-d
 fi
 grep -q "^exit-code=2$" "$GITHUB_OUTPUT" || { echo "FAIL: missing base exit code"; exit 1; }
 echo "ok: a missing base fails the step"
+
+# A base that looks like an option is refused before git sees it (before:
+# `git fetch origin --upload-pack=…` ran the command), and a base with a
+# newline cannot forge a workflow command.
+: > "$GITHUB_OUTPUT"
+if out=$(SAGELINT_BASE="--upload-pack=touch $work/pwned" "$src/scripts/action-diff.sh" "$bin" 2>&1); then
+  echo "FAIL: an option-like base did not fail the step"; exit 1
+fi
+[ ! -e "$work/pwned" ] || { echo "FAIL: the base ran a command"; exit 1; }
+grep -q "^exit-code=2$" "$GITHUB_OUTPUT" || { echo "FAIL: option-like base exit code"; exit 1; }
+out=$(SAGELINT_BASE=$'nosuch\n::warning::forged' "$src/scripts/action-diff.sh" "$bin" 2>&1) && exit 1
+if echo "$out" | grep -q "^::warning::forged"; then echo "FAIL: a forged workflow command"; echo "$out"; exit 1; fi
+echo "$out" | grep -q "^::error::sagelint: the base 'nosuch%0A::warning::forged' is not a commit" ||
+  { echo "FAIL: the base not escaped"; echo "$out"; exit 1; }
+# A branch name is still a base (fetched after --end-of-options).
+: > "$GITHUB_OUTPUT"
+git -C "$origin" branch -q base-branch "$base"
+SAGELINT_BASE=base-branch "$src/scripts/action-diff.sh" "$bin" >/dev/null 2>&1 || true
+echo "ok: the base is never an option, and never forges a workflow command"

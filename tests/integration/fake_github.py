@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """A stand-in for the three GitHub REST endpoints the Action's comment step
 uses (list, create and update issue comments), on localhost. Appends each
-request to LOG as a JSON line and prints the port it listens on.
+request to LOG as a JSON line and prints the port it listens on. While the
+file LOG.fail holds "METHOD CODE", the next request of that method gets that
+status (and the file is removed).
 
 Usage: fake_github.py LOG
 """
 import json
+import os
 import sys
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import parse_qs, urlparse
@@ -31,6 +34,18 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def failing(self):
+        try:
+            with open(LOG + ".fail", encoding="utf-8") as f:
+                method, code = f.read().split()
+        except (OSError, ValueError):
+            return False
+        if method != self.command:
+            return False
+        os.remove(LOG + ".fail")
+        self.reply(int(code), {"message": "refused by the test"})
+        return True
+
     def read_body(self):
         n = int(self.headers.get("Content-Length") or 0)
         return json.loads(self.rfile.read(n) or b"null")
@@ -50,6 +65,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.read_body()
         self.record(body)
+        if self.failing():
+            return
         c = {"id": 1000 + len(comments), "body": body["body"]}
         comments.append(c)
         self.reply(201, c)
@@ -57,6 +74,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_PATCH(self):
         body = self.read_body()
         self.record(body)
+        if self.failing():
+            return
         cid = int(self.path.rstrip("/").split("/")[-1])
         for c in comments:
             if c["id"] == cid:

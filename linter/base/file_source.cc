@@ -1,0 +1,100 @@
+#include "linter/base/file_source.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "linter/base/files.h"
+
+namespace sagelint {
+namespace fs = std::filesystem;
+
+namespace {
+
+FileType TypeOf(const fs::file_status& s) {
+  switch (s.type()) {
+    case fs::file_type::not_found:
+    case fs::file_type::none:
+    case fs::file_type::unknown:
+      return FileType::kNone;
+    case fs::file_type::regular:
+      return FileType::kRegular;
+    case fs::file_type::directory:
+      return FileType::kDirectory;
+    default:
+      return FileType::kOther;
+  }
+}
+
+class Disk final : public FileSource {
+ public:
+  bool Read(const std::string& path, size_t max_bytes, std::string* out, std::string* error) const override {
+    return ReadFileCapped(path, max_bytes, out, error);
+  }
+
+  FileType Type(const std::string& path) const override {
+    std::error_code ec;
+    fs::file_status s = fs::status(path, ec);
+    return ec ? FileType::kNone : TypeOf(s);
+  }
+
+  bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override {
+    std::error_code ec;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    if (ec) {
+      *error = ec.message();
+      return false;
+    }
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      DirEntry e;
+      e.name = it->path().filename().string();
+      e.link = it->is_symlink(ec);
+      // The entry's own type comes with the listing; a link's target needs a stat.
+      fs::file_status s = it->status(ec);
+      e.type = ec ? FileType::kNone : TypeOf(s);
+      ec.clear();
+      out->push_back(std::move(e));
+    }
+    return true;
+  }
+
+  std::optional<std::string> Canonical(const std::string& path) const override {
+    std::error_code ec;
+    fs::path c = fs::canonical(path, ec);
+    if (ec) return std::nullopt;
+    return c.string();
+  }
+
+  std::optional<std::string> WeaklyCanonical(const std::string& path) const override {
+    std::error_code ec;
+    fs::path c = fs::weakly_canonical(path, ec);
+    if (ec) return std::nullopt;
+    return c.string();
+  }
+
+  std::optional<std::uintmax_t> FileSize(const std::string& path) const override {
+    std::error_code ec;
+    std::uintmax_t n = fs::file_size(path, ec);
+    if (ec) return std::nullopt;
+    return n;
+  }
+};
+
+}  // namespace
+
+const FileSource& DiskFiles() {
+  static const Disk disk;
+  return disk;
+}
+
+std::optional<std::string> ResolveInside(const FileSource& files, const std::string& path, const std::string& root) {
+  std::error_code ec;
+  auto c = files.WeaklyCanonical(fs::absolute(path, ec).lexically_normal().string());
+  auto r = files.WeaklyCanonical(fs::absolute(root, ec).lexically_normal().string());
+  if (!c || !r || r->empty()) return std::nullopt;
+  fs::path rel = fs::path(*c).lexically_relative(*r);
+  if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+  return c;
+}
+
+}  // namespace sagelint
