@@ -11,6 +11,7 @@
 #include "linter/cost/datasets.h"
 #include "linter/cost/prices.h"
 #include "linter/engine/fingerprint.h"
+#include "linter/engine/group.h"
 #include "linter/engine/link.h"
 #include "linter/engine/rule_set.h"
 #include "linter/engine/scan.h"
@@ -77,6 +78,7 @@ class FindingSink : public Sink {
     f.resource_range = w.range;
     f.resource = w.label;
     f.condition = JoinConditions(w.condition, r.condition);
+    f.member_of = w.member_of;
     f.value = std::move(r.value);
     f.message = std::move(r.message);
     f.suggestion = std::move(r.suggestion);
@@ -200,6 +202,7 @@ void CheckPolicies(const Workload& w, const RuleSet& rules, const PriceTable& pr
     f.resource = w.label;
     f.resource_range = w.range;
     f.condition = w.condition;
+    f.member_of = w.member_of;
     if (w.instance_type.known()) {
       CostRequest c;
       c.instance_type = w.instance_type.text;
@@ -524,7 +527,9 @@ void Analyzer::Finalize(const FileFacts& file, std::vector<Finding> found, int s
   const RuleSet& rules = rules_;
   SuppressionIndex index(FindIgnoreDirectives(file.comments));
   std::vector<Finding> kept;
-  for (Finding& f : found) {
+  // One construct, one finding per rule (SPEC §5): its instances' or branches' identical findings merge first,
+  // so a comment on the construct suppresses the one finding.
+  for (Finding& f : GroupConstructFindings(std::move(found))) {
     if (index.Suppresses(f)) {
       ++suppressed;
     } else {

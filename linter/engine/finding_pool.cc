@@ -52,7 +52,11 @@ PackedFinding FindingPool::Pack(const Finding& f) {
   p.resource_range = f.resource_range;
   p.severity = f.severity;
   p.format = f.format;
+  p.member_kind = f.member_of.kind;
+  p.member_count = f.member_of.of;
   std::lock_guard<std::mutex> lock(mu_);
+  p.member_construct = Intern(f.member_of.construct);
+  p.member_key = Intern(f.member_of.key);
   p.rule = Intern(f.rule);
   p.name = Intern(f.name);
   p.path = Intern(f.path);
@@ -100,6 +104,7 @@ Finding FindingPool::Unpack(const PackedFinding& p) {
   }
   f.fingerprint = Text(p.fingerprint);
   f.format = p.format;
+  f.member_of = ConstructMember{p.member_kind, Text(p.member_construct), Text(p.member_key), p.member_count};
   return f;
 }
 

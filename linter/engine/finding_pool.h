@@ -39,13 +39,17 @@ struct PackedFinding {
   SourceRange range, resource_range;
   Severity severity = Severity::kWarning;
   Format format = Format::kCloudFormation;
+  // The finding's ConstructMember: its construct and key as texts of the pool.
+  ConstructMember::Kind member_kind = ConstructMember::Kind::kNone;
+  const std::string *member_construct = nullptr, *member_key = nullptr;
+  int member_count = 0;
   bool operator==(const PackedFinding&) const = default;
 };
 
 // How many fields of Finding and CostEstimate Pack and Unpack carry: a test
 // counts the structs' fields and fails when one was added without being
 // carried here.
-inline constexpr size_t kPackedFindingFields = 16;
+inline constexpr size_t kPackedFindingFields = 17;
 inline constexpr size_t kPackedCostFields = 8;
 
 // The distinct texts of a scan's findings. Pack is safe to call from several

@@ -52,6 +52,10 @@ struct Finding {
   std::optional<CostEstimate> cost;
   std::string fingerprint;
   Format format = Format::kCloudFormation;
+  // The workload's place among the workloads of its construct (engine only,
+  // never printed): identical findings of a construct's instances or of all
+  // its branches become one finding (SPEC §5).
+  ConstructMember member_of;
   bool operator==(const Finding&) const = default;
 };
 

@@ -88,6 +88,19 @@ std::string_view KindName(WorkloadKind k);  // training_job, tuning_job, ... (SP
 std::optional<WorkloadKind> KindFromName(std::string_view name);
 inline constexpr int kWorkloadKindCount = 12;
 
+// One of several workloads a single source construct makes (SPEC §5): a
+// Terraform count/for_each instance, or one branch of a resource whose whole
+// Properties are conditional. Their identical findings are reported once, at
+// the construct.
+struct ConstructMember {
+  enum class Kind : std::uint8_t { kNone, kInstance, kAlternative };
+  Kind kind = Kind::kNone;
+  std::string construct;  // "aws_sagemaker_notebook_instance.lab"; a conditional resource's logical ID
+  std::string key;        // an instance key as written ("\"ana\"", "0"); a branch's condition
+  int of = 0;             // how many instances or branches the construct makes
+  bool operator==(const ConstructMember&) const = default;
+};
+
 // A training channel or a processing input.
 struct Channel {
   std::string name;  // channel name ("train") or processing input name
@@ -143,12 +156,13 @@ struct IamStatement {
 struct Workload {
   WorkloadKind kind = WorkloadKind::kTrainingJob;
   Format format = Format::kCloudFormation;
-  std::string path;       // as displayed: relative to the working directory, '/' separators
-  std::string scope;      // linking scope: the template, module directory or notebook (default: path)
-  std::string name;       // logical ID, Terraform address, Python variable or request name
-  std::string label;      // for messages: "notebook instance 'Explore'", "SKLearn estimator 'est'"
-  SourceRange range;      // the whole resource / call; its first line anchors suppressions
-  std::string condition;  // a CloudFormation resource Condition, if any
+  std::string path;           // as displayed: relative to the working directory, '/' separators
+  std::string scope;          // linking scope: the template, module directory or notebook (default: path)
+  std::string name;           // logical ID, Terraform address, Python variable or request name
+  std::string label;          // for messages: "notebook instance 'Explore'", "SKLearn estimator 'est'"
+  SourceRange range;          // the whole resource / call; its first line anchors suppressions
+  std::string condition;      // a CloudFormation resource Condition, if any
+  ConstructMember member_of;  // set when the construct makes several workloads
   // False when something we cannot see may supply a missing setting (unknown
   // **kwargs, a dynamic block, a spread): absence is then not reportable.
   bool complete = true;

@@ -29,7 +29,9 @@ const char* SeverityColor(Severity s) {
 
 std::string CostLine(const CostEstimate& c) {
   if (!c.hourly_usd) return c.basis;  // why there is no price
-  std::string type = c.count > 1 ? std::to_string(c.count) + " × " + c.instance_type : c.instance_type;
+  // A group of mixed instance types names each with its count already ("2 × ml.t3.medium + ml.g5.xlarge").
+  bool mixed = c.instance_type.find(" + ") != std::string::npos;
+  std::string type = c.count > 1 && !mixed ? std::to_string(c.count) + " × " + c.instance_type : c.instance_type;
   std::string s = type + " ≈ " + FormatUsd(*c.hourly_usd) + "/h";
   if (c.monthly_usd) s += ", ≈ " + FormatUsd(*c.monthly_usd) + "/month while running";
   if (c.monthly_savings_usd) s += "; the suggested change saves ≈ " + FormatUsd(*c.monthly_savings_usd) + "/month";

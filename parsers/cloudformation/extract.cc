@@ -52,6 +52,9 @@ class Extractor {
       for (const auto& [props, cond] : variants) {
         Workload w = base;
         if (!cond.empty()) w.condition = w.condition.empty() ? cond : w.condition + " and " + cond;
+        if (variants.size() > 1) {
+          w.member_of = {ConstructMember::Kind::kAlternative, id, cond, static_cast<int>(variants.size())};
+        }
         if (props && !props->is_map()) w.complete = false;
         Resource(type->text, w, res, props);
       }

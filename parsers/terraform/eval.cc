@@ -850,9 +850,15 @@ const TfVal& Module::Evaluated(const std::string& address, const Instance& inst)
 
 void Module::Resources(std::vector<Resource>* out) {
   for (auto& [address, decl] : decls_) {
-    for (const Instance& inst : Instances(address)) {
+    const std::vector<Instance>& instances = Instances(address);
+    for (const Instance& inst : instances) {
       std::string addr = address + inst.suffix;
       Resource r;
+      if (!inst.suffix.empty()) {
+        r.construct = prefix_ + address;
+        r.instance_key = inst.suffix.substr(1, inst.suffix.size() - 2);
+        r.instances = static_cast<int>(instances.size());
+      }
       r.mode = decl.mode;
       r.type = decl.type;
       r.address = prefix_ + addr;

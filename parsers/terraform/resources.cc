@@ -111,6 +111,8 @@ class Extractor {
     w.label = what + " '" + r.address + "'";
     w.range = r.range;
     w.complete = !r.body.dynamic;
+    if (!r.construct.empty())
+      w.member_of = {ConstructMember::Kind::kInstance, r.construct, r.instance_key, r.instances};
     return w;
   }
   std::string Ref(const Resource& r, const std::string& address) const { return "ref:" + r.scope + "#" + address; }

@@ -22,6 +22,11 @@ struct Resource {
   // whose module call leads to it (labels name it).
   std::string via;
   Format format = Format::kTerraform;
+  // With count or for_each: the address without its instance key, the key as
+  // written ("0", "\"ana\""), and how many instances the block makes.
+  std::string construct;
+  std::string instance_key;
+  int instances = 0;
 };
 
 // Appends the workloads the resources declare. Links between them (endpoint

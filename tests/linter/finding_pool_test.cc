@@ -31,6 +31,7 @@ Finding Full() {
   f.cost = CostEstimate{"ml.p3.2xlarge", 2, 7.65, 5584.5, 5.1, "on-demand price, us-east-1", "AWS data", "2026-07-03"};
   f.fingerprint = "0123456789abcdef";
   f.format = Format::kNotebook;
+  f.member_of = ConstructMember{ConstructMember::Kind::kInstance, "aws_sagemaker_notebook_instance.lab", "\"ana\"", 3};
   return f;
 }
 
