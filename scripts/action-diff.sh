@@ -11,6 +11,8 @@
 # refused, and every git argument comes after --end-of-options — and it is
 # escaped wherever it is echoed into a workflow command.
 set -uo pipefail
+# Whatever tokens the workflow put in the job's environment, sagelint and git run without them.
+unset GITHUB_TOKEN GH_TOKEN SAGELINT_TOKEN ACTIONS_RUNTIME_TOKEN ACTIONS_ID_TOKEN_REQUEST_TOKEN ACTIONS_ID_TOKEN_REQUEST_URL
 bin="$1"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/action-words.sh"  # split_words, fail_usage, action_words, wf_escape

@@ -8,6 +8,8 @@
 # running anything (action-words.sh). The paths follow `--`, so a file or
 # directory named like an option is scanned, never obeyed.
 set -uo pipefail
+# Whatever tokens the workflow put in the job's environment, sagelint and git run without them.
+unset GITHUB_TOKEN GH_TOKEN SAGELINT_TOKEN ACTIONS_RUNTIME_TOKEN ACTIONS_ID_TOKEN_REQUEST_TOKEN ACTIONS_ID_TOKEN_REQUEST_URL
 bin="$1"
 
 # Splitting SAGELINT_ARGS / SAGELINT_PATHS: see action-words.sh.

@@ -151,6 +151,19 @@ TEST_CASE("baselines: 64 levels of nesting, 64 MiB, no key twice", "[adversarial
   CHECK(r.err.find("larger than 64 MiB") != std::string::npos);
 }
 
+TEST_CASE("a FIFO with a scanned file's name inside a scanned directory is told, never opened", "[adversarial][cli]") {
+  TempDir d;
+  d.Write("nb.yaml", sagelint::testing::NotebookTemplate("Nb", "ml.t3.medium"));
+  ::mkfifo((d.path() + "/terraform.tfvars").c_str(), 0600);
+  ::mkfifo((d.path() + "/x.yaml").c_str(), 0600);
+  ::mkfifo((d.path() + "/notes.txt").c_str(), 0600);  // not a kind sagelint reads: not mentioned
+  auto r = RunSagelint("scan --fail-on none .", d.path(), "timeout 60");
+  CHECK(r.status == 0);
+  CHECK(r.err ==
+        "sagelint: skipped terraform.tfvars: not a regular file\nsagelint: skipped x.yaml: not a regular file\n");
+  CHECK(r.out.find("notebook instance 'Nb'") != std::string::npos);
+}
+
 TEST_CASE("var files (--var-file) are read through the cap", "[adversarial][terraform][cli]") {
   TempDir d;
   d.Write("main.tf", "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  instance_type = \"ml.t3.medium\"\n}\n");

@@ -99,6 +99,7 @@ TEST_CASE("diff: a link in the base tree is never followed out of the tree", "[d
   CHECK(j["resolved"].empty());
   CHECK(j["spend_delta"]["workloads"].empty());
   CHECK(HasNote(j, "infra/abs.yaml: a symbolic link to an absolute path; not followed out of the tree"));
+  CHECK(HasNote(j, "infra/rel.yaml: a symbolic link whose target climbs above the top of the tree; not followed"));
 }
 
 TEST_CASE("diff: the base tree is never written to disk, and only the asked paths are read", "[diff][adversarial]") {
@@ -165,5 +166,6 @@ TEST_CASE("diff: a loose object missing from the repository is absent at the bas
   CHECK(r.status == 0);
   auto j = Json(r.out);
   CHECK(j["new"].size() == 1);
-  CHECK(HasNote(j, "infra/notebook.yaml: git cannot read object " + oid.substr(0, 12)));
+  CHECK(HasNote(j, "infra/notebook.yaml: git cannot read object " + oid.substr(0, 12) +
+                       " (the object is missing from the repository); it is absent at the base"));
 }

@@ -243,6 +243,9 @@ TEST_CASE("files the configuration names are read only inside the scan root, and
   s.Write(".git/HEAD", "");  // the scan root is this directory
   s.Write("nb.yaml", Notebook("Explore"));
   fs::create_symlink(outside.path() + "/secret.yaml", fs::path(s.path()) / "linked.yaml");
+  // A link to a file that does not exist must not answer differently from one to a file that does.
+  fs::create_symlink(outside.path() + "/missing.yaml", fs::path(s.path()) / "dangling.yaml");
+  fs::create_directory_symlink(outside.path(), fs::path(s.path()) / "out");
   std::string rel_up;
   for (const auto& part : fs::path(s.path())) {
     if (part != "/") rel_up += "../";
@@ -252,6 +255,8 @@ TEST_CASE("files the configuration names are read only inside the scan root, and
       {"absolute", outside.path() + "/secret.yaml"},
       {"absolute, missing", outside.path() + "/missing.yaml"},
       {"a link inside", "linked.yaml"},
+      {"a dangling link inside", "dangling.yaml"},
+      {"through a linked directory, missing", "out/missing.yaml"},
       {"climbing", rel_up + outside.path().substr(1) + "/secret.yaml"},
       {"proc", "/proc/self/environ"}};
   for (const auto& [what, named] : cases) {
@@ -264,12 +269,22 @@ TEST_CASE("files the configuration names are read only inside the scan root, and
       CHECK(r.err.find("No such file") == std::string::npos);
     }
   }
-  for (const std::string& named : {outside.path() + "/prices.json", outside.path() + "/missing.json"}) {
-    DYNAMIC_SECTION("prices " << named.substr(named.rfind('/'))) {
+  for (const std::string& named :
+       {outside.path() + "/prices.json", outside.path() + "/missing.json", std::string("dangling.yaml")}) {
+    DYNAMIC_SECTION("prices " << fs::path(named).filename().string()) {
       s.Write(".sagelint.yaml", "prices: " + named + "\n");
       auto r = RunSagelint("scan nb.yaml", s.path());
       CHECK(r.status == 2);
       CHECK(r.err == "sagelint: .sagelint.yaml: prices: " + named + " is outside the scan root\n");
+    }
+  }
+  // The same for the baseline the configuration names.
+  for (const std::string& named : {std::string("dangling.yaml"), std::string("linked.yaml")}) {
+    DYNAMIC_SECTION("baseline " << named) {
+      s.Write(".sagelint.yaml", "baseline: " + named + "\n");
+      auto r = RunSagelint("scan nb.yaml", s.path());
+      CHECK(r.status == 2);
+      CHECK(r.err == "sagelint: .sagelint.yaml: baseline: " + named + " is outside the scan root\n");
     }
   }
   // Inside the root they are read as before.

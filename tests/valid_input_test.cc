@@ -120,4 +120,9 @@ TEST_CASE("dump-model on a full device exits non-zero with a message", "[adversa
   int rc = std::system(cmd.c_str());
   CHECK(WEXITSTATUS(rc) == 2);
   CHECK(ReadFileOrDie(d.path() + "/err.txt") == "sagelint: cannot write to standard output\n");
+  // A file that is not there is an error too, and the others are still dumped.
+  auto r = sagelint::testing::RunSagelint("dump-model missing.yaml nb.yaml", d.path());
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: missing.yaml: no such file or directory\n");
+  CHECK(r.out.find("Nb") != std::string::npos);
 }

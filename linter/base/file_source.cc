@@ -65,11 +65,34 @@ class Disk final : public FileSource {
     return c.string();
   }
 
+  // Every link on the way is followed, a dangling one too (weakly_canonical
+  // leaves a link whose target does not exist unresolved, which would let a
+  // link inside the root name a file outside it).
   std::optional<std::string> WeaklyCanonical(const std::string& path) const override {
     std::error_code ec;
-    fs::path c = fs::weakly_canonical(path, ec);
+    fs::path p = fs::absolute(path, ec);
     if (ec) return std::nullopt;
-    return c.string();
+    for (int hops = 0; hops <= 40; ++hops) {
+      fs::path done = p.root_path();
+      bool followed = false;
+      for (auto it = p.begin(); it != p.end() && !followed; ++it) {
+        if (it->empty() || *it == p.root_name() || *it == p.root_directory() || *it == ".") continue;
+        if (*it == "..") {
+          done = done.parent_path();
+          continue;
+        }
+        done /= *it;
+        if (!fs::is_symlink(fs::symlink_status(done, ec))) continue;
+        fs::path target = fs::read_symlink(done, ec);
+        if (ec) return std::nullopt;
+        fs::path next = target.is_absolute() ? target : done.parent_path() / target;
+        for (auto rest = std::next(it); rest != p.end(); ++rest) next /= *rest;
+        p = next;
+        followed = true;
+      }
+      if (!followed) return done.lexically_normal().string();
+    }
+    return std::nullopt;  // a loop of links
   }
 
   std::optional<std::uintmax_t> FileSize(const std::string& path) const override {

@@ -483,8 +483,16 @@ int CommandDumpModel(const CliOptions& o) {
   ro.cfn_parameters = o.params;
   ro.tf_variables = o.vars;
   std::vector<DiscoveredFile> files;
+  bool missing = false;
   for (const std::string& path : o.args) {
     std::string abs = std::filesystem::absolute(path).lexically_normal().string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(abs, ec)) {
+      std::cerr << "sagelint: " << Printable(path) << ": "
+                << (std::filesystem::exists(abs, ec) ? "not a file" : "no such file or directory") << "\n";
+      missing = true;
+      continue;
+    }
     files.push_back(DescribeFile(abs, ScanRootOf(abs), true));
   }
   Plan plan = PlanUnits(std::move(files));
@@ -502,7 +510,7 @@ int CommandDumpModel(const CliOptions& o) {
   }
   std::cout.flush();
   if (!std::cout) throw UsageError{"cannot write to standard output"};
-  return 0;
+  return missing ? 2 : 0;
 }
 
 Config LoadConfigFor(const CliOptions& o, const FileSource& files, const std::string& start) {

@@ -259,8 +259,14 @@ class Walker {
         Walk(p, stack, depth + 1);
         continue;
       }
-      if (!(link ? files_.IsRegularFile(target.string()) : e.type == FileType::kRegular)) continue;
       if (!KeepsFile(p, stack)) continue;
+      if (!(link ? files_.IsRegularFile(target.string()) : e.type == FileType::kRegular)) {
+        // A FIFO or a device with a scanned file's name is told, never opened.
+        if ((link ? files_.Type(target.string()) : e.type) == FileType::kOther) {
+          out_.skipped.push_back(DisplayPath(p.string()) + ": not a regular file");
+        }
+        continue;
+      }
       // A linked file is the file it points to: scanned once, under its own name,
       // however many links lead to it.
       if (link) {

@@ -95,7 +95,7 @@ FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
       }
     }
   }
-  if (files.empty()) return ParseCloudFormation(s, opts);
+  if (files.empty() && notes.empty()) return ParseCloudFormation(s, opts);
   FileResult merged;
   bool any = false;
   for (const ParamFile& pf : files) {

@@ -215,7 +215,10 @@ struct GitTreeFiles::State {
       *size = it->second;
       return Got::kOk;
     }
-    if (missing.count(oid)) return Got::kMissing;
+    if (missing.count(oid)) {
+      *why = "the object is missing from the repository";
+      return Got::kMissing;
+    }
     if (memory) {
       auto it = memory->find(oid);
       if (it == memory->end()) {
@@ -389,6 +392,7 @@ struct GitTreeFiles::State {
     w.entry = &root;
     std::vector<const TreeEntry*> entries;  // the entry of each component of w.done
     int hops = 0;
+    std::string last_link;  // the last link followed, for the note when its target climbs out
     while (!w.rest.empty()) {
       std::string name = w.rest.front();
       if (name.empty() || name == ".") {
@@ -397,6 +401,10 @@ struct GitTreeFiles::State {
       }
       if (name == "..") {
         if (w.done.empty()) {
+          if (!last_link.empty()) {
+            Note("up:" + last_link,
+                 last_link + ": a symbolic link whose target climbs above the top of the tree; not followed");
+          }
           w.outside = true;
           return w;
         }
@@ -429,6 +437,7 @@ struct GitTreeFiles::State {
           w.outside = true;
           return w;
         }
+        last_link = path;
         std::vector<std::string> more;
         for (const auto& part : fs::path(*target)) more.push_back(part.string());
         w.rest.insert(w.rest.begin(), more.begin(), more.end());
@@ -659,6 +668,12 @@ std::optional<std::string> GitTreeFiles::WeaklyCanonical(const std::string& path
   State::Walked whole = s.Walk(*parts, true);
   if (whole.loop) return std::nullopt;
   if (whole.found()) return s.Path(whole.done);
+  if (!whole.outside) {
+    // As the disk's: every link on the way followed, a dangling one too; what is missing appended.
+    fs::path p = s.Path(whole.done);
+    for (const std::string& part : whole.rest) p /= part;
+    return p.lexically_normal().string();
+  }
   std::vector<std::string> prefix;
   State::Walked reached;
   reached.entry = &s.root;
