@@ -142,6 +142,7 @@ TEST_CASE("prices import: the offer file becomes the table a scan uses", "[cli][
 
 TEST_CASE("the region from --region or region:, and without its prices exit 2", "[cli][prices]") {
   Scratch s;
+  s.Write(".git/HEAD", "");  // the scan root of job/, where the configuration is read
   s.Write("job/processing.py", kC4Processing);
   auto r = RunSagelint("scan --region eu-west-1 job", s.path());
   CHECK(r.status == 2);

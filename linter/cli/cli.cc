@@ -361,7 +361,7 @@ bool WriteOutputs(const std::vector<std::pair<std::string, std::string>>& output
 // Where one side of a scan reads: a plain scan reads the disk; the base side
 // of `diff` reads the base revision's tree.
 struct SideContext {
-  std::string config_start;                       // where the configuration is looked for (empty: here)
+  std::string config_start;                       // a path whose scan root's configuration applies (empty: the paths')
   const FileSource* files = &DiskFiles();         // the scanned tree, var and parameter files
   const FileSource* config_files = &DiskFiles();  // the configuration and the files it names
   // The base side of a diff: a file option (--var-file, --param-file) that the
@@ -513,11 +513,31 @@ int CommandDumpModel(const CliOptions& o) {
   return missing ? 2 : 0;
 }
 
+// The path whose scan root's configuration a scan uses: the first path named
+// (default "."). Paths under scan roots with different configurations cannot
+// share one run: which would apply is not for sagelint to guess.
+std::string ConfigStart(const CliOptions& o) {
+  if (o.args.empty()) return ".";
+  if (o.config_path.empty()) {
+    std::string first = FindConfig(o.args.front());
+    for (const std::string& p : o.args) {
+      if (!DiskFiles().Exists(p)) continue;  // reported as missing by the scan
+      std::string other = FindConfig(p);
+      if (other != first) {
+        throw UsageError{p + " and " + o.args.front() + " lie under scan roots with different configurations (" +
+                         (other.empty() ? "none" : DisplayPath(other)) + ", " +
+                         (first.empty() ? "none" : DisplayPath(first)) +
+                         "): scan them separately, or name one with --config"};
+      }
+    }
+  }
+  return o.args.front();
+}
+
 Config LoadConfigFor(const CliOptions& o, const FileSource& files, const std::string& start) {
   std::string path = o.config_path;
   if (path.empty()) {
-    std::error_code ec;
-    path = FindConfig(start.empty() ? std::filesystem::current_path(ec).string() : start, files);
+    path = FindConfig(start.empty() ? "." : start, files);
     if (!path.empty()) path = DisplayPath(path);  // as messages name it
   } else if (!files.Exists(path)) {
     throw UsageError{"--config: " + path + " does not exist"};
@@ -533,7 +553,7 @@ Config LoadConfigFor(const CliOptions& o, const FileSource& files, const std::st
 ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices, const SideContext& side = {}) {
   ScanOptions so;
   so.files = side.files;
-  so.config = LoadConfigFor(o, *side.config_files, side.config_start);
+  so.config = LoadConfigFor(o, *side.config_files, side.config_start.empty() ? ConfigStart(o) : side.config_start);
   so.policies = LoadConfigPolicies(so.config, *side.config_files);
   CheckRuleIds(o.select, "--select", so.policies);
   CheckRuleIds(o.ignore, "--ignore", so.policies);
@@ -857,7 +877,6 @@ int CommandDiff(const CliOptions& o) {
   if (!o.write_baseline.empty()) throw UsageError{"diff does not write baselines; use scan --write-baseline"};
   std::vector<std::string> paths = o.args.empty() ? std::vector<std::string>{"."} : o.args;
   std::error_code ec;
-  fs::path cwd = fs::current_path(ec);
   fs::path first = fs::absolute(paths.front(), ec).lexically_normal();
   if (!fs::exists(first, ec)) throw UsageError{paths.front() + ": no such file or directory"};
   auto top = GitTopLevel(fs::is_directory(first, ec) ? first.string() : first.parent_path().string());
@@ -897,7 +916,7 @@ int CommandDiff(const CliOptions& o) {
   SideContext base_side;
   base_side.files = tree.get();
   base_side.config_files = tree.get();
-  base_side.config_start = inside_top(cwd.string()) ? cwd.string() : top_dir;
+  base_side.config_start = top_dir;  // the scan root: the configuration at the top of the work tree
   base_side.notes = &notes;
   SideContext head_side;
   if (from_base) {

@@ -8,6 +8,7 @@
 #include "linter/base/strings.h"
 #include "linter/base/yaml_keys.h"
 #include "linter/cost/datasets.h"
+#include "linter/engine/discover.h"
 #include "linter/model/rule.h"
 
 namespace sagelint {
@@ -254,15 +255,10 @@ std::optional<Config> LoadConfig(const std::string& path, ConfigError* error, co
   return ParseConfig(text, path, error);
 }
 
-std::string FindConfig(const std::string& start_dir, const FileSource& files) {
-  std::error_code ec;
-  fs::path dir = fs::absolute(start_dir, ec);
-  while (!dir.empty()) {
-    for (const char* name : {".sagelint.yaml", ".sagelint.yml"}) {
-      if (files.IsRegularFile((dir / name).string())) return (dir / name).string();
-    }
-    if (files.Exists((dir / ".git").string()) || dir == dir.parent_path()) break;
-    dir = dir.parent_path();
+std::string FindConfig(const std::string& start, const FileSource& files) {
+  fs::path root = ScanRootOf(start, files);
+  for (const char* name : {".sagelint.yaml", ".sagelint.yml"}) {
+    if (files.IsRegularFile((root / name).string())) return (root / name).string();
   }
   return {};
 }

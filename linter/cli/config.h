@@ -55,9 +55,11 @@ std::optional<Config> LoadConfig(const std::string& path, ConfigError* error, co
 // Loads from text (tests); `path` is used in messages.
 std::optional<Config> ParseConfig(const std::string& text, const std::string& path, ConfigError* error);
 
-// The nearest `.sagelint.yaml` (or `.sagelint.yml`) in `start_dir` or its
-// parents, stopping at the git root; empty if none.
-std::string FindConfig(const std::string& start_dir, const FileSource& files = DiskFiles());
+// The configuration of the scan root of `start` (a file or directory; the git
+// work tree containing it, else the directory itself): its `.sagelint.yaml`
+// (or `.sagelint.yml`); empty if none. One per scan root: a configuration in
+// a directory below the root is not read, and the current directory plays no part.
+std::string FindConfig(const std::string& start, const FileSource& files = DiskFiles());
 
 }  // namespace sagelint
 

@@ -176,6 +176,18 @@ class Walker {
     }
   }
 
+  // Whether the configuration's `exclude:` covers `p` (a directory's patterns with "/**" cover it too).
+  bool Excluded(const fs::path& p) const {
+    if (opts_.exclude.empty()) return false;
+    std::string rel = p.lexically_relative(opts_.exclude_base).generic_string();
+    for (const std::string& g : opts_.exclude) {
+      if (GlobMatch(g, rel)) return true;
+      // "dir/**" style patterns also exclude the directory itself.
+      if (g.ends_with("/**") && GlobMatch(g.substr(0, g.size() - 3), rel)) return true;
+    }
+    return false;
+  }
+
  private:
   bool Ignored(const fs::path& p, bool is_dir, const std::vector<IgnoreFile>& stack) const {
     bool ignored = false;
@@ -198,17 +210,6 @@ class Walker {
       }
     }
     return ignored;
-  }
-
-  bool Excluded(const fs::path& p) const {
-    if (opts_.exclude.empty()) return false;
-    std::string rel = p.lexically_relative(opts_.exclude_base).generic_string();
-    for (const std::string& g : opts_.exclude) {
-      if (GlobMatch(g, rel)) return true;
-      // "dir/**" style patterns also exclude the directory itself.
-      if (g.ends_with("/**") && GlobMatch(g.substr(0, g.size() - 3), rel)) return true;
-    }
-    return false;
   }
 
   bool InsideRoot(const fs::path& target) const {
@@ -242,6 +243,12 @@ class Walker {
     std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
     std::shared_ptr<const DirPaths> here;  // this directory's paths, once a file in it is added
     for (const DirEntry& e : entries) {
+      // One configuration per scan root: one below it is not read, and says so.
+      if ((e.name == ".sagelint.yaml" || e.name == ".sagelint.yml") && dir.native() != scan_root_) {
+        out_.warnings.push_back(DisplayPath((dir / e.name).string()) +
+                                " is not read: sagelint reads only the configuration at the scan root (" +
+                                DisplayPath(scan_root_) + ") or --config");
+      }
       const fs::path p = dir / e.name;
       bool link = e.link;
       fs::path target = p;
@@ -407,7 +414,8 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
     }
     if (type == FileType::kDirectory) {
       walker.WalkRoot(p, given);
-    } else {
+    } else if (!walker.Excluded(p)) {
+      // `exclude:` applies to a named file too: pre-commit names the files it passes.
       walker.AddFile(p, true);
     }
   }
