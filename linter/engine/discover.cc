@@ -156,14 +156,14 @@ class Walker {
     return true;
   }
 
-  // `kind_path`: the name that says what kind of file it is (a link's own name),
-  // default `p`; `dir`: shared with the files described before in p's directory.
-  // `through_link`: reached through a link (with a sink: sent after the walk, SendLinked).
-  void AddFile(const fs::path& p, bool named, const fs::path& kind_path = {},
+  // `kind`: what kind of file the walk found it to be (for a link, by its own
+  // name), else from p's name; `dir`: shared with the files described before in
+  // p's directory. `through_link`: reached through a link (with a sink: sent
+  // after the walk, SendLinked).
+  void AddFile(const fs::path& p, bool named, std::optional<FileKind> kind = std::nullopt,
                std::shared_ptr<const DirPaths>* dir = nullptr, bool through_link = false) {
     if (named) scan_root_ = ScanRootOf(p.string(), files_);
-    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir, files_);
-    if (!kind_path.empty()) f.kind = KindOfPath(kind_path.string());
+    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir, files_, kind);
     if (!named && f.kind == FileKind::kOther) return;
     if (!sink_) {
       out_.files.push_back(std::move(f));
@@ -228,7 +228,14 @@ class Walker {
 
   // Whether the walk keeps the file `p` (named as found; a link by its own name).
   bool KeepsFile(const fs::path& p, const std::vector<IgnoreFile>& stack) const {
-    return KindOfPath(p.string()) != FileKind::kOther && !Ignored(p, false, stack) && !Excluded(p);
+    return KeptKind(p, stack) != FileKind::kOther;
+  }
+
+  // The kind of the file `p` if the walk keeps it, else kOther.
+  FileKind KeptKind(const fs::path& p, const std::vector<IgnoreFile>& stack) const {
+    FileKind kind = KindOfPath(p.string());
+    if (kind == FileKind::kOther || Ignored(p, false, stack) || Excluded(p)) return FileKind::kOther;
+    return kind;
   }
 
   void Walk(const fs::path& dir, std::vector<IgnoreFile>& stack, int depth) {
@@ -266,7 +273,8 @@ class Walker {
         Walk(p, stack, depth + 1);
         continue;
       }
-      if (!KeepsFile(p, stack)) continue;
+      FileKind kind = KeptKind(p, stack);
+      if (kind == FileKind::kOther) continue;
       if (!(link ? files_.IsRegularFile(target.string()) : e.type == FileType::kRegular)) {
         // A FIFO or a device with a scanned file's name is told, never opened.
         if ((link ? files_.Type(target.string()) : e.type) == FileType::kOther) {
@@ -277,9 +285,9 @@ class Walker {
       // A linked file is the file it points to: scanned once, under its own name,
       // however many links lead to it.
       if (link) {
-        AddFile(target, false, p, nullptr, true);
+        AddFile(target, false, kind, nullptr, true);
       } else {
-        AddFile(p, false, p, &here);
+        AddFile(p, false, kind, &here);
       }
     }
     if (pushed) stack.pop_back();
@@ -357,9 +365,10 @@ std::string RootRelativePath(const std::string& abs, const std::string& root, co
 }
 
 DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
-                            std::shared_ptr<const DirPaths>* dir, const FileSource& files) {
+                            std::shared_ptr<const DirPaths>* dir, const FileSource& files,
+                            std::optional<FileKind> kind) {
   DiscoveredFile f;
-  f.kind = KindOfPath(abs_path);
+  f.kind = kind ? *kind : KindOfPath(abs_path);
   f.named = named;
   std::string_view name = std::string_view(abs_path).substr(abs_path.rfind('/') + 1);
   std::string_view prefix = std::string_view(abs_path).substr(0, abs_path.size() - name.size());

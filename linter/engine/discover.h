@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,8 +84,10 @@ DiscoverResult DiscoverDirectory(const std::string& dir, const DiscoverOptions& 
 // one after another in the same directory share `*dir` (nullptr: no sharing):
 // the first one's paths are computed and shown to be its directory's plus its
 // name, and the others' are then made that way without asking the file system.
+// `kind`: the file's kind when the caller knows it already (else from its name).
 DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
-                            std::shared_ptr<const DirPaths>* dir = nullptr, const FileSource& files = DiskFiles());
+                            std::shared_ptr<const DirPaths>* dir = nullptr, const FileSource& files = DiskFiles(),
+                            std::optional<FileKind> kind = std::nullopt);
 
 }  // namespace sagelint
 

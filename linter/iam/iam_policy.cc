@@ -90,14 +90,19 @@ std::vector<std::string> LaunchActionsFor(WorkloadKind kind) {
 }
 
 const std::vector<std::string>& NotebookActions() {
-  static const auto* v = new std::vector<std::string>(Prefixed({"CreateNotebookInstance", "UpdateNotebookInstance"}));
+  static const auto* v = new std::vector<std::string>(LaunchActionsFor(WorkloadKind::kNotebookInstance));
   return *v;
 }
 
+// The Studio actions that launch apps: those of its three kinds, once each, sorted.
 const std::vector<std::string>& StudioActions() {
-  static const auto* v =
-      new std::vector<std::string>(Prefixed({"CreateApp", "CreateDomain", "CreateSpace", "CreateUserProfile",
-                                             "UpdateDomain", "UpdateSpace", "UpdateUserProfile"}));
+  static const auto* v = [] {
+    std::set<std::string> all;
+    for (WorkloadKind k : {WorkloadKind::kStudioDomain, WorkloadKind::kStudioUserProfile, WorkloadKind::kStudioSpace}) {
+      for (std::string& a : LaunchActionsFor(k)) all.insert(std::move(a));
+    }
+    return new std::vector<std::string>(all.begin(), all.end());
+  }();
   return *v;
 }
 

@@ -9,6 +9,7 @@
 
 #include "parsers/cloudformation/node.h"
 #include "parsers/cloudformation/request.h"
+#include "parsers/cloudformation/sub.h"
 #include "parsers/cloudformation/template.h"
 #include "parsers/common/base64.h"
 #include "parsers/common/top_keys.h"
@@ -577,17 +578,11 @@ class Extractor {
     if (!tmpl->is_scalar()) return {};
     const Node* vars = args.is_seq() && args.items.size() > 1 ? &args.items[1] : nullptr;
     std::string out;
-    const std::string& s = tmpl->text;
-    for (size_t i = 0; i < s.size();) {
-      if (s.compare(i, 2, "${") == 0) {
-        size_t close = s.find('}', i + 2);
-        if (close != std::string::npos) {
-          std::string var = s.substr(i + 2, close - i - 2);
-          i = close + 1;
-          if (!var.empty() && var[0] == '!') {
-            out += "${" + var.substr(1) + "}";
-            continue;
-          }
+    bool too_long = false;
+    WalkSub(
+        tmpl->text, [&](std::string_view text) { out += text; },
+        [&](std::string_view name) {
+          std::string var(name);
           // A variable given in the Sub's map is resolved where it stands (never
           // copied: a template may name it thousands of times); any other as `!Sub ${X}`.
           Val v;
@@ -602,12 +597,10 @@ class Extractor {
           }
           out += v.known() ? v.text : std::string(kUnknownMarker);
           // Past the bound the text is not a definition anyone deploys: leave it unread.
-          if (out.size() > kMaxSubstitutedBytes) return {};
-          continue;
-        }
-      }
-      out += s[i++];
-    }
+          too_long = out.size() > kMaxSubstitutedBytes;
+          return !too_long;
+        });
+    if (too_long) return {};
     return out;
   }
 

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "parsers/cloudformation/sub.h"
+
 namespace sagelint::cfn {
 namespace {
 
@@ -267,21 +269,13 @@ Val ResourcePattern(const Node& r, const ValueFn& value) {
   if (tmpl && tmpl->is_seq() && !tmpl->items.empty()) tmpl = &tmpl->items[0];
   if (!tmpl || !tmpl->is_scalar()) return v;
   std::string out;
-  const std::string& t = tmpl->text;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '$' && i + 1 < t.size() && t[i + 1] == '{') {
-      size_t close = t.find('}', i);
-      if (close == std::string::npos) return v;
-      if (i + 2 < t.size() && t[i + 2] == '!') {
-        out += "${" + t.substr(i + 3, close - i - 3) + "}";  // ${!Literal} is the text ${Literal}
-      } else {
+  bool closed = WalkSub(
+      tmpl->text, [&](std::string_view text) { out += text; },
+      [&](std::string_view) {
         out += '*';
-      }
-      i = close;
-    } else {
-      out += t[i];
-    }
-  }
+        return true;
+      });
+  if (!closed) return v;
   return Val::Known(out, v.range, "Fn::Sub with its variables as wildcards");
 }
 

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "parsers/cloudformation/sub.h"
+
 namespace sagelint::cfn {
 namespace {
 
@@ -181,42 +183,32 @@ Val Template::SubValue(const Node& args, const Node& at, Mode mode, int depth) c
     if (args.items.size() > 1 && args.items[1].is_map()) vars = &args.items[1];
   }
   if (!tmpl->is_scalar()) return Val::Unknown(At(at), "Fn::Sub of a computed string");
-  const std::string& s = tmpl->text;
   std::string out;
   std::string why;
-  bool known = true;
-  for (size_t i = 0; i < s.size();) {
-    if (s[i] == '$' && i + 1 < s.size() && s[i + 1] == '{') {
-      size_t close = s.find('}', i + 2);
-      if (close == std::string::npos) {
-        out += s.substr(i);
-        break;
-      }
-      std::string var = s.substr(i + 2, close - i - 2);
-      i = close + 1;
-      if (!var.empty() && var[0] == '!') {  // ${!Literal} stays literal
-        out += "${" + var.substr(1) + "}";
-        continue;
-      }
-      Val v;
-      if (const Node* given = vars ? vars->Get(var) : nullptr) {
-        v = Eval(given, mode, depth + 1);
-      } else if (size_t dot = var.find('.'); dot != std::string::npos && var.rfind("AWS::", 0) != 0) {
-        v = GetAttValue(var.substr(0, dot), var.substr(dot + 1), at, mode);
-      } else {
-        v = RefValue(var, at, mode);
-      }
-      if (v.known()) {
-        if (out.size() + v.text.size() > kMaxValueBytes) return Val::Unknown(At(at), "Fn::Sub value longer than 4 MiB");
-        out += v.text;
-      } else {
-        known = false;
-        if (why.empty()) why = v.origin.empty() ? "${" + var + "}" : v.origin;
-      }
-      continue;
-    }
-    out += s[i++];
-  }
+  bool known = true, too_long = false;
+  WalkSub(
+      tmpl->text, [&](std::string_view text) { out += text; },
+      [&](std::string_view name) {
+        std::string var(name);
+        Val v;
+        if (const Node* given = vars ? vars->Get(var) : nullptr) {
+          v = Eval(given, mode, depth + 1);
+        } else if (size_t dot = var.find('.'); dot != std::string::npos && var.rfind("AWS::", 0) != 0) {
+          v = GetAttValue(var.substr(0, dot), var.substr(dot + 1), at, mode);
+        } else {
+          v = RefValue(var, at, mode);
+        }
+        if (v.known()) {
+          too_long = out.size() + v.text.size() > kMaxValueBytes;
+          if (too_long) return false;
+          out += v.text;
+        } else {
+          known = false;
+          if (why.empty()) why = v.origin.empty() ? "${" + var + "}" : v.origin;
+        }
+        return true;
+      });
+  if (too_long) return Val::Unknown(At(at), "Fn::Sub value longer than 4 MiB");
   if (!known) return Val::Unknown(At(at), why);
   return Val::Known(out, At(at));
 }
