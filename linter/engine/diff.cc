@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <tuple>
 
+#include "linter/base/file_source.h"
+#include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "linter/cost/prices.h"
 #include "linter/engine/fingerprint.h"
@@ -73,6 +77,96 @@ std::map<WorkloadKey, const Workload*> IndexWorkloads(const std::vector<Workload
   return index;
 }
 
+// Whether the change touched a file (relative to the roots): its content
+// differs between the sides, it is new, or it was renamed. nullopt when that
+// cannot be told (no file sources, a file the work tree cannot read).
+class TouchedFiles {
+ public:
+  explicit TouchedFiles(const DiffSides& sides) : sides_(sides) {}
+
+  std::optional<bool> operator()(const std::string& rel) {
+    if (!sides_.head_files || !sides_.base_files) return std::nullopt;
+    auto [it, fresh] = memo_.try_emplace(rel);
+    if (fresh) it->second = Compare(rel);
+    return it->second;
+  }
+
+ private:
+  std::optional<bool> Compare(const std::string& rel) const {
+    for (const auto& [from, to] : sides_.renames) {
+      if (to == rel) return true;
+    }
+    std::string head, base, error;
+    if (!sides_.head_files->Read((fs::path(sides_.head_root) / rel).string(), kMaxSourceBytes, &head, &error)) {
+      return std::nullopt;
+    }
+    if (!sides_.base_files->Read((fs::path(sides_.base_root) / rel).string(), kMaxSourceBytes, &base, &error)) {
+      return true;
+    }
+    return head != base;
+  }
+
+  const DiffSides& sides_;
+  std::map<std::string, std::optional<bool>> memo_;
+};
+
+// SPEC §9: a new finding in a called module's file that the change did not
+// touch is reported where the change reached it — where its value was
+// written (a module argument, a root variable, a tfvars value) if that file
+// changed, else at the root module's `module` block if its file changed —
+// with the module's line in the message. Its identity (root_path, for the
+// fingerprint) was matched already; only its place changes.
+void PlaceAtCallers(std::vector<Finding>* added, const std::vector<Workload>& workloads, const DiffSides& sides) {
+  // By path and resource position: a module called twice declares its resources twice at one place.
+  std::map<std::tuple<std::string, int, int>, std::vector<const Workload*>> callers;
+  for (const Workload& w : workloads) {
+    if (w.module_caller) callers[{w.path, w.range.begin.line, w.range.begin.column}].push_back(&w);
+  }
+  if (callers.empty()) return;
+  // The workload's caller: by its label; a finding of several instances
+  // (count, for_each) names them all, and they share one module call.
+  auto caller_of = [](const Finding& f, const std::vector<const Workload*>& ws) -> const ModuleCaller* {
+    for (const Workload* w : ws) {
+      if (w->label == f.resource) return &*w->module_caller;
+    }
+    const ModuleCaller& first = *ws.front()->module_caller;
+    for (const Workload* w : ws) {
+      if (w->module_caller->path != first.path || w->module_caller->call != first.call) return nullptr;
+    }
+    return &first;
+  };
+  TouchedFiles touched(sides);
+  auto changed = [&](const std::string& display) {
+    return touched(RootRelative(display, sides.head_root)).value_or(false);
+  };
+  for (Finding& f : *added) {
+    auto it = callers.find({f.path, f.resource_range.begin.line, f.resource_range.begin.column});
+    if (it == callers.end() || touched(f.root_path).value_or(true)) continue;
+    const ModuleCaller* found = caller_of(f, it->second);
+    if (!found) continue;
+    const ModuleCaller& caller = *found;
+    std::string path;
+    SourceRange at;
+    for (const ModuleCaller::Value& v : caller.values) {
+      if (v.at == f.range.begin && changed(v.path)) {
+        path = v.path;
+        at = v.src;
+        break;
+      }
+    }
+    if (path.empty() && changed(caller.path)) {
+      path = caller.path;
+      at = caller.call;
+    }
+    if (path.empty()) continue;
+    f.message += " (in " + f.path + ":" + std::to_string(f.range.begin.line) + ")";
+    f.path = path;
+    f.root_path = RootRelative(path, sides.head_root);
+    f.range = at;
+    f.resource_range = caller.call.valid() && path == caller.path ? caller.call : at;
+  }
+}
+
 }  // namespace
 
 DiffResult CompareScans(ScanResult head, ScanResult base, const DiffSides& sides, const PriceTable& prices) {
@@ -105,6 +199,8 @@ DiffResult CompareScans(ScanResult head, ScanResult base, const DiffSides& sides
     if (!base_matched[i]) d.resolved.push_back(base.findings[i]);
   }
   std::sort(d.resolved.begin(), d.resolved.end(), FindingLess);
+  PlaceAtCallers(&d.added, head.workloads, sides);
+  std::sort(d.added.begin(), d.added.end(), FindingLess);
 
   // Spend: workloads added, removed or changed.
   auto before = IndexWorkloads(base.workloads, sides.base_root, &sides);
