@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "linter/base/file_source.h"
@@ -75,6 +76,38 @@ std::map<WorkloadKey, const Workload*> IndexWorkloads(const std::vector<Workload
     index[{rel, kind, w.name, n}] = &w;
   }
   return index;
+}
+
+// Within one file, a removed and an added workload of the same kind,
+// instance type and count — exactly one of each — are one workload that moved
+// (a notebook's endpoint deployed with boto3 instead of the SDK): removed ->
+// added, among the workloads `before` and `after` do not pair by name.
+std::map<const Workload*, const Workload*> MovedWorkloads(const std::map<WorkloadKey, const Workload*>& before,
+                                                          const std::map<WorkloadKey, const Workload*>& after,
+                                                          const PriceTable& prices) {
+  using Candidate = std::tuple<std::string, std::string, std::string, std::string>;  // file, kind, type, count
+  auto candidates = [&](const std::map<WorkloadKey, const Workload*>& side,
+                        const std::map<WorkloadKey, const Workload*>& other) {
+    std::map<Candidate, std::vector<const Workload*>> out;
+    for (const auto& [key, w] : side) {
+      if (other.count(key)) continue;
+      SpendState s = StateOf(*w, prices);
+      // What is not known is not known to be the same.
+      if (s.instance_type.empty() || s.instance_type.find('?') != std::string::npos || s.instance_count == "?") {
+        continue;
+      }
+      out[{std::get<0>(key), std::get<1>(key), s.instance_type, s.instance_count}].push_back(w);
+    }
+    return out;
+  };
+  auto removed = candidates(before, after);
+  auto added = candidates(after, before);
+  std::map<const Workload*, const Workload*> moved;
+  for (const auto& [candidate, ws] : removed) {
+    auto it = added.find(candidate);
+    if (ws.size() == 1 && it != added.end() && it->second.size() == 1) moved[ws.front()] = it->second.front();
+  }
+  return moved;
 }
 
 // Whether the change touched a file (relative to the roots): its content
@@ -205,10 +238,12 @@ DiffResult CompareScans(ScanResult head, ScanResult base, const DiffSides& sides
   // Spend: workloads added, removed or changed.
   auto before = IndexWorkloads(base.workloads, sides.base_root, &sides);
   auto after = IndexWorkloads(head.workloads, sides.head_root, nullptr);
-  auto add_change = [&](const Workload* b, const Workload* a) {
+  // `moved`: a removed and an added workload paired as one (MovedWorkloads).
+  auto add_change = [&](const Workload* b, const Workload* a, bool moved) {
     SpendChange c;
     const Workload& w = a ? *a : *b;
     c.resource = w.label;
+    if (moved && b->label != a->label) c.resource += " (was " + b->label + ")";
     c.kind = std::string(KindName(w.kind));
     // A side that is an endpoint its notebook workflow deletes is ephemeral
     // (AlwaysOn(w) false): it adds nothing to the monthly delta.
@@ -216,7 +251,7 @@ DiffResult CompareScans(ScanResult head, ScanResult base, const DiffSides& sides
     c.always_on = on_before || on_after;
     if (b) c.before = StateOf(*b, prices);
     if (a) c.after = StateOf(*a, prices);
-    if (a && b && SameState(*c.before, *c.after)) return;
+    if (a && b && !moved && SameState(*c.before, *c.after)) return;
     c.change = !b ? SpendChange::Kind::kAdded : !a ? SpendChange::Kind::kRemoved : SpendChange::Kind::kChanged;
     c.path = a ? a->path : head_display(HeadRel(sides, RootRelative(b->path, sides.base_root)));
     c.line = a ? a->range.begin.line : 0;
@@ -235,12 +270,21 @@ DiffResult CompareScans(ScanResult head, ScanResult base, const DiffSides& sides
     }
     d.spend.push_back(std::move(c));
   };
+  std::map<const Workload*, const Workload*> moved = MovedWorkloads(before, after, prices);
+  std::set<const Workload*> moved_to;
+  for (const auto& [b, a] : moved) moved_to.insert(a);
   for (const auto& [key, b] : before) {
     auto it = after.find(key);
-    add_change(b, it == after.end() ? nullptr : it->second);
+    if (it != after.end()) {
+      add_change(b, it->second, false);
+    } else if (auto m = moved.find(b); m != moved.end()) {
+      add_change(b, m->second, true);
+    } else {
+      add_change(b, nullptr, false);
+    }
   }
   for (const auto& [key, a] : after) {
-    if (!before.count(key)) add_change(nullptr, a);
+    if (!before.count(key) && !moved_to.count(a)) add_change(nullptr, a, false);
   }
   std::stable_sort(d.spend.begin(), d.spend.end(), [](const SpendChange& x, const SpendChange& y) {
     double dx = x.monthly_usd_delta ? std::fabs(*x.monthly_usd_delta) : -1;
