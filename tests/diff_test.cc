@@ -590,3 +590,218 @@ TEST_CASE("diff: the pull-request comment fits GitHub's limit, the spend table a
   CHECK(r.out.find(" more new findings: see the code scanning (SARIF) results.") != std::string::npos);
   CHECK(r.out.rfind("<sub>Against HEAD (") != std::string::npos);
 }
+
+namespace {
+
+// A local module that declares one notebook instance of the caller's type.
+constexpr const char* kNotebookModule = R"(variable "instance_type" {}
+
+resource "aws_sagemaker_notebook_instance" "this" {
+  name                  = "nb"
+  role_arn              = "arn:aws:iam::123456789012:role/x"
+  instance_type         = var.instance_type
+  lifecycle_config_name = "autostop"
+}
+)";
+
+std::string ModuleCall(const std::string& name, const std::string& instance_type) {
+  return "module \"" + name + "\" {\n  source        = \"./modules/nb\"\n  instance_type = \"" + instance_type +
+         "\"\n}\n";
+}
+
+}  // namespace
+
+TEST_CASE("diff: a finding in a module the change reached through its caller is placed at the caller", "[diff]") {
+  SECTION("the caller's argument, with the module's line in the message") {
+    Repo repo;
+    repo.Write("modules/nb/main.tf", kNotebookModule);
+    repo.Write("main.tf", ModuleCall("nb", "ml.t3.medium"));
+    repo.Commit("base");
+    repo.Write("main.tf", ModuleCall("nb", "ml.p3.2xlarge"));
+    repo.Commit("a GPU notebook");
+
+    auto r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
+    CHECK(r.status == 1);
+    auto j = Json(r.out);
+    REQUIRE(j["new"].size() == 1);
+    const auto& f = j["new"][0];
+    CHECK(f["rule"] == "SM103");
+    CHECK(f["path"] == "main.tf");
+    CHECK(f["line"] == 3);  // instance_type = "ml.p3.2xlarge"
+    CHECK(f["column"] == 19);
+    std::string message = f["message"];
+    CHECK(message.ends_with(" (in modules/nb/main.tf:6)"));
+    // The same finding as a scan reports it: same identity, at the module's line.
+    auto scan = Json(RunSagelint("scan --format json .", repo.path()).out);
+    REQUIRE(scan["findings"].size() == 1);
+    CHECK(scan["findings"][0]["path"] == "modules/nb/main.tf");
+    CHECK(scan["findings"][0]["line"] == 6);
+    CHECK(scan["findings"][0]["fingerprint"] == f["fingerprint"]);
+    CHECK(message.starts_with(scan["findings"][0]["message"].get<std::string>()));
+    // Pre-commit on the caller blames the same line.
+    auto staged = Json(RunSagelint("scan --format json main.tf", repo.path()).out);
+    REQUIRE(staged["findings"].size() == 1);
+    CHECK(staged["findings"][0]["path"] == "main.tf");
+    CHECK(staged["findings"][0]["line"] == 3);
+
+    r = RunSagelint("diff --base HEAD~1", repo.path());
+    CHECK(r.out.rfind("main.tf:3:19: warning[SM103] notebook instance 'module.nb.", 0) == 0);
+    CHECK(r.out.find("(in modules/nb/main.tf:6)\n") != std::string::npos);
+    r = RunSagelint("diff --base HEAD~1 --format markdown", repo.path());
+    CHECK(r.out.find("`main.tf`\n\n- 🟠 `SM103` L3 ") != std::string::npos);
+    r = RunSagelint("diff --base HEAD~1 --format sarif", repo.path());
+    auto sarif = Json(r.out);
+    REQUIRE(sarif["runs"][0]["results"].size() == 1);
+    const auto& loc = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    CHECK(loc["artifactLocation"]["uri"] == "main.tf");
+    CHECK(loc["region"]["startLine"] == 3);
+  }
+  SECTION("a new module call: its findings at its block, or at the argument that set the value") {
+    std::string module = kNotebookModule;
+    module.erase(module.find("  lifecycle_config_name"), std::string::npos);
+    module += "}\n";
+    Repo repo;
+    repo.Write("modules/nb/main.tf", module);
+    repo.Commit("base");
+    repo.Write("main.tf", ModuleCall("gpu", "ml.p3.2xlarge"));
+    repo.Commit("call the module");
+    auto j = Json(RunSagelint("diff --base HEAD~1 --format json", repo.path()).out);
+    REQUIRE(j["new"].size() == 2);
+    CHECK(j["new"][0]["rule"] == "SM201");
+    CHECK(j["new"][0]["path"] == "main.tf");
+    CHECK(j["new"][0]["line"] == 1);  // module "gpu" {
+    CHECK(j["new"][0]["message"].get<std::string>().ends_with(" (in modules/nb/main.tf:3)"));
+    CHECK(j["new"][1]["rule"] == "SM103");
+    CHECK(j["new"][1]["path"] == "main.tf");
+    CHECK(j["new"][1]["line"] == 3);
+  }
+  SECTION("a value the root module's variable file sets, changed there") {
+    Repo repo;
+    repo.Write("modules/nb/main.tf", kNotebookModule);
+    repo.Write("main.tf",
+               "variable \"nb_type\" {}\n\nmodule \"nb\" {\n  source        = \"./modules/nb\"\n"
+               "  instance_type = var.nb_type\n}\n");
+    repo.Write("terraform.tfvars", "region  = \"us-east-1\"\nnb_type = \"ml.t3.medium\"\n");
+    repo.Commit("base");
+    repo.Write("terraform.tfvars", "region  = \"us-east-1\"\nnb_type = \"ml.p3.2xlarge\"\n");
+    repo.Commit("a GPU notebook");
+    auto j = Json(RunSagelint("diff --base HEAD~1 --format json", repo.path()).out);
+    REQUIRE(j["new"].size() == 1);
+    CHECK(j["new"][0]["rule"] == "SM103");
+    CHECK(j["new"][0]["path"] == "terraform.tfvars");
+    CHECK(j["new"][0]["line"] == 2);
+    CHECK(j["new"][0]["message"].get<std::string>().ends_with(" (in modules/nb/main.tf:6)"));
+  }
+  SECTION("a change to the module's own file keeps its findings there") {
+    Repo repo;
+    repo.Write("modules/nb/main.tf", kNotebookModule);
+    repo.Write("main.tf", ModuleCall("nb", "ml.t3.medium"));
+    repo.Commit("base");
+    std::string module = kNotebookModule;
+    module.replace(module.find("var.instance_type"), 17, "\"ml.p3.2xlarge\"");
+    repo.Write("modules/nb/main.tf", module);
+    repo.Commit("a GPU notebook");
+    auto j = Json(RunSagelint("diff --base HEAD~1 --format json", repo.path()).out);
+    REQUIRE(j["new"].size() == 1);
+    CHECK(j["new"][0]["path"] == "modules/nb/main.tf");
+    CHECK(j["new"][0]["line"] == 6);
+    CHECK(j["new"][0]["message"].get<std::string>().find("(in ") == std::string::npos);
+  }
+}
+
+namespace {
+
+// A notebook that deploys `count` × `type` with the SageMaker SDK, or the same with boto3.
+std::string DeployNotebook(bool boto3, int count = 2, const std::string& type = "ml.g5.2xlarge") {
+  std::string n = std::to_string(count);
+  std::string source =
+      boto3 ? R"nb("import boto3\n", "sm = boto3.client(\"sagemaker\")\n", )nb"
+              R"nb("sm.create_endpoint_config(EndpointConfigName=\"demo\", ProductionVariants=[{\"VariantName\": )nb"
+              R"nb(\"AllTraffic\", \"ModelName\": \"m\", \"InstanceType\": \")nb" +
+                  type + R"nb(\", \"InitialInstanceCount\": )nb" + n +
+                  R"nb(}])\n", "sm.create_endpoint(EndpointName=\"demo\", EndpointConfigName=\"demo\")")nb"
+            : R"nb("from sagemaker.model import Model\n", "model = Model(image_uri=\"img:1\", role=\"r\")\n", )nb"
+              R"nb("predictor = model.deploy(initial_instance_count=)nb" +
+                  n + R"nb(, instance_type=\")nb" + type + R"nb(\")")nb";
+  return R"nb({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null, )nb"
+         R"nb("source": [)nb" +
+         source +
+         R"nb(]}], "metadata": {"kernelspec": {"language": "python", "name": "python3"}}, )nb"
+         R"nb("nbformat": 4, "nbformat_minor": 5})nb";
+}
+
+}  // namespace
+
+TEST_CASE("diff: a workload that moved within its file is one changed row", "[diff]") {
+  SECTION("a notebook's endpoint deployed with boto3 instead of the SDK") {
+    Repo repo;
+    repo.Write("demo/deploy.ipynb", DeployNotebook(false));
+    repo.Commit("base");
+    repo.Write("demo/deploy.ipynb", DeployNotebook(true));
+    repo.Commit("boto3");
+    auto j = Json(RunSagelint("diff --base HEAD~1 --format json", repo.path()).out);
+    REQUIRE(j["spend_delta"]["workloads"].size() == 1);
+    const auto& w = j["spend_delta"]["workloads"][0];
+    CHECK(w["change"] == "changed");
+    CHECK(w["resource"] ==
+          "boto3 create_endpoint_config variant 'demo/AllTraffic' (was endpoint variant 'predictor/AllTraffic')");
+    CHECK(w["path"] == "demo/deploy.ipynb");
+    CHECK(w["before"]["instance_type"] == "ml.g5.2xlarge");
+    CHECK(w["after"]["instance_type"] == "ml.g5.2xlarge");
+    CHECK(w["before"]["instance_count"] == 2);
+    CHECK(w["after"]["instance_count"] == 2);
+    CHECK(w["monthly_usd_delta"] == 0);
+    CHECK(j["spend_delta"]["total_monthly_usd"] == 0);
+
+    auto r = RunSagelint("diff --base HEAD~1", repo.path());
+    CHECK(r.out.find("  ~ boto3 create_endpoint_config variant 'demo/AllTraffic' (was endpoint variant "
+                     "'predictor/AllTraffic') (demo/deploy.ipynb:") != std::string::npos);
+    CHECK(r.out.find("2 × ml.g5.2xlarge → 2 × ml.g5.2xlarge, $0/month\n") != std::string::npos);
+    CHECK(r.out.find("  - ") == std::string::npos);
+    CHECK(r.out.find("  + ") == std::string::npos);
+    r = RunSagelint("diff --base HEAD~1 --format markdown", repo.path());
+    CHECK(r.out.find("−$") == std::string::npos);
+  }
+  SECTION("a different instance type or count is a removal and an addition") {
+    for (auto [count, type] : {std::pair{1, "ml.g5.2xlarge"}, std::pair{2, "ml.g5.xlarge"}}) {
+      Repo repo;
+      repo.Write("demo/deploy.ipynb", DeployNotebook(false));
+      repo.Commit("base");
+      repo.Write("demo/deploy.ipynb", DeployNotebook(true, count, type));
+      repo.Commit("boto3");
+      auto j = Json(RunSagelint("diff --base HEAD~1 --format json", repo.path()).out);
+      std::multiset<std::string> changes;
+      for (const auto& w : j["spend_delta"]["workloads"]) changes.insert(w["change"].get<std::string>());
+      CHECK(changes == std::multiset<std::string>{"added", "removed"});
+    }
+  }
+  SECTION("two candidates on a side are not paired") {
+    Repo repo;
+    repo.Write("a/deploy.ipynb", DeployNotebook(false));
+    repo.Commit("base");
+    // Two boto3 endpoints of the same shape in one notebook: which one the SDK endpoint became is not known.
+    std::string two = DeployNotebook(true);
+    std::string second = R"nb("sm.create_endpoint_config(EndpointConfigName=\"other\", ProductionVariants=[{)nb"
+                         R"nb(\"VariantName\": \"AllTraffic\", \"ModelName\": \"m\", \"InstanceType\": )nb"
+                         R"nb(\"ml.g5.2xlarge\", \"InitialInstanceCount\": 2}])\n", )nb";
+    two.insert(two.find(R"nb("sm.create_endpoint()nb"), second);
+    repo.Write("a/deploy.ipynb", two);
+    repo.Commit("two");
+    auto j = Json(RunSagelint("diff --base HEAD~1 --format json", repo.path()).out);
+    std::multiset<std::string> changes;
+    for (const auto& w : j["spend_delta"]["workloads"]) changes.insert(w["change"].get<std::string>());
+    CHECK(changes == std::multiset<std::string>{"added", "added", "removed"});
+  }
+  SECTION("across files, only git's rename detection pairs workloads") {
+    Repo repo;
+    repo.Write("a/deploy.ipynb", DeployNotebook(false));
+    repo.Commit("base");
+    repo.Git("rm -q a/deploy.ipynb");
+    repo.Write("b/serve.ipynb", DeployNotebook(true));
+    repo.Commit("another notebook");
+    auto j = Json(RunSagelint("diff --base HEAD~1 --format json", repo.path()).out);
+    std::multiset<std::string> changes;
+    for (const auto& w : j["spend_delta"]["workloads"]) changes.insert(w["change"].get<std::string>());
+    CHECK(changes == std::multiset<std::string>{"added", "removed"});
+  }
+}

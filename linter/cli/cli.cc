@@ -993,7 +993,7 @@ int CommandDiff(const CliOptions& o) {
   for (const std::string& s : base.skipped) {
     if (!said.count(s) && s.find("git cannot read this object") == std::string::npos) notes.push_back(s);
   }
-  DiffSides sides{top_dir, top_dir, {}};
+  DiffSides sides{top_dir, top_dir, {}, &DiskFiles(), tree.get()};
   if (!GitRenames(top_dir, *commit, rels, &sides.renames, &error)) {
     sides.renames.clear();
     notes.push_back("git's rename detection failed (" + error.substr(0, error.find('\n')) +

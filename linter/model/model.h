@@ -153,6 +153,21 @@ struct IamStatement {
   std::string managed_policy;    // set when the statement stands for an attached AWS managed policy
 };
 
+// Where a workload of a called Terraform module comes from: the root module's
+// call that leads to it, and where its values were written outside the
+// module's file. `diff` reports a new finding of a module file the change did
+// not touch there (SPEC §9).
+struct ModuleCaller {
+  std::string path;  // display path of the root module's file with the `module "x" {` block
+  SourceRange call;  // that block
+  struct Value {
+    SourcePos at;      // the value's position in the workload (the module's file)
+    std::string path;  // display path of the file that wrote it
+    SourceRange src;   // where it wrote it
+  };
+  std::vector<Value> values;  // positions written in the module's file are not listed
+};
+
 struct Workload {
   WorkloadKind kind = WorkloadKind::kTrainingJob;
   Format format = Format::kCloudFormation;
@@ -172,6 +187,7 @@ struct Workload {
   // position (the workload's own range is invalid), and only findings at one
   // of them are reported.
   bool stand_in = false;
+  std::optional<ModuleCaller> module_caller;  // set for a workload of a called Terraform module
 
   // Compute. A job with instance groups lists each in `instance_groups`; its
   // own instance_type and instance_count are then absent.

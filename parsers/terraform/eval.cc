@@ -866,6 +866,8 @@ void Module::Resources(std::vector<Resource>* out) {
       r.range = decl.range;
       r.path = decl.file->path;
       r.via = via_;
+      r.via_path = via_path_;
+      r.via_call = via_call_;
       r.scope = unit_.scope;
       out->push_back(std::move(r));
     }
@@ -903,12 +905,13 @@ void Module::LoadCalls() {
     auto dir = unit_.Inside(fs::path(b.file->abs).parent_path() / s);
     const FileSource& source_files = *unit_.opts().files;
     if (!dir || !source_files.IsDirectory(dir->string())) continue;
+    // The `module` block.
+    SourceRange at = d.range;
+    if (!ts_node_is_null(b.body)) at = Range(ts_node_parent(b.body));
+    if (b.json) at = {b.json->pos, b.json->pos};
     // A module that calls itself, directly or through others: Terraform
     // rejects the configuration ("Module cycle"), so it is not expanded.
     if (std::find(chain_.begin(), chain_.end(), dir->string()) != chain_.end()) {
-      SourceRange at = d.range;
-      if (!ts_node_is_null(b.body)) at = Range(ts_node_parent(b.body));
-      if (b.json) at = {b.json->pos, b.json->pos};
       std::string how = dir->string() == chain_.back() ? "calls its own module" : "calls a module that calls this one";
       unit_.errors.push_back(
           {b.file->path,
@@ -960,6 +963,8 @@ void Module::LoadCalls() {
       call->module = std::make_unique<Module>(unit_, files, *dir, prefix_ + "module." + b.name + inst.suffix + ".", via,
                                               &call->inputs, depth_ + 1);
       call->module->chain_ = chain_;
+      call->module->via_path_ = via_.empty() ? b.file->path : via_path_;
+      call->module->via_call_ = via_.empty() ? at : via_call_;
       call->module->Load();
       calls_[b.name].push_back(std::move(call));
     }

@@ -176,6 +176,8 @@ class Module {
   std::filesystem::path dir_;
   std::string prefix_;
   std::string via_;
+  std::string via_path_;  // `via_` as displayed
+  SourceRange via_call_;  // the root module's `module` block that leads here
   const std::map<std::string, TfVal>* inputs_;
   int depth_;
 

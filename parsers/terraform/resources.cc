@@ -1,6 +1,8 @@
 #include "parsers/terraform/resources.h"
 
+#include <map>
 #include <set>
+#include <utility>
 
 #include "parsers/cloudformation/request.h"
 #include "parsers/common/base64.h"
@@ -54,9 +56,39 @@ class Extractor {
     size_t before = out_->size();
     Dispatch(r);
     // A called module's workloads say which module call reaches them.
-    if (!r.via.empty()) {
-      for (size_t i = before; i < out_->size(); ++i) (*out_)[i].label += " (module call in " + r.via + ")";
+    if (!r.via.empty() && before < out_->size()) {
+      ModuleCaller caller{r.via_path, r.via_call, {}};
+      std::map<std::pair<int, int>, int> seen;  // position -> index in values, -1 when written in two places
+      CallerValues(r.body, r.path, &caller, &seen, 0);
+      std::erase_if(caller.values, [&](const ModuleCaller::Value& v) { return seen[{v.at.line, v.at.column}] < 0; });
+      for (size_t i = before; i < out_->size(); ++i) {
+        (*out_)[i].label += " (module call in " + r.via + ")";
+        (*out_)[i].module_caller = caller;
+      }
     }
+  }
+
+  // The values of a module's resource written outside the module's file
+  // (`path`): a module argument, a variable default of the root module, a
+  // tfvars value. A position whose values were written in different places
+  // says nothing about where one value came from, and is left out.
+  static void CallerValues(const TfVal& v, const std::string& path, ModuleCaller* caller,
+                           std::map<std::pair<int, int>, int>* seen, int depth) {
+    constexpr int kMaxDepth = 64;
+    constexpr size_t kMaxValues = 4096;
+    if (depth > kMaxDepth || caller->values.size() >= kMaxValues) return;
+    if (v.range.valid() && !v.src_path.empty() && v.src_path != path && v.src.valid()) {
+      auto [it, fresh] =
+          seen->try_emplace({v.range.begin.line, v.range.begin.column}, static_cast<int>(caller->values.size()));
+      if (fresh) {
+        caller->values.push_back({v.range.begin, v.src_path, v.src});
+      } else if (it->second >= 0) {
+        const ModuleCaller::Value& known = caller->values[it->second];
+        if (known.path != v.src_path || known.src != v.src) it->second = -1;
+      }
+    }
+    for (const TfVal& i : v.items) CallerValues(i, path, caller, seen, depth + 1);
+    for (const auto& f : v.fields) CallerValues(f.second, path, caller, seen, depth + 1);
   }
 
   void Dispatch(const Resource& r) {

@@ -19,8 +19,11 @@ struct Resource {
   std::string path;     // display path of the file that declares it
   std::string scope;    // the linking scope: the root module evaluation it belongs to
   // For a resource of a called module: the root-relative path of the file
-  // whose module call leads to it (labels name it).
+  // whose module call leads to it (labels name it), its display path, and
+  // that `module` block.
   std::string via;
+  std::string via_path;
+  SourceRange via_call;
   Format format = Format::kTerraform;
   // With count or for_each: the address without its instance key, the key as
   // written ("0", "\"ana\""), and how many instances the block makes.
