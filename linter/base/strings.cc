@@ -258,6 +258,16 @@ std::string Trim(std::string_view s) {
   return std::string(s);
 }
 
+bool EndsWithNoCase(std::string_view s, std::string_view lower_suffix) {
+  if (s.size() < lower_suffix.size()) return false;
+  std::string_view tail = s.substr(s.size() - lower_suffix.size());
+  for (size_t i = 0; i < tail.size(); ++i) {
+    char c = tail[i];
+    if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) != lower_suffix[i]) return false;
+  }
+  return true;
+}
+
 std::string FormatNumber(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.15g", v);

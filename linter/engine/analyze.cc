@@ -11,6 +11,7 @@
 #include "linter/cost/datasets.h"
 #include "linter/cost/prices.h"
 #include "linter/engine/fingerprint.h"
+#include "linter/engine/front_ends.h"
 #include "linter/engine/group.h"
 #include "linter/engine/link.h"
 #include "linter/engine/rule_set.h"
@@ -178,8 +179,8 @@ void ApplyDatasetAnnotations(ParsedFile& pf) {
 
 }  // namespace
 
-void KeepComments(ParsedFile& pf, std::string_view text) {
-  pf.comments = SagelintComments(text, CommentSyntaxOf(pf.result.format, pf.result.path));
+void KeepComments(ParsedFile& pf, std::string_view text, CommentSyntax syntax) {
+  pf.comments = SagelintComments(text, syntax);
 }
 
 namespace {
@@ -242,13 +243,12 @@ void DropStandaloneModuleCopies(std::vector<ParsedFile>& files) {
 
 namespace {
 
-// A template or HCL file that failed to parse gives only its SM000: what was
-// extracted from it may be partial, so no rule judges it. Python and
-// notebooks keep the findings of the statements outside the broken one.
+// A file that failed to parse gives only its SM000 unless its front end keeps
+// partial results (FrontEnd::keeps_partial_results): what was extracted from a
+// broken template or HCL file may be partial, so no rule judges it.
 // (Decided before the dataset annotations are read: their errors are not the parser's.)
 bool Unparsed(const ParsedFile& pf) {
-  return !pf.result.errors.empty() &&
-         (pf.result.format == Format::kCloudFormation || pf.result.format == Format::kTerraform);
+  return !pf.result.errors.empty() && !FrontEndOf(pf.result.format).keeps_partial_results;
 }
 
 // Dataset annotations applied and each workload's path and scope filled in.

@@ -29,8 +29,8 @@ struct ParsedFile {
   std::vector<Comment> comments;  // sagelint:ignore= and sagelint:dataset-size= comments
 };
 
-// Keeps the comments of `text` that ParsedFile needs.
-void KeepComments(ParsedFile& pf, std::string_view text);
+// Keeps the comments of `text` (written in `syntax`) that ParsedFile needs.
+void KeepComments(ParsedFile& pf, std::string_view text, CommentSyntax syntax);
 
 struct Analysis {
   std::vector<Finding> findings;  // sorted

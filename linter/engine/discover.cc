@@ -12,6 +12,7 @@
 #include "linter/base/file_source.h"
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
+#include "linter/engine/front_ends.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
@@ -156,15 +157,15 @@ class Walker {
     return true;
   }
 
-  // `kind`: what kind of file the walk found it to be (for a link, by its own
+  // `front_end`: whose file the walk found it to be (for a link, by its own
   // name), else from p's name; `dir`: shared with the files described before in
   // p's directory. `through_link`: reached through a link (with a sink: sent
   // after the walk, SendLinked).
-  void AddFile(const fs::path& p, bool named, std::optional<FileKind> kind = std::nullopt,
+  void AddFile(const fs::path& p, bool named, std::optional<const FrontEnd*> front_end = std::nullopt,
                std::shared_ptr<const DirPaths>* dir = nullptr, bool through_link = false) {
     if (named) scan_root_ = ScanRootOf(p.string(), files_);
-    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir, files_, kind);
-    if (!named && f.kind == FileKind::kOther) return;
+    DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir, files_, front_end);
+    if (!named && !f.front_end) return;
     if (!sink_) {
       out_.files.push_back(std::move(f));
       ++out_.found;
@@ -228,14 +229,14 @@ class Walker {
 
   // Whether the walk keeps the file `p` (named as found; a link by its own name).
   bool KeepsFile(const fs::path& p, const std::vector<IgnoreFile>& stack) const {
-    return KeptKind(p, stack) != FileKind::kOther;
+    return KeptFrontEnd(p, stack) != nullptr;
   }
 
-  // The kind of the file `p` if the walk keeps it, else kOther.
-  FileKind KeptKind(const fs::path& p, const std::vector<IgnoreFile>& stack) const {
-    FileKind kind = KindOfPath(p.string());
-    if (kind == FileKind::kOther || Ignored(p, false, stack) || Excluded(p)) return FileKind::kOther;
-    return kind;
+  // The front end of the file `p` if the walk keeps it, else nullptr.
+  const FrontEnd* KeptFrontEnd(const fs::path& p, const std::vector<IgnoreFile>& stack) const {
+    const FrontEnd* front_end = FrontEndForPath(p.native());
+    if (!front_end || Ignored(p, false, stack) || Excluded(p)) return nullptr;
+    return front_end;
   }
 
   void Walk(const fs::path& dir, std::vector<IgnoreFile>& stack, int depth) {
@@ -273,8 +274,8 @@ class Walker {
         Walk(p, stack, depth + 1);
         continue;
       }
-      FileKind kind = KeptKind(p, stack);
-      if (kind == FileKind::kOther) continue;
+      const FrontEnd* front_end = KeptFrontEnd(p, stack);
+      if (!front_end) continue;
       if (!(link ? files_.IsRegularFile(target.string()) : e.type == FileType::kRegular)) {
         // A FIFO or a device with a scanned file's name is told, never opened.
         if ((link ? files_.Type(target.string()) : e.type) == FileType::kOther) {
@@ -285,9 +286,9 @@ class Walker {
       // A linked file is the file it points to: scanned once, under its own name,
       // however many links lead to it.
       if (link) {
-        AddFile(target, false, kind, nullptr, true);
+        AddFile(target, false, front_end, nullptr, true);
       } else {
-        AddFile(p, false, kind, &here);
+        AddFile(p, false, front_end, &here);
       }
     }
     if (pushed) stack.pop_back();
@@ -366,9 +367,9 @@ std::string RootRelativePath(const std::string& abs, const std::string& root, co
 
 DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
                             std::shared_ptr<const DirPaths>* dir, const FileSource& files,
-                            std::optional<FileKind> kind) {
+                            std::optional<const FrontEnd*> front_end) {
   DiscoveredFile f;
-  f.kind = kind ? *kind : KindOfPath(abs_path);
+  f.front_end = front_end ? *front_end : FrontEndForPath(abs_path);
   f.named = named;
   std::string_view name = std::string_view(abs_path).substr(abs_path.rfind('/') + 1);
   std::string_view prefix = std::string_view(abs_path).substr(0, abs_path.size() - name.size());
@@ -393,22 +394,7 @@ DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root
   return f;
 }
 
-FileKind KindOfPath(const std::string& path) {
-  // Only the end decides (the longest suffix is ".tfvars.json"): lower-case that much.
-  std::string lower = path.substr(path.size() > 16 ? path.size() - 16 : 0);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : static_cast<char>(c);
-  });
-  if (lower.ends_with(".tf.json")) return FileKind::kTerraformJson;
-  if (lower.ends_with(".tf")) return FileKind::kTerraform;
-  if (lower.ends_with(".tfvars") || lower.ends_with(".tfvars.json")) return FileKind::kTerraformVars;
-  if (lower.ends_with(".py")) return FileKind::kPython;
-  if (lower.ends_with(".ipynb")) return FileKind::kNotebook;
-  if (lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json") || lower.ends_with(".template")) {
-    return FileKind::kYamlOrJson;
-  }
-  return FileKind::kOther;
-}
+bool DiscoveredFile::in_module() const { return front_end && front_end->reads_modules(); }
 
 DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts) {
   DiscoverResult out;

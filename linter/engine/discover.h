@@ -14,11 +14,7 @@
 
 namespace sagelint {
 
-enum class FileKind { kYamlOrJson, kTerraform, kTerraformJson, kTerraformVars, kPython, kNotebook, kOther };
-FileKind KindOfPath(const std::string& path);
-inline bool IsTerraformKind(FileKind k) {
-  return k == FileKind::kTerraform || k == FileKind::kTerraformJson || k == FileKind::kTerraformVars;
-}
+struct FrontEnd;  // linter/engine/front_ends.h
 
 // What the discovered files of one directory share, so that a file keeps only
 // its name: each path is a prefix ending in '/' (or empty), and a file's path
@@ -35,13 +31,16 @@ struct DiscoveredFile {
   // Empty when `dir` holds the file's own paths: a file named through a link,
   // whose display or root path its directory's does not lead to.
   std::string name;
-  FileKind kind = FileKind::kOther;
+  // The front end that reads files of its name (nullptr: none; kept only when named).
+  const FrontEnd* front_end = nullptr;
   bool named = false;  // passed by name on the command line
 
   std::string abs_path() const { return dir->abs_path + name; }
   std::string display() const { return dir->display + name; }
   const std::string& root() const { return dir->root; }
   std::string root_path() const { return dir->root_path + name; }
+  // Read with the other files of its directory (a Terraform module).
+  bool in_module() const;
 };
 
 // The scan root of a path (SPEC §2): the git work tree containing it (the
@@ -80,14 +79,14 @@ DiscoverResult DiscoverDirectory(const std::string& dir, const DiscoverOptions& 
                                  const std::function<void(DiscoveredFile)>& sink);
 
 // A DiscoveredFile for a path (absolute, normal) under the scan root `root`:
-// kind, display path and scan-root-relative path filled in. Files described
+// front end, display path and scan-root-relative path filled in. Files described
 // one after another in the same directory share `*dir` (nullptr: no sharing):
 // the first one's paths are computed and shown to be its directory's plus its
 // name, and the others' are then made that way without asking the file system.
-// `kind`: the file's kind when the caller knows it already (else from its name).
+// `front_end`: the file's front end when the caller knows it already (else from its name).
 DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,
                             std::shared_ptr<const DirPaths>* dir = nullptr, const FileSource& files = DiskFiles(),
-                            std::optional<FileKind> kind = std::nullopt);
+                            std::optional<const FrontEnd*> front_end = std::nullopt);
 
 }  // namespace sagelint
 

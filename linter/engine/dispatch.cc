@@ -8,6 +8,7 @@
 
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
+#include "linter/engine/front_ends.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
@@ -25,16 +26,16 @@ ParsedFile Failed(const DiscoveredFile& f, Format format, std::string message) {
 
 // Everything a front end throws is turned into a parse error: a bug in one
 // parser must not lose the file silently or stop the scan.
-template <typename Fn>
-ParsedFile Guarded(const DiscoveredFile& f, Format format, std::string_view text, Fn&& parse) {
+ParsedFile Guarded(const DiscoveredFile& f, const FrontEnd& front_end, const SourceFile& s,
+                   const ResolveOptions& opts) {
   ParsedFile pf;
   try {
-    pf.result = parse();
+    pf.result = front_end.parse(s, opts);
   } catch (const std::exception& e) {
-    pf = Failed(f, format, std::string("internal parser error: ") + e.what());
+    pf = Failed(f, front_end.format, std::string("internal parser error: ") + e.what());
   }
   pf.result.path = f.display();
-  KeepComments(pf, text);
+  KeepComments(pf, s.text, front_end.CommentsIn(pf.result.path));
   return pf;
 }
 
@@ -66,8 +67,8 @@ std::string ShownParameterFile(const fs::path& file, const SourceFile& tmpl, con
   return file.filename().string();
 }
 
-// A CloudFormation template, evaluated once per template configuration file
-// that applies to it (--param-file, config `parameter_files:`), or once.
+}  // namespace
+
 FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
   struct ParamFile {
     std::string shown;
@@ -148,8 +149,6 @@ FileResult ParseTemplate(const SourceFile& s, const ResolveOptions& opts) {
   return merged;
 }
 
-}  // namespace
-
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error) {
   return ReadWholeFile(DiskFiles(), path, out, error);
 }
@@ -159,6 +158,11 @@ bool ReadWholeFile(const FileSource& files, const std::string& path, std::string
 }
 
 namespace {
+
+// A Terraform variable file (`.tfvars`, `.tfvars.json`): it calls no module.
+bool IsVariableFile(std::string_view path) {
+  return EndsWithNoCase(path, ".tfvars") || EndsWithNoCase(path, ".tfvars.json");
+}
 
 // A Terraform module directory as the planner sees it: does it (or what it
 // calls) mention SageMaker, and which local modules does it call.
@@ -179,7 +183,8 @@ std::vector<DiscoveredFile> ListTerraformFiles(const std::string& dir, const std
   files.List(dir, &entries, &error);
   for (const DirEntry& e : entries) {
     std::string p = (fs::path(dir) / e.name).string();
-    if (e.type == FileType::kRegular && IsTerraformKind(KindOfPath(p))) paths.push_back(std::move(p));
+    const FrontEnd* front_end = FrontEndForPath(p);
+    if (e.type == FileType::kRegular && front_end && front_end->reads_modules()) paths.push_back(std::move(p));
   }
   std::sort(paths.begin(), paths.end());
   std::vector<DiscoveredFile> out;
@@ -219,7 +224,7 @@ class Planner {
     DiscoverResult all = Discover({root}, discover_);
     std::map<std::string, std::vector<DiscoveredFile>> by_dir;
     for (DiscoveredFile& f : all.files) {
-      if (IsTerraformKind(f.kind)) by_dir[fs::path(f.abs_path()).parent_path().string()].push_back(std::move(f));
+      if (f.in_module()) by_dir[fs::path(f.abs_path()).parent_path().string()].push_back(std::move(f));
     }
     for (auto& [dir, files] : by_dir) Add(dir, ListTerraformFiles(dir, root, files_), root, true);
   }
@@ -313,7 +318,7 @@ class Planner {
       std::string text, error;
       if (!ReadWholeFile(files_, f.abs_path(), &text, &error)) continue;
       d.mentions = d.mentions || MentionsSageMaker(text);
-      if (f.kind == FileKind::kTerraformVars) continue;
+      if (IsVariableFile(f.display())) continue;
       for (const std::string& src : TerraformLocalModuleSources({f.display(), f.abs_path(), text, f.root_path()})) {
         std::string target = CanonicalDir(fs::path(dir) / src, files_);
         if (InsideRoot(target, d.root) || target == d.root) {
@@ -343,15 +348,14 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
   std::map<std::string, std::vector<DiscoveredFile>> modules;  // by directory (canonical)
   std::map<std::string, std::string> canonical;                // directory -> canonical, resolved once
   for (DiscoveredFile& f : files) {
-    if (!IsTerraformKind(f.kind)) continue;
+    if (!f.in_module()) continue;
     std::string parent = fs::path(f.abs_path()).parent_path().string();
     auto [c, fresh] = canonical.try_emplace(parent);
     if (fresh) c->second = CanonicalDir(parent, *discover.files);
     modules[c->second].push_back(std::move(f));
   }
-  files.erase(
-      std::remove_if(files.begin(), files.end(), [](const DiscoveredFile& f) { return IsTerraformKind(f.kind); }),
-      files.end());
+  files.erase(std::remove_if(files.begin(), files.end(), [](const DiscoveredFile& f) { return f.in_module(); }),
+              files.end());
   files.shrink_to_fit();
   plan.files = std::move(files);
   if (modules.empty()) return plan;
@@ -421,6 +425,7 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
     return unit.files.empty() ? std::vector<ParsedFile>{} : ParseFile(unit.files.front(), base_opts, skipped);
   }
   std::vector<ParsedFile> out;
+  if (unit.files.empty()) return out;
   ResolveOptions opts = base_opts;
   opts.root = unit.root();
   TerraformRoot root;
@@ -435,23 +440,26 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
     }
     root.files.push_back(std::move(s));
   }
+  const FrontEnd& front_end = *unit.files.front().front_end;
   try {
-    for (FileResult& r : ParseTerraformModule(root, opts)) {
+    for (FileResult& r : front_end.parse_module(root, opts)) {
       ParsedFile pf;
       pf.result = std::move(r);
       auto file = std::find_if(root.files.begin(), root.files.end(),
                                [&](const SourceFile& s) { return s.path == pf.result.path; });
       if (file != root.files.end()) {
-        KeepComments(pf, file->text);
+        KeepComments(pf, file->text, front_end.CommentsIn(pf.result.path));
       } else {
         // A called module's file: its comments hold suppressions too.
         std::string text, error;
-        if (ReadWholeFile(*opts.files, pf.result.path, &text, &error)) KeepComments(pf, text);
+        if (ReadWholeFile(*opts.files, pf.result.path, &text, &error)) {
+          KeepComments(pf, text, front_end.CommentsIn(pf.result.path));
+        }
       }
       out.push_back(std::move(pf));
     }
   } catch (const std::exception& e) {
-    out.push_back(Failed(unit.files.front(), Format::kTerraform, std::string("internal parser error: ") + e.what()));
+    out.push_back(Failed(unit.files.front(), front_end.format, std::string("internal parser error: ") + e.what()));
   }
   return out;
 }
@@ -468,25 +476,9 @@ std::vector<ParsedFile> ParseFile(const DiscoveredFile& f, const ResolveOptions&
     return out;
   }
   // A cheap byte scan first: only files that can mention SageMaker are parsed.
-  switch (f.kind) {
-    case FileKind::kPython:
-      if (!MentionsSageMaker(s.text)) return out;
-      out.push_back(Guarded(f, Format::kPython, s.text, [&] { return ParsePython(s, opts); }));
-      break;
-    case FileKind::kNotebook:
-      if (!MentionsSageMaker(s.text)) return out;
-      out.push_back(Guarded(f, Format::kNotebook, s.text, [&] { return ParseNotebook(s, opts); }));
-      break;
-    case FileKind::kYamlOrJson:
-      if (!MentionsSageMaker(s.text)) return out;
-      if (LooksLikeTerraformPlan(s.text)) {
-        out.push_back(Guarded(f, Format::kTerraform, {}, [&] { return ParseTerraformPlan(s, opts); }));
-      } else if (LooksLikeCloudFormation(s.text)) {
-        out.push_back(Guarded(f, Format::kCloudFormation, s.text, [&] { return ParseTemplate(s, opts); }));
-      }
-      break;
-    default:
-      break;
+  if (!f.front_end || !f.front_end->parse || !MentionsSageMaker(s.text)) return out;
+  if (const FrontEnd* front_end = FrontEndForContent(*f.front_end, s.text)) {
+    out.push_back(Guarded(f, *front_end, s, opts));
   }
   for (ParsedFile& pf : out) {
     pf.result.root_path = f.root_path();

@@ -48,6 +48,10 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& op
 std::vector<ParsedFile> ParseFile(const DiscoveredFile& file, const ResolveOptions& opts,
                                   std::vector<std::string>* skipped);
 
+// A CloudFormation template, evaluated once per template configuration file
+// that applies to it (--param-file, config `parameter_files:`), or once.
+FileResult ParseTemplate(const SourceFile& file, const ResolveOptions& opts);
+
 // Reads a whole file (up to a size bound); false with `error` set on failure.
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
 bool ReadWholeFile(const FileSource& files, const std::string& path, std::string* out, std::string* error);

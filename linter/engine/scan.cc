@@ -23,6 +23,7 @@
 #include "linter/cost/prices.h"
 #include "linter/engine/analyze.h"
 #include "linter/engine/dispatch.h"
+#include "linter/engine/front_ends.h"
 
 namespace sagelint {
 namespace {
@@ -33,18 +34,10 @@ double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-std::string_view FrontEndName(FileKind kind, bool terraform_module) {
-  if (terraform_module) return "terraform";
-  switch (kind) {
-    case FileKind::kPython:
-      return "python";
-    case FileKind::kNotebook:
-      return "notebook";
-    case FileKind::kYamlOrJson:
-      return "yaml/json";
-    default:
-      return "other";
-  }
+// The row of the timing figures a unit counts in: what its front end calls its files.
+std::string_view FilesName(const WorkUnit& unit) {
+  const FrontEnd* front_end = unit.files.empty() ? nullptr : unit.files.front().front_end;
+  return front_end ? front_end->files : "other";
 }
 
 // Parsing takes memory in proportion to the input (a YAML DOM is 30–170 times
@@ -183,7 +176,7 @@ DiscoverResult Produce(const std::vector<std::string>& paths, const DiscoverOpti
   if (paths.size() == 1 && discover.files->IsDirectory(paths[0])) {
     std::vector<DiscoveredFile> terraform;
     DiscoverResult found = DiscoverDirectory(paths[0], discover, [&](DiscoveredFile f) {
-      if (IsTerraformKind(f.kind)) {
+      if (f.in_module()) {
         terraform.push_back(std::move(f));
       } else {
         queue.Push(SingleFile(std::move(f)));
@@ -240,8 +233,7 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
       double parsed_at = setup.measure_cpu ? ThreadCpuSeconds() : 0;
       budget.Release(bytes);
       if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
-      FrontEndStats& s =
-          stats[FrontEndName(unit.files.empty() ? FileKind::kOther : unit.files.front().kind, unit.terraform_module)];
+      FrontEndStats& s = stats[FilesName(unit)];
       s.files += static_cast<int>(unit.files.size());
       s.parsed += static_cast<int>(parsed.size());
       s.bytes += bytes;

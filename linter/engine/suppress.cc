@@ -283,20 +283,6 @@ std::vector<Comment> NotebookComments(std::string_view text) {
 
 }  // namespace
 
-CommentSyntax CommentSyntaxOf(Format format, std::string_view path) {
-  switch (format) {
-    case Format::kCloudFormation:
-      return CommentSyntax::kYaml;
-    case Format::kPython:
-      return CommentSyntax::kPython;
-    case Format::kNotebook:
-      return CommentSyntax::kNotebook;
-    case Format::kTerraform:
-      return path.ends_with(".json") ? CommentSyntax::kNone : CommentSyntax::kHcl;
-  }
-  return CommentSyntax::kNone;
-}
-
 std::vector<Comment> FindComments(std::string_view text, CommentSyntax syntax) {
   switch (syntax) {
     case CommentSyntax::kYaml:

@@ -22,8 +22,7 @@ enum class CommentSyntax {
   kPython,    // `#` outside strings
   kNotebook,  // Python comments in the code cells of an .ipynb
 };
-// The syntax of a scanned file, by its format and name.
-CommentSyntax CommentSyntaxOf(Format format, std::string_view path);
+// Which syntax a scanned file uses is its front end's (FrontEnd::CommentsIn).
 
 struct Comment {
   int line = 0;      // 1-based line in the file

@@ -103,12 +103,3 @@ TEST_CASE("notebooks: comments of code cells only, at their lines in the file", 
   CHECK(d[0].line == 8);
   CHECK(d[0].ids == std::vector<std::string>{"SM213"});
 }
-
-TEST_CASE("the comment syntax follows the file", "[adversarial][suppress]") {
-  CHECK(CommentSyntaxOf(Format::kCloudFormation, "t.json") == CommentSyntax::kYaml);
-  CHECK(CommentSyntaxOf(Format::kTerraform, "main.tf") == CommentSyntax::kHcl);
-  CHECK(CommentSyntaxOf(Format::kTerraform, "x.tfvars") == CommentSyntax::kHcl);
-  CHECK(CommentSyntaxOf(Format::kTerraform, "main.tf.json") == CommentSyntax::kNone);
-  CHECK(CommentSyntaxOf(Format::kPython, "a.py") == CommentSyntax::kPython);
-  CHECK(CommentSyntaxOf(Format::kNotebook, "a.ipynb") == CommentSyntax::kNotebook);
-}

@@ -1,0 +1,69 @@
+// The front ends, one row each: which files a front end reads, how it tells
+// its files from another's of the same name, how it parses them, and how
+// comments (suppressions) are written in them. Discovery, the dispatch to the
+// parsers, suppressions, the treatment of a file that failed to parse and the
+// timing figures all read this table; a new front end is a row here and its
+// folder under parsers/.
+#ifndef SAGELINT_LINTER_ENGINE_FRONT_ENDS_H_
+#define SAGELINT_LINTER_ENGINE_FRONT_ENDS_H_
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "linter/engine/suppress.h"
+#include "linter/model/model.h"
+#include "parsers/frontend.h"
+
+namespace sagelint {
+
+struct FrontEnd {
+  std::string_view name;  // "cloudformation", "terraform-plan", …
+  // What its files are called in the timing figures (--timing). Rows that
+  // read the same file names are adjacent and share it.
+  std::string_view files;
+  Format format;  // of its workloads, and of a parse error the driver reports for it
+  // The file names it reads: case-insensitive endings. A file belongs to the
+  // first row whose ending matches (".tf.json" is Terraform's, not JSON's).
+  std::span<const std::string_view> suffixes;
+  // Among the rows reading the same names, the first whose `sniff` accepts a
+  // file's content parses it (nullptr: any content). Only files that
+  // mention SageMaker are read at all.
+  bool (*sniff)(std::string_view text);
+  // Parses one file alone; nullptr when the front end reads a directory's
+  // files together (`parse_module`).
+  FileResult (*parse)(const SourceFile& file, const ResolveOptions& opts);
+  // Parses the files of one module directory together with the local modules
+  // they call (Terraform); nullptr for a front end of single files.
+  std::vector<FileResult> (*parse_module)(const TerraformRoot& root, const ResolveOptions& opts);
+  // Comments in its files (for `sagelint:` suppressions and annotations), and
+  // in those of its files whose name ends in ".json".
+  CommentSyntax comments;
+  CommentSyntax json_comments;
+  // A file with a parse error still gives the findings of what did parse (a
+  // Python statement outside the broken one); else only its SM000, as what
+  // was extracted may be partial.
+  bool keeps_partial_results;
+
+  bool reads_modules() const { return parse_module != nullptr; }
+  CommentSyntax CommentsIn(std::string_view path) const;
+};
+
+// Every front end, in the order files are matched against them.
+std::span<const FrontEnd> FrontEnds();
+
+// The front end whose file names `path` has (the first matching row), or
+// nullptr: a file no front end reads.
+const FrontEnd* FrontEndForPath(std::string_view path);
+
+// Which of the rows reading `path`'s names (starting at `first`, the row
+// FrontEndForPath gives) takes a file with this content; nullptr: none.
+const FrontEnd* FrontEndForContent(const FrontEnd& first, std::string_view text);
+
+// The first row producing `format` (rows sharing a format agree on all but
+// their files and parse entry points).
+const FrontEnd& FrontEndOf(Format format);
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_ENGINE_FRONT_ENDS_H_
