@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "parsers/aws/resources.h"
 #include "parsers/cloudformation/node.h"
 #include "parsers/cloudformation/request.h"
 #include "parsers/cloudformation/sub.h"
@@ -139,15 +140,14 @@ class Extractor {
 
   Val Prop(const Node* props, std::string_view key) { return props ? t_.Resolve(props->Get(key)) : Val::Absent(); }
 
-  std::string Ref(const std::string& id) const { return "ref:" + scope_ + "#" + id; }
+  std::string Ref(const std::string& id) const { return aws::ResourceKey(scope_, id); }
 
   void Emit(Workload w) { out_->workloads.push_back(std::move(w)); }
 
   void Notebook(Workload w, const Node* props) {
     w.kind = WorkloadKind::kNotebookInstance;
     w.label = "notebook instance '" + w.name + "'";
-    w.instance_type = Prop(props, "InstanceType");
-    w.volume_gb = Prop(props, "VolumeSizeInGB");
+    for (const aws::Field& f : aws::NotebookInstanceFields()) w.*f.member = Prop(props, f.property);
     const Node* acc = props ? props->Get("AcceleratorTypes") : nullptr;
     if (acc && acc->is_seq() && !acc->items.empty()) {
       w.accelerator_type = t_.Resolve(&acc->items[0]);
@@ -157,7 +157,7 @@ class Extractor {
     const Node* lc = props ? props->Get("LifecycleConfigName") : nullptr;
     w.lifecycle_config = t_.Resolve(lc);
     w.lifecycle_config.ForEach([&](const Val& v) {
-      if (v.known()) w.refs.push_back("lc:" + v.text);
+      if (v.known()) w.refs.push_back(aws::LifecycleConfigKey(v.text));
     });
     // References to a lifecycle configuration of this template, in any branch.
     if (lc)
@@ -182,7 +182,7 @@ class Extractor {
     w.label = "lifecycle configuration '" + w.name + "'";
     w.keys.push_back(Ref(w.name));
     Val name = Prop(props, "NotebookInstanceLifecycleConfigName");
-    if (name.known()) w.keys.push_back("lc:" + name.text);
+    if (name.known()) w.keys.push_back(aws::LifecycleConfigKey(name.text));
     w.on_start = Script(props ? props->Get("OnStart") : nullptr);
     w.on_create = Script(props ? props->Get("OnCreate") : nullptr);
     Emit(std::move(w));
@@ -254,19 +254,17 @@ class Extractor {
       std::string vname = w.variant_name.known() ? w.variant_name.text : "?";
       w.name = base.name + "/" + vname;
       w.label = "endpoint variant '" + w.name + "'";
-      w.instance_type = t_.Resolve(v.Get("InstanceType"));
-      w.instance_count = t_.Resolve(v.Get("InitialInstanceCount"));
-      w.accelerator_type = t_.Resolve(v.Get("AcceleratorType"));
+      for (const aws::Field& f : aws::EndpointVariantFields()) w.*f.member = t_.Resolve(v.Get(f.property));
       if (const Node* sc = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", RangeOf(sc->pos));
       if (async) w.async_inference = Val::Known("true", RangeOf(props->Get("AsyncInferenceConfig")->pos));
       if (const Node* mis = v.Get("ManagedInstanceScaling")) w.managed_scaling = t_.Resolve(mis->Get("Status"));
       ModelImage(v.Get("ModelName"), &w);
       if (w.variant_name.known()) {
         for (const Deployer& d : deployers) {
-          w.keys.push_back(Ref(d.id) + "/variant/" + vname);
+          w.keys.push_back(aws::VariantKey(Ref(d.id), vname));
           if (d.name.known()) {
             w.endpoint_name = d.name;
-            w.keys.push_back("endpoint:" + d.name.text + "/variant/" + vname);
+            w.keys.push_back(aws::VariantKey(aws::EndpointKey(d.name.text), vname));
           }
         }
       }
@@ -308,22 +306,15 @@ class Extractor {
 
   void Studio(Workload w, const Node* props, WorkloadKind kind) {
     w.kind = kind;
-    const char* what = kind == WorkloadKind::kStudioDomain        ? "Studio domain"
-                       : kind == WorkloadKind::kStudioUserProfile ? "Studio user profile"
-                                                                  : "Studio space";
-    w.label = std::string(what) + " '" + w.name + "'";
-    std::vector<std::string> scopes;
-    if (kind == WorkloadKind::kStudioDomain) scopes = {"DefaultUserSettings", "DefaultSpaceSettings"};
-    if (kind == WorkloadKind::kStudioUserProfile) scopes = {"UserSettings"};
-    if (kind == WorkloadKind::kStudioSpace) scopes = {"SpaceSettings"};
-    for (const std::string& scope : scopes) {
+    w.label = std::string(aws::StudioLabel(kind)) + " '" + w.name + "'";
+    for (std::string_view scope : aws::StudioSettings(kind)) {
       const Node* settings = props ? props->Get(scope) : nullptr;
       if (!settings) continue;
       if (!settings->is_map()) {
         w.complete = false;
         continue;
       }
-      for (const char* app : {"JupyterLab", "CodeEditor", "KernelGateway"}) {
+      for (std::string_view app : aws::StudioApps()) {
         const Node* s = settings->Get(std::string(app) + "AppSettings");
         if (!s) continue;
         if (!s->is_map()) {
@@ -331,8 +322,8 @@ class Extractor {
           continue;
         }
         StudioApp a;
-        a.app = app;
-        a.scope = scope;
+        a.app = std::string(app);
+        a.scope = std::string(scope);
         a.range = RangeOf(settings->KeyPos(std::string(app) + "AppSettings"));
         a.instance_type = t_.Resolve(s->Find({"DefaultResourceSpec", "InstanceType"}));
         const Node* idle = s->Find({"AppLifecycleManagement", "IdleSettings"});
@@ -362,23 +353,15 @@ class Extractor {
   void ScalableTarget(Workload w, const Node* props) {
     w.kind = WorkloadKind::kScalableTarget;
     w.label = "scalable target '" + w.name + "'";
-    w.service_namespace = Prop(props, "ServiceNamespace");
-    w.scalable_dimension = Prop(props, "ScalableDimension");
-    w.min_capacity = Prop(props, "MinCapacity");
-    w.max_capacity = Prop(props, "MaxCapacity");
-    w.resource_id = Prop(props, "ResourceId");
-    if (auto text = t_.LinkText(props ? props->Get("ResourceId") : nullptr)) {
-      // endpoint/<name or \x01Id\x01>/variant/<variant>
-      const std::string& s = *text;
-      size_t v = s.find("/variant/");
-      if (s.rfind("endpoint/", 0) == 0 && v != std::string::npos) {
-        std::string endpoint = s.substr(9, v - 9);
-        std::string variant = s.substr(v + 9);
-        if (endpoint.size() > 2 && endpoint.front() == kRefMark && endpoint.back() == kRefMark) {
-          w.refs.push_back(Ref(endpoint.substr(1, endpoint.size() - 2)) + "/variant/" + variant);
-        } else if (endpoint.find(kRefMark) == std::string::npos) {
-          w.refs.push_back("endpoint:" + endpoint + "/variant/" + variant);
-        }
+    for (const aws::Field& f : aws::ScalableTargetFields()) w.*f.member = Prop(props, f.property);
+    // endpoint/<name or \x01Id\x01>/variant/<variant>
+    auto text = t_.LinkText(props ? props->Get("ResourceId") : nullptr);
+    if (auto parts = text ? aws::SplitVariantResourceId(*text) : std::nullopt) {
+      const auto& [endpoint, variant] = *parts;
+      if (endpoint.size() > 2 && endpoint.front() == kRefMark && endpoint.back() == kRefMark) {
+        w.refs.push_back(aws::VariantKey(Ref(endpoint.substr(1, endpoint.size() - 2)), variant));
+      } else if (endpoint.find(kRefMark) == std::string::npos) {
+        w.refs.push_back(aws::VariantKey(aws::EndpointKey(endpoint), variant));
       }
     }
     Emit(std::move(w));
@@ -412,16 +395,8 @@ class Extractor {
       std::string text = v.known() ? v.text : (a.is_scalar() ? a.text : "");
       const Node* args = nullptr;
       if (!v.known() && IntrinsicName(a, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
-      if (!text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) continue;
-      Workload w = base;
-      w.kind = WorkloadKind::kIamStatement;
-      w.range = RangeOf(a.pos);
-      w.label = "IAM role '" + base.name + "' managed policy AmazonSageMakerFullAccess";
-      w.iam.policy = base.name;
-      w.iam.managed_policy = "AmazonSageMakerFullAccess";
-      w.iam.effect = Val::Known("Allow", w.range);
-      w.iam.actions.push_back(Val::Known("sagemaker:*", w.range));
-      Emit(std::move(w));
+      if (!aws::IsSageMakerFullAccessArn(text)) continue;
+      Emit(aws::SageMakerFullAccess(base, RangeOf(a.pos), "IAM role '" + base.name + "'", base.name));
     }
   }
 
@@ -528,22 +503,10 @@ class Extractor {
       std::string text = v.known() ? v.text : (p.is_scalar() ? p.text : "");
       const Node* args = nullptr;
       if (!v.known() && IntrinsicName(p, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
-      if (text == "AmazonSageMakerFullAccess" || text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) {
-        FullAccess(base, p.pos, what + " '" + base.name + "'");
+      if (text == "AmazonSageMakerFullAccess" || aws::IsSageMakerFullAccessArn(text)) {
+        Emit(aws::SageMakerFullAccess(base, RangeOf(p.pos), what + " '" + base.name + "'", base.name));
       }
     }
-  }
-
-  void FullAccess(const Workload& base, SourcePos pos, const std::string& holder) {
-    Workload w = base;
-    w.kind = WorkloadKind::kIamStatement;
-    w.range = RangeOf(pos);
-    w.label = holder + " managed policy AmazonSageMakerFullAccess";
-    w.iam.policy = base.name;
-    w.iam.managed_policy = "AmazonSageMakerFullAccess";
-    w.iam.effect = Val::Known("Allow", w.range);
-    w.iam.actions.push_back(Val::Known("sagemaker:*", w.range));
-    Emit(std::move(w));
   }
 
   // JSON text held in a template string (plain, !Sub or Fn::Join), parsed with

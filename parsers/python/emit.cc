@@ -3,6 +3,7 @@
 #include <cctype>
 #include <functional>
 
+#include "parsers/aws/resources.h"
 #include "parsers/cloudformation/request.h"
 #include "parsers/common/base64.h"
 #include "parsers/python/analyzer.h"
@@ -682,8 +683,8 @@ void Analyzer::EmitPredictor(int id) {
                 (x.kind == VK::kStr && std::find(names.begin(), names.end(), x.text) != names.end());
     if (same && std::find(names.begin(), names.end(), shared) == names.end()) names.push_back(shared);
   }
-  for (const std::string& n : names) w.keys.push_back("endpoint:" + n + "/variant/AllTraffic");
-  w.keys.push_back(p.key + "/variant/AllTraffic");
+  for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), "AllTraffic"));
+  w.keys.push_back(aws::VariantKey(p.key, "AllTraffic"));
   if (src) SourceImage(*src, w);
   if (nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
   out_->workloads.push_back(std::move(w));
@@ -887,10 +888,9 @@ void Analyzer::EmitClientCalls() {
         cfn::MapRequest(kind, req, value, base, &made);
       } else if (c.method == "create_notebook_instance") {
         Workload w = Base(WorkloadKind::kNotebookInstance, c.args.call, label, request_name("NotebookInstanceName"));
-        w.instance_type = value(req.Get("InstanceType"));
-        w.volume_gb = value(req.Get("VolumeSizeInGB"));
+        for (const aws::Field& f : aws::NotebookInstanceFields()) w.*f.member = value(req.Get(f.property));
         w.lifecycle_config = value(req.Get("LifecycleConfigName"));
-        if (w.lifecycle_config.known()) w.refs.push_back("lc:" + w.lifecycle_config.text);
+        if (w.lifecycle_config.known()) w.refs.push_back(aws::LifecycleConfigKey(w.lifecycle_config.text));
         if (const cfn::Node* acc = req.Get("AcceleratorTypes"); acc && acc->is_seq() && !acc->items.empty()) {
           w.accelerator_type = value(&acc->items[0]);
         }
@@ -899,7 +899,7 @@ void Analyzer::EmitClientCalls() {
         Workload w = Base(WorkloadKind::kLifecycleScript, c.args.call, label,
                           request_name("NotebookInstanceLifecycleConfigName"));
         Val name = value(req.Get("NotebookInstanceLifecycleConfigName"));
-        if (name.known()) w.keys.push_back("lc:" + name.text);
+        if (name.known()) w.keys.push_back(aws::LifecycleConfigKey(name.text));
         w.on_start = Script(req.Get("OnStart"));
         w.on_create = Script(req.Get("OnCreate"));
         made.push_back(std::move(w));
@@ -959,7 +959,7 @@ void Analyzer::EmitClientCalls() {
                 if (same) names.push_back(shared);
               }
               if (vname.known()) {
-                for (const std::string& n : names) w.keys.push_back("endpoint:" + n + "/variant/" + vname.text);
+                for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), vname.text));
               }
               if (e->name.known()) w.endpoint_name = e->name;
               Val d = DeletedState(w, {}, names, values, e->order);
@@ -984,9 +984,10 @@ void Analyzer::EmitClientCalls() {
             // A deployed variant whose endpoint name is known only at run time is
             // still itself for autoscaling links (SM211: unknown is not registered).
             if (!deploys.empty())
-              w.keys.push_back("ref:" + file_.path + "#" + config_name + "@" + std::to_string(w.range.begin.line) +
-                               ":" + std::to_string(w.range.begin.column) + "/variant/" +
-                               (vname.known() ? vname.text : std::to_string(index)));
+              w.keys.push_back(
+                  aws::VariantKey(aws::ResourceKey(file_.path, config_name + "@" + std::to_string(w.range.begin.line) +
+                                                                   ":" + std::to_string(w.range.begin.column)),
+                                  vname.known() ? vname.text : std::to_string(index)));
             if (nb_ && created) {
               w.deleted = not_deleted   ? *not_deleted
                           : any_unknown ? Val::Unknown(w.range)
@@ -1000,26 +1001,19 @@ void Analyzer::EmitClientCalls() {
       }
     } else if (c.method == "register_scalable_target") {
       Workload w = Base(WorkloadKind::kScalableTarget, c.args.call, label, request_name("ResourceId"));
-      w.service_namespace = value(req.Get("ServiceNamespace"));
-      w.scalable_dimension = value(req.Get("ScalableDimension"));
-      w.min_capacity = value(req.Get("MinCapacity"));
-      w.max_capacity = value(req.Get("MaxCapacity"));
-      w.resource_id = value(req.Get("ResourceId"));
+      for (const aws::Field& f : aws::ScalableTargetFields()) w.*f.member = value(req.Get(f.property));
       // A resource ID naming a predictor's endpoint (f"endpoint/{p.endpoint_name}/variant/AllTraffic").
       if (auto id = Arg(c.args, {"ResourceId"})) {
         const Value& x = V(id->v);
-        std::string text = x.kind == VK::kStr ? x.text : x.link;
-        size_t var = text.find("/variant/");
-        if (text.rfind("endpoint/", 0) == 0 && var != std::string::npos) {
-          std::string endpoint = text.substr(9, var - 9);
-          std::string variant = text.substr(var + 9);
+        if (auto parts = aws::SplitVariantResourceId(x.kind == VK::kStr ? x.text : x.link)) {
+          const auto& [endpoint, variant] = *parts;
           if (variant.find(kUnknownMarker) == std::string::npos && variant.find(kLinkMark) == std::string::npos) {
             if (endpoint.size() > 2 && endpoint.front() == kLinkMark && endpoint.back() == kLinkMark &&
                 endpoint.find(kLinkMark, 1) == endpoint.size() - 1) {
-              w.refs.push_back(endpoint.substr(1, endpoint.size() - 2) + "/variant/" + variant);
+              w.refs.push_back(aws::VariantKey(endpoint.substr(1, endpoint.size() - 2), variant));
             } else if (endpoint.find(kLinkMark) == std::string::npos &&
                        endpoint.find(kUnknownMarker) == std::string::npos) {
-              w.refs.push_back("endpoint:" + endpoint + "/variant/" + variant);
+              w.refs.push_back(aws::VariantKey(aws::EndpointKey(endpoint), variant));
             }
           }
         }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 
+#include "parsers/aws/resources.h"
 #include "parsers/common/base64.h"
 #include "parsers/python/analyzer.h"
 
@@ -240,7 +241,7 @@ VId Analyzer::SharedValue(const std::string& name) {
   Value v;
   v.kind = VK::kOpaque;
   v.aux = "name:" + name;
-  v.link = std::string(1, kLinkMark) + "endpoint:" + name + kLinkMark;
+  v.link = std::string(1, kLinkMark) + aws::EndpointKey(name) + kLinkMark;
   return store_.New(std::move(v));
 }
 
@@ -269,8 +270,8 @@ int Analyzer::NewObject(Object o, TSNode call) {
   int id = static_cast<int>(objects_.size());
   if (o.kind == ObjKind::kPredictor) {
     SourcePos p = R(call).begin;
-    o.key = "ref:" + file_.path + "#" + (o.var.empty() ? std::string("deploy") : o.var) + "@" + std::to_string(p.line) +
-            ":" + std::to_string(p.column);
+    o.key = aws::ResourceKey(file_.path, (o.var.empty() ? std::string("deploy") : o.var) + "@" +
+                                             std::to_string(p.line) + ":" + std::to_string(p.column));
   }
   objects_.push_back(std::move(o));
   return id;

@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "parsers/aws/resources.h"
 #include "parsers/cloudformation/request.h"
 #include "parsers/common/base64.h"
 
@@ -147,7 +148,7 @@ class Extractor {
       w.member_of = {ConstructMember::Kind::kInstance, r.construct, r.instance_key, r.instances};
     return w;
   }
-  std::string Ref(const Resource& r, const std::string& address) const { return "ref:" + r.scope + "#" + address; }
+  std::string Ref(const Resource& r, const std::string& address) const { return aws::ResourceKey(r.scope, address); }
   const Resource* Find(const std::string& address) const {
     for (const Resource& r : rs_) {
       if (r.address == address && r.mode == "resource") return &r;
@@ -158,15 +159,16 @@ class Extractor {
   void Notebook(const Resource& r) {
     Workload w = Base(r, WorkloadKind::kNotebookInstance, "notebook instance");
     const TfVal& b = r.body;
-    w.instance_type = ToVal(b.Get("instance_type"));
-    w.volume_gb = ToVal(b.Get("volume_size"));
+    for (const aws::Field& f : aws::NotebookInstanceFields()) {
+      w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)));
+    }
     if (const TfVal* acc = b.Get("accelerator_types"); acc && acc->kind == TfVal::Kind::kList && !acc->items.empty()) {
       w.accelerator_type = ToVal(&acc->items[0]);
     }
     const TfVal* lc = b.Get("lifecycle_config_name");
     w.lifecycle_config = ToVal(lc);
     w.lifecycle_config.ForEach([&](const Val& v) {
-      if (v.known()) w.refs.push_back("lc:" + v.text);
+      if (v.known()) w.refs.push_back(aws::LifecycleConfigKey(v.text));
     });
     auto add_ref = [&](const TfVal* v) {
       std::string ref = RefOf(v);
@@ -183,7 +185,7 @@ class Extractor {
     Workload w = Base(r, WorkloadKind::kLifecycleScript, "lifecycle configuration");
     w.keys.push_back(Ref(r, r.address));
     const TfVal* name = r.body.Get("name");
-    if (name && name->known()) w.keys.push_back("lc:" + name->text);
+    if (name && name->known()) w.keys.push_back(aws::LifecycleConfigKey(name->text));
     w.on_start = Script(r.body.Get("on_start"));
     w.on_create = Script(r.body.Get("on_create"));
     out_->push_back(std::move(w));
@@ -224,20 +226,20 @@ class Extractor {
       w.range = v->range.valid() ? v->range : r.range;
       w.complete = w.complete && !v->dynamic;
       w.variant_name = vname;
-      w.instance_type = ToVal(v->Get("instance_type"));
-      w.instance_count = ToVal(v->Get("initial_instance_count"));
-      w.accelerator_type = ToVal(v->Get("accelerator_type"));
+      for (const aws::Field& f : aws::EndpointVariantFields()) {
+        w.*f.member = ToVal(v->Get(aws::TerraformName(r.type, f.property)));
+      }
       if (const TfVal* s = v->Block("serverless_config")) w.serverless = Val::Known("true", s->range);
       if (const TfVal* m = v->Block("managed_instance_scaling")) w.managed_scaling = ToVal(m->Get("status"));
       if (async) w.async_inference = Val::Known("true", b.Block("async_inference_config")->range);
       ModelImage(r, v->Get("model_name"), &w);
       if (vname.known()) {
         for (const Resource* e : endpoints) {
-          w.keys.push_back(Ref(r, e->address) + "/variant/" + variant);
+          w.keys.push_back(aws::VariantKey(Ref(r, e->address), variant));
           const TfVal* ename = e->body.Get("name");
           if (ename && ename->known()) {
             w.endpoint_name = ToVal(ename);
-            w.keys.push_back("endpoint:" + ename->text + "/variant/" + variant);
+            w.keys.push_back(aws::VariantKey(aws::EndpointKey(ename->text), variant));
           }
         }
       }
@@ -270,31 +272,17 @@ class Extractor {
   }
 
   void Studio(const Resource& r, WorkloadKind kind) {
-    const char* what = kind == WorkloadKind::kStudioDomain        ? "Studio domain"
-                       : kind == WorkloadKind::kStudioUserProfile ? "Studio user profile"
-                                                                  : "Studio space";
-    Workload w = Base(r, kind, what);
-    std::vector<std::pair<const char*, const char*>> scopes;
-    if (kind == WorkloadKind::kStudioDomain) {
-      scopes = {{"default_user_settings", "DefaultUserSettings"}, {"default_space_settings", "DefaultSpaceSettings"}};
-    } else if (kind == WorkloadKind::kStudioUserProfile) {
-      scopes = {{"user_settings", "UserSettings"}};
-    } else {
-      scopes = {{"space_settings", "SpaceSettings"}};
-    }
-    static const std::pair<const char*, const char*> kApps[] = {{"jupyter_lab_app_settings", "JupyterLab"},
-                                                                {"code_editor_app_settings", "CodeEditor"},
-                                                                {"kernel_gateway_app_settings", "KernelGateway"}};
-    for (const auto& [key, scope] : scopes) {
-      const TfVal* settings = r.body.Block(key);
+    Workload w = Base(r, kind, std::string(aws::StudioLabel(kind)));
+    for (std::string_view scope : aws::StudioSettings(kind)) {
+      const TfVal* settings = r.body.Block(aws::TerraformName(r.type, scope));
       if (!settings) continue;
       if (settings->dynamic) w.complete = false;
-      for (const auto& [app_key, app] : kApps) {
-        const TfVal* s = settings->Block(app_key);
+      for (std::string_view app : aws::StudioApps()) {
+        const TfVal* s = settings->Block(aws::TerraformName(r.type, std::string(app) + "AppSettings"));
         if (!s) continue;
         StudioApp a;
-        a.app = app;
-        a.scope = scope;
+        a.app = std::string(app);
+        a.scope = std::string(scope);
         a.range = s->range;
         if (const TfVal* spec = s->Block("default_resource_spec")) a.instance_type = ToVal(spec->Get("instance_type"));
         if (const TfVal* alm = s->Block("app_lifecycle_management")) {
@@ -340,24 +328,17 @@ class Extractor {
   void ScalableTarget(const Resource& r) {
     Workload w = Base(r, WorkloadKind::kScalableTarget, "scalable target");
     const TfVal& b = r.body;
-    w.service_namespace = ToVal(b.Get("service_namespace"));
-    w.scalable_dimension = ToVal(b.Get("scalable_dimension"));
-    w.min_capacity = ToVal(b.Get("min_capacity"));
-    w.max_capacity = ToVal(b.Get("max_capacity"));
+    for (const aws::Field& f : aws::ScalableTargetFields()) {
+      w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)));
+    }
     const TfVal* id = b.Get("resource_id");
-    w.resource_id = ToVal(id);
-    if (id) {
-      std::string text = id->known() ? id->text : id->link;
-      size_t v = text.find("/variant/");
-      if (text.rfind("endpoint/", 0) == 0 && v != std::string::npos) {
-        std::string endpoint = text.substr(9, v - 9);
-        std::string variant = text.substr(v + 9);
-        if (endpoint.size() > 2 && endpoint.front() == kRefMark && endpoint.back() == kRefMark &&
-            endpoint.find(kRefMark, 1) == endpoint.size() - 1) {
-          w.refs.push_back(Ref(r, endpoint.substr(1, endpoint.size() - 2)) + "/variant/" + variant);
-        } else if (endpoint.find(kRefMark) == std::string::npos) {
-          w.refs.push_back("endpoint:" + endpoint + "/variant/" + variant);
-        }
+    if (auto parts = id ? aws::SplitVariantResourceId(id->known() ? id->text : id->link) : std::nullopt) {
+      const auto& [endpoint, variant] = *parts;
+      if (endpoint.size() > 2 && endpoint.front() == kRefMark && endpoint.back() == kRefMark &&
+          endpoint.find(kRefMark, 1) == endpoint.size() - 1) {
+        w.refs.push_back(aws::VariantKey(Ref(r, endpoint.substr(1, endpoint.size() - 2)), variant));
+      } else if (endpoint.find(kRefMark) == std::string::npos) {
+        w.refs.push_back(aws::VariantKey(aws::EndpointKey(endpoint), variant));
       }
     }
     out_->push_back(std::move(w));
@@ -394,15 +375,10 @@ class Extractor {
   void ManagedPolicy(const Resource& r, const TfVal* arn) {
     if (!arn) return;
     const std::string& text = arn->known() ? arn->text : arn->shape;
-    if (!text.ends_with(":iam::aws:policy/AmazonSageMakerFullAccess")) return;
-    Workload w = Base(r, WorkloadKind::kIamStatement, "IAM");
-    w.range = arn->range.valid() ? arn->range : r.range;
-    w.label = "'" + r.address + "' managed policy AmazonSageMakerFullAccess";
-    w.iam.policy = r.address;
-    w.iam.managed_policy = "AmazonSageMakerFullAccess";
-    w.iam.effect = Val::Known("Allow", w.range);
-    w.iam.actions.push_back(Val::Known("sagemaker:*", w.range));
-    out_->push_back(std::move(w));
+    if (!aws::IsSageMakerFullAccessArn(text)) return;
+    out_->push_back(aws::SageMakerFullAccess(Base(r, WorkloadKind::kIamStatement, "IAM"),
+                                             arn->range.valid() ? arn->range : r.range, "'" + r.address + "'",
+                                             r.address));
   }
 
   void PolicyDocumentData(const Resource& r) {

@@ -1,0 +1,115 @@
+#include "parsers/aws/resources.h"
+
+namespace sagelint::aws {
+namespace {
+
+constexpr Field kNotebookInstance[] = {{"InstanceType", &Workload::instance_type},
+                                       {"VolumeSizeInGB", &Workload::volume_gb}};
+constexpr Field kEndpointVariant[] = {{"InstanceType", &Workload::instance_type},
+                                      {"InitialInstanceCount", &Workload::instance_count},
+                                      {"AcceleratorType", &Workload::accelerator_type}};
+constexpr Field kScalableTarget[] = {{"ServiceNamespace", &Workload::service_namespace},
+                                     {"ScalableDimension", &Workload::scalable_dimension},
+                                     {"MinCapacity", &Workload::min_capacity},
+                                     {"MaxCapacity", &Workload::max_capacity},
+                                     {"ResourceId", &Workload::resource_id}};
+
+// Where the Terraform provider's name is not the snake_case of CloudFormation's.
+struct TerraformRename {
+  std::string_view tf_type, property, name;
+};
+constexpr TerraformRename kTerraformRenames[] = {
+    {"aws_sagemaker_notebook_instance", "VolumeSizeInGB", "volume_size"},
+};
+
+constexpr std::string_view kDomainSettings[] = {"DefaultUserSettings", "DefaultSpaceSettings"};
+constexpr std::string_view kUserProfileSettings[] = {"UserSettings"};
+constexpr std::string_view kSpaceSettings[] = {"SpaceSettings"};
+constexpr std::string_view kStudioApps[] = {"JupyterLab", "CodeEditor", "KernelGateway"};
+
+constexpr std::string_view kFullAccessArnEnd = ":iam::aws:policy/AmazonSageMakerFullAccess";
+
+bool Upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool Lower(char c) { return c >= 'a' && c <= 'z'; }
+
+}  // namespace
+
+std::string ResourceKey(std::string_view scope, std::string_view id) {
+  return "ref:" + std::string(scope) + "#" + std::string(id);
+}
+
+std::string LifecycleConfigKey(std::string_view name) { return "lc:" + std::string(name); }
+
+std::string EndpointKey(std::string_view name) { return "endpoint:" + std::string(name); }
+
+std::string VariantKey(std::string_view endpoint_key, std::string_view variant) {
+  return std::string(endpoint_key) + "/variant/" + std::string(variant);
+}
+
+std::optional<std::pair<std::string, std::string>> SplitVariantResourceId(std::string_view resource_id) {
+  constexpr std::string_view kEndpoint = "endpoint/", kVariant = "/variant/";
+  size_t v = resource_id.find(kVariant);
+  if (!resource_id.starts_with(kEndpoint) || v == std::string_view::npos) return std::nullopt;
+  return std::pair{std::string(resource_id.substr(kEndpoint.size(), v - kEndpoint.size())),
+                   std::string(resource_id.substr(v + kVariant.size()))};
+}
+
+std::span<const Field> NotebookInstanceFields() { return kNotebookInstance; }
+std::span<const Field> EndpointVariantFields() { return kEndpointVariant; }
+std::span<const Field> ScalableTargetFields() { return kScalableTarget; }
+
+std::string SnakeCase(std::string_view pascal) {
+  std::string out;
+  for (size_t i = 0; i < pascal.size(); ++i) {
+    char c = pascal[i];
+    if (Upper(c)) {
+      // A word starts at a capital after a small letter, or at the last
+      // capital of a run followed by a small letter ("GBSize" -> "gb_size").
+      bool after_lower = i > 0 && Lower(pascal[i - 1]);
+      bool ends_run = i > 0 && Upper(pascal[i - 1]) && i + 1 < pascal.size() && Lower(pascal[i + 1]);
+      if (after_lower || ends_run) out += '_';
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string TerraformName(std::string_view tf_type, std::string_view property) {
+  for (const TerraformRename& r : kTerraformRenames) {
+    if (r.tf_type == tf_type && r.property == property) return std::string(r.name);
+  }
+  return SnakeCase(property);
+}
+
+std::string_view StudioLabel(WorkloadKind kind) {
+  return kind == WorkloadKind::kStudioDomain        ? "Studio domain"
+         : kind == WorkloadKind::kStudioUserProfile ? "Studio user profile"
+                                                    : "Studio space";
+}
+
+std::span<const std::string_view> StudioSettings(WorkloadKind kind) {
+  if (kind == WorkloadKind::kStudioDomain) return kDomainSettings;
+  if (kind == WorkloadKind::kStudioUserProfile) return kUserProfileSettings;
+  if (kind == WorkloadKind::kStudioSpace) return kSpaceSettings;
+  return {};
+}
+
+std::span<const std::string_view> StudioApps() { return kStudioApps; }
+
+bool IsSageMakerFullAccessArn(std::string_view arn) { return arn.ends_with(kFullAccessArnEnd); }
+
+Workload SageMakerFullAccess(const Workload& base, SourceRange at, const std::string& holder,
+                             const std::string& policy) {
+  Workload w = base;
+  w.kind = WorkloadKind::kIamStatement;
+  w.range = at;
+  w.label = holder + " managed policy AmazonSageMakerFullAccess";
+  w.iam.policy = policy;
+  w.iam.managed_policy = "AmazonSageMakerFullAccess";
+  w.iam.effect = Val::Known("Allow", w.range);
+  w.iam.actions.push_back(Val::Known("sagemaker:*", w.range));
+  return w;
+}
+
+}  // namespace sagelint::aws

@@ -1,0 +1,83 @@
+// The AWS resource descriptions the CloudFormation, Terraform and Python
+// front ends share: link keys, property names, Studio's settings.
+#include <string>
+#include <vector>
+
+#include "parsers/aws/resources.h"
+#include "parsers/terraform/value.h"
+#include "tests/catch.h"
+
+using namespace sagelint;
+
+TEST_CASE("link keys are spelled one way", "[aws]") {
+  CHECK(aws::ResourceKey("infra/x.yaml", "Ep") == "ref:infra/x.yaml#Ep");
+  CHECK(aws::LifecycleConfigKey("idle") == "lc:idle");
+  CHECK(aws::VariantKey(aws::EndpointKey("prod"), "AllTraffic") == "endpoint:prod/variant/AllTraffic");
+  CHECK(aws::VariantKey(aws::ResourceKey("main.tf", "aws_sagemaker_endpoint.e"), "a") ==
+        "ref:main.tf#aws_sagemaker_endpoint.e/variant/a");
+}
+
+TEST_CASE("a scalable target's resource id names an endpoint variant", "[aws]") {
+  auto parts = aws::SplitVariantResourceId("endpoint/prod/variant/AllTraffic");
+  REQUIRE(parts);
+  CHECK(parts->first == "prod");
+  CHECK(parts->second == "AllTraffic");
+  parts = aws::SplitVariantResourceId("endpoint//variant/");
+  REQUIRE(parts);
+  CHECK(parts->first.empty());
+  CHECK(parts->second.empty());
+  CHECK(!aws::SplitVariantResourceId("table/orders"));
+  CHECK(!aws::SplitVariantResourceId("endpoint/prod"));
+  CHECK(!aws::SplitVariantResourceId("x/endpoint/prod/variant/a"));
+}
+
+TEST_CASE("Terraform names a property in snake_case unless the provider renames it", "[aws][terraform]") {
+  CHECK(aws::SnakeCase("InitialInstanceCount") == "initial_instance_count");
+  CHECK(aws::SnakeCase("VolumeSizeInGB") == "volume_size_in_gb");
+  CHECK(aws::SnakeCase("JupyterLabAppSettings") == "jupyter_lab_app_settings");
+  CHECK(aws::SnakeCase("GBSize") == "gb_size");
+  CHECK(aws::TerraformName("aws_sagemaker_notebook_instance", "VolumeSizeInGB") == "volume_size");
+  CHECK(aws::TerraformName("aws_sagemaker_notebook_instance", "InstanceType") == "instance_type");
+  // Every shared name goes back to itself through the Terraform front end's conversion.
+  std::vector<std::string> names;
+  for (auto fields : {aws::NotebookInstanceFields(), aws::EndpointVariantFields(), aws::ScalableTargetFields()}) {
+    for (const aws::Field& f : fields) names.emplace_back(f.property);
+  }
+  for (WorkloadKind k : {WorkloadKind::kStudioDomain, WorkloadKind::kStudioUserProfile, WorkloadKind::kStudioSpace}) {
+    for (std::string_view s : aws::StudioSettings(k)) names.emplace_back(s);
+  }
+  for (std::string_view app : aws::StudioApps()) names.push_back(std::string(app) + "AppSettings");
+  REQUIRE(names.size() == 17);
+  for (const std::string& n : names) {
+    INFO(n);
+    CHECK(tf::PascalCase(aws::SnakeCase(n)) == n);
+  }
+}
+
+TEST_CASE("Studio resources: labels, settings blocks and apps", "[aws]") {
+  CHECK(aws::StudioLabel(WorkloadKind::kStudioDomain) == "Studio domain");
+  CHECK(aws::StudioLabel(WorkloadKind::kStudioUserProfile) == "Studio user profile");
+  CHECK(aws::StudioLabel(WorkloadKind::kStudioSpace) == "Studio space");
+  CHECK(aws::StudioSettings(WorkloadKind::kStudioDomain).size() == 2);
+  CHECK(aws::StudioSettings(WorkloadKind::kStudioUserProfile).front() == "UserSettings");
+  CHECK(aws::StudioSettings(WorkloadKind::kNotebookInstance).empty());
+  CHECK(aws::StudioApps().size() == 3);
+}
+
+TEST_CASE("AmazonSageMakerFullAccess stands for every SageMaker action", "[aws][iam]") {
+  CHECK(aws::IsSageMakerFullAccessArn("arn:aws:iam::aws:policy/AmazonSageMakerFullAccess"));
+  CHECK(aws::IsSageMakerFullAccessArn("arn:${AWS::Partition}:iam::aws:policy/AmazonSageMakerFullAccess"));
+  CHECK(!aws::IsSageMakerFullAccessArn("arn:aws:iam::aws:policy/AmazonSageMakerReadOnly"));
+  CHECK(!aws::IsSageMakerFullAccessArn("arn:aws:iam::123456789012:policy/AmazonSageMakerFullAccess"));
+  Workload base;
+  base.name = "Role";
+  Workload w = aws::SageMakerFullAccess(base, {{3, 7}, {3, 7}}, "IAM role 'Role'", "Role");
+  CHECK(w.kind == WorkloadKind::kIamStatement);
+  CHECK(w.label == "IAM role 'Role' managed policy AmazonSageMakerFullAccess");
+  CHECK(w.iam.policy == "Role");
+  CHECK(w.iam.managed_policy == "AmazonSageMakerFullAccess");
+  REQUIRE(w.iam.actions.size() == 1);
+  CHECK(w.iam.actions[0].text == "sagemaker:*");
+  CHECK(w.iam.effect.text == "Allow");
+  CHECK(w.range.begin.line == 3);
+}
