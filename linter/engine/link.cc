@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "parsers/aws/resources.h"
+
 namespace sagelint {
 namespace {
 
@@ -135,8 +137,7 @@ LinkValue LinkIndex::WorkflowDeletes(const std::vector<std::string>& keys, const
   // The endpoint names the variant's keys spell: "endpoint:NAME/variant/V".
   std::vector<std::string> names;
   for (const std::string& k : keys) {
-    size_t variant = k.rfind("/variant/");
-    if (k.rfind("endpoint:", 0) == 0 && variant != std::string::npos) names.push_back(k.substr(9, variant - 9));
+    if (auto name = aws::EndpointNameOfVariantKey(k)) names.push_back(std::move(*name));
   }
   for (const std::string& name : names) {
     if (elsewhere(prefix + name)) return LinkValue::kTrue;

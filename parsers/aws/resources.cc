@@ -46,6 +46,13 @@ std::string VariantKey(std::string_view endpoint_key, std::string_view variant) 
   return std::string(endpoint_key) + "/variant/" + std::string(variant);
 }
 
+std::optional<std::string> EndpointNameOfVariantKey(std::string_view key) {
+  constexpr std::string_view kEndpoint = "endpoint:";
+  size_t variant = key.rfind("/variant/");
+  if (!key.starts_with(kEndpoint) || variant == std::string_view::npos) return std::nullopt;
+  return std::string(key.substr(kEndpoint.size(), variant - kEndpoint.size()));
+}
+
 std::optional<std::pair<std::string, std::string>> SplitVariantResourceId(std::string_view resource_id) {
   constexpr std::string_view kEndpoint = "endpoint/", kVariant = "/variant/";
   size_t v = resource_id.find(kVariant);
@@ -80,6 +87,13 @@ std::string TerraformName(std::string_view tf_type, std::string_view property) {
     if (r.tf_type == tf_type && r.property == property) return std::string(r.name);
   }
   return SnakeCase(property);
+}
+
+void ChooseServedImage(const Val& container_image, Val* served) {
+  if (!served->present() ||
+      (container_image.known() && container_image.text.find("scikit-learn") != std::string::npos)) {
+    *served = container_image;
+  }
 }
 
 std::string_view StudioLabel(WorkloadKind kind) {

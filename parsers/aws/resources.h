@@ -28,6 +28,8 @@ std::string LifecycleConfigKey(std::string_view name);
 std::string EndpointKey(std::string_view name);
 // A variant of the endpoint `endpoint_key` names: "<endpoint key>/variant/<variant>".
 std::string VariantKey(std::string_view endpoint_key, std::string_view variant);
+// The endpoint name a variant key spells ("endpoint:<name>/variant/<variant>"), if it is one.
+std::optional<std::string> EndpointNameOfVariantKey(std::string_view key);
 // Application Auto Scaling's ResourceId of a variant, "endpoint/<endpoint>/variant/<variant>":
 // the endpoint and the variant as written.
 std::optional<std::pair<std::string, std::string>> SplitVariantResourceId(std::string_view resource_id);
@@ -51,6 +53,13 @@ std::span<const Field> ScalableTargetFields();
 // the provider names it otherwise ("volume_size" on a notebook instance).
 std::string TerraformName(std::string_view tf_type, std::string_view property);
 std::string SnakeCase(std::string_view pascal);
+
+// ---- Models ----
+
+// The image an endpoint variant serves from a model with several containers
+// (an inference pipeline), taking the containers' images in order: the first
+// one, unless a later one is scikit-learn's (the framework decides the rules).
+void ChooseServedImage(const Val& container_image, Val* served);
 
 // ---- Studio ----
 

@@ -7,9 +7,9 @@
 #include <set>
 #include <string>
 
+#include "parsers/aws/request.h"
 #include "parsers/aws/resources.h"
 #include "parsers/cloudformation/node.h"
-#include "parsers/cloudformation/request.h"
 #include "parsers/cloudformation/sub.h"
 #include "parsers/cloudformation/template.h"
 #include "parsers/common/base64.h"
@@ -296,10 +296,7 @@ class Extractor {
     } else if (const Node* containers = props->Get("Containers"); containers && containers->is_seq()) {
       // An inference pipeline: the first container that names a known framework decides.
       for (const Node& c : containers->items) {
-        Val image = t_.Resolve(c.Get("Image"));
-        if (!w->image.present() || (image.known() && image.text.find("scikit-learn") != std::string::npos)) {
-          w->image = image;
-        }
+        aws::ChooseServedImage(t_.Resolve(c.Get("Image")), &w->image);
       }
     }
   }
@@ -340,14 +337,14 @@ class Extractor {
     Emit(std::move(w));
   }
 
-  ValueFn TemplateValues() {
+  aws::ValueFn TemplateValues() {
     return [this](const Node* n) { return t_.Resolve(n); };
   }
 
   void Processing(Workload w, const Node* props) {
     if (!props) return;
     w.label = "processing job '" + w.name + "'";
-    MapRequest(RequestKind::kProcessing, *props, TemplateValues(), w, &out_->workloads);
+    aws::MapRequest(aws::RequestKind::kProcessing, *props, TemplateValues(), w, &out_->workloads);
   }
 
   void ScalableTarget(Workload w, const Node* props) {
@@ -371,7 +368,7 @@ class Extractor {
     if (!props) return;
     const Node* type = res.Get("Type");
     auto policy_doc = [&](const Node* doc, const std::string& policy) {
-      if (doc) MapPolicyDocument(*doc, TemplateValues(), base, policy, &out_->workloads);
+      if (doc) aws::MapPolicyDocument(*doc, TemplateValues(), base, policy, &out_->workloads);
     };
     if (type->text == "AWS::IAM::Role") {
       if (const Node* policies = props->Get("Policies"); policies && policies->is_seq()) {
@@ -406,7 +403,7 @@ class Extractor {
   void StateMachine(const Workload& base, const Node* props, bool sam) {
     if (!props || !props->is_map()) return;
     if (const Node* def = props->Get("Definition"); def && def->is_map()) {
-      MapStateMachine(*def, TemplateValues(), base, &out_->workloads);
+      aws::MapStateMachine(*def, TemplateValues(), base, &out_->workloads);
       return;
     }
     if (sam) {
@@ -423,7 +420,7 @@ class Extractor {
       if (const Node* subs = props->Get("DefinitionSubstitutions"); subs && subs->is_map()) {
         for (const auto& [k, v] : subs->entries) {
           Val value = t_.Resolve(&v);
-          std::string with = value.known() ? value.text : std::string(kUnknownMarker);
+          std::string with = value.known() ? value.text : std::string(aws::kUnknownMarker);
           std::string key = "${" + k + "}";
           for (size_t p = text.find(key); p != std::string::npos; p = text.find(key, p + with.size())) {
             text.replace(p, key.size(), with);
@@ -441,7 +438,7 @@ class Extractor {
       Place(&doc, uri->pos, 0);
       Workload b = base;
       size_t before = out_->workloads.size();
-      MapStateMachine(doc, PlainValues(), b, &out_->workloads);
+      aws::MapStateMachine(doc, PlainValues(), b, &out_->workloads);
       for (size_t i = before; i < out_->workloads.size(); ++i) {
         out_->workloads[i].label += " (definition " + uri->text + ")";
       }
@@ -450,7 +447,7 @@ class Extractor {
     const Node* str = props->Get("DefinitionString");
     if (!str) return;
     Node doc;
-    if (EmbeddedJson(*str, &doc)) MapStateMachine(doc, PlainValues(), base, &out_->workloads);
+    if (EmbeddedJson(*str, &doc)) aws::MapStateMachine(doc, PlainValues(), base, &out_->workloads);
   }
 
   static void Place(Node* n, SourcePos pos, int depth) {
@@ -495,8 +492,8 @@ class Extractor {
     for (size_t i = 0; i < items.size(); ++i) {
       const Node& p = *items[i];
       if (p.is_map() && p.Get("Statement")) {
-        MapPolicyDocument(p, TemplateValues(), base, base.name + "/Policies[" + std::to_string(i) + "]",
-                          &out_->workloads);
+        aws::MapPolicyDocument(p, TemplateValues(), base, base.name + "/Policies[" + std::to_string(i) + "]",
+                               &out_->workloads);
         continue;
       }
       Val v = t_.Resolve(&p);
@@ -558,7 +555,7 @@ class Extractor {
             ref.text = "${" + var + "}";
             v = t_.Resolve(&ref);
           }
-          out += v.known() ? v.text : std::string(kUnknownMarker);
+          out += v.known() ? v.text : std::string(aws::kUnknownMarker);
           // Past the bound the text is not a definition anyone deploys: leave it unread.
           too_long = out.size() > kMaxSubstitutedBytes;
           return !too_long;
@@ -567,7 +564,7 @@ class Extractor {
     return out;
   }
 
-  static ValueFn PlainValues() { return PlainValue; }
+  static aws::ValueFn PlainValues() { return aws::PlainValue; }
 
   // SageMaker Pipelines: the steps of PipelineDefinitionBody — JSON text, or an
   // object under Fn::ToJsonString (AWS::LanguageExtensions).
@@ -576,7 +573,7 @@ class Extractor {
     if (!body) return;
     Node parsed;
     const Node* doc = nullptr;
-    ValueFn inner;
+    aws::ValueFn inner;
     const Node* args = nullptr;
     if (IntrinsicName(*body, &args) == "Fn::ToJsonString" && args->is_map()) {
       doc = args;
@@ -597,7 +594,7 @@ class Extractor {
         defaults[name->text] = def;
       }
     }
-    ValueFn value = [&defaults, inner](const Node* n) -> Val {
+    aws::ValueFn value = [&defaults, inner](const Node* n) -> Val {
       if (n && n->is_map()) {
         const Node* get = n->Get("Get");
         if (get && get->is_scalar() && get->text.rfind("Parameters.", 0) == 0) {
@@ -616,7 +613,7 @@ class Extractor {
   }
 
   // Steps, including those inside Condition steps (IfSteps / ElseSteps).
-  void PipelineSteps(const Workload& base, const Node* steps, const ValueFn& value, int depth) {
+  void PipelineSteps(const Workload& base, const Node* steps, const aws::ValueFn& value, int depth) {
     if (!steps || !steps->is_seq() || depth > kMaxStateDepth) return;
     for (const Node& step : steps->items) {
       const Node* type = step.Get("Type");
@@ -628,13 +625,13 @@ class Extractor {
         PipelineSteps(base, args->Get("ElseSteps"), value, depth + 1);
         continue;
       }
-      RequestKind kind = RequestKindOfPipelineStep(type->text);
-      if (kind == RequestKind::kNone) continue;
+      aws::RequestKind kind = aws::RequestKindOfPipelineStep(type->text);
+      if (kind == aws::RequestKind::kNone) continue;
       Workload w = base;
       w.name = base.name + "." + (name && name->is_scalar() ? name->text : "?");
       w.range = RangeOf(step.pos);
-      w.label = std::string(RequestKindLabel(kind)) + " '" + w.name + "'";
-      MapRequest(kind, *args, value, w, &out_->workloads);
+      w.label = std::string(aws::RequestKindLabel(kind)) + " '" + w.name + "'";
+      aws::MapRequest(kind, *args, value, w, &out_->workloads);
     }
   }
 

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "linter/model/model.h"
+#include "parsers/aws/request.h"
 #include "parsers/cloudformation/node.h"
-#include "parsers/cloudformation/request.h"
 #include "parsers/frontend.h"
 #include "parsers/python/grammar.h"
 #include "parsers/python/notebook.h"
@@ -168,7 +168,7 @@ struct Scope {
   std::vector<uint8_t>* loop_access = nullptr;
 };
 
-inline constexpr std::string_view kUnknownText = cfn::kUnknownMarker;
+inline constexpr std::string_view kUnknownText = aws::kUnknownMarker;
 inline constexpr long kMaxSteps = 3'000'000;  // evaluation steps per file
 
 bool IsRelevantName(std::string_view name);  // sdk.cc

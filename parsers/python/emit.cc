@@ -3,15 +3,15 @@
 #include <cctype>
 #include <functional>
 
+#include "parsers/aws/request.h"
 #include "parsers/aws/resources.h"
-#include "parsers/cloudformation/request.h"
 #include "parsers/common/base64.h"
 #include "parsers/python/analyzer.h"
 
 namespace sagelint::py {
 namespace {
 
-using cfn::kUnknownMarker;
+using aws::kUnknownMarker;
 
 bool IsLocalType(std::string_view t) { return t == "local" || t == "local_gpu" || t == "local_cpu"; }
 
@@ -826,7 +826,7 @@ Val Analyzer::Script(const cfn::Node* hooks) {
 }
 
 void Analyzer::EmitClientCalls() {
-  cfn::ValueFn value = cfn::PlainValue;
+  aws::ValueFn value = aws::PlainValue;
   struct EndpointCall {
     Val name;
     Val config;
@@ -874,18 +874,18 @@ void Analyzer::EmitClientCalls() {
     std::string label = "boto3 " + c.method;
     std::vector<Workload> made;
     if (c.service == "sagemaker") {
-      cfn::RequestKind kind = c.method == "create_training_job"                 ? cfn::RequestKind::kTraining
-                              : c.method == "create_hyper_parameter_tuning_job" ? cfn::RequestKind::kTuning
-                              : c.method == "create_processing_job"             ? cfn::RequestKind::kProcessing
-                              : c.method == "create_transform_job"              ? cfn::RequestKind::kTransform
-                                                                                : cfn::RequestKind::kNone;
-      if (kind != cfn::RequestKind::kNone) {
-        const char* key = kind == cfn::RequestKind::kTraining     ? "TrainingJobName"
-                          : kind == cfn::RequestKind::kTuning     ? "HyperParameterTuningJobName"
-                          : kind == cfn::RequestKind::kProcessing ? "ProcessingJobName"
+      aws::RequestKind kind = c.method == "create_training_job"                 ? aws::RequestKind::kTraining
+                              : c.method == "create_hyper_parameter_tuning_job" ? aws::RequestKind::kTuning
+                              : c.method == "create_processing_job"             ? aws::RequestKind::kProcessing
+                              : c.method == "create_transform_job"              ? aws::RequestKind::kTransform
+                                                                                : aws::RequestKind::kNone;
+      if (kind != aws::RequestKind::kNone) {
+        const char* key = kind == aws::RequestKind::kTraining     ? "TrainingJobName"
+                          : kind == aws::RequestKind::kTuning     ? "HyperParameterTuningJobName"
+                          : kind == aws::RequestKind::kProcessing ? "ProcessingJobName"
                                                                   : "TransformJobName";
         Workload base = Base(WorkloadKind::kTrainingJob, c.args.call, label, request_name(key));
-        cfn::MapRequest(kind, req, value, base, &made);
+        aws::MapRequest(kind, req, value, base, &made);
       } else if (c.method == "create_notebook_instance") {
         Workload w = Base(WorkloadKind::kNotebookInstance, c.args.call, label, request_name("NotebookInstanceName"));
         for (const aws::Field& f : aws::NotebookInstanceFields()) w.*f.member = value(req.Get(f.property));

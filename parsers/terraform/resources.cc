@@ -4,8 +4,8 @@
 #include <set>
 #include <utility>
 
+#include "parsers/aws/request.h"
 #include "parsers/aws/resources.h"
-#include "parsers/cloudformation/request.h"
 #include "parsers/common/base64.h"
 
 namespace sagelint::tf {
@@ -112,9 +112,9 @@ class Extractor {
       else if (t == "aws_sagemaker_space")
         Studio(r, WorkloadKind::kStudioSpace);
       else if (t == "aws_sagemaker_training_job")
-        Request(r, cfn::RequestKind::kTraining);
+        Request(r, aws::RequestKind::kTraining);
       else if (t == "aws_sagemaker_hyper_parameter_tuning_job")
-        Request(r, cfn::RequestKind::kTuning);
+        Request(r, aws::RequestKind::kTuning);
       else if (t == "aws_appautoscaling_target")
         ScalableTarget(r);
       else if (t == "aws_iam_policy" || t == "aws_iam_role_policy")
@@ -263,12 +263,7 @@ class Extractor {
       w->image = ToVal(primary->Get("image"));
       return;
     }
-    for (const TfVal* c : model->body.Blocks("container")) {
-      Val image = ToVal(c->Get("image"));
-      if (!w->image.present() || (image.known() && image.text.find("scikit-learn") != std::string::npos)) {
-        w->image = image;
-      }
-    }
+    for (const TfVal* c : model->body.Blocks("container")) aws::ChooseServedImage(ToVal(c->Get("image")), &w->image);
   }
 
   void Studio(const Resource& r, WorkloadKind kind) {
@@ -298,14 +293,14 @@ class Extractor {
     out_->push_back(std::move(w));
   }
 
-  void Request(const Resource& r, cfn::RequestKind kind) {
+  void Request(const Resource& r, aws::RequestKind kind) {
     bool complete = !r.body.dynamic;
     cfn::Node req = ToNode(r.body, true, &complete);
     // Single nested blocks arrive as lists of one object; unwrap all but the real lists.
     Unwrap(&req, 0);
-    Workload base = Base(r, WorkloadKind::kTrainingJob, cfn::RequestKindLabel(kind));
+    Workload base = Base(r, WorkloadKind::kTrainingJob, aws::RequestKindLabel(kind));
     std::vector<Workload> made;
-    cfn::MapRequest(kind, req, cfn::PlainValue, base, &made);
+    aws::MapRequest(kind, req, aws::PlainValue, base, &made);
     for (Workload& w : made) {
       if (!complete) w.complete = false;
       out_->push_back(std::move(w));
@@ -354,10 +349,10 @@ class Extractor {
     if (policy->kind == TfVal::Kind::kMap) {
       bool complete = true;
       cfn::Node doc = ToNode(*policy, false, &complete);
-      cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
+      aws::MapPolicyDocument(doc, aws::PlainValue, base, label, out_);
     } else if (policy->known()) {
       cfn::Node doc;
-      if (LoadText(r, *policy, &doc)) cfn::MapPolicyDocument(doc, cfn::PlainValue, base, label, out_);
+      if (LoadText(r, *policy, &doc)) aws::MapPolicyDocument(doc, aws::PlainValue, base, label, out_);
     }
   }
 
@@ -441,10 +436,10 @@ class Extractor {
     if (def->kind == TfVal::Kind::kMap) {
       bool complete = true;
       cfn::Node doc = ToNode(*def, false, &complete);
-      cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
+      aws::MapStateMachine(doc, aws::PlainValue, base, out_);
     } else if (def->known()) {
       cfn::Node doc;
-      if (LoadText(r, *def, &doc)) cfn::MapStateMachine(doc, cfn::PlainValue, base, out_);
+      if (LoadText(r, *def, &doc)) aws::MapStateMachine(doc, aws::PlainValue, base, out_);
     }
   }
 

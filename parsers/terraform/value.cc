@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "parsers/cloudformation/request.h"
+#include "parsers/aws/request.h"
 
 namespace sagelint::tf {
 
@@ -118,7 +118,7 @@ cfn::Node ToNode(const TfVal& v, bool pascal, bool* complete) {
         n.text = v.text;
         n.tag = v.origin;
       } else {
-        n.text = std::string(cfn::kUnknownMarker);
+        n.text = std::string(aws::kUnknownMarker);
       }
       return n;
   }

@@ -17,6 +17,26 @@ TEST_CASE("link keys are spelled one way", "[aws]") {
         "ref:main.tf#aws_sagemaker_endpoint.e/variant/a");
 }
 
+TEST_CASE("the endpoint name of a variant key", "[aws]") {
+  CHECK(aws::EndpointNameOfVariantKey(aws::VariantKey(aws::EndpointKey("prod"), "a")) == "prod");
+  CHECK(aws::EndpointNameOfVariantKey("endpoint:a/variant/b/variant/c") == "a/variant/b");
+  CHECK(!aws::EndpointNameOfVariantKey("ref:x.yaml#Ep/variant/a"));
+  CHECK(!aws::EndpointNameOfVariantKey("endpoint:prod"));
+}
+
+TEST_CASE("an inference pipeline serves its first image, or scikit-learn's", "[aws]") {
+  auto served = [](std::vector<Val> images) {
+    Val v;
+    for (const Val& i : images) aws::ChooseServedImage(i, &v);
+    return v.known() ? v.text : v.unknown() ? "unknown" : "absent";
+  };
+  CHECK(served({}) == "absent");
+  CHECK(served({Val::Known("xgboost:1"), Val::Known("other:2")}) == "xgboost:1");
+  CHECK(served({Val::Known("xgboost:1"), Val::Known("sagemaker-scikit-learn:1.2")}) == "sagemaker-scikit-learn:1.2");
+  CHECK(served({Val::Unknown({}), Val::Known("pytorch:2")}) == "unknown");
+  CHECK(served({Val::Absent(), Val::Known("pytorch:2")}) == "pytorch:2");
+}
+
 TEST_CASE("a scalable target's resource id names an endpoint variant", "[aws]") {
   auto parts = aws::SplitVariantResourceId("endpoint/prod/variant/AllTraffic");
   REQUIRE(parts);

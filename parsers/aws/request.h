@@ -1,8 +1,8 @@
 // SageMaker API requests written in PascalCase (CreateTrainingJob and kin), as
 // they appear in Step Functions task parameters and SageMaker Pipeline step
 // arguments, mapped onto workloads.
-#ifndef SAGELINT_PARSERS_CLOUDFORMATION_REQUEST_H_
-#define SAGELINT_PARSERS_CLOUDFORMATION_REQUEST_H_
+#ifndef SAGELINT_PARSERS_AWS_REQUEST_H_
+#define SAGELINT_PARSERS_AWS_REQUEST_H_
 
 #include <functional>
 #include <vector>
@@ -10,10 +10,10 @@
 #include "linter/model/model.h"
 #include "parsers/cloudformation/node.h"
 
-namespace sagelint::cfn {
+namespace sagelint::aws {
 
 // Resolves one value node of the request (intrinsics, pipeline parameters…).
-using ValueFn = std::function<Val(const Node*)>;
+using ValueFn = std::function<Val(const cfn::Node*)>;
 
 // Front ends that build request trees from their own values write an unknown
 // scalar as this marker; PlainValue reads it back as unknown.
@@ -21,7 +21,7 @@ inline constexpr std::string_view kUnknownMarker = "__sagelint_unknown__";
 // A request tree's scalar as a Val: the marker (anywhere in it) is unknown, a
 // null or missing node is absent, a structure is unknown. A scalar's tag
 // carries its origin.
-Val PlainValue(const Node* n);
+Val PlainValue(const cfn::Node* n);
 
 // The API call a Step Functions task resource or a pipeline step type stands for.
 enum class RequestKind { kNone, kTraining, kTuning, kProcessing, kTransform };
@@ -32,7 +32,7 @@ RequestKind RequestKindOfPipelineStep(std::string_view type);  // "Training", "T
 // Appends the workloads a request describes (one; a tuning request with
 // several training job definitions gives one each) to `out`. `base` supplies
 // path, name, label and range.
-void MapRequest(RequestKind kind, const Node& request, const ValueFn& value, const Workload& base,
+void MapRequest(RequestKind kind, const cfn::Node& request, const ValueFn& value, const Workload& base,
                 std::vector<Workload>* out);
 
 // "training job", "tuning job", …: how labels name a request's workload.
@@ -40,13 +40,14 @@ const char* RequestKindLabel(RequestKind kind);
 
 // The SageMaker tasks of a Step Functions definition (States, including
 // Parallel branches and Map iterators): one request each.
-void MapStateMachine(const Node& definition, const ValueFn& value, const Workload& base, std::vector<Workload>* out);
+void MapStateMachine(const cfn::Node& definition, const ValueFn& value, const Workload& base,
+                     std::vector<Workload>* out);
 
 // The statements of an IAM policy document (`Statement` object or list), one
 // iam_statement workload each, labelled "IAM policy '<policy>' statement N".
-void MapPolicyDocument(const Node& document, const ValueFn& value, const Workload& base, const std::string& policy,
+void MapPolicyDocument(const cfn::Node& document, const ValueFn& value, const Workload& base, const std::string& policy,
                        std::vector<Workload>* out);
 
-}  // namespace sagelint::cfn
+}  // namespace sagelint::aws
 
-#endif  // SAGELINT_PARSERS_CLOUDFORMATION_REQUEST_H_
+#endif  // SAGELINT_PARSERS_AWS_REQUEST_H_

@@ -1,10 +1,14 @@
-#include "parsers/cloudformation/request.h"
+#include "parsers/aws/request.h"
 
 #include <string>
 
 #include "parsers/cloudformation/sub.h"
 
-namespace sagelint::cfn {
+namespace sagelint::aws {
+
+using cfn::Node;
+using cfn::WalkSub;
+
 namespace {
 
 // A request field. Step Functions writes "Key.$": "$.path" for a value taken
@@ -360,4 +364,4 @@ void MapPolicyDocument(const Node& document, const ValueFn& value, const Workloa
   for (size_t i = 0; i < list.size(); ++i) Statement(*list[i], value, base, policy, i + 1, out);
 }
 
-}  // namespace sagelint::cfn
+}  // namespace sagelint::aws
