@@ -61,6 +61,22 @@ std::optional<std::pair<std::string, std::string>> SplitVariantResourceId(std::s
                    std::string(resource_id.substr(v + kVariant.size()))};
 }
 
+void AddVariantKeys(std::span<const Deployer> deployers, std::string_view variant, Workload* w) {
+  for (const Deployer& d : deployers) {
+    w->keys.push_back(VariantKey(d.key, variant));
+    if (d.name.known()) {
+      w->endpoint_name = d.name;
+      w->keys.push_back(VariantKey(EndpointKey(d.name.text), variant));
+    }
+  }
+}
+
+void AddLifecycleConfigRefs(Workload* w) {
+  w->lifecycle_config.ForEach([&](const Val& v) {
+    if (v.known()) w->refs.push_back(LifecycleConfigKey(v.text));
+  });
+}
+
 std::span<const Field> NotebookInstanceFields() { return kNotebookInstance; }
 std::span<const Field> EndpointVariantFields() { return kEndpointVariant; }
 std::span<const Field> ScalableTargetFields() { return kScalableTarget; }

@@ -34,6 +34,19 @@ std::optional<std::string> EndpointNameOfVariantKey(std::string_view key);
 // the endpoint and the variant as written.
 std::optional<std::pair<std::string, std::string>> SplitVariantResourceId(std::string_view resource_id);
 
+// An endpoint that deploys an endpoint configuration: the key of its
+// resource, and its name (absent unless known).
+struct Deployer {
+  std::string key;
+  Val name;
+};
+// A variant of a configuration these endpoints deploy is known by each one's
+// resource key and name ("…/variant/<variant>"); it takes the last known name.
+void AddVariantKeys(std::span<const Deployer> deployers, std::string_view variant, Workload* w);
+// A notebook instance links to the lifecycle configuration every known
+// alternative of its `lifecycle_config` names.
+void AddLifecycleConfigRefs(Workload* w);
+
 // ---- Properties a workload copies as they are ----
 
 struct Field {

@@ -156,9 +156,7 @@ class Extractor {
     }
     const Node* lc = props ? props->Get("LifecycleConfigName") : nullptr;
     w.lifecycle_config = t_.Resolve(lc);
-    w.lifecycle_config.ForEach([&](const Val& v) {
-      if (v.known()) w.refs.push_back(aws::LifecycleConfigKey(v.text));
-    });
+    aws::AddLifecycleConfigRefs(&w);
     // References to a lifecycle configuration of this template, in any branch.
     if (lc)
       LinkRefs(
@@ -226,11 +224,7 @@ class Extractor {
     }
     if (variants.empty()) return;
     // The endpoints of this template that deploy this config.
-    struct Deployer {
-      std::string id;
-      Val name;
-    };
-    std::vector<Deployer> deployers;
+    std::vector<aws::Deployer> deployers;
     Val config_name = Prop(props, "EndpointConfigName");
     const Node* resources = t_.root().Get("Resources");
     for (const auto& [id, res] : resources->entries) {
@@ -241,7 +235,7 @@ class Extractor {
       Val literal = t_.Resolve(cfg);
       bool uses = (target && *target == base.name) ||
                   (literal.known() && config_name.known() && literal.text == config_name.text);
-      if (uses) deployers.push_back({id, t_.Resolve(res.Find({"Properties", "EndpointName"}))});
+      if (uses) deployers.push_back({Ref(id), t_.Resolve(res.Find({"Properties", "EndpointName"}))});
     }
     bool async = props->Get("AsyncInferenceConfig") != nullptr;
     Val image, framework;
@@ -259,15 +253,7 @@ class Extractor {
       if (async) w.async_inference = Val::Known("true", RangeOf(props->Get("AsyncInferenceConfig")->pos));
       if (const Node* mis = v.Get("ManagedInstanceScaling")) w.managed_scaling = t_.Resolve(mis->Get("Status"));
       ModelImage(v.Get("ModelName"), &w);
-      if (w.variant_name.known()) {
-        for (const Deployer& d : deployers) {
-          w.keys.push_back(aws::VariantKey(Ref(d.id), vname));
-          if (d.name.known()) {
-            w.endpoint_name = d.name;
-            w.keys.push_back(aws::VariantKey(aws::EndpointKey(d.name.text), vname));
-          }
-        }
-      }
+      if (w.variant_name.known()) aws::AddVariantKeys(deployers, vname, &w);
       Emit(std::move(w));
     }
   }

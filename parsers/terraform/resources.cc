@@ -167,9 +167,7 @@ class Extractor {
     }
     const TfVal* lc = b.Get("lifecycle_config_name");
     w.lifecycle_config = ToVal(lc);
-    w.lifecycle_config.ForEach([&](const Val& v) {
-      if (v.known()) w.refs.push_back(aws::LifecycleConfigKey(v.text));
-    });
+    aws::AddLifecycleConfigRefs(&w);
     auto add_ref = [&](const TfVal* v) {
       std::string ref = RefOf(v);
       if (!ref.empty()) w.refs.push_back(Ref(r, ref));
@@ -204,14 +202,16 @@ class Extractor {
     const TfVal& b = r.body;
     const TfVal* cfg_name = b.Get("name");
     // Endpoints deploying this configuration, by reference or by name.
-    std::vector<const Resource*> endpoints;
+    std::vector<aws::Deployer> endpoints;
     for (const Resource& e : rs_) {
       if (e.type != "aws_sagemaker_endpoint" || e.mode != "resource") continue;
       const TfVal* ref = e.body.Get("endpoint_config_name");
       if (!ref) continue;
       bool uses =
           RefOf(ref) == r.address || (ref->known() && cfg_name && cfg_name->known() && ref->text == cfg_name->text);
-      if (uses) endpoints.push_back(&e);
+      if (!uses) continue;
+      const TfVal* ename = e.body.Get("name");
+      endpoints.push_back({Ref(r, e.address), ename && ename->known() ? ToVal(ename) : Val::Absent()});
     }
     bool async = b.Block("async_inference_config") != nullptr;
     std::vector<const TfVal*> variants = b.Blocks("production_variants");
@@ -233,16 +233,7 @@ class Extractor {
       if (const TfVal* m = v->Block("managed_instance_scaling")) w.managed_scaling = ToVal(m->Get("status"));
       if (async) w.async_inference = Val::Known("true", b.Block("async_inference_config")->range);
       ModelImage(r, v->Get("model_name"), &w);
-      if (vname.known()) {
-        for (const Resource* e : endpoints) {
-          w.keys.push_back(aws::VariantKey(Ref(r, e->address), variant));
-          const TfVal* ename = e->body.Get("name");
-          if (ename && ename->known()) {
-            w.endpoint_name = ToVal(ename);
-            w.keys.push_back(aws::VariantKey(aws::EndpointKey(ename->text), variant));
-          }
-        }
-      }
+      if (vname.known()) aws::AddVariantKeys(endpoints, variant, &w);
       out_->push_back(std::move(w));
     }
   }

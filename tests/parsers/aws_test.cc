@@ -37,6 +37,30 @@ TEST_CASE("an inference pipeline serves its first image, or scikit-learn's", "[a
   CHECK(served({Val::Absent(), Val::Known("pytorch:2")}) == "pytorch:2");
 }
 
+TEST_CASE("a deployed variant is known by its endpoints' keys and names", "[aws]") {
+  Workload w;
+  std::vector<aws::Deployer> deployers = {{aws::ResourceKey("t.yaml", "A"), Val::Known("prod")},
+                                          {aws::ResourceKey("t.yaml", "B"), Val::Unknown()}};
+  aws::AddVariantKeys(deployers, "AllTraffic", &w);
+  CHECK(w.keys == std::vector<std::string>{"ref:t.yaml#A/variant/AllTraffic", "endpoint:prod/variant/AllTraffic",
+                                           "ref:t.yaml#B/variant/AllTraffic"});
+  CHECK(w.endpoint_name.text == "prod");
+}
+
+TEST_CASE("a notebook links to every lifecycle configuration its value may name", "[aws]") {
+  Workload w;
+  Val a = Val::Known("idle"), b = Val::Unknown();
+  a.condition = "when x is true";
+  b.condition = "when x is false";
+  w.lifecycle_config = Val::OneOf({a, b});
+  aws::AddLifecycleConfigRefs(&w);
+  CHECK(w.refs == std::vector<std::string>{"lc:idle"});
+  w.refs.clear();
+  w.lifecycle_config = Val::Known("stop");
+  aws::AddLifecycleConfigRefs(&w);
+  CHECK(w.refs == std::vector<std::string>{"lc:stop"});
+}
+
 TEST_CASE("a scalable target's resource id names an endpoint variant", "[aws]") {
   auto parts = aws::SplitVariantResourceId("endpoint/prod/variant/AllTraffic");
   REQUIRE(parts);
