@@ -1,0 +1,32 @@
+// Fuzzes one front end, the row of the front-end table named by
+// SAGELINT_FUZZ_FRONT_END, with one in-memory file (a module of one file for
+// Terraform): any input ends in workloads or parse errors.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "linter/engine/front_ends.h"
+
+namespace {
+
+const sagelint::FrontEnd& Fuzzed() {
+  for (const sagelint::FrontEnd& fe : sagelint::FrontEnds()) {
+    if (fe.name == SAGELINT_FUZZ_FRONT_END) return fe;
+  }
+  std::abort();  // a harness for a front end the table does not have
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const sagelint::FrontEnd& front_end = Fuzzed();
+  std::string name = "input" + std::string(front_end.suffixes.front());
+  sagelint::SourceFile file{name, "/nonexistent/" + name, std::string(reinterpret_cast<const char*>(data), size)};
+  sagelint::ResolveOptions opts;
+  opts.root = "/nonexistent";  // file(), modules and definition files are never read outside it
+  if (front_end.parse) return front_end.parse(file, opts).workloads.size() > 1000000 ? 1 : 0;
+  sagelint::TerraformRoot root;
+  root.files = {file};
+  return front_end.parse_module(root, opts).size() > 1000000 ? 1 : 0;
+}
