@@ -33,6 +33,12 @@ bin="$PWD/build-bench/sagelint"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# A copy of SRC at DST made of hard links (no extra disk), or a plain copy
+# where links cannot be made (another file system).
+link_or_copy() {
+  if [ -d "$1" ]; then cp -al "$1" "$2" 2>/dev/null || cp -r "$1" "$2"; else ln "$1" "$2" 2>/dev/null || cp "$1" "$2"; fi
+}
+
 # Mean seconds of sagelint and of rg over the same target, via hyperfine.
 # Usage: measure TARGET RUNS RG_FLAGS
 measure() {
@@ -63,10 +69,10 @@ if [ -n "$tree" ]; then
   echo "per front end (one run, --timing):"
   "$bin" scan --format json --fail-on none --timing "$tree" 2>&1 >/dev/null | sed 's/^/  /'
   rss1=$(peak_rss_kb "$tree")
-  # 2x and 4x: hard-linked copies of the tree side by side (no extra disk).
+  # 2x and 4x: copies of the tree side by side.
   for n in 2 4; do
     mkdir -p "$work/x$n"
-    for ((i = 0; i < n; i++)); do cp -al "$tree" "$work/x$n/copy$i" 2>/dev/null || cp -r "$tree" "$work/x$n/copy$i"; done
+    for ((i = 0; i < n; i++)); do link_or_copy "$tree" "$work/x$n/copy$i"; done
   done
   read -r s2 _ < <(measure "$work/x2" 3 -i)
   read -r s4 _ < <(measure "$work/x4" 3 -i)
@@ -76,7 +82,7 @@ if [ -n "$tree" ]; then
   mkdir -p "$work/cfn50"
   i=0
   while IFS= read -r f; do
-    ln "$f" "$work/cfn50/t$i.${f##*.}" 2>/dev/null || cp "$f" "$work/cfn50/t$i.${f##*.}"
+    link_or_copy "$f" "$work/cfn50/t$i.${f##*.}"
     i=$((i + 1))
   done < <(rg -l --sort path -g '*.yaml' -g '*.yml' -g '*.json' -g '*.template' 'AWS::SageMaker::' "$tree" | head -50)
   read -r sc rc < <(measure "$work/cfn50" 10 -i)

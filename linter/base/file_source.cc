@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "linter/base/files.h"
+#include "linter/base/paths.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
@@ -114,9 +115,7 @@ std::optional<std::string> ResolveInside(const FileSource& files, const std::str
   std::error_code ec;
   auto c = files.WeaklyCanonical(fs::absolute(path, ec).lexically_normal().string());
   auto r = files.WeaklyCanonical(fs::absolute(root, ec).lexically_normal().string());
-  if (!c || !r || r->empty()) return std::nullopt;
-  fs::path rel = fs::path(*c).lexically_relative(*r);
-  if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+  if (!c || !r || !PathBelow(*c, *r)) return std::nullopt;
   return c;
 }
 

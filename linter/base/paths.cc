@@ -14,4 +14,12 @@ std::string DisplayPath(const std::string& path) {
   return s.empty() ? "." : s;
 }
 
+std::optional<std::string> PathBelow(const std::string& path, const std::string& root) {
+  if (root.empty()) return std::nullopt;
+  fs::path rel = fs::path(path).lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+  std::string s = rel.generic_string();
+  return s.empty() ? "." : s;
+}
+
 }  // namespace sagelint

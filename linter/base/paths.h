@@ -2,12 +2,18 @@
 #ifndef SAGELINT_LINTER_BASE_PATHS_H_
 #define SAGELINT_LINTER_BASE_PATHS_H_
 
+#include <optional>
 #include <string>
 
 namespace sagelint {
 
 // The display form of a path: relative to the working directory, with '/'.
 std::string DisplayPath(const std::string& path);
+
+// `path` relative to `root` ("." for the root itself) when it lies at or below
+// it, compared as written — no link is resolved; nullopt otherwise, or when
+// `root` is empty. Every "is it inside the root" question is asked here.
+std::optional<std::string> PathBelow(const std::string& path, const std::string& root);
 
 }  // namespace sagelint
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "linter/base/files.h"
+#include "linter/base/paths.h"
 #include "linter/base/strings.h"
 #include "linter/cli/config.h"
 #include "linter/cli/gate_config.h"
@@ -360,8 +361,17 @@ bool WriteOutputs(const std::vector<std::pair<std::string, std::string>>& output
 
 // Where one side of a scan reads: a plain scan reads the disk; the base side
 // of `diff` reads the base revision's tree.
+// What the command line alone gives (--dataset-size, --s3-listing, --prices):
+// read once, and shared by both sides of a diff.
+struct FlagInputs {
+  bool loaded = false;  // the datasets are read
+  DatasetSizes datasets;
+  std::map<std::string, PriceTable> prices;  // --prices, by region
+};
+
 struct SideContext {
   std::string config_start;                       // a path whose scan root's configuration applies (empty: the paths')
+  FlagInputs* flags = nullptr;                    // shared flag inputs (none: read for this side alone)
   const FileSource* files = &DiskFiles();         // the scanned tree, var and parameter files
   const FileSource* config_files = &DiskFiles();  // the configuration and the files it names
   // The base side of a diff: a file option (--var-file, --param-file) that the
@@ -603,13 +613,19 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   for (const auto& [uri, size] : so.config.datasets) {
     so.datasets.AddPrefix(uri, *ParseSize(size), "datasets: in " + DisplayPath(so.config.path));
   }
+  FlagInputs own;
+  FlagInputs& flags = side.flags ? *side.flags : own;
   std::string error;
-  for (const std::string& a : o.dataset_sizes) {
-    if (!AddDatasetSizeArg(a, &so.datasets, &error)) throw UsageError{"--dataset-size: " + error};
+  if (!side.flags || !flags.loaded) {
+    for (const std::string& a : o.dataset_sizes) {
+      if (!AddDatasetSizeArg(a, &flags.datasets, &error)) throw UsageError{"--dataset-size: " + error};
+    }
+    for (const std::string& a : o.s3_listings) {
+      if (!AddS3ListingArg(a, &flags.datasets, &error)) throw UsageError{"--s3-listing: " + error};
+    }
+    flags.loaded = true;
   }
-  for (const std::string& a : o.s3_listings) {
-    if (!AddS3ListingArg(a, &so.datasets, &error)) throw UsageError{"--s3-listing: " + error};
-  }
+  so.datasets.Merge(flags.datasets);
   std::string price_file = o.prices;
   if (price_file.empty() && !so.config.prices.empty()) {
     std::filesystem::path p = so.config.prices;
@@ -624,8 +640,15 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
         throw UsageError{DisplayPath(so.config.path) + ": prices: " + so.config.prices + " is outside the scan root"};
       }
     }
-    *prices = PriceTable::Load(price_file, so.config.region, &error, price_files);
-    if (!*prices) throw UsageError{"prices: " + error};
+    // --prices is read once per region however many sides use it.
+    auto cached = o.prices.empty() ? flags.prices.end() : flags.prices.find(so.config.region);
+    if (cached != flags.prices.end()) {
+      *prices = cached->second;
+    } else {
+      *prices = PriceTable::Load(price_file, so.config.region, &error, price_files);
+      if (!*prices) throw UsageError{"prices: " + error};
+      if (!o.prices.empty() && side.flags) flags.prices.emplace(so.config.region, **prices);
+    }
     so.prices = &**prices;
   } else if (so.config.region != "us-east-1") {
     throw UsageError{"no prices for " + so.config.region +
@@ -883,10 +906,7 @@ int CommandDiff(const CliOptions& o) {
   if (!top) throw UsageError{"diff: " + paths.front() + " is not inside a git work tree"};
   std::string top_dir = fs::weakly_canonical(*top, ec).string();
   auto inside_top = [&](const std::string& p) -> std::optional<std::string> {
-    fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
-    std::string rel = abs.lexically_relative(top_dir).generic_string();
-    if (rel.empty() || rel == ".." || rel.rfind("../", 0) == 0) return std::nullopt;
-    return rel;
+    return PathBelow(fs::weakly_canonical(fs::absolute(p, ec), ec).string(), top_dir);
   };
   std::vector<std::string> rels;
   for (const std::string& p : paths) {
@@ -913,12 +933,15 @@ int CommandDiff(const CliOptions& o) {
   // change cannot switch its own gate off), or each side's own.
   bool from_base = o.config_from == "base";
   std::vector<std::string> notes;
+  FlagInputs flags;  // the same on both sides: read once
   SideContext base_side;
+  base_side.flags = &flags;
   base_side.files = tree.get();
   base_side.config_files = tree.get();
   base_side.config_start = top_dir;  // the scan root: the configuration at the top of the work tree
   base_side.notes = &notes;
   SideContext head_side;
+  head_side.flags = &flags;
   if (from_base) {
     head_side.config_files = tree.get();
     head_side.config_start = base_side.config_start;

@@ -152,6 +152,11 @@ void DatasetSizes::AddObject(std::string uri, double bytes, const std::string& l
   objects_[std::move(uri)] = Object{bytes, listing};
 }
 
+void DatasetSizes::Merge(const DatasetSizes& later) {
+  for (const auto& [prefix, size] : later.prefixes_) prefixes_[prefix] = size;
+  for (const auto& [uri, object] : later.objects_) objects_[uri] = object;
+}
+
 std::optional<DatasetSize> DatasetSizes::Lookup(std::string_view s3_uri) const {
   const DatasetSize* best = nullptr;
   size_t best_len = 0;

@@ -32,6 +32,8 @@ class DatasetSizes {
   void AddPrefix(std::string prefix, double gb, std::string source);
   // One listed object (full URI "s3://bucket/key"); `listing` names its file.
   void AddObject(std::string uri, double bytes, const std::string& listing);
+  // Everything `later` states, as if added after what this holds.
+  void Merge(const DatasetSizes& later);
 
   // The size of the data a channel reading `s3_uri` downloads: the longest
   // stated prefix that contains the URI (the URI starts with it); else the sum

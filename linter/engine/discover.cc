@@ -213,10 +213,7 @@ class Walker {
     return ignored;
   }
 
-  bool InsideRoot(const fs::path& target) const {
-    auto rel = target.lexically_relative(root_);
-    return !rel.empty() && *rel.begin() != "..";
-  }
+  bool InsideRoot(const fs::path& target) const { return PathBelow(target.string(), root_.string()).has_value(); }
 
   // Whether the walk goes into the directory `p` of `parent` (`stack`: the
   // ignore files that apply in `parent`).
@@ -353,16 +350,11 @@ std::string ScanRootOf(const std::string& path, const FileSource& files) {
 
 std::string RootRelativePath(const std::string& abs, const std::string& root, const FileSource& files) {
   if (root.empty()) return DisplayPath(abs);
+  if (auto rel = PathBelow(fs::path(abs).lexically_normal().string(), root)) return *rel;
+  // Not lexically under the (canonical) root: compare canonical forms.
   std::error_code ec;
-  fs::path rel = fs::path(abs).lexically_normal().lexically_relative(root);
-  if (rel.empty() || *rel.begin() == "..") {
-    // Not lexically under the (canonical) root: compare canonical forms.
-    fs::path c = files.WeaklyCanonical(fs::absolute(abs, ec).string()).value_or("");
-    rel = c.lexically_relative(root);
-  }
-  if (rel.empty() || *rel.begin() == "..") return DisplayPath(abs);
-  std::string s = rel.generic_string();
-  return s.empty() ? "." : s;
+  std::string c = files.WeaklyCanonical(fs::absolute(abs, ec).string()).value_or("");
+  return PathBelow(c, root).value_or(DisplayPath(abs));
 }
 
 DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root, bool named,

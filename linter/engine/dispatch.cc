@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "linter/base/files.h"
+#include "linter/base/paths.h"
 #include "linter/base/strings.h"
 #include "linter/engine/front_ends.h"
 
@@ -52,10 +53,7 @@ std::string CanonicalDir(const fs::path& p, const FileSource& files) {
   return c ? *c : p.lexically_normal().string();
 }
 
-bool InsideRoot(const std::string& path, const std::string& root) {
-  fs::path rel = fs::path(path).lexically_relative(root);
-  return !root.empty() && !rel.empty() && *rel.begin() != "..";
-}
+bool InsideRoot(const std::string& path, const std::string& root) { return PathBelow(path, root).has_value(); }
 
 // How a parameter file is named in labels and origins: relative to the
 // template's directory, else to the scan root, else by its file name.

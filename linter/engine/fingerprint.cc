@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "linter/base/paths.h"
+
 namespace sagelint {
 namespace {
 
@@ -38,10 +40,7 @@ std::string RootRelative(const std::string& display_path, const std::string& roo
   if (root.empty()) return display_path;
   std::error_code ec;
   fs::path abs = fs::absolute(display_path, ec).lexically_normal();
-  fs::path rel = abs.lexically_relative(fs::path(root).lexically_normal());
-  std::string s = rel.generic_string();
-  if (s.empty() || s == ".." || s.rfind("../", 0) == 0) return display_path;
-  return s;
+  return PathBelow(abs.string(), fs::path(root).lexically_normal().string()).value_or(display_path);
 }
 
 std::vector<std::string> Fingerprints(const std::vector<Finding>& findings, bool with_path) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "linter/base/paths.h"
 #include "parsers/aws/request.h"
 #include "parsers/aws/resources.h"
 #include "parsers/cloudformation/node.h"
@@ -454,9 +455,9 @@ class Extractor {
     if (!canonical) return false;
     fs::path c = *canonical;
     if (!opts_.root.empty()) {
-      fs::path rel = c.lexically_relative(files.WeaklyCanonical(opts_.root).value_or(""));
-      if (rel.empty() || *rel.begin() == "..") return false;
-      *shown = rel.generic_string();
+      auto rel = PathBelow(c.string(), files.WeaklyCanonical(opts_.root).value_or(""));
+      if (!rel) return false;
+      *shown = *rel;
     } else {
       *shown = name;
     }

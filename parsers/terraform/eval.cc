@@ -401,21 +401,14 @@ Unit::Unit(const ResolveOptions& opts) : opts_(opts) {
 std::optional<fs::path> Unit::Inside(const fs::path& p) const {
   auto canonical = opts_.files->WeaklyCanonical(p.string());
   if (!canonical) return std::nullopt;
-  fs::path c = *canonical;
-  if (root_.empty()) return c;
-  fs::path rel = c.lexically_relative(root_);
-  if (rel.empty() || *rel.begin() == "..") return std::nullopt;
-  return c;
+  if (root_.empty() || PathBelow(*canonical, root_.string())) return fs::path(*canonical);
+  return std::nullopt;
 }
 
 std::string Unit::RootRelative(const fs::path& abs) const {
   auto canonical = opts_.files->WeaklyCanonical(abs.string());
-  if (!canonical || root_.empty()) return DisplayPath(abs.string());
-  fs::path c = *canonical;
-  fs::path rel = c.lexically_relative(root_);
-  if (rel.empty() || *rel.begin() == "..") return DisplayPath(abs.string());
-  std::string s = rel.generic_string();
-  return s.empty() ? "." : s;
+  if (!canonical) return DisplayPath(abs.string());
+  return PathBelow(*canonical, root_.string()).value_or(DisplayPath(abs.string()));
 }
 
 HclFile* Unit::File(const fs::path& canonical) {
