@@ -11,7 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
-extern char** environ;
+extern char** environ;  // NOLINT(readability-redundant-declaration): not every C library declares it
 
 namespace sagelint {
 namespace {

@@ -838,7 +838,9 @@ FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opt
           continue;
         }
         for (auto& e : root.entries) {
-          if (e.first == "Resources") e.second = std::move(expanded);
+          if (e.first != "Resources") continue;
+          e.second = std::move(expanded);
+          break;  // one Resources key: duplicate keys are refused when the document is read
         }
       }
     }

@@ -443,9 +443,12 @@ class Builder {
         continue;
       }
       if (merge_key && (value.is_map() || value.is_seq())) {
-        if (value.is_map()) merged.push_back(std::move(value));
-        for (Node& item : value.items) {
-          if (item.is_map()) merged.push_back(std::move(item));
+        if (value.is_map()) {
+          merged.push_back(std::move(value));
+        } else {
+          for (Node& item : value.items) {
+            if (item.is_map()) merged.push_back(std::move(item));
+          }
         }
         continue;
       }

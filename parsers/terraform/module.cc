@@ -21,8 +21,6 @@ namespace sagelint {
 namespace tf {
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr int kMaxDepth = 64;
 constexpr int kMaxModuleDepth = 8;
 
