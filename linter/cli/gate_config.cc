@@ -51,19 +51,12 @@ const char* FailOnName(std::optional<FailOn> f) {
   return "warning";
 }
 
-std::string Number(double v) {
-  std::string s = std::to_string(v);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
-
 // A policy condition as one comparable text: "instance_count gt 4".
 std::string ConditionText(const PolicyCondition& c) {
   std::string s = c.attribute + " " + c.op;
   if (c.op == "exists") return s + (c.flag ? " true" : " false");
   if (c.regex) return s + " /" + c.regex->pattern() + "/";
-  if (c.op == "gt" || c.op == "ge" || c.op == "lt" || c.op == "le") return s + " " + Number(c.number);
+  if (c.op == "gt" || c.op == "ge" || c.op == "lt" || c.op == "le") return s + " " + FormatNumber(c.number);
   for (const std::string& v : c.values) s += " " + v;
   return s;
 }
@@ -195,7 +188,7 @@ class Changes {
         bool raised = hv > bv->second;
         Add(raised, at, Named(id),
             std::string("the change ") + (raised ? "raises " : "lowers ") + id + "'s " + name + " from " +
-                Number(bv->second) + " to " + Number(hv) + (raised ? ": the rule reports less" : ""),
+                FormatNumber(bv->second) + " to " + FormatNumber(hv) + (raised ? ": the rule reports less" : ""),
             "rules." + id + "." + name);
       }
     }
