@@ -285,11 +285,15 @@ class Extractor {
     static const std::pair<const char*, const char*> kApps[] = {{"jupyter_lab_app_settings", "JupyterLab"},
                                                                 {"code_editor_app_settings", "CodeEditor"},
                                                                 {"kernel_gateway_app_settings", "KernelGateway"}};
+    // What is absent is known unless a dynamic block could add the app settings
+    // (a dynamic block adds only blocks of its name).
+    w.complete = true;
     for (const auto& [key, scope] : scopes) {
+      if (r.body.MayAddBlock(key)) w.complete = false;
       const TfVal* settings = r.body.Block(key);
       if (!settings) continue;
-      if (settings->dynamic) w.complete = false;
       for (const auto& [app_key, app] : kApps) {
+        if (settings->MayAddBlock(app_key)) w.complete = false;
         const TfVal* s = settings->Block(app_key);
         if (!s) continue;
         StudioApp a;
@@ -297,13 +301,15 @@ class Extractor {
         a.scope = scope;
         a.range = s->range;
         if (const TfVal* spec = s->Block("default_resource_spec")) a.instance_type = ToVal(spec->Get("instance_type"));
-        if (const TfVal* alm = s->Block("app_lifecycle_management")) {
-          if (const TfVal* idle = alm->Block("idle_settings")) {
-            a.idle_management = ToVal(idle->Get("lifecycle_management"));
-            a.idle_timeout_minutes = ToVal(idle->Get("idle_timeout_in_minutes"));
-          }
+        const TfVal* alm = s->Block("app_lifecycle_management");
+        const TfVal* idle = alm ? alm->Block("idle_settings") : nullptr;
+        if (idle) {
+          a.idle_management = ToVal(idle->Get("lifecycle_management"));
+          a.idle_timeout_minutes = ToVal(idle->Get("idle_timeout_in_minutes"));
+        } else if (alm ? alm->MayAddBlock("idle_settings") : s->MayAddBlock("app_lifecycle_management")) {
+          a.idle_management = Val::Unknown(s->range, "a dynamic block may set the idle settings");
+          a.idle_timeout_minutes = a.idle_management;
         }
-        if (s->dynamic) w.complete = false;
         w.apps.push_back(std::move(a));
       }
     }
