@@ -91,6 +91,39 @@ TEST_CASE("lifecycle scripts decide idle_stop of the notebooks that use them", "
   CHECK(ws[5].idle_stop.absent());
 }
 
+TEST_CASE("a lifecycle configuration without an on-start script does not stop idle instances", "[link]") {
+  Workload create_only;
+  create_only.kind = WorkloadKind::kLifecycleScript;
+  create_only.keys = {"lc:clone"};
+  create_only.on_create = Val::Known("IDLE_TIME=3600\n");  // runs once: does not count
+  Workload spread = create_only;                           // something unseen may set OnStart
+  spread.keys = {"lc:spread"};
+  spread.complete = false;
+  // Two branches of one conditional resource that disagree.
+  Workload branch_stops;
+  branch_stops.kind = WorkloadKind::kLifecycleScript;
+  branch_stops.path = "x.yaml";
+  branch_stops.keys = {"lc:maybe"};
+  branch_stops.member_of = {ConstructMember::Kind::kAlternative, "Maybe", "Prod", 2};
+  branch_stops.on_start = Val::Known("IDLE_TIME=3600\n");
+  Workload branch_none = branch_stops;
+  branch_none.member_of.key = "!Prod";
+  branch_none.on_start = Val::Absent();
+  Workload nb;
+  nb.kind = WorkloadKind::kNotebookInstance;
+  nb.lifecycle_config = Val::Known("clone");
+  nb.refs = {"lc:clone"};
+  Workload nb_spread = nb;
+  nb_spread.refs = {"lc:spread"};
+  Workload nb_maybe = nb;
+  nb_maybe.refs = {"lc:maybe"};
+  std::vector<Workload> ws = {create_only, spread, branch_stops, branch_none, nb, nb_spread, nb_maybe};
+  Link(ws);
+  CHECK(DumpVal(ws[4].idle_stop) == "\"false\"");
+  CHECK(ws[5].idle_stop.unknown());
+  CHECK(ws[6].idle_stop.unknown());
+}
+
 TEST_CASE("framework is inferred from a known image URI", "[link]") {
   CHECK(FrameworkFromImage("683313688378.dkr.ecr.us-east-1.amazonaws.com/sagemaker-scikit-learn:1.2-1-cpu-py3") ==
         "sklearn");

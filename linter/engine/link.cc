@@ -82,10 +82,20 @@ void LinkIndex::Add(const Workload& w) {
     if (w.refs.empty()) unknown_target_scopes_.insert(w.scope);
     targeted_.insert(w.refs.begin(), w.refs.end());
   } else if (w.kind == WorkloadKind::kLifecycleScript) {
-    LinkValue stops = !w.on_start.known()                 ? LinkValue::kUnknown
-                      : HasIdleStopLogic(w.on_start.text) ? LinkValue::kTrue
-                                                          : LinkValue::kFalse;
-    for (const std::string& k : w.keys) scripts_.emplace(k, stops);
+    // No on-start script at all (only an on-create one, which runs once) stops
+    // nothing; absence is known only when nothing unseen could supply one.
+    LinkValue stops = w.on_start.absent() && !w.on_start.conditional() && w.complete ? LinkValue::kFalse
+                      : !w.on_start.known()                                          ? LinkValue::kUnknown
+                      : HasIdleStopLogic(w.on_start.text)                            ? LinkValue::kTrue
+                                                                                     : LinkValue::kFalse;
+    std::string construct =
+        w.member_of.kind == ConstructMember::Kind::kNone ? "" : w.path + '\n' + w.member_of.construct;
+    for (const std::string& k : w.keys) {
+      auto [it, added] = scripts_.emplace(k, Script{stops, construct});
+      if (!added && !construct.empty() && it->second.construct == construct && it->second.stops != stops) {
+        it->second.stops = LinkValue::kUnknown;
+      }
+    }
   }
 }
 
@@ -118,7 +128,7 @@ LinkValue LinkIndex::IdleStop(const std::vector<std::string>& refs) const {
   LinkValue stops = LinkValue::kUnknown;
   for (const std::string& r : refs) {
     auto it = scripts_.find(r);
-    if (it != scripts_.end()) stops = it->second;
+    if (it != scripts_.end()) stops = it->second.stops;
   }
   return stops;
 }

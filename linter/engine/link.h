@@ -27,7 +27,9 @@ Val LinkVal(LinkValue v, SourceRange range);
 class LinkIndex {
  public:
   // A scalable target or lifecycle script (other kinds add nothing). Scripts
-  // are added in scan order: the first script with a key is the one it names.
+  // are added in scan order: the first script with a key is the one it names;
+  // the branches or instances of one conditional or repeated construct that
+  // disagree make it unknown.
   void Add(const Workload& w);
   // The endpoints a notebook deletes for the other notebooks of its workflow
   // (FileResult::workflow_deletes of the notebook at `path`).
@@ -51,7 +53,11 @@ class LinkIndex {
  private:
   std::unordered_set<std::string> targeted_;
   std::unordered_set<std::string> unknown_target_scopes_;  // a target whose variant is unknown
-  std::unordered_map<std::string, LinkValue> scripts_;     // by key: stops idle instances?
+  struct Script {
+    LinkValue stops;        // stops idle instances?
+    std::string construct;  // path + '\n' + the construct whose branch or instance it is; else empty
+  };
+  std::unordered_map<std::string, Script> scripts_;  // by key
   // workflow + '\n' + endpoint name ("*", "*PART": every listed one) -> the notebooks deleting it
   std::unordered_map<std::string, std::vector<std::string>> workflow_deletes_;
 };

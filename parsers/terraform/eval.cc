@@ -1450,7 +1450,7 @@ TfVal Module::BodyValue(TSNode body, const HclFile& f, int depth, bool resource)
       if (key == "dynamic") {
         TfVal blocks;
         DynamicBlock(c, f, depth, &blocks);
-        if (blocks.dynamic) m.dynamic = true;
+        m.AddDynamic(blocks);
         for (auto& [name, list] : blocks.fields) {
           for (TfVal& item : list.items) append(name, std::move(item));
         }
@@ -1487,6 +1487,7 @@ void Module::DynamicBlock(TSNode block, const HclFile& f, int depth, TfVal* into
   auto els = collection.error ? std::nullopt : Elements(collection);
   if (!els || ts_node_is_null(content)) {
     into->dynamic = true;
+    into->dynamic_blocks = {name};  // only blocks of its name
     return;
   }
   TfVal list;
@@ -1518,7 +1519,13 @@ TfVal Module::FromJson(const cfn::Node& n, const HclFile& f, int depth, bool int
       v.kind = K::kMap;
       for (const auto& [k, x] : n.entries) {
         if (k == "dynamic") {
-          v.dynamic = true;
+          // `"dynamic": {"name": {…}}` adds only blocks of the names it lists.
+          TfVal blocks;
+          blocks.dynamic = true;
+          if (x.is_map()) {
+            for (const auto& entry : x.entries) blocks.dynamic_blocks.push_back(entry.first);
+          }
+          v.AddDynamic(blocks);
           continue;
         }
         v.fields.emplace_back(k, FromJson(x, f, depth + 1, interpolate));

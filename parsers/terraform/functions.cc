@@ -380,7 +380,7 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
         else
           v.fields.push_back(kv);
       }
-      v.dynamic = v.dynamic || m.dynamic;
+      v.AddDynamic(m);
     }
     return v;
   }

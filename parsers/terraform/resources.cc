@@ -259,25 +259,33 @@ class Extractor {
 
   void Studio(const Resource& r, WorkloadKind kind) {
     Workload w = Base(r, kind, std::string(aws::StudioLabel(kind)));
+    // What is absent is known unless a dynamic block could add the app settings
+    // (a dynamic block adds only blocks of its name).
+    w.complete = true;
     for (std::string_view scope : aws::StudioSettings(kind)) {
-      const TfVal* settings = r.body.Block(aws::TerraformName(r.type, scope));
+      std::string key = aws::TerraformName(r.type, scope);
+      if (r.body.MayAddBlock(key)) w.complete = false;
+      const TfVal* settings = r.body.Block(key);
       if (!settings) continue;
-      if (settings->dynamic) w.complete = false;
       for (std::string_view app : aws::StudioApps()) {
-        const TfVal* s = settings->Block(aws::TerraformName(r.type, std::string(app) + "AppSettings"));
+        std::string app_key = aws::TerraformName(r.type, std::string(app) + "AppSettings");
+        if (settings->MayAddBlock(app_key)) w.complete = false;
+        const TfVal* s = settings->Block(app_key);
         if (!s) continue;
         StudioApp a;
         a.app = std::string(app);
         a.scope = std::string(scope);
         a.range = s->range;
         if (const TfVal* spec = s->Block("default_resource_spec")) a.instance_type = ToVal(spec->Get("instance_type"));
-        if (const TfVal* alm = s->Block("app_lifecycle_management")) {
-          if (const TfVal* idle = alm->Block("idle_settings")) {
-            a.idle_management = ToVal(idle->Get("lifecycle_management"));
-            a.idle_timeout_minutes = ToVal(idle->Get("idle_timeout_in_minutes"));
-          }
+        const TfVal* alm = s->Block("app_lifecycle_management");
+        const TfVal* idle = alm ? alm->Block("idle_settings") : nullptr;
+        if (idle) {
+          a.idle_management = ToVal(idle->Get("lifecycle_management"));
+          a.idle_timeout_minutes = ToVal(idle->Get("idle_timeout_in_minutes"));
+        } else if (alm ? alm->MayAddBlock("idle_settings") : s->MayAddBlock("app_lifecycle_management")) {
+          a.idle_management = Val::Unknown(s->range, "a dynamic block may set the idle settings");
+          a.idle_timeout_minutes = a.idle_management;
         }
-        if (s->dynamic) w.complete = false;
         w.apps.push_back(std::move(a));
       }
     }

@@ -1,5 +1,6 @@
 #include "parsers/terraform/value.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "parsers/aws/request.h"
@@ -41,6 +42,23 @@ const TfVal* TfVal::Block(std::string_view key) const {
   const TfVal* v = Get(key);
   if (v && v->kind == Kind::kList) return v->items.empty() ? nullptr : &v->items[0];
   return v && v->kind == Kind::kMap ? v : nullptr;
+}
+
+bool TfVal::MayAddBlock(std::string_view key) const {
+  if (!dynamic) return false;
+  return dynamic_blocks.empty() || std::find(dynamic_blocks.begin(), dynamic_blocks.end(), key) != dynamic_blocks.end();
+}
+
+void TfVal::AddDynamic(const TfVal& other) {
+  if (!other.dynamic) return;
+  if (!dynamic) {
+    dynamic_blocks = other.dynamic_blocks;
+  } else if (dynamic_blocks.empty() || other.dynamic_blocks.empty()) {
+    dynamic_blocks.clear();
+  } else {
+    dynamic_blocks.insert(dynamic_blocks.end(), other.dynamic_blocks.begin(), other.dynamic_blocks.end());
+  }
+  dynamic = true;
 }
 
 std::vector<const TfVal*> TfVal::Blocks(std::string_view key) const {

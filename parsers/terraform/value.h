@@ -26,7 +26,11 @@ struct TfVal {
   std::vector<TfVal> items;   // kList; kCond: {when true, when false}
   std::vector<Field> fields;  // kMap
   std::string condition;      // kCond: the condition's source text
-  bool dynamic = false;       // kMap: a dynamic block could add anything
+  bool dynamic = false;       // kMap: a dynamic block or unknown key could add something
+  // kMap with `dynamic`: the names of the blocks that may be added, when every
+  // unresolved part is a `dynamic "name"` block (it adds only blocks of its
+  // name); empty: anything may be added.
+  std::vector<std::string> dynamic_blocks;
   SourceRange range;
   std::string origin;  // "variable x default", "terraform.tfvars"
   std::string link;    // text with resource references marked (for linking)
@@ -54,6 +58,10 @@ struct TfVal {
   const TfVal* Block(std::string_view key) const;
   // Every object of a (possibly repeated) nested block.
   std::vector<const TfVal*> Blocks(std::string_view key) const;
+  // Could an unresolved dynamic part add a nested block `key`?
+  bool MayAddBlock(std::string_view key) const;
+  // Takes in what `other` may add (merging two bodies or objects).
+  void AddDynamic(const TfVal& other);
 };
 
 struct TfVal::Field {
