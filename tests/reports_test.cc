@@ -310,3 +310,22 @@ TEST_CASE("rules are named by ID or by name in the config, --select and explain"
   CHECK(j["summary"]["findings"] == 1);
   CHECK(RunSagelint("explain previous-generation-instance").out.rfind("SM104 previous-generation-instance", 0) == 0);
 }
+
+TEST_CASE("inventory: a long resource label is cut in the middle, so rows stay told apart", "[inventory][reports]") {
+  Scratch s;
+  std::string t = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n";
+  for (const char* suffix : {"Alpha", "Bravo"}) {
+    t += std::string("  NotebookForTheDataScienceTeamWithAVeryLongLogicalIdentifierEndingIn") + suffix +
+         ":\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n      InstanceType: ml.t3.medium\n"
+         "      RoleArn: arn:aws:iam::111122223333:role/sagemaker\n";
+  }
+  s.Write("nb.yaml", t);
+  ScopedEnv columns("COLUMNS", "100");
+  auto r = RunSagelint("inventory .", s.path());
+  CHECK(r.status == 0);
+  // Both the start (the kind) and the end (what tells them apart) stay.
+  CHECK(r.out.find("notebook  notebook instance") != std::string::npos);
+  CHECK(r.out.find("…") != std::string::npos);
+  CHECK(r.out.find("EndingInAlpha'") != std::string::npos);
+  CHECK(r.out.find("EndingInBravo'") != std::string::npos);
+}

@@ -48,6 +48,16 @@ std::string KeepTail(const std::string& s, size_t n) {
   return "…" + s.substr(i);
 }
 
+// The first and the last code points of `s` around "…", `n` in all (n <
+// Width(s)): a long resource label keeps its kind and name and the end that
+// tells its instances apart ("(module call in examples/async/main.tf)").
+std::string KeepEnds(const std::string& s, size_t n) {
+  size_t tail = n / 2;
+  std::string head = KeepHead(s, n - tail);
+  head.resize(head.size() - std::string("…").size());
+  return head + KeepTail(s, tail);
+}
+
 // The spend figures of one workload: hourly price × count, and a monthly
 // figure for the always-on kinds.
 struct Spend {
@@ -129,6 +139,7 @@ struct Column {
   bool shrinks = false;    // may be abbreviated to fit the terminal
   bool keep_tail = false;  // abbreviated from the left (locations)
   bool numeric = false;    // right-aligned
+  bool keep_ends = false;  // abbreviated in the middle (resource labels)
 };
 
 // Lays out `rows` under `cols`, each column as wide as its widest cell; when
@@ -160,7 +171,9 @@ void PrintTable(std::ostream& out, const std::vector<Column>& cols, std::vector<
     for (size_t i = 0; i < cells.size(); ++i) {
       std::string cell = cells[i];
       if (Width(cell) > width[i])
-        cell = cols[i].keep_tail ? KeepTail(cell, width[i] - 1) : KeepHead(cell, width[i] - 1);
+        cell = cols[i].keep_tail   ? KeepTail(cell, width[i] - 1)
+               : cols[i].keep_ends ? KeepEnds(cell, width[i] - 1)
+                                   : KeepHead(cell, width[i] - 1);
       std::string pad(width[i] - Width(cell), ' ');
       bool last = i + 1 == cells.size();
       l += cols[i].numeric ? pad + cell : cell + (last ? "" : pad);
@@ -224,13 +237,9 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
             {"hourly_usd", false, false, true},
             {"monthly_usd", false, false, true}};
   } else {
-    cols = {{"kind"},
-            {"resource", true},
-            {"location", true, true},
-            {"instances", true},
-            {"cost control"},
-            {"$/hour", false, false, true},
-            {"$/month", false, false, true}};
+    cols = {
+        {"kind"},         {"resource", true, false, false, true}, {"location", true, true},       {"instances", true},
+        {"cost control"}, {"$/hour", false, false, true},         {"$/month", false, false, true}};
   }
   size_t max_width = opts.wide ? 0 : opts.width;
   std::vector<std::vector<std::string>> rows;
@@ -304,7 +313,7 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
     for (const Workload* w : statements) {
       srows.push_back({Printable(w->label), Printable(w->path + ":" + std::to_string(w->range.begin.line))});
     }
-    PrintTable(out, {{"statement", true}, {"location", true, true}}, std::move(srows), max_width);
+    PrintTable(out, {{"statement", true, false, false, true}, {"location", true, true}}, std::move(srows), max_width);
   }
   out << "\nprices: " << prices.Describe() << "\n";
 }
