@@ -52,7 +52,7 @@ TEST_CASE("a configuration below the scan root is not read, with a warning", "[c
   CHECK(r.err.empty());
 }
 
-TEST_CASE("exclude: applies to files named on the command line", "[cli][config]") {
+TEST_CASE("the configuration's exclude: applies to files named on the command line", "[cli][config]") {
   TempDir d;
   d.Write(".git/HEAD", "");
   d.Write(".sagelint.yaml", "exclude: [\"legacy/**\"]\n");
