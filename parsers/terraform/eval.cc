@@ -353,7 +353,11 @@ std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std:
     f->tree = ts::Parse(tree_sitter_hcl(), f->text, kDeadlineMs);
     if (!f->tree) {
       f->errors.push_back({"parsing took too long; file skipped", {1, 1}});
-    } else if (auto err = ts::FirstError(ts_tree_root_node(f->tree.get()), f->text)) {
+    } else if (auto err = ts::InnermostFirstError(ts_tree_root_node(f->tree.get()), f->text,
+                                                  {{"block", "attribute", "comment", "body"},
+                                                   "identifier",
+                                                   {"string_lit", "identifier"},
+                                                   "block_start"})) {
       f->errors.push_back({err->message, err->pos});
     }
   }
