@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "tests/catch.h"
@@ -223,6 +224,53 @@ TEST_CASE("inventory lists every workload", "[cli][inventory]") {
   auto doc = nlohmann::json::parse(r.out);
   CHECK(doc["workloads"][0]["instance_type"] == "ml.t3.xlarge");
   CHECK(doc["workloads"][0]["idle_shutdown"] == false);
+}
+
+TEST_CASE("inventory counts ManagedInstanceScaling as autoscaling", "[cli][inventory]") {
+  Scratch s;
+  s.Write("managed.yaml",
+          "Resources:\n"
+          "  Config:\n"
+          "    Type: AWS::SageMaker::EndpointConfig\n"
+          "    Properties:\n"
+          "      ProductionVariants:\n"
+          "        - VariantName: Managed\n"
+          "          ModelName: m\n"
+          "          InstanceType: ml.m5.large\n"
+          "          InitialInstanceCount: 2\n"
+          "          ManagedInstanceScaling: {Status: ENABLED, MinInstanceCount: 1, MaxInstanceCount: 4}\n"
+          "        - VariantName: Fixed\n"
+          "          ModelName: m\n"
+          "          InstanceType: ml.m5.large\n"
+          "          InitialInstanceCount: 2\n"
+          "          ManagedInstanceScaling: {Status: DISABLED}\n");
+  s.Write("managed.tf",
+          "resource \"aws_sagemaker_endpoint_configuration\" \"tf\" {\n"
+          "  production_variants {\n"
+          "    variant_name           = \"Managed\"\n"
+          "    model_name             = \"m\"\n"
+          "    instance_type          = \"ml.m5.large\"\n"
+          "    initial_instance_count = 2\n"
+          "    managed_instance_scaling {\n"
+          "      status             = \"ENABLED\"\n"
+          "      min_instance_count = 1\n"
+          "      max_instance_count = 4\n"
+          "    }\n"
+          "  }\n"
+          "}\n");
+  auto r = RunSagelint("inventory --format json .", s.path());
+  REQUIRE(r.status == 0);
+  INFO(r.out);
+  auto doc = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> by_resource;
+  for (const auto& w : doc["workloads"]) {
+    by_resource[w["resource"].get<std::string>()] = w["autoscaling"];
+  }
+  CHECK(by_resource["endpoint variant 'Config/Managed'"] == true);
+  // No endpoint deploys the configuration: whether a scalable target names it is unknown.
+  CHECK(by_resource["endpoint variant 'Config/Fixed'"].is_null());
+  CHECK(by_resource["endpoint variant 'aws_sagemaker_endpoint_configuration.tf/Managed'"] == true);
+  CHECK(by_resource.size() == 3);
 }
 
 TEST_CASE("template configuration files from --param-file and parameter_files:", "[cli][params]") {

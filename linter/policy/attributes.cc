@@ -108,7 +108,8 @@ const std::vector<AttrInfo>& Attributes() {
       {"keep_alive_seconds", AttrType::kNumber, "warm pool keep-alive"},
       {"lifecycle_config", AttrType::kString, "notebook lifecycle configuration name"},
       {"idle_shutdown", AttrType::kBool, "stops when idle (notebook lifecycle script, Studio idle settings)"},
-      {"autoscaling", AttrType::kBool, "endpoint variant registered with Application Auto Scaling"},
+      {"autoscaling", AttrType::kBool,
+       "endpoint variant registered with Application Auto Scaling or with ManagedInstanceScaling enabled"},
       {"serverless", AttrType::kBool, "serverless endpoint variant"},
       {"hourly_usd", AttrType::kNumber, "estimated on-demand price per hour (price × count)"},
   };
@@ -189,7 +190,17 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
     }
     return FromVal(w.idle_shutdown, AttrType::kBool);
   }
-  if (name == "autoscaling") return FromVal(w.autoscaling, AttrType::kBool);
+  if (name == "autoscaling") {
+    // Registered with Application Auto Scaling, or scaled by SageMaker itself
+    // (ManagedInstanceScaling ENABLED): either way the instance count follows the load.
+    const Val& m = w.managed_scaling;
+    if (!m.conditional() && m.known() && m.text == "ENABLED") return KnownBool(true, m.range);
+    bool maybe_managed = m.AnyUnknown();
+    m.ForEach([&](const Val& v) { maybe_managed = maybe_managed || (v.known() && v.text == "ENABLED"); });
+    AttrValue registered = FromVal(w.autoscaling, AttrType::kBool);
+    if (maybe_managed && registered.known() && !registered.boolean) return AttrValue{AttrValue::State::kUnknown};
+    return registered;
+  }
   if (name == "serverless") {
     if (w.kind != WorkloadKind::kEndpointVariant) return AttrValue{};
     if (w.serverless.present()) return FromVal(w.serverless, AttrType::kBool);

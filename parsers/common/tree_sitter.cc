@@ -1,5 +1,6 @@
 #include "parsers/common/tree_sitter.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace sagelint::ts {
@@ -77,6 +78,49 @@ std::optional<SyntaxError> FirstError(TSNode root, std::string_view src) {
   }
   ts_tree_cursor_delete(&cursor);
   return found;
+}
+
+std::optional<SyntaxError> InnermostFirstError(TSNode root, std::string_view src, const Recovered& kept) {
+  if (!ts_node_has_error(root)) return std::nullopt;
+  auto is = [](TSNode c, std::initializer_list<std::string_view> types) {
+    return !ts_node_has_error(c) && std::find(types.begin(), types.end(), ts_node_type(c)) != types.end();
+  };
+  TSNode n = root;
+  for (int depth = 0; depth < 100000; ++depth) {
+    if (ts_node_is_missing(n)) return SyntaxError{Start(n), "syntax error: missing " + std::string(ts_node_type(n))};
+    uint32_t count = ts_node_child_count(n), i = 0;
+    if (ts_node_is_error(n)) {
+      // Inside an ERROR: past the complete constructs and block headers the
+      // parser kept, the first token it could not place, unless that part
+      // holds the error.
+      while (i + 1 < count) {
+        if (is(ts_node_child(n, i), kept.constructs)) {
+          ++i;
+          continue;
+        }
+        uint32_t j = i;
+        if (is(ts_node_child(n, j), {kept.header_start})) {
+          for (++j; j < count && is(ts_node_child(n, j), kept.labels);) ++j;
+        }
+        if (j == i || j + 1 >= count || !is(ts_node_child(n, j), {kept.block_open})) break;
+        i = j + 1;
+      }
+      TSNode c = ts_node_child(n, std::min(i, count - 1));
+      if (!ts_node_has_error(c) && !ts_node_is_missing(c)) {
+        uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(n);
+        std::string_view text = a <= b && b <= src.size() ? src.substr(a, b - a) : std::string_view();
+        text = text.substr(0, std::min(text.find('\n'), size_t{40}));
+        return SyntaxError{Start(c), "syntax error near '" + std::string(text) + "'"};
+      }
+      n = c;
+      continue;
+    }
+    // A construct: down to its first child that is or holds an error.
+    while (i < count && !ts_node_has_error(ts_node_child(n, i)) && !ts_node_is_missing(ts_node_child(n, i))) ++i;
+    if (i == count) break;
+    n = ts_node_child(n, i);
+  }
+  return FirstError(root, src);
 }
 
 }  // namespace sagelint::ts

@@ -5,6 +5,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,22 @@ struct SyntaxError {
 };
 // The first ERROR or MISSING node in document order (iterative walk).
 std::optional<SyntaxError> FirstError(TSNode root, std::string_view src);
+
+// What a grammar's error recovery keeps before the broken part of an ERROR
+// node: complete constructs, and block headers (a type, labels, an opening
+// brace). Tokens that might start something else are not skipped: after a
+// stray quote, the strings that follow are misread.
+struct Recovered {
+  std::initializer_list<std::string_view> constructs;
+  std::string_view header_start;
+  std::initializer_list<std::string_view> labels;
+  std::string_view block_open;
+};
+// Where a parser that stops at the first error (Terraform's) would report it.
+// Tree-sitter wraps what it cannot recover from in an ERROR node, which may be
+// a whole block or file: inside one, past what `kept` describes, the first
+// other child — or the error it holds.
+std::optional<SyntaxError> InnermostFirstError(TSNode root, std::string_view src, const Recovered& kept);
 
 }  // namespace sagelint::ts
 

@@ -353,7 +353,11 @@ std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std:
     f->tree = ts::Parse(tree_sitter_hcl(), f->text, kDeadlineMs);
     if (!f->tree) {
       f->errors.push_back({"parsing took too long; file skipped", {1, 1}});
-    } else if (auto err = ts::FirstError(ts_tree_root_node(f->tree.get()), f->text)) {
+    } else if (auto err = ts::InnermostFirstError(ts_tree_root_node(f->tree.get()), f->text,
+                                                  {{"block", "attribute", "comment", "body"},
+                                                   "identifier",
+                                                   {"string_lit", "identifier"},
+                                                   "block_start"})) {
       f->errors.push_back({err->message, err->pos});
     }
   }
@@ -586,8 +590,22 @@ Module::Module(Unit& unit, std::vector<HclFile*> files, fs::path dir, std::strin
 
 Module::~Module() = default;
 
+// `override.tf`, `*_override.tf` and their .tf.json: Terraform reads them
+// after the other files of the module.
+static bool IsOverrideFile(const HclFile& f) {
+  std::string base = fs::path(f.abs).filename().string();
+  if (base.ends_with(".tf.json")) base.resize(base.size() - 5);
+  return base == "override.tf" || base.ends_with("_override.tf");
+}
+
 void Module::Load() {
-  for (HclFile* f : files_) {
+  std::vector<HclFile*> ordered;
+  for (bool overrides : {false, true}) {
+    for (HclFile* f : files_) {
+      if (IsOverrideFile(*f) == overrides) ordered.push_back(f);
+    }
+  }
+  for (HclFile* f : ordered) {
     if (f->broken || f->vars) continue;
     if (f->json) {
       LoadJson(*f);
@@ -657,14 +675,33 @@ std::vector<std::pair<std::string, TfVal>> Module::VarFileValues(HclFile& f) {
   return out;
 }
 
+// Terraform rejects a module that declares one address twice, in one file or
+// two: the second declaration is the error, and the first one is kept. An
+// override file (`override.tf`, `*_override.tf`, and their .tf.json) changes
+// a declaration instead; its block stands for the one it overrides.
+void Module::AddDecl(Decl d) {
+  std::string address = (d.mode == "data" ? "data." : "") + d.type + "." + d.name;
+  if (IsOverrideFile(*d.file)) {
+    decls_[address] = d;
+    return;
+  }
+  auto [it, added] = decls_.emplace(address, d);
+  if (added) return;
+  const Decl& first = it->second;
+  unit_.errors.push_back({d.file->path,
+                          {"Duplicate " + d.mode + " \"" + d.type + "\" configuration: a " + d.type + " " + d.mode +
+                               " named \"" + d.name + "\" was already declared at " + first.file->path + ":" +
+                               std::to_string(first.range.begin.line) + "; Terraform rejects the module",
+                           d.range.begin.valid() ? d.range.begin : SourcePos{1, 1}}});
+}
+
 void Module::Declaration(HclFile& f, TSNode block) {
   std::string kind = BlockKind(block, f);
   std::vector<std::string> labels = Labels(block, f);
   TSNode body = BlockBody(block);
   SourceRange range{ts::Start(block), ts::Start(block)};
   if ((kind == "resource" || kind == "data") && labels.size() >= 2) {
-    Decl d{kind, labels[0], labels[1], &f, body, nullptr, range};
-    decls_[(kind == "data" ? "data." : "") + labels[0] + "." + labels[1]] = d;
+    AddDecl(Decl{kind, labels[0], labels[1], &f, body, nullptr, range});
   } else if (kind == "variable" && labels.size() == 1) {
     variables_[labels[0]] = {&f, body};
   } else if (kind == "output" && labels.size() == 1) {
@@ -689,14 +726,13 @@ void Module::LoadJson(HclFile& f) {
       const auto& [type, names] = types->entries[i];
       if (!names.is_map()) continue;
       for (size_t j = 0; j < names.entries.size(); ++j) {
-        Decl d{mode,
-               type,
-               names.entries[j].first,
-               &f,
-               TSNode{},
-               &names.entries[j].second,
-               {names.key_pos[j], names.key_pos[j]}};
-        decls_[(std::string(mode) == "data" ? "data." : "") + type + "." + names.entries[j].first] = d;
+        AddDecl(Decl{mode,
+                     type,
+                     names.entries[j].first,
+                     &f,
+                     TSNode{},
+                     &names.entries[j].second,
+                     {names.key_pos[j], names.key_pos[j]}});
       }
     }
   }

@@ -125,6 +125,7 @@ class Module {
 
   // Declarations.
   void Declaration(HclFile& f, TSNode block);
+  void AddDecl(Decl d);
   void LoadJson(HclFile& f);
   void ApplyVarFile(HclFile& f, const std::string& origin_name);
   std::vector<std::pair<std::string, TfVal>> VarFileValues(HclFile& f);

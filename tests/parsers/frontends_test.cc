@@ -42,6 +42,11 @@ TEST_CASE("Terraform plan JSON and a broken file beside a good one", "[terraform
   CHECK(CompareGolden("tests/golden/terraform/broken.model", ScanDump({"fixtures/parsers/terraform/broken"})) == "");
 }
 
+TEST_CASE("a module declaring one resource address twice is an SM000 at the second declaration", "[terraform]") {
+  CHECK(CompareGolden("tests/golden/terraform/duplicate.model", ScanDump({"fixtures/parsers/terraform/duplicate"})) ==
+        "");
+}
+
 TEST_CASE("a file named alone is evaluated with its module and reports only itself", "[terraform]") {
   std::string whole = ScanDump({"fixtures/parsers/terraform/module"});
   std::string named = ScanDump({"fixtures/parsers/terraform/module/main.tf"});
