@@ -616,7 +616,7 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   FlagInputs own;
   FlagInputs& flags = side.flags ? *side.flags : own;
   std::string error;
-  if (!side.flags || !flags.loaded) {
+  if (!flags.loaded) {
     for (const std::string& a : o.dataset_sizes) {
       if (!AddDatasetSizeArg(a, &flags.datasets, &error)) throw UsageError{"--dataset-size: " + error};
     }
