@@ -91,6 +91,8 @@ std::string_view FormatName(Format f) {
       return "python";
     case Format::kNotebook:
       return "notebook";
+    case Format::kCdk:
+      return "cdk";
   }
   return "unknown";
 }

@@ -67,8 +67,8 @@ struct Val {
   bool AnyUnknown() const;
 };
 
-enum class Format : std::uint8_t { kCloudFormation, kTerraform, kPython, kNotebook };
-std::string_view FormatName(Format f);  // cloudformation|terraform|python|notebook
+enum class Format : std::uint8_t { kCloudFormation, kTerraform, kPython, kNotebook, kCdk };
+std::string_view FormatName(Format f);  // cloudformation|terraform|python|notebook|cdk
 
 enum class WorkloadKind : std::uint8_t {
   kTrainingJob,
