@@ -252,7 +252,9 @@ class Cdk final : public Library {
       return true;
     }
     bool construct = args.positional.size() >= 2 || HasKeyword(args, "scope");
-    bool statement = module == "iam" && (cls == "PolicyStatement" || cls == "PolicyDocument");
+    // A statement is recorded (add_to_policy names it by index); a PolicyDocument is the
+    // shared part's value (CallValue).
+    bool statement = module == "iam" && cls == "PolicyStatement";
     if (construct || statement) {
       *result = a.Foreign("construct", NewConstruct(a, module, cls, args, call, construct));
       return true;

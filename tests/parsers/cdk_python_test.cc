@@ -423,12 +423,11 @@ TEST_CASE("Python CDK fixtures: each app evaluates with the values its defaults,
     const char* id;
     const char* prop;
     const char* value;
-    bool known = true;  // no unknown part (Fn.base64 of the lifecycle script is the shared part's to render)
   };
   const Expect expects[] = {
       {"notebook", "ExploreNotebook", "instance_type", "ml.p3.2xlarge"},
       {"notebook", "ExploreNotebook", "volume_size_in_gb", "100"},
-      {"notebook", "ExploreLifecycle", "on_start", nullptr, false},
+      {"notebook", "ExploreLifecycle", "on_start", nullptr},
       {"notebook", "ExploreNotebook", "notebook_instance_name", "research-explore"},
       {"endpoint", "InferenceModel", "primary_container", nullptr},
       {"endpoint", "InferenceEndpointConfig", "production_variants", nullptr},
@@ -458,6 +457,47 @@ TEST_CASE("Python CDK fixtures: each app evaluates with the values its defaults,
     const cfn::Node* p = c->props.Get(e.prop);
     REQUIRE(p);
     if (e.value) CHECK(p->text == e.value);
-    if (e.known) CHECK_FALSE(Mentions(*p, std::string(aws::kUnknownMarker)));
+    CHECK_FALSE(Mentions(*p, std::string(aws::kUnknownMarker)));
   }
+}
+
+TEST_CASE("Python CDK fixtures synthesize to the workloads they define, at the construct call", "[cdk][python]") {
+  auto evaluate = [](const std::string& name, Run* run) {
+    std::string dir = sagelint::testing::SourcePath("fixtures/cdk/python/" + name);
+    cfn::Node cdk_json = Json(sagelint::testing::ReadFileOrDie(dir + "/cdk.json"));
+    run->opts.root = dir;
+    cdk::AppInput in;
+    in.entry.path = "app.py";
+    in.entry.abs_path = dir + "/app.py";
+    in.entry.text = sagelint::testing::ReadFileOrDie(in.entry.abs_path);
+    in.context = *cdk_json.Get("context");
+    in.opts = &run->opts;
+    run->app = cdk::EvaluatePythonApp(in);
+    return cdk::Synthesize(run->app, run->opts);
+  };
+  auto find = [](const std::vector<FileResult>& results, std::string_view label) -> const Workload* {
+    for (const FileResult& r : results) {
+      for (const Workload& w : r.workloads) {
+        if (w.label == label) return &w;
+      }
+    }
+    return nullptr;
+  };
+  Run notebook;
+  std::vector<FileResult> results = evaluate("notebook", &notebook);
+  const Workload* nb = find(results, "notebook instance 'ExploreNotebook'");
+  REQUIRE(nb);
+  CHECK(nb->path == "stacks/notebook_stack.py");
+  CHECK(nb->format == Format::kCdk);
+  CHECK(nb->range.begin.line == 31);
+  CHECK(nb->instance_type.text == "ml.p3.2xlarge");
+  CHECK(nb->volume_gb.text == "100");
+
+  Run endpoint;
+  results = evaluate("endpoint", &endpoint);
+  const Workload* v = find(results, "endpoint variant 'InferenceEndpointConfig/AllTraffic'");
+  REQUIRE(v);
+  CHECK(v->path == "stacks/endpoint_stack.py");
+  CHECK(v->instance_type.text == "ml.g5.2xlarge");
+  CHECK(v->instance_count.text == "1");
 }
