@@ -21,6 +21,7 @@ constexpr int kMaxDepth = 160;
 constexpr size_t kMaxCallSnapshots = 8;
 constexpr size_t kMaxCalls = 64;
 constexpr long kNeverCalled = LONG_MAX / 4;
+constexpr size_t kMaxUnrolled = 64;  // program runs: loop iterations run one by one
 
 // Collapses whitespace and shortens a condition's source text for messages.
 std::string Shorten(std::string_view text, size_t max) {
@@ -740,6 +741,20 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
         }
         element = store_.OneOf(std::move(alts));
       }
+    }
+    if (eager_ && it.kind == VK::kList && it.complete && it.items.size() <= kMaxUnrolled) {
+      // A program run (a CDK app) runs the body once per known item: each iteration may
+      // create its own constructs. A body that leaves the loop (break, return, raise) ends it.
+      std::vector<Ev> items = it.items;
+      bool through = true;
+      for (const Ev& item : items) {
+        if (halted_) return true;
+        Assign(left, item.v, n);
+        through = ExecBlockImpl(body);
+        if (!through) break;
+      }
+      if (through && !ts_node_is_null(else_clause)) ExecBlockImpl(g_.Field(else_clause, g_.f_body));
+      return true;
     }
     if (runs == false) {
       DeadDeletes(body, "runs only for the items of " + CondText(g_.Field(n, g_.f_right)) + ", and it has none");

@@ -353,6 +353,30 @@ VId Analyzer::Call(TSNode call) {
     v.text = "super:" + std::to_string(self_stack_.back().first);
     return v.ref < 0 ? kUnknown : store_.New(std::move(v));
   }
+  if (eager_ && g_.Kind(fn) == N::kIdentifier && T(fn) == "range" && Lookup("range") == kUnbound) {
+    // `range(n)` in a program run: its items when they are few and known (loops run per item).
+    Args a = EvalArgs(call, false);
+    std::vector<long> bounds;
+    for (const Ev& e : a.positional) {
+      const Value& x = V(e.v);
+      if (x.kind != VK::kNum || x.text.empty() || x.text.size() > 9 ||
+          x.text.find_first_not_of("-0123456789") != std::string::npos || x.text.find('-', 1) != std::string::npos) {
+        return kUnknown;
+      }
+      bounds.push_back(std::stol(x.text));
+    }
+    if (bounds.empty() || bounds.size() > 3 || !a.keywords.empty()) return kUnknown;
+    long from = bounds.size() == 1 ? 0 : bounds[0], to = bounds.size() == 1 ? bounds[0] : bounds[1];
+    long step = bounds.size() == 3 ? bounds[2] : 1;
+    if (step == 0) return kUnknown;
+    Value l;
+    l.kind = VK::kList;
+    for (long i = from; step > 0 ? i < to : i > to; i += step) {
+      if (l.items.size() >= 64) return kUnknown;
+      l.items.push_back(Ev{store_.Num(std::to_string(i)), call});
+    }
+    return store_.New(std::move(l));
+  }
   VId callee = Eval(fn);
   Args args = EvalArgs(call, false);
   pending_var_ = std::move(target);

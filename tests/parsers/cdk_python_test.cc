@@ -501,3 +501,40 @@ TEST_CASE("Python CDK fixtures synthesize to the workloads they define, at the c
   CHECK(v->instance_type.text == "ml.g5.2xlarge");
   CHECK(v->instance_count.text == "1");
 }
+
+TEST_CASE("Python CDK: a loop over known items creates one construct per item", "[cdk][python]") {
+  TempDir dir;
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import aws_sagemaker as sm
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+for i in range(3):
+    sm.CfnNotebookInstance(stack, "User" + str(i), instance_type="ml.t3.medium")
+for team in app.node.try_get_context("teams"):
+    sm.CfnNotebookInstance(stack, f"Team-{team['name']}", instance_type=team["type"])
+    if team["name"] == "b":
+        break
+for i in range(100000):
+    sm.CfnNotebookInstance(stack, "Many", instance_type="ml.t3.medium")
+)");
+  Run run;
+  Evaluate(&run, dir.path(), R"({"teams": [{"name": "a", "type": "ml.p3.2xlarge"},
+                                           {"name": "b", "type": "ml.g5.xlarge"},
+                                           {"name": "c", "type": "ml.m5.large"}]})");
+  const cdk::App& app = run.app;
+  CHECK(Find(app, "User0"));
+  CHECK(Find(app, "User1"));
+  CHECK(Find(app, "User2"));
+  CHECK_FALSE(Find(app, "User3"));
+  const cdk::Construct* a = Find(app, "Team-a");
+  REQUIRE(a);
+  CHECK(a->props.Get("instance_type")->text == "ml.p3.2xlarge");
+  REQUIRE(Find(app, "Team-b"));
+  CHECK(Find(app, "Team-b")->props.Get("instance_type")->text == "ml.g5.xlarge");
+  CHECK_FALSE(Find(app, "Team-c"));  // the loop broke at b
+  // Too many iterations to run one by one: the body is read once, as for any Python file.
+  int many = 0;
+  for (const cdk::Construct& c : app.constructs) many += c.id == "Many";
+  CHECK(many == 1);
+}
