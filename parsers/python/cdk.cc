@@ -319,10 +319,12 @@ class Cdk final : public Library {
       return true;
     }
     if (kind == "construct") {
-      // An L1 construct's prop read back (`model.model_name`), else an attribute it resolves at deploy time.
+      // An L1 construct's prop read back (`model.model_name`) when the app knows it, else an
+      // attribute it resolves at deploy time (a name made at run time still links the two).
       auto& props = construct_args_[static_cast<size_t>(ref)];
       for (const auto& [k, e] : props.keywords) {
-        if (k == name) {
+        VK known = a.store_.Kind(e.v);
+        if (k == name && known != VK::kUnknown && known != VK::kOpaque && known != VK::kOneOf) {
           *result = e.v;
           return true;
         }

@@ -294,7 +294,9 @@ TEST_CASE("Python CDK: struct props, dataclass defaults and references between L
 
 TEST_CASE("Python CDK: app.node.try_get_context, a stack without a subclass, enum members, ref", "[cdk][python]") {
   TempDir dir;
-  dir.Write("app.py", R"(import aws_cdk as cdk
+  dir.Write("app.py", R"(from datetime import datetime
+
+import aws_cdk as cdk
 from aws_cdk import aws_applicationautoscaling as appscaling
 from aws_cdk import aws_sagemaker as sagemaker
 
@@ -304,6 +306,11 @@ size = app.node.try_get_context("size") or "ml.m5.large"
 missing = app.node.try_get_context("nothing")
 cfg = sagemaker.CfnEndpointConfig(stack, "Cfg", production_variants=[{"instanceType": size, "variantName": "A"}])
 ep = sagemaker.CfnEndpoint(stack, "Ep", endpoint_config_name=cfg.ref, tags=missing)
+named = sagemaker.CfnEndpointConfig(stack, "Named", endpoint_config_name="fixed-name", production_variants=[])
+stamped = sagemaker.CfnEndpointConfig(stack, "Stamped", endpoint_config_name=f"cfg-{datetime.now()}",
+                                      production_variants=[])
+sagemaker.CfnEndpoint(stack, "ByName", endpoint_config_name=named.endpoint_config_name)
+sagemaker.CfnEndpoint(stack, "ByRuntimeName", endpoint_config_name=stamped.endpoint_config_name)
 target = appscaling.ScalableTarget(stack, "Target", service_namespace=appscaling.ServiceNamespace.SAGEMAKER,
                                    resource_id=f"endpoint/{ep.attr_endpoint_name}/variant/A",
                                    scalable_dimension="sagemaker:variant:DesiredInstanceCount",
@@ -332,6 +339,14 @@ app.synth()
   CHECK(ref->Get("attribute")->text == "ref");
   REQUIRE(ep->props.Get("tags"));
   CHECK(ep->props.Get("tags")->is_null());  // a context key that is absent: None
+  // A prop read back: the literal when the app wrote one, else the construct's attribute.
+  CHECK(Find(app, "ByName")->props.Get("endpoint_config_name")->text == "fixed-name");
+  int stamped = -1;
+  REQUIRE(Find(app, "Stamped", &stamped));
+  const cfn::Node* runtime = Find(app, "ByRuntimeName")->props.Get("endpoint_config_name");
+  CHECK(runtime->tag == cdk::kAttributeTag);
+  CHECK(runtime->Get("construct")->text == std::to_string(stamped));
+  CHECK(runtime->Get("attribute")->text == "endpoint_config_name");
   const cdk::Construct* target = Find(app, "Target", &target_index);
   REQUIRE(target);
   CHECK(target->module == "applicationautoscaling");
