@@ -31,8 +31,9 @@ class Extractor {
  public:
   // `scope`: the linking scope (the file, or the file and its document).
   Extractor(const Node& root, const SourceFile& file, const ResolveOptions& opts, std::string scope,
-            std::string label_suffix, FileResult* out)
-      : t_(root, opts),
+            std::string label_suffix, FileResult* out, std::vector<std::string>* owners = nullptr)
+      : owners_(owners),
+        t_(root, opts),
         file_(file),
         opts_(opts),
         scope_(std::move(scope)),
@@ -64,6 +65,7 @@ class Extractor {
       if (!label_suffix_.empty()) {
         for (size_t k = before; k < out_->workloads.size(); ++k) out_->workloads[k].label += label_suffix_;
       }
+      if (owners_) owners_->resize(out_->workloads.size(), id);
     }
   }
 
@@ -622,6 +624,7 @@ class Extractor {
     }
   }
 
+  std::vector<std::string>* owners_;  // the logical ID of each workload's resource, when asked
   Template t_;
   const SourceFile& file_;
   const ResolveOptions& opts_;
@@ -767,6 +770,12 @@ void ExpandLoops(const Node& resources, const Template& t, Node* out, std::set<s
 }
 
 }  // namespace
+
+void ExtractTemplate(const Node& root, const SourceFile& file, const ResolveOptions& opts, const std::string& scope,
+                     FileResult* out, std::vector<std::string>* owners) {
+  Extractor(root, file, opts, scope, "", out, owners).Run();
+}
+
 }  // namespace cfn
 
 bool LooksLikeCloudFormation(std::string_view text) {

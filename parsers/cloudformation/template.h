@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parsers/cloudformation/node.h"
 #include "parsers/frontend.h"
@@ -60,6 +61,12 @@ std::string IntrinsicName(const Node& n, const Node** args);
 
 // The plain text of a known Val, or nullopt.
 std::optional<std::string> KnownText(const Val& v);
+
+// The workloads of a template already loaded (a CDK app's, synthesized from
+// its constructs): as a template file's, linked in `scope`. `owners`, when
+// given, gets the logical ID of each workload's resource, in order.
+void ExtractTemplate(const Node& root, const SourceFile& file, const ResolveOptions& opts, const std::string& scope,
+                     FileResult* out, std::vector<std::string>* owners = nullptr);
 
 }  // namespace sagelint::cfn
 
