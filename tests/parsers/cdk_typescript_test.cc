@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "linter/report/model_dump.h"
 #include "parsers/aws/request.h"
 #include "parsers/cdk/app.h"
 #include "tests/catch.h"
@@ -490,6 +491,13 @@ TEST_CASE("cdk ts: the fixture apps", "[cdk][typescript]") {
       std::string diff = sagelint::testing::CompareGolden("tests/golden/cdk-typescript/" + name + ".txt", Dump(app));
       INFO(diff);
       CHECK(diff.empty());
+      // What the app synthesizes, read as workloads.
+      std::string model;
+      for (const FileResult& r : cdk::Synthesize(app, opts)) model += DumpFileResult(r);
+      std::string model_diff =
+          sagelint::testing::CompareGolden("tests/golden/cdk-typescript/" + name + ".model.txt", model);
+      INFO(model_diff);
+      CHECK(model_diff.empty());
     }
   }
 }
