@@ -356,7 +356,7 @@ new sagemaker.CfnNotebookInstance(s, 'Nb', { instanceType: TYPE, roleArn: helper
   CHECK(app.notes[0].second.pos.line == 3);
 }
 
-TEST_CASE("cdk ts: a broken file gives an error with its position; the rest is still read", "[cdk][typescript]") {
+TEST_CASE("cdk ts: a broken file gives an error with its position and the rest is still read", "[cdk][typescript]") {
   TempDir dir;
   dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
 import { Broken } from '../lib/broken';
@@ -500,4 +500,32 @@ TEST_CASE("cdk ts: the fixture apps", "[cdk][typescript]") {
       CHECK(model_diff.empty());
     }
   }
+}
+
+TEST_CASE("cdk ts: both branches of an unknown condition run, one stack per id", "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+class Nb extends cdk.Stack {
+  constructor(scope: cdk.App, id: string, props?: { big?: boolean }) {
+    super(scope, id);
+    const type = props?.big ? 'ml.p3.2xlarge' : 'ml.t3.medium';
+    new sagemaker.CfnNotebookInstance(this, 'Nb', { instanceType: type, roleArn: 'r' });
+  }
+}
+const app = new cdk.App();
+if (process.env.ALL_STACKS) {
+  new Nb(app, 'Research', { big: true });
+  new Nb(app, 'Extra');
+} else {
+  new Nb(app, 'Research', { big: true });
+}
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.stacks.size() == 2);
+  CHECK(app.stacks[0].id == "Research");
+  CHECK(app.stacks[1].id == "Extra");
+  REQUIRE(app.constructs.size() == 2);
+  CHECK(Show(app.constructs[0].props) == "{instanceType: 'ml.p3.2xlarge', roleArn: 'r'}");
+  CHECK(Show(app.constructs[1].props) == "{instanceType: 'ml.t3.medium', roleArn: 'r'}");
 }

@@ -1594,13 +1594,23 @@ class Evaluator {
     self.pos = ts::Start(n);
     self.file = frame_->file;
     int saved_stack = current_stack_;
-    if (IsStackClass(callee)) {
+    // Two stacks of one id in one scope are refused by the CDK, so both
+    // branches of an unknown condition that create it stand for one stack.
+    std::pair<const void*, std::string> key;
+    bool stack = IsStackClass(callee);
+    if (stack && args.values.size() >= 2 && args.values[1].k == K::kStr) {
+      key = {args.values[0].obj.get(), args.values[1].text};
+      auto it = stack_instances_.find(key);
+      if (it != stack_instances_.end()) return it->second;
+    }
+    if (stack) {
       self.obj->is_stack = true;
       self.obj->stack = RecordStack(args, n);
     } else {
       self.obj->stack = args.values.empty() ? current_stack_ : StackOf(args.values[0]);
     }
     current_stack_ = self.obj->stack;
+    if (!key.second.empty()) stack_instances_[key] = self;
     RunConstructor(callee.cls, self, args, ts::Start(n), 0);
     current_stack_ = saved_stack;
     return self;
@@ -2040,6 +2050,7 @@ class Evaluator {
   int expr_depth_ = 0;
   bool stopped_ = false;
   long node_budget_ = 0;
+  std::map<std::pair<const void*, std::string>, Value> stack_instances_;  // (scope, id) -> the stack
   int open_loops_ = 0;  // loops whose body runs once for all their iterations
 };
 
