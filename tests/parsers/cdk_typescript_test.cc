@@ -529,3 +529,24 @@ if (process.env.ALL_STACKS) {
   CHECK(Show(app.constructs[0].props) == "{instanceType: 'ml.p3.2xlarge', roleArn: 'r'}");
   CHECK(Show(app.constructs[1].props) == "{instanceType: 'ml.t3.medium', roleArn: 'r'}");
 }
+
+TEST_CASE("cdk ts: callbacks run, per item over a known array, once over unknown items", "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+const app = new cdk.App();
+const s = new cdk.Stack(app, 'S');
+['a', 'b'].forEach((name, i) => {
+  new sagemaker.CfnNotebookInstance(s, `Nb${name}`, { instanceType: 'ml.t3.medium', volumeSizeInGb: i });
+});
+const subnets: string[] = [];
+someVpc.publicSubnets.forEach((subnet) => subnets.push(subnet.subnetId));
+const ids = ['x'].map((x) => `${x}-1`);
+new sagemaker.CfnDomain(s, 'Domain', { subnetIds: subnets, domainName: ids[0] });
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 3);
+  CHECK(app.constructs[0].id == "Nba");
+  CHECK(Show(app.constructs[1].props) == "{instanceType: 'ml.t3.medium', volumeSizeInGb: 1}");
+  CHECK(Show(app.constructs[2].props) == "{subnetIds: [?], domainName: 'x-1'}");
+}

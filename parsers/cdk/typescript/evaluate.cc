@@ -1545,7 +1545,9 @@ class Evaluator {
     c.cls = cls;
     c.file = frame_->file;
     c.call = Range(n);
-    bool scoped = args.values.size() >= 2 && ScopeLike(args.values[0]);
+    // `new X(scope, id, props)`: an id is a string (not `new SfnStateMachine(machine, {…})`).
+    bool scoped = args.values.size() >= 2 && ScopeLike(args.values[0]) &&
+                  (args.values[1].k == K::kStr || args.values[1].k == K::kUnknown || args.values[1].k == K::kJoin);
     if (scoped) {
       c.stack = StackOf(args.values[0]);
       if (args.values[1].k == K::kStr) c.id = args.values[1].text;
@@ -1790,6 +1792,39 @@ class Evaluator {
     Value callee = Eval(fnode, scope);
     Args args = EvalArgs(ts::Field(n, "arguments"), scope);
     if (Spent()) return Unknown(at, frame_->file);
+    if (callee.k == K::kMethod && callee.index == -3 && callee.obj && callee.obj->complete &&
+        (callee.text == "forEach" || callee.text == "map") && !args.values.empty() &&
+        args.values[0].k == K::kFunction && callee.obj->fields.size() <= kMaxLoop) {
+      // A callback over a known array: once per item.
+      auto items = callee.obj->fields;
+      Value out;
+      out.k = K::kObject;
+      out.obj = std::make_shared<Obj>();
+      out.obj->array = true;
+      out.obj->file = frame_->file;
+      for (size_t i = 0; i < items.size() && !Spent(); ++i) {
+        Args call;
+        call.values.push_back(items[i].second);
+        call.values.push_back(Str(std::to_string(i), at));
+        call.values.back().k = K::kNum;
+        out.obj->Set(std::to_string(i), CallFunction(*args.values[0].fn, call, at), at);
+      }
+      if (callee.text == "map") return out;
+      return Undefined();
+    }
+    if (callee.k != K::kFunction) {
+      // A function handed to code that is not run here (`xs.forEach(x => …)`
+      // over unknown items, a library callback): its body runs once with
+      // unknown arguments, as a loop body.
+      for (const Value& a : args.values) {
+        if (a.k != K::kFunction || Spent()) continue;
+        ++open_loops_;
+        Args unknown;
+        unknown.spread_unknown = true;
+        CallFunction(*a.fn, unknown, at);
+        --open_loops_;
+      }
+    }
     switch (callee.k) {
       case K::kFunction:
         return CallFunction(*callee.fn, args, at);
