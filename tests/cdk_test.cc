@@ -89,3 +89,25 @@ TEST_CASE("a CDK app written in Python and in TypeScript gives the same findings
   }
   CHECK(compared > 0);
 }
+
+TEST_CASE("a file of a CDK app named alone is evaluated from its app's entry", "[cdk][e2e][pre-commit]") {
+  auto scan = [](std::vector<std::string> paths) {
+    ScanOptions opts;
+    opts.paths = std::move(paths);
+    opts.jobs = 1;
+    std::vector<std::string> out;
+    for (const Finding& f : Scan(opts).findings) out.push_back(f.path + " " + f.rule);
+    return out;
+  };
+  // The stack file holds the constructs; the values come from app.py, a JSON
+  // file and cdk.json, none of them named.
+  CHECK(scan({"fixtures/cdk/python/notebook/stacks/notebook_stack.py"}) ==
+        std::vector<std::string>{"fixtures/cdk/python/notebook/stacks/notebook_stack.py SM103",
+                                 "fixtures/cdk/python/notebook/stacks/notebook_stack.py SM202"});
+  CHECK(scan({"fixtures/cdk/typescript/notebook/lib/notebook-stack.ts"}) ==
+        std::vector<std::string>{"fixtures/cdk/typescript/notebook/lib/notebook-stack.ts SM103",
+                                 "fixtures/cdk/typescript/notebook/lib/notebook-stack.ts SM202"});
+  // The entry alone: its app is evaluated, the findings are the stack file's.
+  CHECK(scan({"fixtures/cdk/python/notebook/app.py"}).empty());
+  CHECK(scan({"fixtures/cdk/typescript/notebook/bin/app.ts"}).empty());
+}

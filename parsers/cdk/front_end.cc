@@ -85,6 +85,11 @@ std::vector<FileResult> EvaluateApp(const SourceFile& cdk_json, const ResolveOpt
   }
   const FileSource& files = *opts.files;
   fs::path dir = fs::path(cdk_json.abs_path).parent_path();
+  // `node bin/app.js` runs what `tsc` compiled, usually not committed: its source then.
+  if (entry->ends_with(".js") && !files.Exists((dir / *entry).string())) {
+    std::string source = entry->substr(0, entry->size() - 3) + ".ts";
+    if (files.IsRegularFile((dir / source).string())) entry = source;
+  }
   std::string entry_abs = (dir / *entry).lexically_normal().string();
   std::optional<std::string> canonical = files.WeaklyCanonical(entry_abs);
   std::optional<std::string> root =
