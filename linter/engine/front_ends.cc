@@ -53,7 +53,11 @@ std::span<const FrontEnd> FrontEnds() { return kFrontEnds; }
 const FrontEnd* FrontEndForPath(std::string_view path) {
   for (const FrontEnd& fe : kFrontEnds) {
     for (std::string_view suffix : fe.suffixes) {
-      if (EndsWithNoCase(path, suffix)) return &fe;
+      // "/cdk.json" is a whole file name: also a path that is only that name.
+      if (EndsWithNoCase(path, suffix) ||
+          (suffix.starts_with("/") && path.size() + 1 == suffix.size() && EndsWithNoCase(path, suffix.substr(1)))) {
+        return &fe;
+      }
     }
   }
   return nullptr;

@@ -51,6 +51,7 @@ TEST_CASE("a file's name chooses its front end, whatever its case", "[engine][fr
       {"train.py", "python"},
       {"Explore.IPYNB", "notebook"},
       {"infra/cdk.json", "cdk.json"},
+      {"cdk.json", "cdk.json"},
       {"/abs/cdk.json", "cdk.json"},
       {"mycdk.json", "yaml/json"},
       {"bin/app.ts", "typescript"},
