@@ -107,6 +107,8 @@ TEST_CASE("a file of a CDK app named alone is evaluated from its app's entry", "
   CHECK(scan({"fixtures/cdk/typescript/notebook/lib/notebook-stack.ts"}) ==
         std::vector<std::string>{"fixtures/cdk/typescript/notebook/lib/notebook-stack.ts SM103",
                                  "fixtures/cdk/typescript/notebook/lib/notebook-stack.ts SM202"});
+  // Named and inside a scanned app directory: the app is evaluated once.
+  CHECK(scan({"fixtures/cdk/python/notebook/stacks/notebook_stack.py", "fixtures/cdk/python/notebook"}).size() == 2);
   // The entry alone: its app is evaluated, the findings are the stack file's.
   CHECK(scan({"fixtures/cdk/python/notebook/app.py"}).empty());
   CHECK(scan({"fixtures/cdk/typescript/notebook/bin/app.ts"}).empty());

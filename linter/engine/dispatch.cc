@@ -10,6 +10,7 @@
 #include "linter/base/paths.h"
 #include "linter/base/strings.h"
 #include "linter/engine/front_ends.h"
+#include "parsers/cdk/front_end.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
@@ -371,6 +372,18 @@ const std::string& WorkUnit::root() const {
 }
 
 Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover) {
+  // A CDK app whose cdk.json the scan reads is evaluated once, from there: a
+  // file of it also named alone is not evaluated again from its entry.
+  std::vector<std::string> apps;
+  for (const DiscoveredFile& f : files) {
+    if (IsCdkJson(f.abs_path())) apps.push_back(fs::path(f.abs_path()).parent_path().string());
+  }
+  for (DiscoveredFile& f : files) {
+    if (!f.named || !f.front_end || !f.front_end->parse_app || IsCdkJson(f.abs_path())) continue;
+    for (const std::string& dir : apps) {
+      if (InsideRoot(f.abs_path(), dir)) f.named = false;
+    }
+  }
   Plan plan;
   std::vector<WorkUnit>& units = plan.modules;
   std::map<std::string, std::vector<DiscoveredFile>> modules;  // by directory (canonical)

@@ -552,11 +552,15 @@ class Synth {
     }
     SourcePos at = m.call.begin;
     size_t stack = StackOf(m.construct);
-    if (name == "addtopolicy" || name == "addtoprincipalpolicy") {
+    bool role = c.module == "iam" && c.cls == "Role";
+    if (name == "addtopolicy" || name == "addtoprincipalpolicy" || name == "addtorolepolicy") {
       if (m.args.empty()) return;
-      if (c.module == "iam" && c.cls == "Role") {
+      // A function's, state machine's or project's `add_to_role_policy`: the
+      // default policy of the service role the CDK creates for it.
+      if (role || name == "addtorolepolicy") {
         // The role's default policy, one per file that adds to it.
-        std::string id = logical_[m.construct] + "DefaultPolicy" + (m.file == c.file ? "" : std::to_string(m.file));
+        std::string id = logical_[m.construct] + (role ? "DefaultPolicy" : "ServiceRoleDefaultPolicy") +
+                         (m.file == c.file ? "" : std::to_string(m.file));
         Node* res = const_cast<Node*>(stacks_[stack].resources.Get(id));
         if (!res) {
           Node props = Map(at);
@@ -564,11 +568,13 @@ class Synth {
           Put(&doc, "Version", Scalar("2012-10-17", at), at);
           Put(&doc, "Statement", Seq(at), at);
           Put(&props, "PolicyDocument", std::move(doc), at);
-          Node roles = Seq(at);
-          Node ref = Map(at);
-          Put(&ref, "Ref", Scalar(logical_[m.construct], at), at);
-          roles.items.push_back(std::move(ref));
-          Put(&props, "Roles", std::move(roles), at);
+          if (role) {
+            Node roles = Seq(at);
+            Node ref = Map(at);
+            Put(&ref, "Ref", Scalar(logical_[m.construct], at), at);
+            roles.items.push_back(std::move(ref));
+            Put(&props, "Roles", std::move(roles), at);
+          }
           Add(stack, id, "AWS::IAM::Policy", std::move(props), at, m.file);
           res = const_cast<Node*>(stacks_[stack].resources.Get(id));
         }
