@@ -210,6 +210,7 @@ class Synth {
       if (v.text == "iam.PolicyDocument") return PolicyDocument(v, depth + 1);
       return Scalar(std::string(aws::kUnknownMarker), v.pos);
     }
+    if (v.is_scalar() && v.text.find('\x02') != std::string::npos) return Tokens(v, depth);
     Node out = v;
     out.tag.clear();
     if (!v.tag.empty() && !v.tag.starts_with("!cdk")) out.tag = v.tag;
@@ -225,6 +226,38 @@ class Synth {
       out.key_pos.push_back(i < v.key_pos.size() ? v.key_pos[i] : v.pos);
     }
     return out;
+  }
+
+  // A string holding tokens → Fn::Join ["", [text, value, text, …]].
+  Node Tokens(const Node& v, int depth) const {
+    Node parts = Seq(v.pos);
+    std::string_view text = v.text;
+    while (!text.empty()) {
+      size_t open = text.find('\x02');
+      size_t close = open == std::string_view::npos ? open : text.find('\x02', open + 1);
+      if (close == std::string_view::npos) {
+        parts.items.push_back(Scalar(std::string(text), v.pos));
+        break;
+      }
+      if (open > 0) parts.items.push_back(Scalar(std::string(text.substr(0, open)), v.pos));
+      std::string index(text.substr(open + 1, close - open - 1));
+      char* end = nullptr;
+      unsigned long i = std::strtoul(index.c_str(), &end, 10);
+      if (index.empty() || *end != '\0' || i >= app_.tokens.size()) {
+        parts.items.push_back(Scalar(std::string(aws::kUnknownMarker), v.pos));
+      } else {
+        Node token = Value(app_.tokens[i], true, depth + 1);
+        token.pos = v.pos;
+        parts.items.push_back(std::move(token));
+      }
+      text.remove_prefix(close + 1);
+    }
+    Node args = Seq(v.pos);
+    args.items.push_back(Scalar("", v.pos));
+    args.items.push_back(std::move(parts));
+    Node join = Map(v.pos);
+    Put(&join, "Fn::Join", std::move(args), v.pos);
+    return join;
   }
 
   Node Properties(const Construct& c) const {
