@@ -22,6 +22,9 @@ constexpr FrontEnd kFrontEnds[] = {
      nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false},
     {"cloudformation", "yaml/json", Format::kCloudFormation, kYamlOrJsonFiles, LooksLikeCloudFormation, ParseTemplate,
      nullptr, CommentSyntax::kYaml, CommentSyntax::kYaml, false},
+    // IAM policy documents: JSON has no comments (suppress by exclude:, rules: or a baseline).
+    {"iam-policy", "yaml/json", Format::kCloudFormation, kYamlOrJsonFiles, LooksLikeIamPolicyDocument,
+     ParseIamPolicyDocument, nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false},
     {"python", "python", Format::kPython, kPythonFiles, nullptr, ParsePython, nullptr, CommentSyntax::kPython,
      CommentSyntax::kPython, true},
     {"notebook", "notebook", Format::kNotebook, kNotebookFiles, nullptr, ParseNotebook, nullptr,

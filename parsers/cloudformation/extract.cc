@@ -61,8 +61,13 @@ class Extractor {
         if (props && !props->is_map()) w.complete = false;
         Resource(type->text, w, res, props);
       }
-      if (!label_suffix_.empty()) {
-        for (size_t k = before; k < out_->workloads.size(); ++k) out_->workloads[k].label += label_suffix_;
+      // A template `cdk synth` wrote names the construct each resource comes from.
+      std::string suffix = label_suffix_;
+      if (const Node* path = res.Find({"Metadata", "aws:cdk:path"}); path && path->is_scalar() && path->tag.empty()) {
+        suffix = " (" + path->text + ")" + suffix;
+      }
+      if (!suffix.empty()) {
+        for (size_t k = before; k < out_->workloads.size(); ++k) out_->workloads[k].label += suffix;
       }
     }
   }
@@ -375,11 +380,7 @@ class Extractor {
   void ManagedArns(const Workload& base, const Node* arns) {
     if (!arns || !arns->is_seq()) return;
     for (const Node& a : arns->items) {
-      Val v = t_.Resolve(&a);
-      std::string text = v.known() ? v.text : (a.is_scalar() ? a.text : "");
-      const Node* args = nullptr;
-      if (!v.known() && IntrinsicName(a, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
-      if (!aws::IsSageMakerFullAccessArn(text)) continue;
+      if (!aws::IsSageMakerFullAccessArn(t_.PartialText(&a).value_or(""))) continue;
       Emit(aws::SageMakerFullAccess(base, RangeOf(a.pos), "IAM role '" + base.name + "'", base.name));
     }
   }
@@ -483,10 +484,7 @@ class Extractor {
                                &out_->workloads);
         continue;
       }
-      Val v = t_.Resolve(&p);
-      std::string text = v.known() ? v.text : (p.is_scalar() ? p.text : "");
-      const Node* args = nullptr;
-      if (!v.known() && IntrinsicName(p, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
+      std::string text = t_.PartialText(&p).value_or("");
       if (text == "AmazonSageMakerFullAccess" || aws::IsSageMakerFullAccessArn(text)) {
         Emit(aws::SageMakerFullAccess(base, RangeOf(p.pos), what + " '" + base.name + "'", base.name));
       }
@@ -508,13 +506,43 @@ class Extractor {
       const Node* tmpl = args->is_seq() && !args->items.empty() ? &args->items[0] : args;
       line_offset = tmpl->pos.line;
     } else {
-      Val v = t_.Resolve(&str);
-      if (!v.known()) return false;
-      text = v.text;
+      // Fn::Join (CDK writes every JSON body holding a token as one): the
+      // unknown parts as the marker, read only where they stand for values.
+      auto partial = t_.PartialText(&str);
+      if (!partial || UnknownOutsideValues(*partial)) return false;
+      text = std::move(*partial);
     }
     std::vector<LoadError> errors;
     if (LoadDocument(text, line_offset, LoadLimits{}, doc, &errors)) return doc->is_map();
     for (const LoadError& e : errors) out_->errors.push_back({"in embedded JSON: " + e.message, e.pos});
+    return false;
+  }
+
+  // Whether an unknown part of JSON text stands outside a string or in a
+  // member's name: there it could add or replace members (the Spot setting of
+  // a training job), so the document is not read at all.
+  static bool UnknownOutsideValues(std::string_view json) {
+    const std::string_view marker = aws::kUnknownMarker;
+    for (size_t i = 0; i < json.size();) {
+      if (json[i] != '"') {
+        if (json.substr(i, marker.size()) == marker) return true;
+        ++i;
+        continue;
+      }
+      bool unknown = false;
+      size_t j = i + 1;
+      for (; j < json.size() && json[j] != '"'; ++j) {
+        if (json[j] == '\\') {
+          ++j;
+        } else if (json.substr(j, marker.size()) == marker) {
+          unknown = true;
+        }
+      }
+      size_t k = j + 1;
+      while (k < json.size() && std::isspace(static_cast<unsigned char>(json[k]))) ++k;
+      if (unknown && k < json.size() && json[k] == ':') return true;
+      i = j + 1;
+    }
     return false;
   }
 
