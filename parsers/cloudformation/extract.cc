@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "linter/base/paths.h"
 #include "parsers/aws/request.h"
@@ -518,30 +519,54 @@ class Extractor {
     return false;
   }
 
-  // Whether an unknown part of JSON text stands outside a string or in a
-  // member's name: there it could add or replace members (the Spot setting of
-  // a training job), so the document is not read at all.
+  // Whether an unknown part of JSON text stands where it could add or replace
+  // members (the Spot setting of a training job): in a member's name, or
+  // outside a string other than as a whole value (CDK writes a number token
+  // bare: `"InstanceCount":<token>,`). Such a document is not read at all.
   static bool UnknownOutsideValues(std::string_view json) {
     const std::string_view marker = aws::kUnknownMarker;
+    constexpr std::string_view kBlank = " \t\r\n";
+    std::vector<char> open;  // the containers around: '{' or '['
+    bool name_next = false;  // in an object, where a member's name stands
     for (size_t i = 0; i < json.size();) {
-      if (json[i] != '"') {
-        if (json.substr(i, marker.size()) == marker) return true;
-        ++i;
+      char c = json[i];
+      if (c == '"') {
+        bool unknown = false;
+        size_t j = i + 1;
+        for (; j < json.size() && json[j] != '"'; ++j) {
+          if (json[j] == '\\') {
+            ++j;
+          } else if (json.substr(j, marker.size()) == marker) {
+            unknown = true;
+          }
+        }
+        if (unknown && name_next) return true;
+        i = j + 1;
         continue;
       }
-      bool unknown = false;
-      size_t j = i + 1;
-      for (; j < json.size() && json[j] != '"'; ++j) {
-        if (json[j] == '\\') {
-          ++j;
-        } else if (json.substr(j, marker.size()) == marker) {
-          unknown = true;
-        }
+      if (json.substr(i, marker.size()) == marker) {
+        size_t before = i == 0 ? std::string_view::npos : json.find_last_not_of(kBlank, i - 1);
+        size_t after = json.find_first_not_of(kBlank, i + marker.size());
+        bool whole_value = !name_next && !open.empty() && before != std::string_view::npos &&
+                           std::string_view(":[,").find(json[before]) != std::string_view::npos &&
+                           after != std::string_view::npos &&
+                           std::string_view(",}]").find(json[after]) != std::string_view::npos;
+        if (!whole_value) return true;
+        i += marker.size();
+        continue;
       }
-      size_t k = j + 1;
-      while (k < json.size() && std::isspace(static_cast<unsigned char>(json[k]))) ++k;
-      if (unknown && k < json.size() && json[k] == ':') return true;
-      i = j + 1;
+      if (c == '{' || c == '[') {
+        open.push_back(c);
+        name_next = c == '{';
+      } else if (c == '}' || c == ']') {
+        if (!open.empty()) open.pop_back();
+        name_next = false;
+      } else if (c == ':') {
+        name_next = false;
+      } else if (c == ',') {
+        name_next = !open.empty() && open.back() == '{';
+      }
+      ++i;
     }
     return false;
   }

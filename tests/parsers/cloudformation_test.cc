@@ -252,13 +252,21 @@ TEST_CASE("Fn::Join keeps its known text only where the unknown parts cannot cha
           \"InstanceCount\": 1}}}]}"])");
   CHECK(in_value.find("training_job") != std::string::npos);
   CHECK(in_value.find("ml.p3.2xlarge") != std::string::npos);
+  // A bare token as a whole value (CDK writes a number so): read, the count unknown.
+  std::string bare = dump(
+      R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {\"ResourceConfig\":
+          {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": ", {"Ref": "Count"}, "}}}]}"])");
+  CHECK(bare.find("training_job") != std::string::npos);
+  CHECK(bare.find("instance_count: unknown") != std::string::npos);
   // An unknown part where members stand (or in a member's name) could set
   // EnableManagedSpotTraining: the body is not read.
   for (const char* structure :
        {R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {", {"Ref": "Args"},
             ", \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1}}}]}"])",
         R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {\"", {"Ref": "Key"},
-            "\": true, \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1}}}]}"])"}) {
+            "\": true, \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1}}}]}"])",
+        R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {\"ResourceConfig\":
+            {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1}, ", {"Ref": "More"}, "}}]}"])"}) {
     INFO(structure);
     CHECK(dump(structure).find("training_job") == std::string::npos);
   }
