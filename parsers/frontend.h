@@ -89,6 +89,13 @@ std::optional<std::string> CheckTerraformVarFile(const std::string& path, const 
 FileResult ParseTerraformPlan(const SourceFile& file, const ResolveOptions& opts);
 bool LooksLikeTerraformPlan(std::string_view text);
 
+// An IAM policy document in its own JSON file (top level `Version` and
+// `Statement`, nothing but `Id` besides): its statements, as CloudFormation
+// reads an AWS::IAM::Policy's document. A trust or resource policy (a
+// statement naming a Principal) gives none.
+FileResult ParseIamPolicyDocument(const SourceFile& file, const ResolveOptions& opts);
+bool LooksLikeIamPolicyDocument(std::string_view text);
+
 // SageMaker Python SDK / boto3 code, and Jupyter notebooks (code cells in order).
 FileResult ParsePython(const SourceFile& file, const ResolveOptions& opts);
 FileResult ParseNotebook(const SourceFile& file, const ResolveOptions& opts);

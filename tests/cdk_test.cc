@@ -51,7 +51,7 @@ std::string Describe(const std::string& dir, std::vector<std::string>* rules_and
 }  // namespace
 
 TEST_CASE("CDK fixture apps give their expected findings and workloads", "[cdk][e2e]") {
-  for (const char* language : {"python", "typescript", "synth"}) {
+  for (const char* language : {"python", "typescript"}) {
     fs::path base = fs::path("fixtures/cdk") / language;
     if (!fs::exists(base)) continue;
     std::vector<fs::path> apps;

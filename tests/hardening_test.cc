@@ -327,6 +327,25 @@ TEST_CASE("configuration: duplicate keys, non-finite numbers", "[adversarial][cl
   CHECK(r.err.find("'nan' is not a number") != std::string::npos);
 }
 
+TEST_CASE("cdk.out: skipped where git ignores it, read when named or with --no-ignore", "[cli][discover][cdk]") {
+  Scratch s;
+  s.Write("repo/.git/HEAD", "ref: refs/heads/main\n");
+  s.Write("repo/.gitignore", "cdk.out\n");
+  s.Write("repo/app/cdk.out/Stack.template.json",
+          R"({"Resources": {"Nb": {"Type": "AWS::SageMaker::NotebookInstance", "Properties": {"InstanceType":
+          "ml.t3.medium", "RoleArn": "arn:aws:iam::1:role/r"}, "Metadata": {"aws:cdk:path": "Stack/Nb"}}}})");
+  auto r = RunSagelint("scan --no-color --quiet repo", s.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("Stack.template.json") == std::string::npos);
+  for (const char* args : {"repo/app/cdk.out", "repo/app/cdk.out/Stack.template.json", "--no-ignore repo"}) {
+    INFO(args);
+    r = RunSagelint(std::string("scan --no-color --quiet ") + args, s.path());
+    CHECK(r.status == 1);
+    CHECK(r.out.find("repo/app/cdk.out/Stack.template.json:1:16: warning[SM201] notebook instance 'Nb' (Stack/Nb)") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE(".gitignore files apply only inside the scan root and its git work tree", "[adversarial][cli][discover]") {
   Scratch s;
   // No git work tree here: a stray `*` in a parent directory must not hide the scan.

@@ -29,6 +29,9 @@ constexpr FrontEnd kFrontEnds[] = {
      nullptr, nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false, false, false},
     {"cloudformation", "yaml/json", Format::kCloudFormation, kYamlOrJsonFiles, LooksLikeCloudFormation, ParseTemplate,
      nullptr, nullptr, CommentSyntax::kYaml, CommentSyntax::kYaml, false, false, false},
+    // IAM policy documents: JSON has no comments (suppress by exclude:, rules: or a baseline).
+    {"iam-policy", "yaml/json", Format::kCloudFormation, kYamlOrJsonFiles, LooksLikeIamPolicyDocument,
+     ParseIamPolicyDocument, nullptr, nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false, false, false},
     {"cdk-python", "python", Format::kCdk, kPythonFiles, MentionsCdk, nullptr, nullptr, ParseCdkSource,
      CommentSyntax::kPython, CommentSyntax::kPython, true, false, false},
     {"python", "python", Format::kPython, kPythonFiles, nullptr, ParsePython, nullptr, nullptr, CommentSyntax::kPython,

@@ -261,12 +261,29 @@ void States(const Node& def, const ValueFn& value, const Workload& base, std::ve
   }
 }
 
+constexpr size_t kMaxPatternBytes = 64u << 10;
+
 // A statement's resource: its value, or for an `Fn::Sub` that does not
 // resolve (`arn:${AWS::Partition}:sagemaker:${AWS::Region}:…`) the template
-// with each `${…}` read as the wildcard `*`: the resource type stays visible.
+// with each `${…}` read as the wildcard `*`, and for an `Fn::Join` (CDK's
+// form of the same ARN) its parts with each unknown one read as `*`: the
+// resource type stays visible.
 Val ResourcePattern(const Node& r, const ValueFn& value) {
   Val v = value(&r);
   if (v.known()) return v;
+  const Node* join = r.tag == "!Join" ? &r : nullptr;
+  if (r.is_map() && r.entries.size() == 1 && r.entries[0].first == "Fn::Join") join = &r.entries[0].second;
+  if (join) {
+    if (!join->is_seq() || join->items.size() != 2 || !join->items[0].is_scalar() || !join->items[1].is_seq()) return v;
+    std::string out;
+    for (size_t i = 0; i < join->items[1].items.size(); ++i) {
+      Val part = value(&join->items[1].items[i]);
+      if (i) out += join->items[0].text;
+      out += part.known() ? part.text : "*";
+      if (out.size() > kMaxPatternBytes) return v;  // no ARN is this long
+    }
+    return Val::Known(out, v.range, "Fn::Join with its unknown parts as wildcards");
+  }
   const Node* tmpl = nullptr;
   if (r.tag == "!Sub") tmpl = &r;
   if (r.is_map() && r.entries.size() == 1 && r.entries[0].first == "Fn::Sub") tmpl = &r.entries[0].second;
@@ -284,12 +301,12 @@ Val ResourcePattern(const Node& r, const ValueFn& value) {
 }
 
 void Statement(const Node& s, const ValueFn& value, const Workload& base, const std::string& policy, size_t index,
-               std::vector<Workload>* out) {
+               std::string_view noun, std::vector<Workload>* out) {
   if (!s.is_map()) return;
   Workload w = base;
   w.kind = WorkloadKind::kIamStatement;
   w.range = {s.pos, s.pos};
-  w.label = "IAM policy '" + policy + "' statement " + std::to_string(index);
+  w.label = std::string(noun) + " '" + policy + "' statement " + std::to_string(index);
   w.iam.policy = policy;
   w.iam.effect = value(s.Get("Effect"));
   const Node* actions = s.Get("Action");
@@ -355,13 +372,13 @@ void MapStateMachine(const Node& definition, const ValueFn& value, const Workloa
 }
 
 void MapPolicyDocument(const Node& document, const ValueFn& value, const Workload& base, const std::string& policy,
-                       std::vector<Workload>* out) {
+                       std::vector<Workload>* out, std::string_view noun) {
   const Node* statements = document.Get("Statement");
   if (!statements) return;
   std::vector<const Node*> list;
   if (statements->is_map()) list.push_back(statements);
   for (const Node& s : statements->items) list.push_back(&s);
-  for (size_t i = 0; i < list.size(); ++i) Statement(*list[i], value, base, policy, i + 1, out);
+  for (size_t i = 0; i < list.size(); ++i) Statement(*list[i], value, base, policy, i + 1, noun, out);
 }
 
 }  // namespace sagelint::aws

@@ -5,6 +5,7 @@
 #define SAGELINT_PARSERS_AWS_REQUEST_H_
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "linter/model/model.h"
@@ -44,9 +45,9 @@ void MapStateMachine(const cfn::Node& definition, const ValueFn& value, const Wo
                      std::vector<Workload>* out);
 
 // The statements of an IAM policy document (`Statement` object or list), one
-// iam_statement workload each, labelled "IAM policy '<policy>' statement N".
+// iam_statement workload each, labelled "<noun> '<policy>' statement N".
 void MapPolicyDocument(const cfn::Node& document, const ValueFn& value, const Workload& base, const std::string& policy,
-                       std::vector<Workload>* out);
+                       std::vector<Workload>* out, std::string_view noun = "IAM policy");
 
 }  // namespace sagelint::aws
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "linter/base/paths.h"
 #include "parsers/aws/request.h"
@@ -62,8 +63,13 @@ class Extractor {
         if (props && !props->is_map()) w.complete = false;
         Resource(type->text, w, res, props);
       }
-      if (!label_suffix_.empty()) {
-        for (size_t k = before; k < out_->workloads.size(); ++k) out_->workloads[k].label += label_suffix_;
+      // A template `cdk synth` wrote names the construct each resource comes from.
+      std::string suffix = label_suffix_;
+      if (const Node* path = res.Find({"Metadata", "aws:cdk:path"}); path && path->is_scalar() && path->tag.empty()) {
+        suffix = " (" + path->text + ")" + suffix;
+      }
+      if (!suffix.empty()) {
+        for (size_t k = before; k < out_->workloads.size(); ++k) out_->workloads[k].label += suffix;
       }
       if (owners_) owners_->resize(out_->workloads.size(), id);
     }
@@ -377,11 +383,7 @@ class Extractor {
   void ManagedArns(const Workload& base, const Node* arns) {
     if (!arns || !arns->is_seq()) return;
     for (const Node& a : arns->items) {
-      Val v = t_.Resolve(&a);
-      std::string text = v.known() ? v.text : (a.is_scalar() ? a.text : "");
-      const Node* args = nullptr;
-      if (!v.known() && IntrinsicName(a, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
-      if (!aws::IsSageMakerFullAccessArn(text)) continue;
+      if (!aws::IsSageMakerFullAccessArn(t_.PartialText(&a).value_or(""))) continue;
       Emit(aws::SageMakerFullAccess(base, RangeOf(a.pos), "IAM role '" + base.name + "'", base.name));
     }
   }
@@ -485,10 +487,7 @@ class Extractor {
                                &out_->workloads);
         continue;
       }
-      Val v = t_.Resolve(&p);
-      std::string text = v.known() ? v.text : (p.is_scalar() ? p.text : "");
-      const Node* args = nullptr;
-      if (!v.known() && IntrinsicName(p, &args) == "Fn::Sub" && args->is_scalar()) text = args->text;
+      std::string text = t_.PartialText(&p).value_or("");
       if (text == "AmazonSageMakerFullAccess" || aws::IsSageMakerFullAccessArn(text)) {
         Emit(aws::SageMakerFullAccess(base, RangeOf(p.pos), what + " '" + base.name + "'", base.name));
       }
@@ -510,13 +509,67 @@ class Extractor {
       const Node* tmpl = args->is_seq() && !args->items.empty() ? &args->items[0] : args;
       line_offset = tmpl->pos.line;
     } else {
-      Val v = t_.Resolve(&str);
-      if (!v.known()) return false;
-      text = v.text;
+      // Fn::Join (CDK writes every JSON body holding a token as one): the
+      // unknown parts as the marker, read only where they stand for values.
+      auto partial = t_.PartialText(&str);
+      if (!partial || UnknownOutsideValues(*partial)) return false;
+      text = std::move(*partial);
     }
     std::vector<LoadError> errors;
     if (LoadDocument(text, line_offset, LoadLimits{}, doc, &errors)) return doc->is_map();
     for (const LoadError& e : errors) out_->errors.push_back({"in embedded JSON: " + e.message, e.pos});
+    return false;
+  }
+
+  // Whether an unknown part of JSON text stands where it could add or replace
+  // members (the Spot setting of a training job): in a member's name, or
+  // outside a string other than as a whole value (CDK writes a number token
+  // bare: `"InstanceCount":<token>,`). Such a document is not read at all.
+  static bool UnknownOutsideValues(std::string_view json) {
+    const std::string_view marker = aws::kUnknownMarker;
+    constexpr std::string_view kBlank = " \t\r\n";
+    std::vector<char> open;  // the containers around: '{' or '['
+    bool name_next = false;  // in an object, where a member's name stands
+    for (size_t i = 0; i < json.size();) {
+      char c = json[i];
+      if (c == '"') {
+        bool unknown = false;
+        size_t j = i + 1;
+        for (; j < json.size() && json[j] != '"'; ++j) {
+          if (json[j] == '\\') {
+            ++j;
+          } else if (json.substr(j, marker.size()) == marker) {
+            unknown = true;
+          }
+        }
+        if (unknown && name_next) return true;
+        i = j + 1;
+        continue;
+      }
+      if (json.substr(i, marker.size()) == marker) {
+        size_t before = i == 0 ? std::string_view::npos : json.find_last_not_of(kBlank, i - 1);
+        size_t after = json.find_first_not_of(kBlank, i + marker.size());
+        bool whole_value = !name_next && !open.empty() && before != std::string_view::npos &&
+                           std::string_view(":[,").find(json[before]) != std::string_view::npos &&
+                           after != std::string_view::npos &&
+                           std::string_view(",}]").find(json[after]) != std::string_view::npos;
+        if (!whole_value) return true;
+        i += marker.size();
+        continue;
+      }
+      if (c == '{' || c == '[') {
+        open.push_back(c);
+        name_next = c == '{';
+      } else if (c == '}' || c == ']') {
+        if (!open.empty()) open.pop_back();
+        name_next = false;
+      } else if (c == ':') {
+        name_next = false;
+      } else if (c == ',') {
+        name_next = !open.empty() && open.back() == '{';
+      }
+      ++i;
+    }
     return false;
   }
 

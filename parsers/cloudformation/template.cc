@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "parsers/aws/request.h"
 #include "parsers/cloudformation/sub.h"
 
 namespace sagelint::cfn {
@@ -91,6 +92,8 @@ std::string_view Template::ResourceType(std::string_view id) const {
 Val Template::Resolve(const Node* n) const { return Eval(n, Mode::kValue, 0); }
 
 std::optional<std::string> Template::ScriptText(const Node* n) const { return KnownText(Eval(n, Mode::kScript, 0)); }
+
+std::optional<std::string> Template::PartialText(const Node* n) const { return KnownText(Eval(n, Mode::kPartial, 0)); }
 
 std::optional<std::string> Template::LinkText(const Node* n) const {
   Val v = Eval(n, Mode::kLink, 0);
@@ -198,6 +201,7 @@ Val Template::SubValue(const Node& args, const Node& at, Mode mode, int depth) c
         } else {
           v = RefValue(var, at, mode);
         }
+        if (!v.known() && mode == Mode::kPartial) v = Val::Known(std::string(aws::kUnknownMarker), v.range);
         if (v.known()) {
           too_long = out.size() + v.text.size() > kMaxValueBytes;
           if (too_long) return false;
@@ -238,6 +242,8 @@ Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, M
     std::string out;
     for (size_t i = 0; i < list->items.size(); ++i) {
       Val v = Eval(&list->items[i], mode, depth + 1);
+      // The known text around an unknown part stays readable in kPartial.
+      if (!v.known() && mode == Mode::kPartial) v = Val::Known(std::string(aws::kUnknownMarker), v.range);
       if (!v.known()) return Val::Unknown(At(at), v.origin);
       if (out.size() + delim->text.size() + v.text.size() > kMaxValueBytes) {
         return Val::Unknown(At(at), "Fn::Join value longer than 4 MiB");

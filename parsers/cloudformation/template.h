@@ -31,6 +31,14 @@ class Template {
   // without defaults, attributes, pseudo parameters) stand as ${Name}. They
   // are values substituted into the script, never its commands.
   std::optional<std::string> ScriptText(const Node* n) const;
+  // The text of a node with what cannot be resolved inside an Fn::Join or
+  // Fn::Sub (a pseudo parameter such as AWS::Partition, a resource attribute,
+  // a parameter without a value) written as aws::kUnknownMarker, so the known
+  // text around it stays readable: the suffix of an ARN, the structure of a
+  // JSON document. nullopt when the value as a whole is unknown or
+  // conditional. Never a value for rules: a text with the marker is unknown
+  // to aws::PlainValue.
+  std::optional<std::string> PartialText(const Node* n) const;
   // The logical ID a `Ref X` / `GetAtt X.Attr` / `!Sub ${X.Attr}` names, if X is a resource.
   std::optional<std::string> RefTarget(const Node* n) const;
 
@@ -40,8 +48,9 @@ class Template {
 
  private:
   // kValue: what the setting is; kLink: resource references as marks;
-  // kScript: unresolvable references as ${Name}.
-  enum class Mode { kValue, kLink, kScript };
+  // kScript: unresolvable references as ${Name}; kPartial: like kValue, but
+  // the unknown parts of a Join or Sub as the marker (PartialText).
+  enum class Mode { kValue, kLink, kScript, kPartial };
   Val Eval(const Node* n, Mode mode, int depth) const;
   Val Intrinsic(std::string_view fn, const Node& args, const Node& at, Mode mode, int depth) const;
   Val RefValue(std::string_view name, const Node& at, Mode mode) const;

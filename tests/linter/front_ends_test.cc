@@ -72,17 +72,37 @@ TEST_CASE("among front ends of the same names, the content decides", "[engine][f
   CHECK(ReaderOf("t.json", R"({"name": "sagemaker", "version": "1.0"})") == "none");
   CHECK(ReaderOf("train.py", "import sagemaker\n") == "python");
   CHECK(ReaderOf("stack.py", "from aws_cdk import aws_sagemaker as sagemaker\n") == "cdk-python");
+  // An IAM policy document in JSON: Version and Statement, with nothing but Id besides.
+  constexpr std::string_view kPolicy = R"({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",
+      "Action": "sagemaker:CreateTrainingJob", "Resource": "*"}]})";
+  CHECK(ReaderOf("sm.json", kPolicy) == "iam-policy");
+  CHECK(ReaderOf("sm.json", std::string("\xEF\xBB\xBF  ") + std::string(kPolicy)) == "iam-policy");
+  CHECK(ReaderOf("sm.json", R"({"Id": "x", "Version": "2012-10-17", "Statement": []})") == "iam-policy");
+  CHECK(ReaderOf("sm.json", R"({"Version": "1", "Statement": [], "Steps": []})") == "none");
+  CHECK(ReaderOf("sm.json", R"({"Statement": [{"Action": "sagemaker:*"}]})") == "none");
+  CHECK(ReaderOf("sm.yaml", "Version: '2012-10-17'\nStatement:\n  - Action: sagemaker:*\n") == "none");
+  // What `cdk synth` writes beside its templates is neither a template nor a policy.
+  CHECK(ReaderOf("cdk.out/manifest.json", R"({"version": "36.0.0", "artifacts": {"Stack": {"type":
+      "aws:cloudformation:stack", "properties": {"templateFile": "Stack.template.json"}}}})") == "none");
+  CHECK(ReaderOf("cdk.out/tree.json", R"({"version": "tree-0.1", "tree": {"id": "App", "children": {"N": {"attributes":
+      {"aws:cdk:cloudformation:type": "AWS::SageMaker::NotebookInstance"}}}}})") == "none");
 }
 
 TEST_CASE("the comment syntax follows the file", "[adversarial][suppress][front-ends]") {
   const std::string cfn = testing::NotebookTemplate();
   const std::tuple<std::string_view, std::string_view, CommentSyntax> cases[] = {
-      {"t.json", cfn, CommentSyntax::kYaml},       {"t.yaml", cfn, CommentSyntax::kYaml},
-      {"plan.json", kPlan, CommentSyntax::kNone},  {"main.tf", "", CommentSyntax::kHcl},
-      {"x.tfvars", "", CommentSyntax::kHcl},       {"main.tf.json", "", CommentSyntax::kNone},
-      {"x.tfvars.json", "", CommentSyntax::kNone}, {"a.py", "", CommentSyntax::kPython},
-      {"a.ipynb", "", CommentSyntax::kNotebook},   {"lib/stack.ts", "", CommentSyntax::kScript},
+      {"t.json", cfn, CommentSyntax::kYaml},
+      {"t.yaml", cfn, CommentSyntax::kYaml},
+      {"plan.json", kPlan, CommentSyntax::kNone},
+      {"main.tf", "", CommentSyntax::kHcl},
+      {"x.tfvars", "", CommentSyntax::kHcl},
+      {"main.tf.json", "", CommentSyntax::kNone},
+      {"x.tfvars.json", "", CommentSyntax::kNone},
+      {"a.py", "", CommentSyntax::kPython},
+      {"a.ipynb", "", CommentSyntax::kNotebook},
+      {"lib/stack.ts", "", CommentSyntax::kScript},
       {"cdk.json", "", CommentSyntax::kNone},
+      {"sm.json", R"({"Version": "2012-10-17", "Statement": []})", CommentSyntax::kNone},
   };
   for (const auto& [path, text, syntax] : cases) {
     INFO(path);

@@ -232,3 +232,95 @@ TEST_CASE("document nodes know where they end and their byte range", "[cloudform
   REQUIRE(it);
   CHECK(json.substr(it->offset, it->end_offset - it->offset) == "\"ml.p3.2xlarge\"");
 }
+
+namespace {
+
+// Findings as "path:line:col: severity[rule] message", one a line.
+std::string ScanFindings(const std::vector<std::string>& paths) {
+  std::filesystem::current_path(SAGELINT_SOURCE_DIR);
+  ScanOptions opts;
+  opts.paths = paths;
+  opts.jobs = 1;
+  ScanResult r = Scan(opts);
+  std::string out;
+  for (const Finding& f : r.findings) {
+    out += f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column) + ": " +
+           std::string(SeverityName(f.severity)) + "[" + f.rule + "] " + f.message + "\n";
+  }
+  for (const Workload& w : r.workloads) out += "workload " + w.path + ": " + w.label + "\n";
+  for (const std::string& s : r.skipped) out += "skipped " + s + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cdk synth output: Fn::Join ARNs and bodies, construct paths, the other cdk.out files",
+          "[cloudformation][cdk]") {
+  std::string found = ScanFindings({"fixtures/cdk/synth"});
+  CHECK(CompareGolden("tests/golden/cloudformation/cdk-synth.findings", found) == "");
+  // manifest.json, tree.json, *.assets.json and the cdk.out version file give nothing, not even SM000.
+  for (const char* other : {"manifest.json", "tree.json", "assets.json", "cdk.out/cdk.out"}) {
+    INFO(other);
+    CHECK(found.find(other) == std::string::npos);
+  }
+}
+
+TEST_CASE("Fn::Join keeps its known text only where the unknown parts cannot change the meaning", "[cloudformation]") {
+  auto dump = [](const std::string& body) {
+    std::string text = R"({"Resources": {"P": {"Type": "AWS::SageMaker::Pipeline", "Properties": {
+        "PipelineDefinition": {"PipelineDefinitionBody": {"Fn::Join": ["", )" +
+                       body + "]}}}}}}";
+    return DumpFileResult(ParseText("p.json", text));
+  };
+  // The unknown role ARN stands in a string: the step is read, its role unknown.
+  std::string in_value = dump(
+      R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {\"RoleArn\": \"",
+          {"Fn::GetAtt": ["Role", "Arn"]}, "\", \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\",
+          \"InstanceCount\": 1}}}]}"])");
+  CHECK(in_value.find("training_job") != std::string::npos);
+  CHECK(in_value.find("ml.p3.2xlarge") != std::string::npos);
+  // A bare token as a whole value (CDK writes a number so): read, the count unknown.
+  std::string bare = dump(
+      R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {\"ResourceConfig\":
+          {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": ", {"Ref": "Count"}, "}}}]}"])");
+  CHECK(bare.find("training_job") != std::string::npos);
+  CHECK(bare.find("instance_count: unknown") != std::string::npos);
+  // An unknown part where members stand (or in a member's name) could set
+  // EnableManagedSpotTraining: the body is not read.
+  for (const char* structure :
+       {R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {", {"Ref": "Args"},
+            ", \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1}}}]}"])",
+        R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {\"", {"Ref": "Key"},
+            "\": true, \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1}}}]}"])",
+        R"(["{\"Steps\": [{\"Name\": \"T\", \"Type\": \"Training\", \"Arguments\": {\"ResourceConfig\":
+            {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1}, ", {"Ref": "More"}, "}}]}"])"}) {
+    INFO(structure);
+    CHECK(dump(structure).find("training_job") == std::string::npos);
+  }
+}
+
+TEST_CASE("an IAM policy document in its own JSON file: its statements, a trust policy none", "[iam-policy]") {
+  SourceFile f{"policies/sm.json", "policies/sm.json",
+               R"({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",
+  "Action": ["sagemaker:CreateTrainingJob"], "Resource": "*"}, {"Effect": "Deny", "Action": "sagemaker:*",
+  "Resource": "*", "Condition": {"StringLike": {"sagemaker:InstanceTypes": "ml.p*"}}}]})"};
+  FileResult r = ParseIamPolicyDocument(f, ResolveOptions{});
+  REQUIRE(r.workloads.size() == 2);
+  CHECK(r.errors.empty());
+  CHECK(r.workloads[0].kind == WorkloadKind::kIamStatement);
+  CHECK(r.workloads[0].label == "IAM policy document 'policies/sm.json' statement 1");
+  CHECK(r.workloads[0].iam.policy == "policies/sm.json");
+  CHECK(r.workloads[0].range.begin.line == 1);
+  CHECK(r.workloads[1].range.begin.line == 2);
+  CHECK(r.workloads[1].iam.conditions.size() == 1);
+
+  SourceFile trust{"trust.json", "trust.json", R"({"Version": "2012-10-17", "Statement": {"Effect": "Allow",
+      "Principal": {"Service": "sagemaker.amazonaws.com"}, "Action": "sts:AssumeRole"}})"};
+  CHECK(ParseIamPolicyDocument(trust, ResolveOptions{}).workloads.empty());
+
+  SourceFile broken{"b.json", "b.json", "{\"Version\": \"2012-10-17\",\n \"Statement\": [\"sagemaker:*\",]\n"};
+  FileResult b = ParseIamPolicyDocument(broken, ResolveOptions{});
+  REQUIRE(!b.errors.empty());
+  CHECK(b.errors[0].pos.line >= 2);
+  CHECK(b.workloads.empty());
+}
