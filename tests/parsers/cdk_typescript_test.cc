@@ -550,3 +550,24 @@ new sagemaker.CfnDomain(s, 'Domain', { subnetIds: subnets, domainName: ids[0] })
   CHECK(Show(app.constructs[1].props) == "{instanceType: 'ml.t3.medium', volumeSizeInGb: 1}");
   CHECK(Show(app.constructs[2].props) == "{subnetIds: [?], domainName: 'x-1'}");
 }
+
+TEST_CASE("cdk ts: props set on an L1 construct after it is made, base64 of a script", "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import { CfnNotebookInstance, CfnNotebookInstanceLifecycleConfig } from 'aws-cdk-lib/aws-sagemaker';
+const app = new cdk.App();
+const s = new cdk.Stack(app, 'S');
+const nb = new CfnNotebookInstance(s, 'Nb', { instanceType: 'ml.t3.medium', roleArn: 'r' });
+const lc = new CfnNotebookInstanceLifecycleConfig(s, 'Lc', {
+  onStart: [{ content: Buffer.from('echo start').toString('base64') }],
+});
+nb.lifecycleConfigName = lc.attrNotebookInstanceLifecycleConfigName;
+nb.instanceType = 'ml.t3.large';
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 2);
+  CHECK(Show(app.constructs[0].props) ==
+        "{instanceType: 'ml.t3.large', roleArn: 'r', lifecycleConfigName: #1.attrNotebookInstanceLifecycleConfigName}");
+  CHECK(app.constructs[0].props.KeyPos("lifecycleConfigName").line == 9);
+  CHECK(Show(app.constructs[1].props) == "{onStart: [{content: 'ZWNobyBzdGFydA=='}]}");
+}

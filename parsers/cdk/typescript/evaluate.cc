@@ -29,6 +29,7 @@
 #include "parsers/aws/request.h"
 #include "parsers/cdk/app.h"
 #include "parsers/cdk/typescript/value.h"
+#include "parsers/common/base64.h"
 #include "parsers/common/tree_sitter.h"
 
 extern "C" const TSLanguage* tree_sitter_typescript(void);
@@ -787,6 +788,25 @@ class Evaluator {
       }
       Value target = Eval(on, scope);
       if (target.k == K::kObject && target.obj) target.obj->Set(prop, v, ts::Start(left));
+      if (target.k == K::kConstruct && target.index >= 0) {
+        // An L1 construct's props are its attributes: `notebook.lifecycleConfigName = lc.ref`.
+        cfn::Node& props = app_.constructs[target.index].props;
+        if (props.is_null()) {
+          props.kind = cfn::Node::Kind::kMap;
+          props.pos = ts::Start(left);
+        }
+        if (!props.is_map()) return;
+        cfn::Node value = ToNode(v, ts::Start(ts::Field(left, "property")), 0);
+        for (size_t i = 0; i < props.entries.size(); ++i) {
+          if (props.entries[i].first == prop) {
+            props.entries[i].second = std::move(value);
+            props.key_pos[i] = ts::Start(left);
+            return;
+          }
+        }
+        props.entries.emplace_back(prop, std::move(value));
+        props.key_pos.push_back(ts::Start(left));
+      }
     } else if (t == "subscript_expression") {
       Value target = Eval(ts::Field(left, "object"), scope);
       Value index = Eval(ts::Field(left, "index"), scope);
@@ -1024,7 +1044,7 @@ class Evaluator {
     if (name == "__dirname") return Str(fs::path(files_[frame_->file]->abs).parent_path().string(), at);
     if (name == "__filename") return Str(files_[frame_->file]->abs, at);
     if (name == "JSON" || name == "require" || name == "Object" || name == "String" || name == "Number" ||
-        name == "process" || name == "console" || name == "Math" || name == "Array") {
+        name == "process" || name == "console" || name == "Math" || name == "Array" || name == "Buffer") {
       Value v;
       v.k = K::kExternal;
       v.text = "global";
@@ -1907,7 +1927,11 @@ class Evaluator {
       size_t a = s.text.find_first_not_of(" \t\n\r"), b = s.text.find_last_not_of(" \t\n\r");
       return Str(a == std::string::npos ? "" : s.text.substr(a, b - a + 1), at);
     }
-    if (name == "toString") return Str(s.text, at);
+    if (name == "toString") {
+      // `Buffer.from(script).toString('base64')`: a Buffer of text is held as that text.
+      if (arg(0) && arg(0)->text == "base64") return Str(Base64Encode(s.text), at);
+      return Str(s.text, at);
+    }
     if ((name == "startsWith" || name == "endsWith" || name == "includes") && arg(0)) {
       const std::string& x = arg(0)->text;
       bool b = name == "startsWith" ? s.text.starts_with(x)
@@ -1940,7 +1964,10 @@ class Evaluator {
       if (const std::string* s = str(0)) return ParseJson(*s, at);
       return Unknown(at, frame_->file);
     }
-    if (callee.text == "global" && p.size() == 2 && p[0] == "String" && p[1].empty()) return Unknown(at, frame_->file);
+    if (callee.text == "global" && p.size() == 2 && p[0] == "Buffer" && p[1] == "from" && str(0) &&
+        (args.values.size() == 1 || (str(1) && (*str(1) == "utf8" || *str(1) == "utf-8")))) {
+      return Str(*str(0), at);
+    }
     if (callee.text == "path" && p.size() == 1 && (p[0] == "join" || p[0] == "resolve")) {
       fs::path out;
       for (size_t i = 0; i < args.values.size(); ++i) {
