@@ -30,6 +30,7 @@
 #include "parsers/cdk/app.h"
 #include "parsers/cdk/typescript/value.h"
 #include "parsers/common/base64.h"
+#include "parsers/common/escapes.h"
 #include "parsers/common/tree_sitter.h"
 
 extern "C" const TSLanguage* tree_sitter_typescript(void);
@@ -124,38 +125,11 @@ bool ParseNum(const std::string& s, double* out) {
   }
 }
 
-// The text of a string literal node (escapes decoded for the common ones).
+// The text of a string literal node, its escapes decoded.
 std::string StringText(TSNode n, std::string_view src) {
-  std::string out;
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
-    std::string_view t = ts::Text(c, src);
-    if (ts::Type(c) == "escape_sequence" && t.size() >= 2) {
-      switch (t[1]) {
-        case 'n':
-          out += '\n';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case '0':
-          out += '\0';
-          break;
-        case '\n':
-          break;
-        default:
-          out += t.substr(1);
-          break;
-      }
-    } else {
-      out += t;
-    }
-  }
-  return out;
+  std::string_view raw = ts::Text(n, src);
+  if (raw.size() < 2) return "";
+  return DecodeEscapes(raw.substr(1, raw.size() - 2));
 }
 
 class Evaluator {
@@ -383,12 +357,7 @@ class Evaluator {
       if (ts::Type(s) == "function_declaration") {
         TSNode name = ts::Field(s, "name");
         if (ts_node_is_null(name)) continue;
-        Value v;
-        v.k = K::kFunction;
-        v.fn = std::make_shared<Function>();
-        v.fn->node = s;
-        v.fn->file = frame_->file;
-        v.fn->scope = scope;
+        Value v = FunctionValue(s, frame_->file, scope);
         v.file = frame_->file;
         v.pos = ts::Start(s);
         scope->vars[std::string(T(name))] = v;
@@ -1011,12 +980,9 @@ class Evaluator {
     if (t == "new_expression") return New(n, scope);
     if (t == "call_expression") return Call(n, scope);
     if (t == "arrow_function" || t == "function_expression" || t == "function") {
-      Value v = make(K::kFunction, "");
-      v.fn = std::make_shared<Function>();
-      v.fn->node = n;
-      v.fn->file = file;
-      v.fn->scope = scope;
-      if (t == "arrow_function") v.fn->self = frame_->self;
+      Value v = FunctionValue(n, file, scope, t == "arrow_function" ? frame_->self : Value{});
+      v.pos = at;
+      v.file = file;
       return v;
     }
     if (t == "class") return MakeClass(n, scope);
@@ -1201,13 +1167,20 @@ class Evaluator {
     return Unknown(at, frame_->file);
   }
 
-  Value ObjectLiteral(TSNode n, const std::shared_ptr<Scope>& scope) {
+  // A new object or array written at `at` in the current file.
+  Value NewObject(bool array, SourcePos at) {
     Value v;
     v.k = K::kObject;
     v.obj = std::make_shared<Obj>();
+    v.obj->array = array;
     v.obj->file = frame_->file;
-    v.pos = ts::Start(n);
+    v.pos = at;
     v.file = frame_->file;
+    return v;
+  }
+
+  Value ObjectLiteral(TSNode n, const std::shared_ptr<Scope>& scope) {
+    Value v = NewObject(false, ts::Start(n));
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; ++i) {
       TSNode c = ts_node_named_child(n, i);
@@ -1233,13 +1206,7 @@ class Evaluator {
           v.obj->complete = false;
         }
       } else if (t == "method_definition") {
-        Value f;
-        f.k = K::kFunction;
-        f.fn = std::make_shared<Function>();
-        f.fn->node = c;
-        f.fn->file = frame_->file;
-        f.fn->scope = scope;
-        f.fn->self = v;
+        Value f = FunctionValue(c, frame_->file, scope, v);
         v.obj->Set(KeyName(ts::Field(c, "name"), scope), f, ts::Start(c));
       }
     }
@@ -1247,13 +1214,7 @@ class Evaluator {
   }
 
   Value ArrayLiteral(TSNode n, const std::shared_ptr<Scope>& scope) {
-    Value v;
-    v.k = K::kObject;
-    v.obj = std::make_shared<Obj>();
-    v.obj->array = true;
-    v.obj->file = frame_->file;
-    v.pos = ts::Start(n);
-    v.file = frame_->file;
+    Value v = NewObject(true, ts::Start(n));
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; ++i) {
       TSNode c = ts_node_named_child(n, i);
@@ -1302,15 +1263,7 @@ class Evaluator {
           // A method of the instance's class (or a base class); `node` of a construct.
           for (auto c = o.obj->cls; c;) {
             if (auto m = FindMethod(c, name)) {
-              Value f;
-              f.k = K::kFunction;
-              f.fn = std::make_shared<Function>();
-              f.fn->node = *m;
-              f.fn->file = c->file;
-              f.fn->scope = c->scope;
-              f.fn->self = o;
-              f.fn->home = c;
-              return f;
+              return FunctionValue(*m, c->file, c->scope, o, c);
             }
             c = c->base.k == K::kClass ? c->base.cls : nullptr;
           }
@@ -1430,6 +1383,21 @@ class Evaluator {
   }
 
   // ---- classes, functions, calls -------------------------------------------
+
+  // A function of the app: its node, where it is written, the scope it closes
+  // over, `this` (arrow functions, methods) and a method's class.
+  static Value FunctionValue(TSNode node, int file, std::shared_ptr<Scope> scope, Value self = {},
+                             std::shared_ptr<Class> home = nullptr) {
+    Value v;
+    v.k = K::kFunction;
+    v.fn = std::make_shared<Function>();
+    v.fn->node = node;
+    v.fn->file = file;
+    v.fn->scope = std::move(scope);
+    v.fn->self = std::move(self);
+    v.fn->home = std::move(home);
+    return v;
+  }
 
   Value MakeClass(TSNode n, const std::shared_ptr<Scope>& scope) {
     Value v;
@@ -1817,11 +1785,7 @@ class Evaluator {
         args.values[0].k == K::kFunction && callee.obj->fields.size() <= kMaxLoop) {
       // A callback over a known array: once per item.
       auto items = callee.obj->fields;
-      Value out;
-      out.k = K::kObject;
-      out.obj = std::make_shared<Obj>();
-      out.obj->array = true;
-      out.obj->file = frame_->file;
+      Value out = NewObject(true, at);
       for (size_t i = 0; i < items.size() && !Spent(); ++i) {
         Args call;
         call.values.push_back(items[i].second);
