@@ -571,3 +571,19 @@ nb.instanceType = 'ml.t3.large';
   CHECK(app.constructs[0].props.KeyPos("lifecycleConfigName").line == 9);
   CHECK(Show(app.constructs[1].props) == "{onStart: [{content: 'ZWNobyBzdGFydA=='}]}");
 }
+
+TEST_CASE("cdk ts: enums and static members of the app", "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+export enum Tier { Small = 'ml.t3.medium', Large = 'ml.p3.2xlarge' }
+enum Count { One = 1, Two }
+class Defaults { static readonly ROLE = `arn:${'role'}`; static role() { return Defaults.ROLE; } }
+const app = new cdk.App();
+const s = new cdk.Stack(app, 'S');
+new sagemaker.CfnNotebookInstance(s, 'Nb', { instanceType: Tier.Large, volumeSizeInGb: Count.Two, roleArn: Defaults.role() });
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 1);
+  CHECK(Show(app.constructs[0].props) == "{instanceType: 'ml.p3.2xlarge', volumeSizeInGb: 2, roleArn: 'arn:role'}");
+}

@@ -406,6 +406,31 @@ class Evaluator {
       Value c = MakeClass(s, scope);
       TSNode name = ts::Field(s, "name");
       if (!ts_node_is_null(name)) scope->vars[std::string(T(name))] = c;
+    } else if (type == "enum_declaration") {
+      // `enum Size { Small = 'ml.t3.medium', … }`: an object of its members
+      // (numbered from 0 where no value is written).
+      TSNode name = ts::Field(s, "name");
+      TSNode body = ts::Field(s, "body");
+      Value e = NewObject(false, ts::Start(s));
+      uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+      double next = 0;
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode m = ts_node_named_child(body, i);
+        bool assigned = ts::Type(m) == "enum_assignment";
+        TSNode key = assigned ? ts::Field(m, "name") : m;
+        if (ts::Type(key) == "comment") continue;
+        Value v;
+        if (assigned) {
+          v = Eval(ts::Field(m, "value"), scope);
+        } else {
+          v = Str(NumText(next), ts::Start(m));
+          v.k = K::kNum;
+        }
+        double d;
+        next = v.k == K::kNum && ParseNum(v.text, &d) ? d + 1 : std::nan("");
+        e.obj->Set(KeyName(key, scope), v, ts::Start(m));
+      }
+      if (!ts_node_is_null(name)) scope->vars[std::string(T(name))] = e;
     } else if (type == "function_declaration") {
       // hoisted
     } else if (type == "statement_block") {
@@ -1297,6 +1322,9 @@ class Evaluator {
         v.text = name;
         return v;
       }
+      case K::kClass:
+        if (o.cls) return StaticMember(o.cls, name, at);
+        return v;
       case K::kNodeOf: {
         v.k = K::kMethod;
         v.index = o.index;
@@ -1367,6 +1395,31 @@ class Evaluator {
       default:
         return v;
     }
+  }
+
+  // `Cls.NAME`: a static field's value (evaluated where the class is
+  // written, on each use), or a static method.
+  Value StaticMember(const std::shared_ptr<Class>& c, const std::string& name, SourcePos at) {
+    if (ts_node_is_null(c->body)) return Unknown(at, frame_->file);
+    std::string_view src = Src(c->file);
+    uint32_t count = ts_node_named_child_count(c->body);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode m = ts_node_named_child(c->body, i);
+      TSNode nm = ts::Field(m, "name");
+      if (ts_node_is_null(nm) || ts::Text(nm, src) != name || !ts::Text(m, src).starts_with("static")) continue;
+      if (ts::Type(m) == "method_definition") return FunctionValue(m, c->file, c->scope);
+      TSNode value = ts::Field(m, "value");
+      if (ts::Type(m) != "public_field_definition" || ts_node_is_null(value)) break;
+      Frame fr;
+      fr.file = c->file;
+      fr.self.k = K::kUndefined;
+      Frame* saved = frame_;
+      frame_ = &fr;
+      Value v = Eval(value, c->scope);
+      frame_ = saved;
+      return Here(v, at);
+    }
+    return Unknown(at, frame_->file);
   }
 
   std::optional<TSNode> FindMethod(const std::shared_ptr<Class>& c, const std::string& name) {
