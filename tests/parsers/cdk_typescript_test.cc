@@ -587,3 +587,51 @@ new sagemaker.CfnNotebookInstance(s, 'Nb', { instanceType: Tier.Large, volumeSiz
   REQUIRE(app.constructs.size() == 1);
   CHECK(Show(app.constructs[0].props) == "{instanceType: 'ml.p3.2xlarge', volumeSizeInGb: 2, roleArn: 'arn:role'}");
 }
+
+TEST_CASE("cdk ts: default exports, CommonJS modules, casts and parameter destructuring", "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("cfg.json", R"({"type": "ml.c5.xlarge", "n": 3})");
+  dir.Write("lib/a.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import cfg from '../cfg.json';
+export default class A extends cdk.Stack {
+  constructor(scope: any, id: string, props?: { t?: string }) {
+    super(scope, id);
+    const ctx = this.node.tryGetContext('size') as string;
+    new sagemaker.CfnEndpointConfig(this, 'C', {
+      productionVariants: [{ instanceType: props!.t ?? ctx, initialInstanceCount: (cfg as any).n }],
+    });
+    new sagemaker.CfnEndpointConfig(this, 'D', {
+      productionVariants: [{ instanceType: cfg.type, initialInstanceCount: <number>cfg.n }],
+    });
+  }
+}
+)");
+  dir.Write("lib/b.js", R"(const { Stack } = require('aws-cdk-lib');
+const sm = require('aws-cdk-lib').aws_sagemaker;
+class B extends Stack {
+  constructor(scope, id, { type = 'ml.t3.medium', ...rest } = {}) {
+    super(scope, id);
+    new sm.CfnNotebookInstance(this, 'Nb', { instanceType: type, ...rest });
+  }
+}
+module.exports = { B };
+)");
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import A from '../lib/a';
+const { B } = require('../lib/b');
+const app = new cdk.App();
+new A(app, 'A1', {});
+new B(app, 'B1', { roleArn: 'arn:r', volumeSizeInGb: 10 });
+)");
+  cdk::App app = Evaluate(dir, R"({"size": "ml.m5.xlarge"})");
+  REQUIRE(app.stacks.size() == 2);
+  REQUIRE(app.constructs.size() == 3);
+  CHECK(Show(app.constructs[0].props) ==
+        "{productionVariants: [{instanceType: 'ml.m5.xlarge', initialInstanceCount: 3}]}");
+  CHECK(Show(app.constructs[1].props) ==
+        "{productionVariants: [{instanceType: 'ml.c5.xlarge', initialInstanceCount: 3}]}");
+  CHECK(Show(app.constructs[2].props) == "{instanceType: 'ml.t3.medium', roleArn: 'arn:r', volumeSizeInGb: 10}");
+  CHECK(app.constructs[2].file == 2);
+  CHECK(app.files[2].root_path == "lib/b.js");
+}

@@ -628,7 +628,10 @@ class Evaluator {
         TSNode name = ts::Field(decl, "name");
         if (!ts_node_is_null(name)) {
           std::string nm(T(name));
-          if (Value* v = scope->Find(nm)) f.exports->Set(nm, *v);
+          if (Value* v = scope->Find(nm)) {
+            f.exports->Set(nm, *v);
+            if (T(s).starts_with("export default")) f.exports->Set("default", *v);  // export default class A {…}
+          }
         }
       }
       return;
