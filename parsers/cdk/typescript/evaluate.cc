@@ -138,6 +138,23 @@ class Evaluator {
     if (in.opts && !in.opts->root.empty()) root_ = in.opts->files->WeaklyCanonical(in.opts->root).value_or("");
   }
 
+  // Values refer to each other in cycles (a class in a scope closes over
+  // that scope; `this.self = this`): when the evaluation is over, every scope
+  // and object it made is emptied, so the cycles free.
+  ~Evaluator() {
+    for (const auto& w : scopes_) {
+      if (auto sc = w.lock()) sc->vars.clear();
+    }
+    for (const auto& w : objects_) {
+      if (auto o = w.lock()) o->fields.clear();
+    }
+    for (const auto& f : files_) {
+      f->exports->fields.clear();
+      f->scope->vars.clear();
+      f->module_exports = Value{};
+    }
+  }
+
   App Run() {
     const SourceFile& e = in_.entry;
     std::string abs = e.abs_path.empty() ? e.path : e.abs_path;
@@ -166,6 +183,17 @@ class Evaluator {
   }
 
  private:
+  std::shared_ptr<Obj> NewObj() {
+    auto o = std::make_shared<Obj>();
+    objects_.push_back(o);
+    return o;
+  }
+  std::shared_ptr<Scope> NewScope() {
+    auto sc = std::make_shared<Scope>();
+    scopes_.push_back(sc);
+    return sc;
+  }
+
   const FileSource& Files() const { return in_.opts ? *in_.opts->files : DiskFiles(); }
 
   bool Inside(const std::string& canonical) const {
@@ -329,12 +357,12 @@ class Evaluator {
       }
       case cfn::Node::Kind::kMap:
         v.k = K::kObject;
-        v.obj = std::make_shared<Obj>();
+        v.obj = NewObj();
         for (const auto& e : n.entries) v.obj->Set(e.first, FromNode(e.second, depth + 1));
         break;
       case cfn::Node::Kind::kSeq:
         v.k = K::kObject;
-        v.obj = std::make_shared<Obj>();
+        v.obj = NewObj();
         v.obj->array = true;
         for (size_t i = 0; i < n.items.size(); ++i) v.obj->Set(std::to_string(i), FromNode(n.items[i], depth + 1));
         break;
@@ -434,7 +462,7 @@ class Evaluator {
     } else if (type == "function_declaration") {
       // hoisted
     } else if (type == "statement_block") {
-      auto inner = std::make_shared<Scope>();
+      auto inner = NewScope();
       inner->parent = scope;
       Hoist(s, inner);
       ExecStatements(s, inner);
@@ -459,7 +487,7 @@ class Evaluator {
       ForIn(s, scope);
     } else if (type == "for_statement" || type == "while_statement" || type == "do_statement") {
       // Run the body once, its loop variables unknown.
-      auto inner = std::make_shared<Scope>();
+      auto inner = NewScope();
       inner->parent = scope;
       TSNode init = ts::Field(s, "initializer");
       if (!ts_node_is_null(init) &&
@@ -527,7 +555,7 @@ class Evaluator {
     }
     for (const Value& item : items) {
       if (Spent()) return;
-      auto inner = std::make_shared<Scope>();
+      auto inner = NewScope();
       inner->parent = scope;
       Bind(left, item, inner);
       if (!ts_node_is_null(body)) Exec(body, inner);
@@ -724,7 +752,7 @@ class Evaluator {
           Value rest;
           if (v.k == K::kObject && v.obj) {
             rest.k = K::kObject;
-            rest.obj = std::make_shared<Obj>();
+            rest.obj = NewObj();
             rest.obj->complete = v.obj->complete;
             for (size_t j = 0; j < v.obj->fields.size(); ++j) {
               if (!taken.count(v.obj->fields[j].first))
@@ -1199,7 +1227,7 @@ class Evaluator {
   Value NewObject(bool array, SourcePos at) {
     Value v;
     v.k = K::kObject;
-    v.obj = std::make_shared<Obj>();
+    v.obj = NewObj();
     v.obj->array = array;
     v.obj->file = frame_->file;
     v.pos = at;
@@ -1540,7 +1568,7 @@ class Evaluator {
         callee.path == std::vector<std::string>{"Construct"}) {
       Value v;
       v.k = K::kObject;
-      v.obj = std::make_shared<Obj>();
+      v.obj = NewObj();
       v.obj->complete = false;
       v.obj->stack = args.values.empty() ? current_stack_ : StackOf(args.values[0]);
       return v;
@@ -1563,7 +1591,7 @@ class Evaluator {
       if (cls == "App") {
         Value v;
         v.k = K::kObject;
-        v.obj = std::make_shared<Obj>();
+        v.obj = NewObj();
         v.obj->is_app = true;
         v.obj->complete = false;
         return v;
@@ -1571,7 +1599,7 @@ class Evaluator {
       if (cls == "Stack" || cls == "NestedStack") {
         Value v;
         v.k = K::kObject;
-        v.obj = std::make_shared<Obj>();
+        v.obj = NewObj();
         v.obj->is_stack = true;
         v.obj->complete = false;
         v.obj->stack = RecordStack(args, n);
@@ -1634,7 +1662,7 @@ class Evaluator {
   Value Instantiate(const Value& callee, const Args& args, TSNode n) {
     Value self;
     self.k = K::kObject;
-    self.obj = std::make_shared<Obj>();
+    self.obj = NewObj();
     self.obj->cls = callee.cls;
     self.obj->complete = false;
     self.pos = ts::Start(n);
@@ -1675,7 +1703,7 @@ class Evaluator {
     fr.home = cls;
     Frame* saved = frame_;
     frame_ = &fr;
-    auto scope = std::make_shared<Scope>();
+    auto scope = NewScope();
     scope->parent = cls->scope;
     // Field initializers, then the constructor (the base's first when there is none).
     std::optional<TSNode> ctor;
@@ -1773,7 +1801,7 @@ class Evaluator {
     fr.ret.k = K::kUndefined;
     Frame* saved = frame_;
     frame_ = &fr;
-    auto scope = std::make_shared<Scope>();
+    auto scope = NewScope();
     scope->parent = fn.scope;
     TSNode params = ts::Field(fn.node, "parameters");
     if (ts_node_is_null(params)) params = ts::Field(fn.node, "parameter");
@@ -2133,7 +2161,9 @@ class Evaluator {
   bool stopped_ = false;
   long node_budget_ = 0;
   std::map<std::pair<const void*, std::string>, Value> stack_instances_;  // (scope, id) -> the stack
-  int open_loops_ = 0;  // loops whose body runs once for all their iterations
+  int open_loops_ = 0;
+  std::vector<std::weak_ptr<Obj>> objects_;
+  std::vector<std::weak_ptr<Scope>> scopes_;  // loops whose body runs once for all their iterations
 };
 
 }  // namespace
