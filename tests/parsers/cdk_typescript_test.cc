@@ -408,6 +408,21 @@ TEST_CASE("cdk ts: hostile apps are bounded", "[cdk][typescript]") {
     REQUIRE(app.budgets.size() == 1);
     CHECK(app.budgets[0].second.pos.line == 1);
   }
+  SECTION("values that double on each line stay bounded") {
+    TempDir dir;
+    std::string text = "let s = 'ab';\nlet a = [1, 2];\n";
+    for (int i = 0; i < 60; ++i) text += "s = s + s;\na = [...a, ...a];\n";
+    text += "import * as cdk from 'aws-cdk-lib';\nimport * as sagemaker from 'aws-cdk-lib/aws-sagemaker';\n";
+    text += "const st = new cdk.Stack(new cdk.App(), 'S');\n";
+    text += "new sagemaker.CfnNotebookInstance(st, 'Nb', { instanceType: s, tags: a, roleArn: `${s}` });\n";
+    dir.Write("bin/app.ts", text);
+    cdk::App app = Evaluate(dir);
+    CHECK(app.budgets.empty());
+    REQUIRE(app.constructs.size() == 1);
+    CHECK(Show(*app.constructs[0].props.Get("instanceType")) == "?");
+    CHECK(Show(*app.constructs[0].props.Get("roleArn")) == "?");
+    CHECK(app.constructs[0].props.Get("tags")->items.size() <= 20'001);
+  }
   SECTION("a loop over a huge array runs once with an unknown item") {
     TempDir dir;
     dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';

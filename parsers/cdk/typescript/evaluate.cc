@@ -49,6 +49,7 @@ constexpr int kMaxCallDepth = 48;
 constexpr int kMaxExprDepth = 300;
 constexpr size_t kMaxLoop = 256;
 constexpr int kDeadlineMs = 2000;
+constexpr size_t kMaxString = 2u << 20;  // a computed string longer than this is unknown
 // One value handed over: its nesting and its size (a value may refer to itself).
 constexpr int kMaxNodeDepth = 64;
 constexpr long kMaxNodes = 20'000;
@@ -146,10 +147,10 @@ class Evaluator {
       if (auto sc = w.lock()) sc->vars.clear();
     }
     for (const auto& w : objects_) {
-      if (auto o = w.lock()) o->fields.clear();
+      if (auto o = w.lock()) o->Clear();
     }
     for (const auto& f : files_) {
-      f->exports->fields.clear();
+      f->exports->Clear();
       f->scope->vars.clear();
       f->module_exports = Value{};
     }
@@ -898,6 +899,7 @@ class Evaluator {
   }
 
   Value Str(std::string s, SourcePos at) {
+    if (s.size() > kMaxString) return Unknown(at, frame_->file);  // `s = s + s` …
     Value v;
     v.k = K::kStr;
     v.text = std::move(s);
