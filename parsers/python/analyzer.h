@@ -4,9 +4,15 @@
 // calls it meets with the values their arguments have at that point. The
 // workloads are then built from those records (emit.cc).
 //
-//   interp.cc  statements, expressions, scopes, functions
-//   sdk.cc     what SDK classes, methods and boto3 clients do
+//   interp.cc  statements, expressions, scopes, functions, classes, modules
+//   sdk.cc     the SageMaker SDK and boto3 library model
 //   emit.cc    records -> workloads
+//   cdk.cc     the AWS CDK library model and the CDK app evaluator
+//
+// The interpreter knows libraries only through `Library`: a call of an
+// imported name, a method call on a value the library owns, an attribute of
+// one. The SDK model is always present; a CDK app is run with the CDK model
+// in front of it.
 #ifndef SAGELINT_PARSERS_PYTHON_ANALYZER_H_
 #define SAGELINT_PARSERS_PYTHON_ANALYZER_H_
 
@@ -179,6 +185,71 @@ inline bool IsDeleteMethod(std::string_view m) {
 // `sagemaker.remote_function.remote` and its other import paths (sdk.cc).
 bool IsRemoteDecorator(std::string_view qualified);
 
+class Analyzer;
+
+// A library the interpreter models. Each hook returns true when it handled
+// the operation (its result in `*result`); the interpreter asks the models in
+// order and falls back to unknown.
+class Library {
+ public:
+  virtual ~Library() = default;
+  // A call of `qualified` (an imported name: "aws_cdk.aws_iam.Role", "sagemaker.estimator.Estimator.attach").
+  virtual bool Call(Analyzer& a, const std::string& qualified, TSNode call, Args& args, VId* result) = 0;
+  // `receiver.method(args)` where `receiver` is a value the model made (kObject, kForeign).
+  virtual bool Method(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) = 0;
+  // `object.name` where `object` is a value the model made, or an instance of a
+  // program class derived from one of the model's classes.
+  virtual bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) = 0;
+  // An instance of a program class whose bases include the model's class
+  // `qualified` is being constructed (`call`) / its constructor has returned.
+  virtual void EnterInstance(Analyzer& a, int instance, const std::string& qualified, TSNode call, Args& args) {
+    (void)a, (void)instance, (void)qualified, (void)call, (void)args;
+  }
+  virtual void LeaveInstance(Analyzer& a, int instance) { (void)a, (void)instance; }
+};
+
+// The SageMaker SDK and boto3 model (sdk.cc).
+Library& SdkLibrary();
+
+// Program modules beyond the file being read (a CDK app's imports): the
+// evaluator that runs a whole program supplies them.
+struct ModuleFile {
+  int file = -1;         // the program's index of the file
+  std::string_view src;  // its text (kept alive by the finder)
+  TSNode root{};         // its parsed tree (kept alive by the finder)
+};
+class ModuleFinder {
+ public:
+  virtual ~ModuleFinder() = default;
+  // The file of module `dotted` imported from file `from_file` (`level` leading
+  // dots for a relative import), read and parsed; nullopt when it is not a
+  // module of the program (a library, a file outside the root, a test file).
+  virtual std::optional<ModuleFile> Find(int from_file, std::string_view dotted, int level) = 0;
+};
+
+struct ClassDef {
+  TSNode def{};
+  std::string_view name;
+  Scope* scope = nullptr;  // the class body's scope: its attributes and methods
+  std::vector<VId> bases;  // as evaluated (kClass, kQual, …)
+  bool dataclass = false;
+  std::vector<std::pair<std::string_view, VId>> fields;  // dataclass fields in order, default or kUnbound
+};
+
+struct Instance {
+  int cls = -1;
+  std::vector<std::pair<std::string, Ev>> attrs;  // `self.x = …`
+  VId value = kUnknown;
+};
+
+struct Module {
+  int file = -1;
+  Scope* scope = nullptr;
+  std::string_view src;
+  TSNode root{};
+  std::string dotted;
+};
+
 class Analyzer {
  public:
   Analyzer(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out);
@@ -186,6 +257,37 @@ class Analyzer {
   Analyzer(const Analyzer&) = delete;
   Analyzer& operator=(const Analyzer&) = delete;
   void Run(TSNode root);
+
+  // ---- whole programs (a CDK app) ---------------------------------------------
+  // Runs `root` (file 0 of a program) eagerly: every call of a program
+  // function runs its body at the call with the call's arguments, classes are
+  // instantiated (constructor, `self.x`, `super()`, dataclass fields), imports
+  // of the program's modules run those modules once through `finder`, and
+  // the libraries are asked in order. No workloads are emitted; the models
+  // record what they need. Bounds: evaluation steps, call depth, modules.
+  void RunProgram(TSNode root, ModuleFinder* finder, std::vector<Library*> libraries);
+  // The program file a node belongs to (0 when not a program run).
+  int FileOf(TSNode n) const;
+  // The text of `n` in whichever program file holds it.
+  std::string_view TextOf(TSNode n) const { return T(n); }
+  // Instances and classes of the running program (for library models).
+  std::vector<ClassDef> classes_;
+  std::vector<Instance> instances_;
+  std::vector<Module> modules_;
+  // Where evaluation stopped at a bound in a program run: file and position.
+  std::vector<std::pair<int, ParseError>> program_bounds_;
+  // A value of a library model.
+  VId Foreign(std::string_view kind, int ref) {
+    Value v;
+    v.kind = VK::kForeign;
+    v.text = std::string(kind);
+    v.ref = ref;
+    return store_.New(std::move(v));
+  }
+  // The program classes `cls` derives from, itself first (depth first, each once),
+  // and the library classes (kQual names) among their bases.
+  std::vector<int> Mro(int cls) const;
+  std::vector<std::string> LibraryBases(int cls) const;
 
   // ---- state shared by interp.cc / sdk.cc / emit.cc ------------------------
   const Grammar& g_;
@@ -221,6 +323,28 @@ class Analyzer {
   std::string workflow_;                             // notebooks: NotebookWorkflow(path), the scope of shared names
   std::vector<std::pair<std::string, VId>> stored_;  // `%store NAME`: the value NAME held
   bool restore_all_ = false;                         // a bare `%store -r` ran
+
+  // ---- program runs (RunProgram) ------------------------------------------------
+  bool eager_ = false;   // a program run: calls run at the call
+  bool halted_ = false;  // a program run stopped at a bound: nothing more runs
+  ModuleFinder* finder_ = nullptr;
+  std::vector<Library*> libraries_{&SdkLibrary()};  // the models asked, in order (the SDK alone for a file)
+  int cur_file_ = 0;
+  std::vector<std::pair<const void*, std::pair<int, std::string_view>>> trees_;  // tree -> file, text
+  // While a method runs: the class it is defined in and the instance (for super()).
+  std::vector<std::pair<int, VId>> self_stack_;
+  int invoke_depth_ = 0;
+  void Halt(TSNode at, const std::string& why);
+  int LoadModule(int from_file, std::string_view dotted, int level);
+  bool ImportProgram(TSNode n);  // a program run's import: false when it names no program module
+  VId Invoke(int fn, VId self, Args& args, TSNode call);
+  VId Instantiate(int cls, Args& args, TSNode call);
+  VId InstanceAttribute(VId object, std::string_view name, TSNode node);
+  VId InstanceMethod(VId object, std::string_view method, TSNode call, Args& args);
+  // An attribute of program class `cls` (through its bases), from position `from` of its MRO on.
+  VId ClassAttribute(int cls, std::string_view name, size_t from = 0);
+  VId ModuleAttribute(int module, std::string_view name);
+  int FunctionOf(VId v) const;  // a kFunction value's function, else -1
 
   // ---- past the evaluation budget (SM007) -------------------------------------
   // The rest of the file is read in literal mode: statements that name nothing
@@ -272,7 +396,7 @@ class Analyzer {
   bool ExecMatch(TSNode n);
   void Import(TSNode n);
   int DefineFunction(TSNode def, TSNode decorated);
-  void DefineClass(TSNode def);
+  void DefineClass(TSNode def, TSNode decorated = {});
   void ExecFunctions();
   void AnalyseFunction(int id);
   bool MutatesParam(int fn, std::string_view name);
@@ -329,7 +453,10 @@ class Analyzer {
 
   // ---- sdk.cc ----------------------------------------------------------------
   VId Call(TSNode call);
+  // A call of an imported name: the libraries asked in order.
   VId CallQualified(const std::string& q, TSNode call, Args& args);
+  VId SdkCall(const std::string& q, TSNode call, Args& args);  // the SDK model's part
+  VId SdkAttribute(VId object, std::string_view name);         // the SDK model's attributes of its objects
   VId CallMethod(VId receiver, std::string_view method, TSNode call, Args& args);
   VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
   VId Attribute(VId object, std::string_view name, TSNode node);

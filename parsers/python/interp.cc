@@ -21,6 +21,7 @@ constexpr int kMaxDepth = 160;
 constexpr size_t kMaxCallSnapshots = 8;
 constexpr size_t kMaxCalls = 64;
 constexpr long kNeverCalled = LONG_MAX / 4;
+constexpr size_t kMaxUnrolled = 64;  // program runs: loop iterations run one by one
 
 // Collapses whitespace and shortens a condition's source text for messages.
 std::string Shorten(std::string_view text, size_t max) {
@@ -102,7 +103,14 @@ SourceRange Analyzer::R(TSNode n) const {
   return nb_ ? MapRange(*nb_, r) : r;
 }
 
-std::string_view Analyzer::T(TSNode n) const { return ts_node_is_null(n) ? std::string_view() : ts::Text(n, src_); }
+std::string_view Analyzer::T(TSNode n) const {
+  if (ts_node_is_null(n)) return {};
+  if (trees_.empty()) return ts::Text(n, src_);
+  for (const auto& [tree, file] : trees_) {  // a program run: the file that holds the node
+    if (tree == n.tree) return ts::Text(n, file.second);
+  }
+  return ts::Text(n, src_);
+}
 
 int Analyzer::Line(TSNode n) const { return R(n).begin.line; }
 
@@ -378,10 +386,21 @@ bool Analyzer::ExecBlockImpl(TSNode block) {
 
 bool Analyzer::Exec(TSNode n) {
   if (ts_node_is_null(n)) return true;
-  if (OverBudget()) EnterLiteralMode();
+  if (halted_) return true;
+  if (OverBudget()) {
+    if (eager_) {
+      Halt(n, store_.exhausted() ? "the values it builds exceed the budget (250,000 values or 16 MiB)"
+                                 : "it needs more than 3,000,000 evaluation steps");
+      return true;
+    }
+    EnterLiteralMode();
+  }
   // Past the budget, a statement that names nothing SageMaker cannot matter.
   if (literal_ && !Relevant(n)) return true;
-  if (depth_ > kMaxDepth) return true;
+  if (depth_ > kMaxDepth) {
+    if (eager_) Halt(n, "its statements and calls nest more than 160 deep");
+    return true;
+  }
   last_stmt_ = n;
   ++depth_;
   struct Leave {
@@ -445,7 +464,7 @@ bool Analyzer::Exec(TSNode n) {
           objects_[remote].var = std::string(functions_[id].name);
         }
       } else {
-        DefineClass(def);
+        DefineClass(def, n);
       }
       return true;
     }
@@ -572,7 +591,15 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
       VId obj = Eval(g_.Field(target, g_.f_object));
       std::string attr(T(g_.Field(target, g_.f_attribute)));
       const Value& o = V(obj);
-      if (o.kind == VK::kObject) {
+      if (o.kind == VK::kInstance) {
+        // `self.x = …`: the instance's attribute from now on.
+        auto& attrs = instances_[o.ref].attrs;
+        auto it = std::find_if(attrs.begin(), attrs.end(), [&](const auto& kv) { return kv.first == attr; });
+        if (it != attrs.end())
+          it->second = Ev{v, value_node};
+        else if (attrs.size() < Store::kMaxItems)
+          attrs.emplace_back(attr, Ev{v, value_node});
+      } else if (o.kind == VK::kObject) {
         // `estimator.use_spot_instances = True`: the setting the SDK sends.
         Args& a = objects_[o.ref].args;
         a.keywords.erase(
@@ -714,6 +741,20 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
         }
         element = store_.OneOf(std::move(alts));
       }
+    }
+    if (eager_ && it.kind == VK::kList && it.complete && it.items.size() <= kMaxUnrolled) {
+      // A program run (a CDK app) runs the body once per known item: each iteration may
+      // create its own constructs. A body that leaves the loop (break, return, raise) ends it.
+      std::vector<Ev> items = it.items;
+      bool through = true;
+      for (const Ev& item : items) {
+        if (halted_) return true;
+        Assign(left, item.v, n);
+        through = ExecBlockImpl(body);
+        if (!through) break;
+      }
+      if (through && !ts_node_is_null(else_clause)) ExecBlockImpl(g_.Field(else_clause, g_.f_body));
+      return true;
     }
     if (runs == false) {
       DeadDeletes(body, "runs only for the items of " + CondText(g_.Field(n, g_.f_right)) + ", and it has none");
@@ -896,6 +937,7 @@ bool Analyzer::ExecMatch(TSNode n) {
 }
 
 void Analyzer::Import(TSNode n) {
+  if (eager_ && ImportProgram(n)) return;
   N kind = g_.Kind(n);
   std::string module;
   TSNode module_node = g_.Field(n, g_.f_module_name);
@@ -1009,14 +1051,41 @@ Scope* Analyzer::EnterScope(Scope::Kind kind, Scope* parent) {
   return saved;
 }
 
-void Analyzer::DefineClass(TSNode def) {
+void Analyzer::DefineClass(TSNode def, TSNode decorated) {
+  ClassDef c;
+  c.def = def;
+  c.name = T(g_.Field(def, g_.f_name));
   TSNode supers = g_.Field(def, g_.f_superclasses);
-  if (!ts_node_is_null(supers)) EvalArgs(supers, true);
+  if (!ts_node_is_null(supers)) {
+    Args bases = EvalArgs(supers, true);
+    for (const Ev& b : bases.positional) c.bases.push_back(b.v);
+  }
+  for (TSNode d : Kids(decorated)) {
+    if (g_.Kind(d) == N::kDecorator && T(d).find("dataclass") != std::string_view::npos) c.dataclass = true;
+  }
   Scope* saved = EnterScope(Scope::kClass, scope_);
-  ExecBlockImpl(g_.Field(def, g_.f_body));
+  c.scope = scope_;
+  TSNode body = g_.Field(def, g_.f_body);
+  ExecBlockImpl(body);
   scope_ = saved;
+  if (c.dataclass) {
+    // Annotated names of the body, in order: the generated constructor's parameters.
+    for (TSNode stmt : Kids(body)) {
+      if (g_.Kind(stmt) != N::kExpressionStatement) continue;
+      TSNode a = ts_node_named_child(stmt, 0);
+      if (g_.Kind(a) != N::kAssignment || ts_node_is_null(g_.Field(a, g_.f_type))) continue;
+      TSNode left = g_.Field(a, g_.f_left);
+      if (g_.Kind(left) != N::kIdentifier) continue;
+      std::string_view name = T(left);
+      auto it = c.scope->slot_of.find(name);
+      VId d = it == c.scope->slot_of.end() ? kUnbound : c.scope->env[static_cast<size_t>(it->second)];
+      c.fields.emplace_back(name, d);
+    }
+  }
   Value v;
   v.kind = VK::kClass;
+  v.ref = static_cast<int32_t>(classes_.size());
+  classes_.push_back(std::move(c));
   Bind(T(g_.Field(def, g_.f_name)), store_.New(std::move(v)));
 }
 

@@ -343,6 +343,40 @@ VId Analyzer::Call(TSNode call) {
     pending_var_.clear();
     return r;
   }
+  if (eager_ && g_.Kind(fn) == N::kIdentifier && T(fn) == "super" && !self_stack_.empty() &&
+      Lookup("super") == kUnbound) {
+    // `super()` in a method of a program class: the instance, seen from past that class.
+    EvalArgs(call, false);
+    Value v;
+    v.kind = VK::kInstance;
+    v.ref = V(self_stack_.back().second).ref;
+    v.text = "super:" + std::to_string(self_stack_.back().first);
+    return v.ref < 0 ? kUnknown : store_.New(std::move(v));
+  }
+  if (eager_ && g_.Kind(fn) == N::kIdentifier && T(fn) == "range" && Lookup("range") == kUnbound) {
+    // `range(n)` in a program run: its items when they are few and known (loops run per item).
+    Args a = EvalArgs(call, false);
+    std::vector<long> bounds;
+    for (const Ev& e : a.positional) {
+      const Value& x = V(e.v);
+      if (x.kind != VK::kNum || x.text.empty() || x.text.size() > 9 ||
+          x.text.find_first_not_of("-0123456789") != std::string::npos || x.text.find('-', 1) != std::string::npos) {
+        return kUnknown;
+      }
+      bounds.push_back(std::stol(x.text));
+    }
+    if (bounds.empty() || bounds.size() > 3 || !a.keywords.empty()) return kUnknown;
+    long from = bounds.size() == 1 ? 0 : bounds[0], to = bounds.size() == 1 ? bounds[0] : bounds[1];
+    long step = bounds.size() == 3 ? bounds[2] : 1;
+    if (step == 0) return kUnknown;
+    Value l;
+    l.kind = VK::kList;
+    for (long i = from; step > 0 ? i < to : i > to; i += step) {
+      if (l.items.size() >= 64) return kUnknown;
+      l.items.push_back(Ev{store_.Num(std::to_string(i)), call});
+    }
+    return store_.New(std::move(l));
+  }
   VId callee = Eval(fn);
   Args args = EvalArgs(call, false);
   pending_var_ = std::move(target);
@@ -351,6 +385,12 @@ VId Analyzer::Call(TSNode call) {
   if (c.kind == VK::kQual) {
     std::string q = c.text;
     r = CallQualified(q, call, args);
+  } else if (eager_ && c.kind == VK::kFunction) {
+    pending_var_.clear();
+    r = Invoke(c.ref, kUnbound, args, call);
+  } else if (eager_ && c.kind == VK::kClass) {
+    pending_var_.clear();
+    r = Instantiate(c.ref, args, call);
   } else if (c.kind == VK::kFunction) {
     int remote = functions_[c.ref].remote;
     if (remote >= 0) {
@@ -406,6 +446,14 @@ VId Analyzer::Helper(const std::string& cls, Args& args) {
 }
 
 VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
+  VId r = kUnknown;
+  for (Library* lib : libraries_) {
+    if (lib->Call(*this, q, call, args, &r)) return r;
+  }
+  return kUnknown;
+}
+
+VId Analyzer::SdkCall(const std::string& q, TSNode call, Args& args) {
   if (IsSageMaker(q)) {
     std::string cls = Last(q);
     std::string owner = Last(q, 1);
@@ -635,7 +683,31 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
   const Value& r = V(recv);
   switch (r.kind) {
     case VK::kObject:
-      return ObjectMethod(r.ref, method, call, args);
+    case VK::kForeign: {
+      VId out = kUnknown;
+      for (Library* lib : libraries_) {
+        if (lib->Method(*this, recv, method, call, args, &out)) return out;
+      }
+      return kUnknown;
+    }
+    case VK::kInstance:
+      return eager_ ? InstanceMethod(recv, method, call, args) : kUnknown;
+    case VK::kModule:
+    case VK::kClass: {
+      if (!eager_) return kUnknown;
+      VId callee = Attribute(recv, method, call);
+      const Value& c = V(callee);
+      if (c.kind == VK::kQual) {
+        std::string q = c.text;
+        return CallQualified(q, call, args);
+      }
+      if (c.kind == VK::kClass) return Instantiate(c.ref, args, call);
+      if (c.kind != VK::kFunction) return kUnknown;
+      // A module's function; a class's static method (`cls` bound to the class for a class method).
+      const Function& f = functions_[c.ref];
+      bool cls_param = r.kind == VK::kClass && !f.params.empty() && f.params[0].name == "cls";
+      return Invoke(c.ref, cls_param ? recv : kUnbound, args, call);
+    }
     case VK::kQual: {
       std::string q = r.text + "." + std::string(method);
       return CallQualified(q, call, args);
@@ -965,48 +1037,20 @@ VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
       std::string q = x.text + "." + std::string(name);
       return store_.Qual(q);
     }
-    case VK::kObject: {
-      int id = x.ref;
-      ObjKind kind = objects_[id].kind;
-      if (kind == ObjKind::kPredictor && (name == "endpoint_name" || name == "endpoint")) {
-        Value v;
-        v.kind = VK::kEndpointRef;
-        v.ref = id;
-        return store_.New(std::move(v));
-      }
-      // `model.endpoint_name` after `model.deploy()`: the endpoint its latest deploy made.
-      if (name == "endpoint_name" && (kind == ObjKind::kModel || kind == ObjKind::kEstimator ||
-                                      kind == ObjKind::kModelBuilder || kind == ObjKind::kTuner)) {
-        for (size_t i = objects_.size(); i-- > 0;) {
-          const Object& p = objects_[i];
-          if (p.kind != ObjKind::kPredictor || p.attached) continue;
-          bool from = p.source == id ||
-                      (p.source >= 0 && objects_[p.source].source == id && objects_[p.source].kind == ObjKind::kModel);
-          if (!from) continue;
-          Value v;
-          v.kind = VK::kEndpointRef;
-          v.ref = static_cast<int>(i);
-          return store_.New(std::move(v));
-        }
-        return kUnknown;
-      }
-      if (kind == ObjKind::kSession && (name == "sagemaker_client" || name == "boto_session")) {
-        auto& cache = name == "sagemaker_client" ? session_clients_ : session_boto_;
-        auto it = cache.find(id);
-        if (it != cache.end()) return ObjectValue(it->second);
-        Object o;
-        o.kind = name == "sagemaker_client" ? ObjKind::kClient : ObjKind::kBotoSession;
-        o.cls = name == "sagemaker_client" ? "boto3 client" : "boto3 session";
-        o.service = "sagemaker";
-        std::string saved = std::move(pending_var_);
-        pending_var_.clear();
-        int made = NewObject(std::move(o), objects_[id].call);
-        pending_var_ = std::move(saved);
-        cache[id] = made;
-        return ObjectValue(made);
+    case VK::kObject:
+    case VK::kForeign: {
+      VId out = kUnknown;
+      for (Library* lib : libraries_) {
+        if (lib->Attribute(*this, object, name, node, &out)) return out;
       }
       return kUnknown;
     }
+    case VK::kInstance:
+      return eager_ ? InstanceAttribute(object, name, node) : kUnknown;
+    case VK::kClass:
+      return eager_ ? ClassAttribute(x.ref, name) : kUnknown;
+    case VK::kModule:
+      return eager_ ? ModuleAttribute(x.ref, name) : kUnknown;
     case VK::kHelper: {
       for (const Entry& e : x.entries) {
         if (e.key == name) return e.value.v;
@@ -1020,6 +1064,53 @@ VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
     }
     default:
       return kUnknown;
+  }
+}
+
+// The SDK model's attributes: `predictor.endpoint_name`, `session.sagemaker_client`, ….
+VId Analyzer::SdkAttribute(VId object, std::string_view name) {
+  const Value& x = V(object);
+  {
+    int id = x.ref;
+    ObjKind kind = objects_[id].kind;
+    if (kind == ObjKind::kPredictor && (name == "endpoint_name" || name == "endpoint")) {
+      Value v;
+      v.kind = VK::kEndpointRef;
+      v.ref = id;
+      return store_.New(std::move(v));
+    }
+    // `model.endpoint_name` after `model.deploy()`: the endpoint its latest deploy made.
+    if (name == "endpoint_name" && (kind == ObjKind::kModel || kind == ObjKind::kEstimator ||
+                                    kind == ObjKind::kModelBuilder || kind == ObjKind::kTuner)) {
+      for (size_t i = objects_.size(); i-- > 0;) {
+        const Object& p = objects_[i];
+        if (p.kind != ObjKind::kPredictor || p.attached) continue;
+        bool from = p.source == id ||
+                    (p.source >= 0 && objects_[p.source].source == id && objects_[p.source].kind == ObjKind::kModel);
+        if (!from) continue;
+        Value v;
+        v.kind = VK::kEndpointRef;
+        v.ref = static_cast<int>(i);
+        return store_.New(std::move(v));
+      }
+      return kUnknown;
+    }
+    if (kind == ObjKind::kSession && (name == "sagemaker_client" || name == "boto_session")) {
+      auto& cache = name == "sagemaker_client" ? session_clients_ : session_boto_;
+      auto it = cache.find(id);
+      if (it != cache.end()) return ObjectValue(it->second);
+      Object o;
+      o.kind = name == "sagemaker_client" ? ObjKind::kClient : ObjKind::kBotoSession;
+      o.cls = name == "sagemaker_client" ? "boto3 client" : "boto3 session";
+      o.service = "sagemaker";
+      std::string saved = std::move(pending_var_);
+      pending_var_.clear();
+      int made = NewObject(std::move(o), objects_[id].call);
+      pending_var_ = std::move(saved);
+      cache[id] = made;
+      return ObjectValue(made);
+    }
+    return kUnknown;
   }
 }
 
@@ -1093,6 +1184,36 @@ void Analyzer::RecordDelete(VId target, TSNode call) {
   d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
   d.dead = dead_function_;
   deletes_.push_back(std::move(d));
+}
+
+namespace {
+
+// The SageMaker SDK and boto3 as a library the interpreter asks: every
+// imported name is offered to it last (it answers unknown for names it does
+// not know), and the objects it made (kObject) are its own.
+class Sdk final : public Library {
+ public:
+  bool Call(Analyzer& a, const std::string& q, TSNode call, Args& args, VId* result) override {
+    *result = a.SdkCall(q, call, args);
+    return true;
+  }
+  bool Method(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
+    if (a.store_.Kind(receiver) != VK::kObject) return false;
+    *result = a.ObjectMethod(a.store_[receiver].ref, method, call, args);
+    return true;
+  }
+  bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode, VId* result) override {
+    if (a.store_.Kind(object) != VK::kObject) return false;
+    *result = a.SdkAttribute(object, name);
+    return true;
+  }
+};
+
+}  // namespace
+
+Library& SdkLibrary() {
+  static Sdk sdk;
+  return sdk;
 }
 
 }  // namespace sagelint::py

@@ -37,7 +37,10 @@ enum class VK : uint8_t {
   kQual,         // an imported module, class or function: `text` is its dotted name
   kHelper,       // an SDK configuration object (TrainingInput, Compute…): `text` is the class
   kFunction,     // a function defined in the file: `ref` is its index
-  kClass,        // a class defined in the file
+  kClass,        // a class defined in the file (`ref`: its Analyzer::classes_ entry)
+  kInstance,     // an instance of such a class (`ref`: its Analyzer::instances_ entry); `text` "super:N" for super()
+  kModule,       // a module of the program read from its file (`ref`: its Analyzer::modules_ entry)
+  kForeign,      // a value a library model owns (`ref`: an index in that model's own table, `text`: its kind)
 };
 
 // An evaluated expression: its value and where it is written.
