@@ -408,6 +408,21 @@ TEST_CASE("cdk ts: hostile apps are bounded", "[cdk][typescript]") {
     REQUIRE(app.budgets.size() == 1);
     CHECK(app.budgets[0].second.pos.line == 1);
   }
+  SECTION("values that double on each line stay bounded") {
+    TempDir dir;
+    std::string text = "let s = 'ab';\nlet a = [1, 2];\n";
+    for (int i = 0; i < 60; ++i) text += "s = s + s;\na = [...a, ...a];\n";
+    text += "import * as cdk from 'aws-cdk-lib';\nimport * as sagemaker from 'aws-cdk-lib/aws-sagemaker';\n";
+    text += "const st = new cdk.Stack(new cdk.App(), 'S');\n";
+    text += "new sagemaker.CfnNotebookInstance(st, 'Nb', { instanceType: s, tags: a, roleArn: `${s}` });\n";
+    dir.Write("bin/app.ts", text);
+    cdk::App app = Evaluate(dir);
+    CHECK(app.budgets.empty());
+    REQUIRE(app.constructs.size() == 1);
+    CHECK(Show(*app.constructs[0].props.Get("instanceType")) == "?");
+    CHECK(Show(*app.constructs[0].props.Get("roleArn")) == "?");
+    CHECK(app.constructs[0].props.Get("tags")->items.size() <= 20'001);
+  }
   SECTION("a loop over a huge array runs once with an unknown item") {
     TempDir dir;
     dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
@@ -549,4 +564,89 @@ new sagemaker.CfnDomain(s, 'Domain', { subnetIds: subnets, domainName: ids[0] })
   CHECK(app.constructs[0].id == "Nba");
   CHECK(Show(app.constructs[1].props) == "{instanceType: 'ml.t3.medium', volumeSizeInGb: 1}");
   CHECK(Show(app.constructs[2].props) == "{subnetIds: [?], domainName: 'x-1'}");
+}
+
+TEST_CASE("cdk ts: props set on an L1 construct after it is made, base64 of a script", "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import { CfnNotebookInstance, CfnNotebookInstanceLifecycleConfig } from 'aws-cdk-lib/aws-sagemaker';
+const app = new cdk.App();
+const s = new cdk.Stack(app, 'S');
+const nb = new CfnNotebookInstance(s, 'Nb', { instanceType: 'ml.t3.medium', roleArn: 'r' });
+const lc = new CfnNotebookInstanceLifecycleConfig(s, 'Lc', {
+  onStart: [{ content: Buffer.from('echo start').toString('base64') }],
+});
+nb.lifecycleConfigName = lc.attrNotebookInstanceLifecycleConfigName;
+nb.instanceType = 'ml.t3.large';
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 2);
+  CHECK(Show(app.constructs[0].props) ==
+        "{instanceType: 'ml.t3.large', roleArn: 'r', lifecycleConfigName: #1.attrNotebookInstanceLifecycleConfigName}");
+  CHECK(app.constructs[0].props.KeyPos("lifecycleConfigName").line == 9);
+  CHECK(Show(app.constructs[1].props) == "{onStart: [{content: 'ZWNobyBzdGFydA=='}]}");
+}
+
+TEST_CASE("cdk ts: enums and static members of the app", "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+export enum Tier { Small = 'ml.t3.medium', Large = 'ml.p3.2xlarge' }
+enum Count { One = 1, Two }
+class Defaults { static readonly ROLE = `arn:${'role'}`; static role() { return Defaults.ROLE; } }
+const app = new cdk.App();
+const s = new cdk.Stack(app, 'S');
+new sagemaker.CfnNotebookInstance(s, 'Nb', { instanceType: Tier.Large, volumeSizeInGb: Count.Two, roleArn: Defaults.role() });
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 1);
+  CHECK(Show(app.constructs[0].props) == "{instanceType: 'ml.p3.2xlarge', volumeSizeInGb: 2, roleArn: 'arn:role'}");
+}
+
+TEST_CASE("cdk ts: default exports, CommonJS modules, casts and parameter destructuring", "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("cfg.json", R"({"type": "ml.c5.xlarge", "n": 3})");
+  dir.Write("lib/a.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import cfg from '../cfg.json';
+export default class A extends cdk.Stack {
+  constructor(scope: any, id: string, props?: { t?: string }) {
+    super(scope, id);
+    const ctx = this.node.tryGetContext('size') as string;
+    new sagemaker.CfnEndpointConfig(this, 'C', {
+      productionVariants: [{ instanceType: props!.t ?? ctx, initialInstanceCount: (cfg as any).n }],
+    });
+    new sagemaker.CfnEndpointConfig(this, 'D', {
+      productionVariants: [{ instanceType: cfg.type, initialInstanceCount: <number>cfg.n }],
+    });
+  }
+}
+)");
+  dir.Write("lib/b.js", R"(const { Stack } = require('aws-cdk-lib');
+const sm = require('aws-cdk-lib').aws_sagemaker;
+class B extends Stack {
+  constructor(scope, id, { type = 'ml.t3.medium', ...rest } = {}) {
+    super(scope, id);
+    new sm.CfnNotebookInstance(this, 'Nb', { instanceType: type, ...rest });
+  }
+}
+module.exports = { B };
+)");
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import A from '../lib/a';
+const { B } = require('../lib/b');
+const app = new cdk.App();
+new A(app, 'A1', {});
+new B(app, 'B1', { roleArn: 'arn:r', volumeSizeInGb: 10 });
+)");
+  cdk::App app = Evaluate(dir, R"({"size": "ml.m5.xlarge"})");
+  REQUIRE(app.stacks.size() == 2);
+  REQUIRE(app.constructs.size() == 3);
+  CHECK(Show(app.constructs[0].props) ==
+        "{productionVariants: [{instanceType: 'ml.m5.xlarge', initialInstanceCount: 3}]}");
+  CHECK(Show(app.constructs[1].props) ==
+        "{productionVariants: [{instanceType: 'ml.c5.xlarge', initialInstanceCount: 3}]}");
+  CHECK(Show(app.constructs[2].props) == "{instanceType: 'ml.t3.medium', roleArn: 'arn:r', volumeSizeInGb: 10}");
+  CHECK(app.constructs[2].file == 2);
+  CHECK(app.files[2].root_path == "lib/b.js");
 }

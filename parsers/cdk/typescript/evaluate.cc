@@ -29,6 +29,8 @@
 #include "parsers/aws/request.h"
 #include "parsers/cdk/app.h"
 #include "parsers/cdk/typescript/value.h"
+#include "parsers/common/base64.h"
+#include "parsers/common/escapes.h"
 #include "parsers/common/tree_sitter.h"
 
 extern "C" const TSLanguage* tree_sitter_typescript(void);
@@ -47,6 +49,7 @@ constexpr int kMaxCallDepth = 48;
 constexpr int kMaxExprDepth = 300;
 constexpr size_t kMaxLoop = 256;
 constexpr int kDeadlineMs = 2000;
+constexpr size_t kMaxString = 2u << 20;  // a computed string longer than this is unknown
 // One value handed over: its nesting and its size (a value may refer to itself).
 constexpr int kMaxNodeDepth = 64;
 constexpr long kMaxNodes = 20'000;
@@ -123,44 +126,34 @@ bool ParseNum(const std::string& s, double* out) {
   }
 }
 
-// The text of a string literal node (escapes decoded for the common ones).
+// The text of a string literal node, its escapes decoded.
 std::string StringText(TSNode n, std::string_view src) {
-  std::string out;
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
-    std::string_view t = ts::Text(c, src);
-    if (ts::Type(c) == "escape_sequence" && t.size() >= 2) {
-      switch (t[1]) {
-        case 'n':
-          out += '\n';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case '0':
-          out += '\0';
-          break;
-        case '\n':
-          break;
-        default:
-          out += t.substr(1);
-          break;
-      }
-    } else {
-      out += t;
-    }
-  }
-  return out;
+  std::string_view raw = ts::Text(n, src);
+  if (raw.size() < 2) return "";
+  return DecodeEscapes(raw.substr(1, raw.size() - 2));
 }
 
 class Evaluator {
  public:
   explicit Evaluator(const AppInput& in) : in_(in) {
     if (in.opts && !in.opts->root.empty()) root_ = in.opts->files->WeaklyCanonical(in.opts->root).value_or("");
+  }
+
+  // Values refer to each other in cycles (a class in a scope closes over
+  // that scope; `this.self = this`): when the evaluation is over, every scope
+  // and object it made is emptied, so the cycles free.
+  ~Evaluator() {
+    for (const auto& w : scopes_) {
+      if (auto sc = w.lock()) sc->vars.clear();
+    }
+    for (const auto& w : objects_) {
+      if (auto o = w.lock()) o->Clear();
+    }
+    for (const auto& f : files_) {
+      f->exports->Clear();
+      f->scope->vars.clear();
+      f->module_exports = Value{};
+    }
   }
 
   App Run() {
@@ -191,6 +184,17 @@ class Evaluator {
   }
 
  private:
+  std::shared_ptr<Obj> NewObj() {
+    auto o = std::make_shared<Obj>();
+    objects_.push_back(o);
+    return o;
+  }
+  std::shared_ptr<Scope> NewScope() {
+    auto sc = std::make_shared<Scope>();
+    scopes_.push_back(sc);
+    return sc;
+  }
+
   const FileSource& Files() const { return in_.opts ? *in_.opts->files : DiskFiles(); }
 
   bool Inside(const std::string& canonical) const {
@@ -354,12 +358,12 @@ class Evaluator {
       }
       case cfn::Node::Kind::kMap:
         v.k = K::kObject;
-        v.obj = std::make_shared<Obj>();
+        v.obj = NewObj();
         for (const auto& e : n.entries) v.obj->Set(e.first, FromNode(e.second, depth + 1));
         break;
       case cfn::Node::Kind::kSeq:
         v.k = K::kObject;
-        v.obj = std::make_shared<Obj>();
+        v.obj = NewObj();
         v.obj->array = true;
         for (size_t i = 0; i < n.items.size(); ++i) v.obj->Set(std::to_string(i), FromNode(n.items[i], depth + 1));
         break;
@@ -382,12 +386,7 @@ class Evaluator {
       if (ts::Type(s) == "function_declaration") {
         TSNode name = ts::Field(s, "name");
         if (ts_node_is_null(name)) continue;
-        Value v;
-        v.k = K::kFunction;
-        v.fn = std::make_shared<Function>();
-        v.fn->node = s;
-        v.fn->file = frame_->file;
-        v.fn->scope = scope;
+        Value v = FunctionValue(s, frame_->file, scope);
         v.file = frame_->file;
         v.pos = ts::Start(s);
         scope->vars[std::string(T(name))] = v;
@@ -436,10 +435,35 @@ class Evaluator {
       Value c = MakeClass(s, scope);
       TSNode name = ts::Field(s, "name");
       if (!ts_node_is_null(name)) scope->vars[std::string(T(name))] = c;
+    } else if (type == "enum_declaration") {
+      // `enum Size { Small = 'ml.t3.medium', … }`: an object of its members
+      // (numbered from 0 where no value is written).
+      TSNode name = ts::Field(s, "name");
+      TSNode body = ts::Field(s, "body");
+      Value e = NewObject(false, ts::Start(s));
+      uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+      double next = 0;
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode m = ts_node_named_child(body, i);
+        bool assigned = ts::Type(m) == "enum_assignment";
+        TSNode key = assigned ? ts::Field(m, "name") : m;
+        if (ts::Type(key) == "comment") continue;
+        Value v;
+        if (assigned) {
+          v = Eval(ts::Field(m, "value"), scope);
+        } else {
+          v = Str(NumText(next), ts::Start(m));
+          v.k = K::kNum;
+        }
+        double d;
+        next = v.k == K::kNum && ParseNum(v.text, &d) ? d + 1 : std::nan("");
+        e.obj->Set(KeyName(key, scope), v, ts::Start(m));
+      }
+      if (!ts_node_is_null(name)) scope->vars[std::string(T(name))] = e;
     } else if (type == "function_declaration") {
       // hoisted
     } else if (type == "statement_block") {
-      auto inner = std::make_shared<Scope>();
+      auto inner = NewScope();
       inner->parent = scope;
       Hoist(s, inner);
       ExecStatements(s, inner);
@@ -464,7 +488,7 @@ class Evaluator {
       ForIn(s, scope);
     } else if (type == "for_statement" || type == "while_statement" || type == "do_statement") {
       // Run the body once, its loop variables unknown.
-      auto inner = std::make_shared<Scope>();
+      auto inner = NewScope();
       inner->parent = scope;
       TSNode init = ts::Field(s, "initializer");
       if (!ts_node_is_null(init) &&
@@ -532,7 +556,7 @@ class Evaluator {
     }
     for (const Value& item : items) {
       if (Spent()) return;
-      auto inner = std::make_shared<Scope>();
+      auto inner = NewScope();
       inner->parent = scope;
       Bind(left, item, inner);
       if (!ts_node_is_null(body)) Exec(body, inner);
@@ -633,7 +657,10 @@ class Evaluator {
         TSNode name = ts::Field(decl, "name");
         if (!ts_node_is_null(name)) {
           std::string nm(T(name));
-          if (Value* v = scope->Find(nm)) f.exports->Set(nm, *v);
+          if (Value* v = scope->Find(nm)) {
+            f.exports->Set(nm, *v);
+            if (T(s).starts_with("export default")) f.exports->Set("default", *v);  // export default class A {…}
+          }
         }
       }
       return;
@@ -726,7 +753,7 @@ class Evaluator {
           Value rest;
           if (v.k == K::kObject && v.obj) {
             rest.k = K::kObject;
-            rest.obj = std::make_shared<Obj>();
+            rest.obj = NewObj();
             rest.obj->complete = v.obj->complete;
             for (size_t j = 0; j < v.obj->fields.size(); ++j) {
               if (!taken.count(v.obj->fields[j].first))
@@ -787,6 +814,25 @@ class Evaluator {
       }
       Value target = Eval(on, scope);
       if (target.k == K::kObject && target.obj) target.obj->Set(prop, v, ts::Start(left));
+      if (target.k == K::kConstruct && target.index >= 0) {
+        // An L1 construct's props are its attributes: `notebook.lifecycleConfigName = lc.ref`.
+        cfn::Node& props = app_.constructs[target.index].props;
+        if (props.is_null()) {
+          props.kind = cfn::Node::Kind::kMap;
+          props.pos = ts::Start(left);
+        }
+        if (!props.is_map()) return;
+        cfn::Node value = ToNode(v, ts::Start(ts::Field(left, "property")), 0);
+        for (size_t i = 0; i < props.entries.size(); ++i) {
+          if (props.entries[i].first == prop) {
+            props.entries[i].second = std::move(value);
+            props.key_pos[i] = ts::Start(left);
+            return;
+          }
+        }
+        props.entries.emplace_back(prop, std::move(value));
+        props.key_pos.push_back(ts::Start(left));
+      }
     } else if (t == "subscript_expression") {
       Value target = Eval(ts::Field(left, "object"), scope);
       Value index = Eval(ts::Field(left, "index"), scope);
@@ -853,6 +899,7 @@ class Evaluator {
   }
 
   Value Str(std::string s, SourcePos at) {
+    if (s.size() > kMaxString) return Unknown(at, frame_->file);  // `s = s + s` …
     Value v;
     v.k = K::kStr;
     v.text = std::move(s);
@@ -991,12 +1038,9 @@ class Evaluator {
     if (t == "new_expression") return New(n, scope);
     if (t == "call_expression") return Call(n, scope);
     if (t == "arrow_function" || t == "function_expression" || t == "function") {
-      Value v = make(K::kFunction, "");
-      v.fn = std::make_shared<Function>();
-      v.fn->node = n;
-      v.fn->file = file;
-      v.fn->scope = scope;
-      if (t == "arrow_function") v.fn->self = frame_->self;
+      Value v = FunctionValue(n, file, scope, t == "arrow_function" ? frame_->self : Value{});
+      v.pos = at;
+      v.file = file;
       return v;
     }
     if (t == "class") return MakeClass(n, scope);
@@ -1024,7 +1068,7 @@ class Evaluator {
     if (name == "__dirname") return Str(fs::path(files_[frame_->file]->abs).parent_path().string(), at);
     if (name == "__filename") return Str(files_[frame_->file]->abs, at);
     if (name == "JSON" || name == "require" || name == "Object" || name == "String" || name == "Number" ||
-        name == "process" || name == "console" || name == "Math" || name == "Array") {
+        name == "process" || name == "console" || name == "Math" || name == "Array" || name == "Buffer") {
       Value v;
       v.k = K::kExternal;
       v.text = "global";
@@ -1181,13 +1225,20 @@ class Evaluator {
     return Unknown(at, frame_->file);
   }
 
-  Value ObjectLiteral(TSNode n, const std::shared_ptr<Scope>& scope) {
+  // A new object or array written at `at` in the current file.
+  Value NewObject(bool array, SourcePos at) {
     Value v;
     v.k = K::kObject;
-    v.obj = std::make_shared<Obj>();
+    v.obj = NewObj();
+    v.obj->array = array;
     v.obj->file = frame_->file;
-    v.pos = ts::Start(n);
+    v.pos = at;
     v.file = frame_->file;
+    return v;
+  }
+
+  Value ObjectLiteral(TSNode n, const std::shared_ptr<Scope>& scope) {
+    Value v = NewObject(false, ts::Start(n));
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; ++i) {
       TSNode c = ts_node_named_child(n, i);
@@ -1213,13 +1264,7 @@ class Evaluator {
           v.obj->complete = false;
         }
       } else if (t == "method_definition") {
-        Value f;
-        f.k = K::kFunction;
-        f.fn = std::make_shared<Function>();
-        f.fn->node = c;
-        f.fn->file = frame_->file;
-        f.fn->scope = scope;
-        f.fn->self = v;
+        Value f = FunctionValue(c, frame_->file, scope, v);
         v.obj->Set(KeyName(ts::Field(c, "name"), scope), f, ts::Start(c));
       }
     }
@@ -1227,13 +1272,7 @@ class Evaluator {
   }
 
   Value ArrayLiteral(TSNode n, const std::shared_ptr<Scope>& scope) {
-    Value v;
-    v.k = K::kObject;
-    v.obj = std::make_shared<Obj>();
-    v.obj->array = true;
-    v.obj->file = frame_->file;
-    v.pos = ts::Start(n);
-    v.file = frame_->file;
+    Value v = NewObject(true, ts::Start(n));
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; ++i) {
       TSNode c = ts_node_named_child(n, i);
@@ -1282,15 +1321,7 @@ class Evaluator {
           // A method of the instance's class (or a base class); `node` of a construct.
           for (auto c = o.obj->cls; c;) {
             if (auto m = FindMethod(c, name)) {
-              Value f;
-              f.k = K::kFunction;
-              f.fn = std::make_shared<Function>();
-              f.fn->node = *m;
-              f.fn->file = c->file;
-              f.fn->scope = c->scope;
-              f.fn->self = o;
-              f.fn->home = c;
-              return f;
+              return FunctionValue(*m, c->file, c->scope, o, c);
             }
             c = c->base.k == K::kClass ? c->base.cls : nullptr;
           }
@@ -1324,6 +1355,9 @@ class Evaluator {
         v.text = name;
         return v;
       }
+      case K::kClass:
+        if (o.cls) return StaticMember(o.cls, name, at);
+        return v;
       case K::kNodeOf: {
         v.k = K::kMethod;
         v.index = o.index;
@@ -1396,6 +1430,31 @@ class Evaluator {
     }
   }
 
+  // `Cls.NAME`: a static field's value (evaluated where the class is
+  // written, on each use), or a static method.
+  Value StaticMember(const std::shared_ptr<Class>& c, const std::string& name, SourcePos at) {
+    if (ts_node_is_null(c->body)) return Unknown(at, frame_->file);
+    std::string_view src = Src(c->file);
+    uint32_t count = ts_node_named_child_count(c->body);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode m = ts_node_named_child(c->body, i);
+      TSNode nm = ts::Field(m, "name");
+      if (ts_node_is_null(nm) || ts::Text(nm, src) != name || !ts::Text(m, src).starts_with("static")) continue;
+      if (ts::Type(m) == "method_definition") return FunctionValue(m, c->file, c->scope);
+      TSNode value = ts::Field(m, "value");
+      if (ts::Type(m) != "public_field_definition" || ts_node_is_null(value)) break;
+      Frame fr;
+      fr.file = c->file;
+      fr.self.k = K::kUndefined;
+      Frame* saved = frame_;
+      frame_ = &fr;
+      Value v = Eval(value, c->scope);
+      frame_ = saved;
+      return Here(v, at);
+    }
+    return Unknown(at, frame_->file);
+  }
+
   std::optional<TSNode> FindMethod(const std::shared_ptr<Class>& c, const std::string& name) {
     if (ts_node_is_null(c->body)) return std::nullopt;
     std::string_view src = Src(c->file);
@@ -1410,6 +1469,21 @@ class Evaluator {
   }
 
   // ---- classes, functions, calls -------------------------------------------
+
+  // A function of the app: its node, where it is written, the scope it closes
+  // over, `this` (arrow functions, methods) and a method's class.
+  static Value FunctionValue(TSNode node, int file, std::shared_ptr<Scope> scope, Value self = {},
+                             std::shared_ptr<Class> home = nullptr) {
+    Value v;
+    v.k = K::kFunction;
+    v.fn = std::make_shared<Function>();
+    v.fn->node = node;
+    v.fn->file = file;
+    v.fn->scope = std::move(scope);
+    v.fn->self = std::move(self);
+    v.fn->home = std::move(home);
+    return v;
+  }
 
   Value MakeClass(TSNode n, const std::shared_ptr<Scope>& scope) {
     Value v;
@@ -1496,7 +1570,7 @@ class Evaluator {
         callee.path == std::vector<std::string>{"Construct"}) {
       Value v;
       v.k = K::kObject;
-      v.obj = std::make_shared<Obj>();
+      v.obj = NewObj();
       v.obj->complete = false;
       v.obj->stack = args.values.empty() ? current_stack_ : StackOf(args.values[0]);
       return v;
@@ -1519,7 +1593,7 @@ class Evaluator {
       if (cls == "App") {
         Value v;
         v.k = K::kObject;
-        v.obj = std::make_shared<Obj>();
+        v.obj = NewObj();
         v.obj->is_app = true;
         v.obj->complete = false;
         return v;
@@ -1527,7 +1601,7 @@ class Evaluator {
       if (cls == "Stack" || cls == "NestedStack") {
         Value v;
         v.k = K::kObject;
-        v.obj = std::make_shared<Obj>();
+        v.obj = NewObj();
         v.obj->is_stack = true;
         v.obj->complete = false;
         v.obj->stack = RecordStack(args, n);
@@ -1590,7 +1664,7 @@ class Evaluator {
   Value Instantiate(const Value& callee, const Args& args, TSNode n) {
     Value self;
     self.k = K::kObject;
-    self.obj = std::make_shared<Obj>();
+    self.obj = NewObj();
     self.obj->cls = callee.cls;
     self.obj->complete = false;
     self.pos = ts::Start(n);
@@ -1631,7 +1705,7 @@ class Evaluator {
     fr.home = cls;
     Frame* saved = frame_;
     frame_ = &fr;
-    auto scope = std::make_shared<Scope>();
+    auto scope = NewScope();
     scope->parent = cls->scope;
     // Field initializers, then the constructor (the base's first when there is none).
     std::optional<TSNode> ctor;
@@ -1729,7 +1803,7 @@ class Evaluator {
     fr.ret.k = K::kUndefined;
     Frame* saved = frame_;
     frame_ = &fr;
-    auto scope = std::make_shared<Scope>();
+    auto scope = NewScope();
     scope->parent = fn.scope;
     TSNode params = ts::Field(fn.node, "parameters");
     if (ts_node_is_null(params)) params = ts::Field(fn.node, "parameter");
@@ -1797,11 +1871,7 @@ class Evaluator {
         args.values[0].k == K::kFunction && callee.obj->fields.size() <= kMaxLoop) {
       // A callback over a known array: once per item.
       auto items = callee.obj->fields;
-      Value out;
-      out.k = K::kObject;
-      out.obj = std::make_shared<Obj>();
-      out.obj->array = true;
-      out.obj->file = frame_->file;
+      Value out = NewObject(true, at);
       for (size_t i = 0; i < items.size() && !Spent(); ++i) {
         Args call;
         call.values.push_back(items[i].second);
@@ -1907,7 +1977,11 @@ class Evaluator {
       size_t a = s.text.find_first_not_of(" \t\n\r"), b = s.text.find_last_not_of(" \t\n\r");
       return Str(a == std::string::npos ? "" : s.text.substr(a, b - a + 1), at);
     }
-    if (name == "toString") return Str(s.text, at);
+    if (name == "toString") {
+      // `Buffer.from(script).toString('base64')`: a Buffer of text is held as that text.
+      if (arg(0) && arg(0)->text == "base64") return Str(Base64Encode(s.text), at);
+      return Str(s.text, at);
+    }
     if ((name == "startsWith" || name == "endsWith" || name == "includes") && arg(0)) {
       const std::string& x = arg(0)->text;
       bool b = name == "startsWith" ? s.text.starts_with(x)
@@ -1940,7 +2014,10 @@ class Evaluator {
       if (const std::string* s = str(0)) return ParseJson(*s, at);
       return Unknown(at, frame_->file);
     }
-    if (callee.text == "global" && p.size() == 2 && p[0] == "String" && p[1].empty()) return Unknown(at, frame_->file);
+    if (callee.text == "global" && p.size() == 2 && p[0] == "Buffer" && p[1] == "from" && str(0) &&
+        (args.values.size() == 1 || (str(1) && (*str(1) == "utf8" || *str(1) == "utf-8")))) {
+      return Str(*str(0), at);
+    }
     if (callee.text == "path" && p.size() == 1 && (p[0] == "join" || p[0] == "resolve")) {
       fs::path out;
       for (size_t i = 0; i < args.values.size(); ++i) {
@@ -2086,7 +2163,9 @@ class Evaluator {
   bool stopped_ = false;
   long node_budget_ = 0;
   std::map<std::pair<const void*, std::string>, Value> stack_instances_;  // (scope, id) -> the stack
-  int open_loops_ = 0;  // loops whose body runs once for all their iterations
+  int open_loops_ = 0;
+  std::vector<std::weak_ptr<Obj>> objects_;
+  std::vector<std::weak_ptr<Scope>> scopes_;  // loops whose body runs once for all their iterations
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "linter/model/model.h"
@@ -23,6 +24,9 @@ struct Function;
 // (a JSON configuration file, cdk.json's context): its uses are placed
 // where the code names it.
 inline constexpr int kOutsideFile = -2;
+
+// The most members one object or array holds; past it, it is incomplete.
+inline constexpr size_t kMaxFields = 10'000;
 
 struct Value {
   enum class K {
@@ -67,25 +71,36 @@ struct Obj {
   bool complete = true;                               // false: it may hold more than `fields` (an unknown spread)
   std::vector<std::pair<std::string, Value>> fields;  // in order; arrays: "0", "1", …
   std::vector<SourcePos> key_pos;
-  std::shared_ptr<Class> cls;  // an instance of an app class
-  int stack = -1;              // an instance: the stack it belongs to
-  bool is_app = false;         // `new App()`
+  std::unordered_map<std::string, size_t> index;  // key -> position in `fields`
+  std::shared_ptr<Class> cls;                     // an instance of an app class
+  int stack = -1;                                 // an instance: the stack it belongs to
+  bool is_app = false;                            // `new App()`
   bool is_stack = false;
 
   const Value* Get(const std::string& k) const {
-    for (const auto& f : fields)
-      if (f.first == k) return &f.second;
-    return nullptr;
+    auto it = index.find(k);
+    return it == index.end() ? nullptr : &fields[it->second].second;
   }
   void Set(const std::string& k, Value v, SourcePos at = {}) {
-    for (size_t i = 0; i < fields.size(); ++i) {
-      if (fields[i].first == k) {
-        fields[i].second = std::move(v);
-        return;
-      }
+    auto it = index.find(k);
+    if (it != index.end()) {
+      fields[it->second].second = std::move(v);
+      return;
     }
+    if (fields.size() >= kMaxFields) {  // `a = [...a, ...a]` …: the rest is not known
+      complete = false;
+      return;
+    }
+    index.emplace(k, fields.size());
     fields.emplace_back(k, std::move(v));
     key_pos.push_back(at);
+  }
+  // An array's next item.
+  void Push(Value v, SourcePos at = {}) { Set(std::to_string(fields.size()), std::move(v), at); }
+  void Clear() {
+    fields.clear();
+    key_pos.clear();
+    index.clear();
   }
 };
 
