@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <unordered_map>
 
 #include "linter/base/strings.h"
 #include "linter/cost/prices.h"
@@ -337,10 +339,48 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
   out << "\nprices: " << prices.Describe() << "\n";
 }
 
+// The workloads with each inference component moved right after the variant
+// it runs on (the variant whose link keys its refs name), wherever either is
+// declared; nullopt when that is already their order.
+std::optional<std::vector<Workload>> ComponentsUnderVariants(const std::vector<Workload>& workloads) {
+  std::unordered_map<std::string_view, size_t> variant_of;
+  for (size_t i = 0; i < workloads.size(); ++i) {
+    if (workloads[i].kind != WorkloadKind::kEndpointVariant) continue;
+    for (const std::string& key : workloads[i].keys) variant_of.emplace(key, i);
+  }
+  std::vector<std::vector<size_t>> under(workloads.size());
+  std::vector<bool> placed(workloads.size());
+  for (size_t i = 0; i < workloads.size() && !variant_of.empty(); ++i) {
+    if (workloads[i].kind != WorkloadKind::kInferenceComponent) continue;
+    for (const std::string& ref : workloads[i].refs) {
+      if (auto it = variant_of.find(ref); it != variant_of.end()) {
+        under[it->second].push_back(i);
+        placed[i] = true;
+        break;
+      }
+    }
+  }
+  std::vector<size_t> order;
+  for (size_t i = 0; i < workloads.size(); ++i) {
+    if (placed[i]) continue;
+    order.push_back(i);
+    order.insert(order.end(), under[i].begin(), under[i].end());
+  }
+  bool same = true;
+  for (size_t i = 0; i < order.size() && same; ++i) same = order[i] == i;
+  if (same) return std::nullopt;
+  std::vector<Workload> out;
+  out.reserve(order.size());
+  for (size_t i : order) out.push_back(workloads[i]);
+  return out;
+}
+
 }  // namespace
 
-void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& workloads,
+void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& all,
                    const PriceTable& prices, const InventoryOptions& opts) {
+  std::optional<std::vector<Workload>> reordered = ComponentsUnderVariants(all);
+  const std::vector<Workload>& workloads = reordered ? *reordered : all;
   if (format == "json") {
     nlohmann::ordered_json doc = {{"schema_version", 1}, {"workloads", kJsonListHere}, {"prices", prices.Describe()}};
     WriteJsonWithList(out, doc, workloads.size(), [&](size_t i) { return AttributesJson(workloads[i], &prices); });
