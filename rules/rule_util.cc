@@ -26,7 +26,8 @@ const Val kNoCount;
 
 bool HasCount(WorkloadKind kind) {
   return kind != WorkloadKind::kNotebookInstance && kind != WorkloadKind::kStudioDomain &&
-         kind != WorkloadKind::kStudioUserProfile && kind != WorkloadKind::kStudioSpace;
+         kind != WorkloadKind::kStudioUserProfile && kind != WorkloadKind::kStudioSpace &&
+         kind != WorkloadKind::kStudioApp;
 }
 
 // Relative size of a size name: medium 1, large 2, xlarge 4, 2xlarge 8, 48xlarge 192.

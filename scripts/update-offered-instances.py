@@ -32,6 +32,8 @@ KINDS = [
      "ProductionVariant.InstanceType"),
     ("studio_app", "AppInstanceType", "CreateApp",
      "ResourceSpec.InstanceType"),
+    ("hyperpod_cluster", "ClusterInstanceType", "CreateCluster",
+     "ClusterInstanceGroupSpecification.InstanceType, ClusterRestrictedInstanceGroupSpecification.InstanceType"),
 ]
 
 

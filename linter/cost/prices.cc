@@ -82,11 +82,18 @@ PriceComponent ComponentFor(OfferKind kind) {
       return PriceComponent::kHosting;
     case OfferKind::kStudioApp:
       return PriceComponent::kStudio;
+    case OfferKind::kCluster:
+      // No HyperPod figure has been sourced for the built-in table (nor has
+      // the offer file's HyperPod component been read): a cluster's groups are
+      // priced at the type's training figure, and the cost basis says so.
+      return PriceComponent::kTraining;
   }
   return PriceComponent::kTraining;
 }
 
 bool AlwaysOn(WorkloadKind kind) {
+  // A HyperPod cluster's instances run until the cluster is deleted.
+  if (kind == WorkloadKind::kHyperPodCluster) return true;
   auto c = ComponentFor(kind);
   return c == PriceComponent::kHosting || c == PriceComponent::kNotebook || c == PriceComponent::kStudio;
 }
@@ -343,6 +350,7 @@ CostEstimate EstimateCost(const CostRequest& request, WorkloadKind kind, const P
   est.price_source = figure->source;
   est.price_date = figure->date;
   std::string basis = comp + " on-demand " + FormatUsd(price) + "/h";
+  if (kind == WorkloadKind::kHyperPodCluster) basis = "no HyperPod price sourced, so the " + basis;
   if (est.count > 1) basis += " × " + std::to_string(est.count);
   basis += " (" + figure->Describe() + ")";
   // A heterogeneous cluster bills every group; a group without a price is named, not guessed.

@@ -79,11 +79,16 @@ std::vector<std::string> LaunchActionsFor(WorkloadKind kind) {
       return Prefixed({"CreateApp", "CreateUserProfile", "UpdateUserProfile"});
     case WorkloadKind::kStudioSpace:
       return Prefixed({"CreateApp", "CreateSpace", "UpdateSpace"});
+    case WorkloadKind::kStudioApp:
+      return Prefixed({"CreateApp"});
+    case WorkloadKind::kHyperPodCluster:
+      return Prefixed({"CreateCluster", "UpdateCluster"});
     case WorkloadKind::kEndpointVariant:
       return Prefixed({"CreateEndpointConfig"});
     case WorkloadKind::kIamStatement:
       return InstanceLaunchingActions();
     case WorkloadKind::kScalableTarget:
+    case WorkloadKind::kInferenceComponent:
       return {};
   }
   return {};

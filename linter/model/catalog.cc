@@ -101,12 +101,12 @@ const std::map<std::string, Family, std::less<>>& Families() {
 
 struct Offered {
   std::string source;
-  std::array<std::vector<std::string>, 6> types;  // by OfferKind, sorted
+  std::array<std::vector<std::string>, 7> types;  // by OfferKind, sorted
   std::set<std::string, std::less<>> any;         // offered for some kind
 };
 
-constexpr std::array<std::string_view, 6> kOfferKeys = {"notebook_instance", "training",         "processing",
-                                                        "transform",         "endpoint_variant", "studio_app"};
+constexpr std::array<std::string_view, 7> kOfferKeys = {
+    "notebook_instance", "training", "processing", "transform", "endpoint_variant", "studio_app", "hyperpod_cluster"};
 
 const Offered& OfferedData() {
   static const auto* offered = [] {
@@ -242,7 +242,11 @@ std::optional<OfferKind> OfferKindFor(WorkloadKind kind) {
     case WorkloadKind::kStudioDomain:
     case WorkloadKind::kStudioUserProfile:
     case WorkloadKind::kStudioSpace:
+    case WorkloadKind::kStudioApp:
       return OfferKind::kStudioApp;
+    case WorkloadKind::kHyperPodCluster:
+      return OfferKind::kCluster;
+    case WorkloadKind::kInferenceComponent:
     case WorkloadKind::kScalableTarget:
     case WorkloadKind::kLifecycleScript:
     case WorkloadKind::kIamStatement:
@@ -265,6 +269,8 @@ std::string_view OfferKindDescription(OfferKind k) {
       return "endpoint variants";
     case OfferKind::kStudioApp:
       return "Studio apps";
+    case OfferKind::kCluster:
+      return "HyperPod clusters";
   }
   return "";
 }
@@ -283,6 +289,8 @@ std::string_view OfferKindAction(OfferKind k) {
       return "CreateEndpointConfig";
     case OfferKind::kStudioApp:
       return "CreateApp";
+    case OfferKind::kCluster:
+      return "CreateCluster";
   }
   return "";
 }

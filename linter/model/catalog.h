@@ -76,13 +76,14 @@ bool IsLocalMode(std::string_view instance_type);
 // The instance type list (an enum of the SageMaker API) a kind of workload is
 // checked against: rules/data/offered.json, generated from the botocore
 // service model by scripts/update-offered-instances.py.
-enum class OfferKind : std::uint8_t { kNotebook, kTraining, kProcessing, kTransform, kEndpoint, kStudioApp };
+enum class OfferKind : std::uint8_t { kNotebook, kTraining, kProcessing, kTransform, kEndpoint, kStudioApp, kCluster };
 // nullopt for kinds without instances of their own (scalable targets,
-// lifecycle scripts, IAM statements). Studio domains, user profiles and
-// spaces give kStudioApp: their instance types are those of their apps.
+// lifecycle scripts, IAM statements, inference components). Studio domains,
+// user profiles and spaces give kStudioApp: their instance types are those of
+// their apps.
 std::optional<OfferKind> OfferKindFor(WorkloadKind kind);
 // "notebook instances", "training jobs", "processing jobs", "batch transform
-// jobs", "endpoint variants", "Studio apps".
+// jobs", "endpoint variants", "Studio apps", "HyperPod clusters".
 std::string_view OfferKindDescription(OfferKind k);
 // The API call that rejects a type outside the list: "CreateEndpointConfig".
 std::string_view OfferKindAction(OfferKind k);

@@ -99,8 +99,9 @@ std::string_view FormatName(Format f) {
 
 namespace {
 constexpr std::array<std::string_view, kWorkloadKindCount> kKindNames = {
-    "training_job",        "tuning_job",   "processing_job",   "transform_job",   "notebook_instance", "studio_domain",
-    "studio_user_profile", "studio_space", "endpoint_variant", "scalable_target", "lifecycle_script",  "iam_statement",
+    "training_job",     "tuning_job",          "processing_job", "transform_job",       "notebook_instance",
+    "studio_domain",    "studio_user_profile", "studio_space",   "endpoint_variant",    "scalable_target",
+    "lifecycle_script", "iam_statement",       "studio_app",     "inference_component", "hyperpod_cluster",
 };
 }  // namespace
 

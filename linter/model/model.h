@@ -83,10 +83,13 @@ enum class WorkloadKind : std::uint8_t {
   kScalableTarget,
   kLifecycleScript,
   kIamStatement,
+  kStudioApp,           // AWS::SageMaker::App: a running Studio app
+  kInferenceComponent,  // a model's copies on an endpoint variant (no instances of its own)
+  kHyperPodCluster,     // a HyperPod cluster: its instance groups run until the cluster is deleted
 };
 std::string_view KindName(WorkloadKind k);  // training_job, tuning_job, ... (SPEC §8)
 std::optional<WorkloadKind> KindFromName(std::string_view name);
-inline constexpr int kWorkloadKindCount = 12;
+inline constexpr int kWorkloadKindCount = 15;
 
 // One of several workloads a single source construct makes (SPEC §5): a
 // Terraform count/for_each instance, or one branch of a resource whose whole
@@ -189,8 +192,8 @@ struct Workload {
   bool stand_in = false;
   std::optional<ModuleCaller> module_caller;  // set for a workload of a called Terraform module
 
-  // Compute. A job with instance groups lists each in `instance_groups`; its
-  // own instance_type and instance_count are then absent.
+  // Compute. A job with instance groups (and a HyperPod cluster) lists each in
+  // `instance_groups`; its own instance_type and instance_count are then absent.
   Val instance_type;
   Val instance_count;
   Val volume_gb;
@@ -216,6 +219,13 @@ struct Workload {
   Val managed_scaling;   // ManagedInstanceScaling.Status (ENABLED|DISABLED)
   Val endpoint_name;
   Val variant_name;
+  // Inference components: the copies of the model on their variant
+  // (`endpoint_name`/`variant_name`) and what each copy reserves there. The
+  // variant's instances bill; a component adds no cost of its own.
+  Val copy_count;
+  Val accelerators_required;  // NumberOfAcceleratorDevicesRequired
+  Val memory_required_mb;     // MinMemoryRequiredInMb
+  Val cpu_cores_required;     // NumberOfCpuCoresRequired
   // Notebooks: "true" when its workflow deletes the endpoint (a later cell, or
   // another notebook of its directory), "false" when nothing does (`origin`
   // then says why a delete that exists does not count); unknown when a delete

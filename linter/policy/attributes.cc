@@ -112,6 +112,13 @@ const std::vector<AttrInfo>& Attributes() {
        "endpoint variant registered with Application Auto Scaling or with ManagedInstanceScaling enabled"},
       {"serverless", AttrType::kBool, "serverless endpoint variant"},
       {"hourly_usd", AttrType::kNumber, "estimated on-demand price per hour (price × count)"},
+      {"instance_groups", AttrType::kList,
+       "a HyperPod cluster's or heterogeneous job's groups, each `<name>: <count> × <type>`"},
+      {"variant", AttrType::kString, "inference component: the endpoint variant it runs on (endpoint/variant)"},
+      {"copies", AttrType::kNumber, "inference component: copies of the model (RuntimeConfig.CopyCount)"},
+      {"accelerators_required", AttrType::kNumber, "inference component: accelerators each copy reserves"},
+      {"memory_required_mb", AttrType::kNumber, "inference component: memory each copy reserves (MB, minimum)"},
+      {"cpu_cores_required", AttrType::kNumber, "inference component: CPU cores each copy reserves"},
   };
   return attrs;
 }
@@ -129,6 +136,7 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
   if (name == "format") return Known(std::string(FormatName(w.format)));
   if (name == "instance_type") return FromVal(InstanceType(w), AttrType::kString);
   if (name == "instance_family" || name == "accelerator") {
+    if (OnSystemInstance(w)) return AttrValue{};  // Studio's own instance: no ML instance family
     AttrValue t = FromVal(InstanceType(w), AttrType::kString);
     if (!t.known()) return t;
     if (name == "instance_family") {
@@ -206,11 +214,46 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
     if (w.serverless.present()) return FromVal(w.serverless, AttrType::kBool);
     return w.complete ? KnownBool(false) : AttrValue{AttrValue::State::kUnknown};
   }
+  if (name == "instance_groups") {
+    AttrValue a;
+    a.type = AttrType::kList;
+    if (w.instance_groups.empty()) return a;
+    a.state = AttrValue::State::kKnown;
+    for (const InstanceGroup& g : w.instance_groups) {
+      AttrValue type = FromVal(g.instance_type, AttrType::kString);
+      AttrValue count = FromVal(g.instance_count, AttrType::kNumber);
+      // A group whose type or count is not known makes the list unknown.
+      if (!type.known() || count.state == AttrValue::State::kUnknown) {
+        a.state = AttrValue::State::kUnknown;
+        a.list.clear();
+        return a;
+      }
+      std::string n = count.known() ? count.text : "1";
+      a.list.push_back((g.name.known() ? g.name.text : "?") + ": " + n + " × " + type.text);
+    }
+    a.text = a.list.front();
+    return a;
+  }
+  if (name == "variant") {
+    if (w.kind != WorkloadKind::kInferenceComponent) return AttrValue{};
+    AttrValue a;
+    if (w.endpoint_name.known() && w.variant_name.known()) {
+      a = Known(w.endpoint_name.text + "/" + w.variant_name.text);
+      a.range = w.variant_name.range;
+    } else if (w.endpoint_name.present() || w.variant_name.present()) {
+      a.state = AttrValue::State::kUnknown;
+    }
+    return a;
+  }
+  if (name == "copies") return FromVal(w.copy_count, AttrType::kNumber);
+  if (name == "accelerators_required") return FromVal(w.accelerators_required, AttrType::kNumber);
+  if (name == "memory_required_mb") return FromVal(w.memory_required_mb, AttrType::kNumber);
+  if (name == "cpu_cores_required") return FromVal(w.cpu_cores_required, AttrType::kNumber);
   if (name == "hourly_usd") {
     AttrValue a;
     a.type = AttrType::kNumber;
     auto component = ComponentFor(w.kind);
-    if (!component || !prices) return a;
+    if (!component || !prices || OnSystemInstance(w)) return a;
     // A heterogeneous cluster costs what its instance groups cost together.
     std::vector<std::pair<const Val*, const Val*>> parts;
     if (w.instance_groups.empty()) {
@@ -282,6 +325,31 @@ std::string InstancesText(const Workload& w) {
     std::string part = one(g.instance_type, g.instance_count);
     out += (out.empty() ? "" : " + ") + (part.empty() ? "?" : part);
   }
+  return out;
+}
+
+bool OnSystemInstance(const Workload& w) {
+  return w.kind == WorkloadKind::kStudioApp && w.instance_type.known() && w.instance_type.text == "system";
+}
+
+std::string ComponentText(const Workload& w) {
+  auto number = [](const Val& v) -> std::string {
+    AttrValue n = FromVal(v, AttrType::kNumber);
+    return n.known() ? n.text : "?";
+  };
+  std::string copies = w.copy_count.present() ? number(w.copy_count) : "?";
+  std::string out = copies + (copies == "1" ? " copy" : " copies");
+  std::vector<std::string> needs;
+  if (w.accelerators_required.present()) needs.push_back(number(w.accelerators_required) + " accelerator(s)");
+  if (w.cpu_cores_required.present()) needs.push_back(number(w.cpu_cores_required) + " CPU core(s)");
+  if (w.memory_required_mb.present()) needs.push_back(number(w.memory_required_mb) + " MB");
+  if (!needs.empty()) {
+    out += " × (";
+    for (size_t i = 0; i < needs.size(); ++i) out += (i ? ", " : "") + needs[i];
+    out += ")";
+  }
+  AttrValue variant = Attribute(w, "variant", nullptr);
+  if (variant.state != AttrValue::State::kAbsent) out += " on " + (variant.known() ? variant.text : std::string("?"));
   return out;
 }
 

@@ -48,6 +48,14 @@ nlohmann::ordered_json AttributesJson(const Workload& w, const PriceTable* price
 // for what cannot be resolved; empty when no instance type is written.
 std::string InstancesText(const Workload& w);
 
+// A Studio app on Studio's own `system` instance (the JupyterServer app):
+// no ML instance bills for it.
+bool OnSystemInstance(const Workload& w);
+
+// An inference component as people say it: "2 copies × (1 accelerator,
+// 1024 MB) on my-endpoint/AllTraffic", "?" for what cannot be resolved.
+std::string ComponentText(const Workload& w);
+
 }  // namespace sagelint
 
 #endif  // SAGELINT_LINTER_POLICY_ATTRIBUTES_H_

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <unordered_map>
 
 #include "linter/base/strings.h"
 #include "linter/cost/prices.h"
@@ -68,7 +70,7 @@ struct Spend {
 
 Spend SpendOf(const Workload& w, const PriceTable& prices) {
   Spend s;
-  s.priced_kind = ComponentFor(w.kind).has_value();
+  s.priced_kind = ComponentFor(w.kind).has_value() && !OnSystemInstance(w);
   s.always_on = AlwaysOn(w);  // an endpoint its notebook deletes is ephemeral: hourly only
   AttrValue hourly = Attribute(w, "hourly_usd", &prices);
   if (hourly.known()) {
@@ -103,6 +105,12 @@ std::string ShortKind(WorkloadKind k) {
       return "scaling";
     case WorkloadKind::kLifecycleScript:
       return "lifecycle";
+    case WorkloadKind::kStudioApp:
+      return "studio app";
+    case WorkloadKind::kInferenceComponent:
+      return "inference component";
+    case WorkloadKind::kHyperPodCluster:
+      return "hyperpod";
     default:
       return std::string(KindName(k));
   }
@@ -129,6 +137,8 @@ std::string CostSetting(const Workload& w, const PriceTable& prices) {
       return said("idle_shutdown", "idle stop", "no idle stop");
     case WorkloadKind::kEndpointVariant:
       return said("autoscaling", "autoscaled", "not autoscaled");
+    case WorkloadKind::kInferenceComponent:
+      return "billed on its variant";
     default:
       return "-";
   }
@@ -203,6 +213,14 @@ std::string CsvUsd(std::optional<double> usd, int decimals) {
   return FormatNumber(std::round(*usd * scale) / scale);
 }
 
+// One attribute column of the CSV and the wide table. A workload with instance
+// groups (a HyperPod cluster, a heterogeneous job) has no type of its own: its
+// instance_type cell lists the groups ("ml.m5.xlarge + 4 × ml.g5.12xlarge").
+std::string Cell(const Workload& w, std::string_view name, const PriceTable& prices) {
+  if (name == "instance_type" && !w.instance_groups.empty()) return InstancesText(w);
+  return Show(Attribute(w, name, &prices));
+}
+
 void EmitCsv(std::ostream& out, const std::vector<Workload>& workloads, const PriceTable& prices) {
   static const char* kAttrs[] = {"instance_type", "instance_count",   "accelerator",   "spot",
                                  "input_modes",   "lifecycle_config", "idle_shutdown", "autoscaling"};
@@ -213,7 +231,7 @@ void EmitCsv(std::ostream& out, const std::vector<Workload>& workloads, const Pr
     // Names and paths come from scanned files: no control characters reach the CSV reader.
     out << KindName(w.kind) << "," << Csv(Printable(w.label)) << ","
         << Csv(Printable(w.path + ":" + std::to_string(w.range.begin.line)));
-    for (const char* a : kAttrs) out << "," << Csv(Printable(Show(Attribute(w, a, &prices))));
+    for (const char* a : kAttrs) out << "," << Csv(Printable(Cell(w, a, prices)));
     Spend s = SpendOf(w, prices);
     out << "," << CsvUsd(s.hourly, 4) << "," << CsvUsd(s.monthly, 2) << "," << (s.priced_kind ? "USD" : "") << "\n";
   }
@@ -252,7 +270,7 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
       statements.push_back(&w);
       continue;
     }
-    auto a = [&](std::string_view name) { return Show(Attribute(w, name, &prices)); };
+    auto a = [&](std::string_view name) { return Cell(w, name, prices); };
     Spend s = SpendOf(w, prices);
     if (s.priced_kind) {
       if (!s.hourly) {
@@ -269,7 +287,10 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
     std::string month = s.monthly ? FormatUsd(*s.monthly) : "-";
     std::vector<std::string> r;
     std::string location = w.path + ":" + std::to_string(w.range.begin.line);
-    std::string instances = s.priced_kind ? InstancesText(w) : "";
+    std::string instances = s.priced_kind                                 ? InstancesText(w)
+                            : w.kind == WorkloadKind::kInferenceComponent ? ComponentText(w)
+                            : OnSystemInstance(w)                         ? "system"
+                                                                          : "";
     if (opts.wide) {
       r = {std::string(KindName(w.kind)),
            w.label,
@@ -318,10 +339,48 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
   out << "\nprices: " << prices.Describe() << "\n";
 }
 
+// The workloads with each inference component moved right after the variant
+// it runs on (the variant whose link keys its refs name), wherever either is
+// declared; nullopt when that is already their order.
+std::optional<std::vector<Workload>> ComponentsUnderVariants(const std::vector<Workload>& workloads) {
+  std::unordered_map<std::string_view, size_t> variant_of;
+  for (size_t i = 0; i < workloads.size(); ++i) {
+    if (workloads[i].kind != WorkloadKind::kEndpointVariant) continue;
+    for (const std::string& key : workloads[i].keys) variant_of.emplace(key, i);
+  }
+  std::vector<std::vector<size_t>> under(workloads.size());
+  std::vector<bool> placed(workloads.size());
+  for (size_t i = 0; i < workloads.size() && !variant_of.empty(); ++i) {
+    if (workloads[i].kind != WorkloadKind::kInferenceComponent) continue;
+    for (const std::string& ref : workloads[i].refs) {
+      if (auto it = variant_of.find(ref); it != variant_of.end()) {
+        under[it->second].push_back(i);
+        placed[i] = true;
+        break;
+      }
+    }
+  }
+  std::vector<size_t> order;
+  for (size_t i = 0; i < workloads.size(); ++i) {
+    if (placed[i]) continue;
+    order.push_back(i);
+    order.insert(order.end(), under[i].begin(), under[i].end());
+  }
+  bool same = true;
+  for (size_t i = 0; i < order.size() && same; ++i) same = order[i] == i;
+  if (same) return std::nullopt;
+  std::vector<Workload> out;
+  out.reserve(order.size());
+  for (size_t i : order) out.push_back(workloads[i]);
+  return out;
+}
+
 }  // namespace
 
-void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& workloads,
+void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& all,
                    const PriceTable& prices, const InventoryOptions& opts) {
+  std::optional<std::vector<Workload>> reordered = ComponentsUnderVariants(all);
+  const std::vector<Workload>& workloads = reordered ? *reordered : all;
   if (format == "json") {
     nlohmann::ordered_json doc = {{"schema_version", 1}, {"workloads", kJsonListHere}, {"prices", prices.Describe()}};
     WriteJsonWithList(out, doc, workloads.size(), [&](size_t i) { return AttributesJson(workloads[i], &prices); });

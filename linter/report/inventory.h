@@ -23,7 +23,9 @@ struct InventoryOptions {
 
 // format: "table", "json" or "csv". The table lists spend workloads with a
 // totals row, then IAM statements in a section of their own; the CSV has
-// plain numbers in its money columns and a currency column.
+// plain numbers in its money columns and a currency column. In every format an
+// inference component follows the endpoint variant it runs on, wherever it is
+// declared; other workloads keep their order.
 void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& workloads,
                    const PriceTable& prices, const InventoryOptions& opts = {});
 

@@ -103,6 +103,10 @@ std::string DumpWorkload(const Workload& w) {
   Field(out, in, "managed_scaling", w.managed_scaling);
   Field(out, in, "endpoint_name", w.endpoint_name);
   Field(out, in, "variant_name", w.variant_name);
+  Field(out, in, "copy_count", w.copy_count);
+  Field(out, in, "accelerators_required", w.accelerators_required);
+  Field(out, in, "memory_required_mb", w.memory_required_mb);
+  Field(out, in, "cpu_cores_required", w.cpu_cores_required);
   Field(out, in, "deleted", w.deleted);
   Field(out, in, "service_namespace", w.service_namespace);
   Field(out, in, "resource_id", w.resource_id);

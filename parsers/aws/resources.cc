@@ -20,7 +20,12 @@ struct TerraformRename {
 };
 constexpr TerraformRename kTerraformRenames[] = {
     {"aws_sagemaker_notebook_instance", "VolumeSizeInGB", "volume_size"},
+    {"aws_sagemaker_cluster", "InstanceGroups", "instance_group"},
+    {"aws_sagemaker_inference_component", "InferenceComponentName", "name"},
 };
+
+// The instance group lists of a HyperPod cluster (CreateCluster).
+constexpr std::string_view kClusterGroupLists[] = {"InstanceGroups", "RestrictedInstanceGroups"};
 
 constexpr std::string_view kDomainSettings[] = {"DefaultUserSettings", "DefaultSpaceSettings"};
 constexpr std::string_view kUserProfileSettings[] = {"UserSettings"};
@@ -110,6 +115,93 @@ void ChooseServedImage(const Val& container_image, Val* served) {
       (container_image.known() && container_image.text.find("scikit-learn") != std::string::npos)) {
     *served = container_image;
   }
+}
+
+std::string_view PropertyOfTerraform(std::string_view tf_type, std::string_view pascal) {
+  for (const TerraformRename& r : kTerraformRenames) {
+    if (r.tf_type == tf_type && SnakeCase(pascal) == r.name) return r.property;
+  }
+  return pascal;
+}
+
+void MapCluster(const cfn::Node* props, const ValueFn& value, Workload w, std::vector<Workload>* out) {
+  w.kind = WorkloadKind::kHyperPodCluster;
+  auto unseen = [&](SourcePos at, const char* why) {
+    InstanceGroup g;
+    g.range = {at, at};
+    g.name = Val::Unknown(g.range, why);
+    g.instance_type = Val::Unknown(g.range, why);
+    g.instance_count = Val::Unknown(g.range, why);
+    w.instance_groups.push_back(std::move(g));
+  };
+  if (props && !props->is_map()) unseen(props->pos, "the cluster's properties are not a map");
+  for (std::string_view key : kClusterGroupLists) {
+    const cfn::Node* list = props && props->is_map() ? props->Get(key) : nullptr;
+    if (!list) continue;
+    if (!list->is_seq()) {
+      unseen(list->pos, "the instance group list is computed");
+      continue;
+    }
+    for (const cfn::Node& item : list->items) {
+      if (!item.is_map()) {
+        unseen(item.pos, "an instance group is computed");
+        continue;
+      }
+      InstanceGroup g;
+      g.range = {item.pos, item.pos};
+      g.name = value(item.Get("InstanceGroupName"));
+      g.instance_type = value(item.Get("InstanceType"));
+      g.instance_count = value(item.Get("InstanceCount"));
+      w.instance_groups.push_back(std::move(g));
+    }
+  }
+  out->push_back(std::move(w));
+}
+
+void MapStudioApp(const cfn::Node* props, const ValueFn& value, Workload w, std::vector<Workload>* out) {
+  w.kind = WorkloadKind::kStudioApp;
+  const cfn::Node* p = props && props->is_map() ? props : nullptr;
+  if (props && !p) w.complete = false;
+  Val app_type = p ? value(p->Get("AppType")) : Val::Absent();
+  const cfn::Node* spec = p ? p->Get("ResourceSpec") : nullptr;
+  if (spec && !spec->is_map()) {
+    w.instance_type = Val::Unknown({spec->pos, spec->pos}, "the resource spec is computed");
+  } else {
+    w.instance_type = value(spec ? spec->Get("InstanceType") : nullptr);
+  }
+  // Studio runs the JupyterServer app on its own `system` instance unless told otherwise.
+  if (w.instance_type.absent() && !(spec && !spec->is_map()) && app_type.known() && app_type.text == "JupyterServer") {
+    w.instance_type = Val::Known("system", w.range, "the JupyterServer app's default");
+  }
+  if (app_type.known()) w.label += " (" + app_type.text + ")";
+  out->push_back(std::move(w));
+}
+
+void MapInferenceComponent(const cfn::Node* props, const ValueFn& value, std::string_view endpoint_resource_key,
+                           Workload w, std::vector<Workload>* out) {
+  w.kind = WorkloadKind::kInferenceComponent;
+  const cfn::Node* p = props && props->is_map() ? props : nullptr;
+  if (props && !p) w.complete = false;
+  // A value under blocks that are computed (not maps) is unknown, not absent.
+  auto at = [&](std::initializer_list<std::string_view> path) {
+    const cfn::Node* n = p;
+    for (std::string_view key : path) {
+      if (n && !n->is_map()) return Val::Unknown({n->pos, n->pos}, "computed");
+      n = n ? n->Get(key) : nullptr;
+    }
+    return value(n);
+  };
+  w.endpoint_name = at({"EndpointName"});
+  w.variant_name = at({"VariantName"});
+  w.copy_count = at({"RuntimeConfig", "CopyCount"});
+  w.accelerators_required = at({"Specification", "ComputeResourceRequirements", "NumberOfAcceleratorDevicesRequired"});
+  w.memory_required_mb = at({"Specification", "ComputeResourceRequirements", "MinMemoryRequiredInMb"});
+  w.cpu_cores_required = at({"Specification", "ComputeResourceRequirements", "NumberOfCpuCoresRequired"});
+  if (w.variant_name.known()) {
+    if (!endpoint_resource_key.empty()) w.refs.push_back(VariantKey(endpoint_resource_key, w.variant_name.text));
+    if (w.endpoint_name.known()) w.refs.push_back(VariantKey(EndpointKey(w.endpoint_name.text), w.variant_name.text));
+  }
+  out->push_back(std::move(w));
 }
 
 std::string_view StudioLabel(WorkloadKind kind) {

@@ -12,8 +12,11 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "linter/model/model.h"
+#include "parsers/aws/request.h"
+#include "parsers/cloudformation/node.h"
 
 namespace sagelint::aws {
 
@@ -82,6 +85,31 @@ std::string_view StudioLabel(WorkloadKind kind);
 std::span<const std::string_view> StudioSettings(WorkloadKind kind);
 // The apps whose settings (`<app>AppSettings`) a settings block holds.
 std::span<const std::string_view> StudioApps();
+
+// ---- HyperPod clusters, Studio apps, inference components ----
+// Each reads the resource's properties as a document tree with CloudFormation's
+// (API) names — CloudFormation's own `Properties`, or a Terraform body through
+// tf::ToNode with its keys renamed back (TerraformProperty) — and appends the
+// workload it makes to `out`. `w` supplies path, name, label and range.
+
+// AWS::SageMaker::Cluster, aws_sagemaker_cluster: one workload whose instance
+// groups are the cluster's `InstanceGroups` and `RestrictedInstanceGroups`
+// (name, type, count each); a group list that cannot be seen adds a group of
+// unknown type and count, so the cluster's cost stays unknown.
+void MapCluster(const cfn::Node* props, const ValueFn& value, Workload w, std::vector<Workload>* out);
+// AWS::SageMaker::App, aws_sagemaker_app: the app's `ResourceSpec.InstanceType`
+// ("system" for a JupyterServer app that names none), its `AppType` in the label.
+void MapStudioApp(const cfn::Node* props, const ValueFn& value, Workload w, std::vector<Workload>* out);
+// AWS::SageMaker::InferenceComponent, aws_sagemaker_inference_component: its
+// copies and what each reserves, and refs to the variant it runs on (by the
+// endpoint's name, and by `endpoint_resource_key` when the front end saw the
+// endpoint resource it references).
+void MapInferenceComponent(const cfn::Node* props, const ValueFn& value, std::string_view endpoint_resource_key,
+                           Workload w, std::vector<Workload>* out);
+// The CloudFormation name of a Terraform argument of `tf_type` whose PascalCase
+// is `pascal` (the inverse of TerraformName's renames: "InstanceGroup" of
+// aws_sagemaker_cluster is "InstanceGroups"); `pascal` itself otherwise.
+std::string_view PropertyOfTerraform(std::string_view tf_type, std::string_view pascal);
 
 // ---- AWS managed policies ----
 

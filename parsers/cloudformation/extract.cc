@@ -104,6 +104,27 @@ class Extractor {
       SamPolicies(base, props, "function");
     } else if (ty == "AWS::SageMaker::Pipeline") {
       Pipeline(base, props);
+    } else if (ty == "AWS::SageMaker::Cluster" || ty == "AWS::SageMaker::App" ||
+               ty == "AWS::SageMaker::InferenceComponent") {
+      StandaloneResource(ty, base, props);
+    }
+  }
+
+  // Resources parsers/aws maps whole: a HyperPod cluster, a Studio app, an inference component.
+  void StandaloneResource(const std::string& ty, Workload w, const Node* props) {
+    if (ty == "AWS::SageMaker::Cluster") {
+      w.label = "HyperPod cluster '" + w.name + "'";
+      aws::MapCluster(props, TemplateValues(), std::move(w), &out_->workloads);
+    } else if (ty == "AWS::SageMaker::App") {
+      w.label = "Studio app '" + w.name + "'";
+      aws::MapStudioApp(props, TemplateValues(), std::move(w), &out_->workloads);
+    } else {
+      w.label = "inference component '" + w.name + "'";
+      // The endpoint resource of this template it names (Ref, GetAtt).
+      std::string endpoint_key;
+      auto target = props && props->is_map() ? t_.RefTarget(props->Get("EndpointName")) : std::nullopt;
+      if (target && t_.ResourceType(*target) == "AWS::SageMaker::Endpoint") endpoint_key = Ref(*target);
+      aws::MapInferenceComponent(props, TemplateValues(), endpoint_key, std::move(w), &out_->workloads);
     }
   }
 

@@ -130,6 +130,8 @@ class Extractor {
         }
       } else if (t == "aws_sfn_state_machine") {
         StateMachine(r);
+      } else if (t == "aws_sagemaker_cluster" || t == "aws_sagemaker_app" || t == "aws_sagemaker_inference_component") {
+        Standalone(r);
       }
     }
   }
@@ -300,6 +302,38 @@ class Extractor {
     Workload base = Base(r, WorkloadKind::kTrainingJob, aws::RequestKindLabel(kind));
     std::vector<Workload> made;
     aws::MapRequest(kind, req, aws::PlainValue, base, &made);
+    for (Workload& w : made) {
+      if (!complete) w.complete = false;
+      out_->push_back(std::move(w));
+    }
+  }
+
+  // Resources parsers/aws maps whole, read from the body with CloudFormation's
+  // names: a HyperPod cluster, a Studio app, an inference component.
+  void Standalone(const Resource& r) {
+    bool complete = !r.body.dynamic;
+    cfn::Node props = ToNode(r.body, true, &complete);
+    for (auto& [key, v] : props.entries) key = std::string(aws::PropertyOfTerraform(r.type, key));
+    Unwrap(&props, 0);
+    std::vector<Workload> made;
+    if (r.type == "aws_sagemaker_cluster") {
+      aws::MapCluster(&props, aws::PlainValue, Base(r, WorkloadKind::kHyperPodCluster, "HyperPod cluster"), &made);
+      // Instance groups a dynamic block makes are not seen: the cluster's size is unknown.
+      if (r.body.MayAddBlock("instance_group")) {
+        InstanceGroup g;
+        g.range = r.range;
+        g.name = g.instance_type = g.instance_count = Val::Unknown(r.range, "a dynamic block may add instance groups");
+        made.back().instance_groups.push_back(std::move(g));
+      }
+    } else if (r.type == "aws_sagemaker_app") {
+      aws::MapStudioApp(&props, aws::PlainValue, Base(r, WorkloadKind::kStudioApp, "Studio app"), &made);
+    } else {
+      std::string endpoint = RefOf(r.body.Get("endpoint_name"));
+      const Resource* e = endpoint.empty() ? nullptr : Find(endpoint);
+      std::string key = e && e->type == "aws_sagemaker_endpoint" ? Ref(r, endpoint) : std::string();
+      aws::MapInferenceComponent(&props, aws::PlainValue, key,
+                                 Base(r, WorkloadKind::kInferenceComponent, "inference component"), &made);
+    }
     for (Workload& w : made) {
       if (!complete) w.complete = false;
       out_->push_back(std::move(w));

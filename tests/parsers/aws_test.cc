@@ -125,3 +125,96 @@ TEST_CASE("AmazonSageMakerFullAccess stands for every SageMaker action", "[aws][
   CHECK(w.iam.effect.text == "Allow");
   CHECK(w.range.begin.line == 3);
 }
+
+namespace {
+
+// A properties tree from YAML text, read with PlainValue as Terraform's values are.
+cfn::Node Props(const std::string& yaml) {
+  cfn::Node doc;
+  std::vector<cfn::LoadError> errors;
+  REQUIRE(cfn::LoadDocument(yaml, 0, cfn::LoadLimits{}, &doc, &errors));
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("a HyperPod cluster is one workload with every instance group", "[aws]") {
+  std::vector<Workload> out;
+  cfn::Node p = Props(
+      "InstanceGroups:\n"
+      "  - {InstanceGroupName: controller, InstanceType: ml.m5.xlarge, InstanceCount: 1}\n"
+      "  - {InstanceGroupName: workers, InstanceType: ml.g5.12xlarge, InstanceCount: 4}\n"
+      "RestrictedInstanceGroups:\n"
+      "  - {InstanceGroupName: restricted, InstanceType: ml.p5.48xlarge, InstanceCount: 2}\n");
+  aws::MapCluster(&p, aws::PlainValue, Workload{}, &out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].kind == WorkloadKind::kHyperPodCluster);
+  REQUIRE(out[0].instance_groups.size() == 3);
+  CHECK(out[0].instance_groups[1].name.text == "workers");
+  CHECK(out[0].instance_groups[1].instance_count.text == "4");
+  CHECK(out[0].instance_groups[2].instance_type.text == "ml.p5.48xlarge");
+  CHECK(!out[0].instance_type.present());
+
+  // A computed group list: a group of unknown type and count, so the cost is unknown, not zero.
+  out.clear();
+  cfn::Node computed = Props("InstanceGroups: __sagelint_unknown__\n");
+  aws::MapCluster(&computed, aws::PlainValue, Workload{}, &out);
+  REQUIRE(out.size() == 1);
+  REQUIRE(out[0].instance_groups.size() == 1);
+  CHECK(out[0].instance_groups[0].instance_type.unknown());
+  CHECK(out[0].instance_groups[0].instance_count.unknown());
+}
+
+TEST_CASE("a Studio app's instance type, and the JupyterServer app's system instance", "[aws]") {
+  auto app = [](const std::string& yaml) {
+    std::vector<Workload> out;
+    cfn::Node p = Props(yaml);
+    Workload base;
+    base.label = "Studio app 'A'";
+    aws::MapStudioApp(&p, aws::PlainValue, base, &out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].kind == WorkloadKind::kStudioApp);
+    return out[0];
+  };
+  Workload gpu = app("AppType: KernelGateway\nResourceSpec: {InstanceType: ml.g5.xlarge}\n");
+  CHECK(gpu.instance_type.text == "ml.g5.xlarge");
+  CHECK(gpu.label == "Studio app 'A' (KernelGateway)");
+  CHECK(app("AppType: JupyterServer\n").instance_type.text == "system");
+  CHECK(app("AppType: CodeEditor\n").instance_type.absent());
+  CHECK(app("AppType: JupyterLab\nResourceSpec: __sagelint_unknown__\n").instance_type.unknown());
+}
+
+TEST_CASE("an inference component's copies, reservations and variant", "[aws]") {
+  std::vector<Workload> out;
+  cfn::Node p = Props(
+      "EndpointName: llm\n"
+      "VariantName: AllTraffic\n"
+      "Specification:\n"
+      "  ComputeResourceRequirements: {NumberOfAcceleratorDevicesRequired: 2, MinMemoryRequiredInMb: 16384}\n"
+      "RuntimeConfig: {CopyCount: 3}\n");
+  aws::MapInferenceComponent(&p, aws::PlainValue, aws::ResourceKey("t.yaml", "Endpoint"), Workload{}, &out);
+  REQUIRE(out.size() == 1);
+  const Workload& w = out[0];
+  CHECK(w.kind == WorkloadKind::kInferenceComponent);
+  CHECK(w.copy_count.text == "3");
+  CHECK(w.accelerators_required.text == "2");
+  CHECK(w.memory_required_mb.text == "16384");
+  CHECK(w.cpu_cores_required.absent());
+  CHECK(!w.instance_type.present());
+  CHECK(w.refs ==
+        std::vector<std::string>{"ref:t.yaml#Endpoint/variant/AllTraffic", "endpoint:llm/variant/AllTraffic"});
+
+  out.clear();
+  cfn::Node computed = Props("EndpointName: llm\nVariantName: v\nSpecification: __sagelint_unknown__\n");
+  aws::MapInferenceComponent(&computed, aws::PlainValue, "", Workload{}, &out);
+  CHECK(out[0].memory_required_mb.unknown());
+  CHECK(out[0].copy_count.absent());
+}
+
+TEST_CASE("Terraform names of the whole-mapped resources turn back into CloudFormation's", "[aws]") {
+  CHECK(aws::PropertyOfTerraform("aws_sagemaker_cluster", tf::PascalCase("instance_group")) == "InstanceGroups");
+  CHECK(aws::PropertyOfTerraform("aws_sagemaker_inference_component", tf::PascalCase("name")) ==
+        "InferenceComponentName");
+  CHECK(aws::PropertyOfTerraform("aws_sagemaker_app", tf::PascalCase("resource_spec")) == "ResourceSpec");
+  CHECK(aws::TerraformName("aws_sagemaker_cluster", "InstanceGroups") == "instance_group");
+}
