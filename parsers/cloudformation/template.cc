@@ -129,6 +129,10 @@ Val Template::Eval(const Node* n, Mode mode, int depth) const {
     case Node::Kind::kNull:
       return Val::Absent(At(*n));
     case Node::Kind::kScalar:
+      // A front end that builds the tree (a CDK app) writes what it cannot know as the unknown marker.
+      if (mode != Mode::kPartial && n->text.find(aws::kUnknownMarker) != std::string::npos) {
+        return Val::Unknown(At(*n));
+      }
       return Val::Known(n->text, At(*n));
     default:
       return Val::Unknown(At(*n), "a structured value");

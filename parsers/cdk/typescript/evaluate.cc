@@ -1106,7 +1106,8 @@ class Evaluator {
       Value v = Eval(ts_node_named_child(c, 0), scope);
       if (v.known_scalar()) {
         text += v.text;
-      } else if (v.k == K::kAttr || v.k == K::kConstruct || v.k == K::kJoin) {
+      } else if (v.k == K::kAttr || v.k == K::kConstruct || v.k == K::kJoin ||
+                 (v.k == K::kNode && v.node && v.node->is_map())) {  // `${Aws.ACCOUNT_ID}`: a Ref
         join = true;
         if (!text.empty()) parts.push_back(Str(text, ts::Start(n)));
         text.clear();
@@ -1123,7 +1124,11 @@ class Evaluator {
       }
     }
     flush(end);
-    if (join) {
+    // Known text around an unknown part stays: a resource ARN keeps its type
+    // (the join is unknown as a value, its text a pattern for IAM resources).
+    bool texts = !text.empty() || std::any_of(parts.begin(), parts.end(),
+                                              [](const Value& p) { return p.known_scalar() && !p.text.empty(); });
+    if (join || (unknown && texts)) {
       if (!text.empty()) parts.push_back(Str(text, ts::Start(n)));
       Value v;
       v.k = K::kJoin;
