@@ -335,6 +335,67 @@ class Cdk final : public Library {
     return true;
   }
 
+  // `f"endpoint/{ep.attr_endpoint_name}/variant/A"`: the Fn::Join the CDK renders for a string with tokens.
+  bool Join(Analyzer& a, const std::vector<Ev>& pieces, VId* result) override {
+    cfn::Node list;
+    list.kind = cfn::Node::Kind::kSeq;
+    bool token = false;
+    auto text = [&](std::string t) {
+      if (!list.items.empty() && list.items.back().is_scalar() && list.items.back().quoted &&
+          list.items.back().tag.empty()) {
+        list.items.back().text += t;
+        return;
+      }
+      cfn::Node s;
+      s.kind = cfn::Node::Kind::kScalar;
+      s.text = std::move(t);
+      s.quoted = true;
+      list.items.push_back(std::move(s));
+    };
+    for (const Ev& e : pieces) {
+      const Value& x = a.store_[e.v];
+      if (x.kind == VK::kStr || x.kind == VK::kNum) {
+        text(x.text);
+        continue;
+      }
+      if (x.kind == VK::kForeign && x.text == "value") {
+        const cfn::Node& held = nodes_[static_cast<size_t>(x.ref)].second;
+        if (held.is_scalar() && held.tag.empty() && held.text != aws::kUnknownMarker) {
+          text(held.text);  // a value the shared part knows (`ManagedPolicy…arn`)
+          continue;
+        }
+        const cfn::Node* inner = held.Get("Fn::Join");
+        if (inner && inner->is_seq() && inner->items.size() == 2 && inner->items[1].is_seq()) {
+          for (const cfn::Node& part : inner->items[1].items) {
+            if (part.is_scalar() && part.quoted && part.tag.empty())
+              text(part.text);
+            else
+              list.items.push_back(part);
+          }
+        } else {
+          list.items.push_back(held);
+        }
+        token = true;
+        continue;
+      }
+      list.items.push_back(Unknown({}));
+    }
+    if (!token) return false;
+    cfn::Node join;
+    join.kind = cfn::Node::Kind::kMap;
+    cfn::Node args;
+    args.kind = cfn::Node::Kind::kSeq;
+    cfn::Node empty;
+    empty.kind = cfn::Node::Kind::kScalar;
+    empty.quoted = true;
+    args.items.push_back(std::move(empty));
+    args.items.push_back(std::move(list));
+    join.entries.emplace_back("Fn::Join", std::move(args));
+    join.key_pos.resize(1);
+    *result = NodeValue(a, std::move(join), -1);  // placed where it is used
+    return true;
+  }
+
   void EnterInstance(Analyzer& a, int instance, const std::string& q, TSNode call, Args& args) override {
     if (!IsCdkPath(q)) return;
     CdkName n = SplitName(q);

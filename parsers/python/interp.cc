@@ -1721,8 +1721,10 @@ VId Analyzer::StringValue(TSNode n) {
   bool raw = false, fstring = false;
   std::string text, link;
   bool known = true, linked = false;
-  int parts = 0;        // content pieces and interpolations
-  VId only = kUnbound;  // the value of an f-string that is one plain interpolation
+  int parts = 0;           // content pieces and interpolations
+  VId only = kUnbound;     // the value of an f-string that is one plain interpolation
+  std::vector<Ev> pieces;  // a program run: the pieces, for a library value among them
+  bool foreign = false;
   for (TSNode c : Kids(n)) {
     switch (g_.Kind(c)) {
       case N::kStringStart: {
@@ -1743,6 +1745,7 @@ VId Analyzer::StringValue(TSNode n) {
           piece = std::move(unescaped);
         }
         if (!store_.Spend(piece.size())) return kUnknown;
+        if (eager_) pieces.push_back(Ev{store_.Str(piece), c});
         text += piece;
         link += piece;
         if (!piece.empty()) ++parts;
@@ -1754,6 +1757,10 @@ VId Analyzer::StringValue(TSNode n) {
             ts_node_is_null(g_.Field(c, g_.f_format_specifier)) && ts_node_is_null(g_.Field(c, g_.f_type_conversion));
         ++parts;
         only = plain ? part : kUnbound;
+        if (eager_) {
+          pieces.push_back(Ev{plain ? part : kUnknown, c});
+          foreign = foreign || (plain && store_.Kind(part) == VK::kForeign);
+        }
         const Value& x = V(part);
         if (x.scalar() && plain) {
           text += PyText(x);
@@ -1778,6 +1785,13 @@ VId Analyzer::StringValue(TSNode n) {
     if (text.size() > Store::kMaxString) return kUnknown;
   }
   if (known) return store_.Str(text);
+  if (foreign) {
+    // A library value inside an f-string (a CDK attribute): the library's to join.
+    VId joined = kUnknown;
+    for (Library* lib : libraries_) {
+      if (lib->Join(*this, pieces, &joined)) return joined;
+    }
+  }
   // f"{name}" is the (string) value of `name` itself: it keeps its identity.
   if (parts == 1 && only != kUnbound && store_.Kind(only) == VK::kOpaque) return only;
   if (!linked) return kUnknown;
@@ -1872,6 +1886,14 @@ VId Analyzer::Binary(TSNode n) {
 VId Analyzer::Concat(VId a, VId b) {
   const Value& x = V(a);
   const Value& y = V(b);
+  if (eager_ && (x.kind == VK::kForeign || y.kind == VK::kForeign)) {
+    VId joined = kUnknown;
+    std::vector<Ev> pieces{Ev{a, {}}, Ev{b, {}}};
+    for (Library* lib : libraries_) {
+      if (lib->Join(*this, pieces, &joined)) return joined;
+    }
+    return kUnknown;
+  }
   if (x.kind == VK::kOneOf || y.kind == VK::kOneOf) {
     std::vector<Alt> xs = x.kind == VK::kOneOf ? x.alts : std::vector<Alt>{{std::string(), Ev{a, {}}}};
     std::vector<Alt> ys = y.kind == VK::kOneOf ? y.alts : std::vector<Alt>{{std::string(), Ev{b, {}}}};

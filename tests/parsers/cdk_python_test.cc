@@ -351,6 +351,19 @@ app.synth()
   REQUIRE(target);
   CHECK(target->module == "applicationautoscaling");
   CHECK(target->props.Get("max_capacity")->text == "2");
+  // An f-string naming an attribute: the Fn::Join the CDK renders.
+  const cfn::Node* resource = target->props.Get("resource_id");
+  REQUIRE(resource);
+  const cfn::Node* join = resource->Get("Fn::Join");
+  REQUIRE(join);
+  REQUIRE(join->items.size() == 2);
+  const cfn::Node& parts = join->items[1];
+  REQUIRE(parts.items.size() == 3);
+  CHECK(parts.items[0].text == "endpoint/");
+  CHECK(parts.items[1].tag == cdk::kAttributeTag);
+  CHECK(parts.items[1].Get("attribute")->text == "attr_endpoint_name");
+  CHECK(parts.items[2].text == "/variant/A");
+  CHECK(resource->pos.line == 19);
   bool scaled = false;
   for (const cdk::MethodCall& m : app.methods) {
     if (m.method == "scale_to_track_metric" && m.construct == target_index) scaled = true;
