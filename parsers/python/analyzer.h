@@ -370,6 +370,7 @@ class Analyzer {
   bool Inlinable(int fn) const;
   std::string MadeBy(TSNode call) const;  // "made by helper f() at line N" while a helper runs
   VId Inline(int fn, Args& args, TSNode call);
+  void BindParams(const Function& f, const Args& args, VId self, bool spreads);
   std::string target_;         // the variable the expression being evaluated is assigned to
   std::string pending_var_;    // that variable, for the object the current call creates
   Path receiver_path_;         // the receiver of the method call being dispatched

@@ -2220,17 +2220,19 @@ bool Analyzer::Inlinable(int fn) const {
   return true;
 }
 
-VId Analyzer::Inline(int fn, Args& args, TSNode call) {
-  const Function f = functions_[fn];  // copy: running the body may define functions
-  ++functions_[fn].inlined;
-  std::string target = std::move(pending_var_);
-  pending_var_.clear();
-  Scope* parent = f.parent;
-  while (parent && parent->kind == Scope::kClass) parent = parent->parent;
-  Scope* saved_scope = EnterScope(Scope::kFunction, parent);
-  // Parameters from this call's arguments (a default where it omits one).
+// Binds `f`'s parameters in the current scope from a call's arguments (a
+// default where it omits one); `self`, unless kUnbound, to the first. With
+// `spreads`, `*args` / `**kwargs` get the arguments no other parameter took;
+// else they are unknown. An unknown parameter is one opaque value.
+void Analyzer::BindParams(const Function& f, const Args& args, VId self, bool spreads) {
   size_t pos = 0;
+  bool self_bound = self == kUnbound;
   for (const Param& p : f.params) {
+    if (!self_bound && p.kind == Param::kNormal) {
+      Bind(p.name, self);
+      self_bound = true;
+      continue;
+    }
     VId v = kUnknown;
     if (p.kind == Param::kNormal) {
       bool found = false;
@@ -2246,6 +2248,25 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
       }
       if (!found && !args.unknown_spread && p.default_value != kUnbound) v = p.default_value;
       if (!p.keyword_only) ++pos;
+    } else if (spreads && p.kind == Param::kStar) {
+      Value l;
+      l.kind = VK::kList;
+      l.complete = !args.unknown_spread;
+      for (size_t i = pos; i < args.positional.size(); ++i) l.items.push_back(args.positional[i]);
+      pos = args.positional.size();
+      v = store_.New(std::move(l));
+    } else if (spreads) {
+      // `**kwargs`: the keywords no parameter took (`super().__init__(scope, id, **kwargs)` passes them on).
+      Value d;
+      d.kind = VK::kDict;
+      d.complete = !args.unknown_spread;
+      for (const auto& [k, e] : args.keywords) {
+        bool named = std::any_of(f.params.begin(), f.params.end(),
+                                 [&](const Param& q) { return q.kind == Param::kNormal && q.name == k; });
+        if (!named) d.entries.push_back({k, e});
+      }
+      Bind(p.name, store_.New(std::move(d)));
+      continue;
     }
     if (v == kUnknown || v == kUnbound)
       v = store_.Opaque();
@@ -2253,6 +2274,17 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
       v = store_.WithOrigin(v, "parameter " + std::string(p.name));
     Bind(p.name, v);
   }
+}
+
+VId Analyzer::Inline(int fn, Args& args, TSNode call) {
+  const Function f = functions_[fn];  // copy: running the body may define functions
+  ++functions_[fn].inlined;
+  std::string target = std::move(pending_var_);
+  pending_var_.clear();
+  Scope* parent = f.parent;
+  while (parent && parent->kind == Scope::kClass) parent = parent->parent;
+  Scope* saved_scope = EnterScope(Scope::kFunction, parent);
+  BindParams(f, args, kUnbound, false);
   size_t first_object = objects_.size();
   std::vector<Ev> returns;
   std::vector<Ev>* saved_returns = returns_;

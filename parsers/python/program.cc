@@ -234,57 +234,7 @@ VId Analyzer::Invoke(int fn, VId self, Args& args, TSNode call) {
   for (const auto& [tree, file] : trees_) {
     if (tree == f.def.tree) src_ = file.second;
   }
-  // Parameters from the call's arguments; a default where it omits one.
-  size_t pos = 0;
-  std::vector<bool> used(args.keywords.size(), false);
-  bool self_bound = self == kUnbound;
-  for (const Param& p : f.params) {
-    if (!self_bound && p.kind == Param::kNormal) {
-      Bind(p.name, self);
-      self_bound = true;
-      continue;
-    }
-    VId v = kUnknown;
-    if (p.kind == Param::kNormal) {
-      bool found = false;
-      if (!p.keyword_only && pos < args.positional.size()) {
-        v = args.positional[pos].v;
-        found = true;
-      }
-      for (size_t k = 0; k < args.keywords.size(); ++k) {
-        if (args.keywords[k].first == p.name) {
-          v = args.keywords[k].second.v;
-          used[k] = true;
-          found = true;
-        }
-      }
-      if (!found && !args.unknown_spread && p.default_value != kUnbound) v = p.default_value;
-      if (!p.keyword_only) ++pos;
-    } else if (p.kind == Param::kStar) {
-      Value l;
-      l.kind = VK::kList;
-      l.complete = !args.unknown_spread;
-      for (size_t i = pos; i < args.positional.size(); ++i) l.items.push_back(args.positional[i]);
-      pos = args.positional.size();
-      v = store_.New(std::move(l));
-    } else {
-      // `**kwargs`: the keywords no parameter took (so `super().__init__(scope, id, **kwargs)` passes them on).
-      Value d;
-      d.kind = VK::kDict;
-      d.complete = !args.unknown_spread;
-      for (size_t k = 0; k < args.keywords.size(); ++k) {
-        bool named = std::any_of(f.params.begin(), f.params.end(), [&](const Param& q) {
-          return q.kind == Param::kNormal && q.name == args.keywords[k].first;
-        });
-        if (!named) d.entries.push_back({args.keywords[k].first, args.keywords[k].second});
-      }
-      v = store_.New(std::move(d));
-      Bind(p.name, v);
-      continue;
-    }
-    if (v == kUnknown || v == kUnbound) v = store_.Opaque();
-    Bind(p.name, v);
-  }
+  BindParams(f, args, self, true);
   std::vector<Ev> returns;
   std::vector<Ev>* saved_returns = returns_;
   returns_ = &returns;
