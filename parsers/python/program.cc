@@ -159,12 +159,12 @@ bool Analyzer::ImportProgram(TSNode n) {
       return any;
     }
     if (mod < 0) return level > 0;  // a relative import that names no file: nothing bound from it is known
-    const Module& m = modules_[static_cast<size_t>(mod)];
+    const Scope* from = modules_[static_cast<size_t>(mod)].scope;  // (loading a submodule grows modules_)
     for (TSNode c : Kids(n)) {
       if (ts_node_eq(c, module_node)) continue;
       if (g_.Kind(c) == N::kWildcardImport) {
-        for (const auto& [name, slot] : m.scope->slot_of) {
-          VId v = m.scope->env[static_cast<size_t>(slot)];
+        for (const auto& [name, slot] : from->slot_of) {
+          VId v = from->env[static_cast<size_t>(slot)];
           if (v != kUnbound && !name.starts_with("_")) Bind(name, v);
         }
         continue;
@@ -174,8 +174,8 @@ bool Analyzer::ImportProgram(TSNode n) {
       std::string name = clean(T(name_node));
       std::string_view local = g_.Kind(c) == N::kAliasedImport ? T(g_.Field(c, g_.f_alias)) : T(name_node);
       VId v = kUnbound;
-      auto it = m.scope->slot_of.find(name);
-      if (it != m.scope->slot_of.end()) v = m.scope->env[static_cast<size_t>(it->second)];
+      auto it = from->slot_of.find(name);
+      if (it != from->slot_of.end()) v = from->env[static_cast<size_t>(it->second)];
       if (v == kUnbound) {
         int sub = LoadModule(cur_file_, dotted.empty() ? name : dotted + "." + name, level);
         v = sub >= 0 ? module_value(sub) : kUnknown;

@@ -566,3 +566,32 @@ for i in range(100000):
   for (const cdk::Construct& c : app.constructs) many += c.id == "Many";
   CHECK(many == 1);
 }
+
+TEST_CASE("Python CDK: submodules imported from a package, `import a.b as c`, module attributes", "[cdk][python]") {
+  TempDir dir;
+  dir.Write("infra/__init__.py", "REGION = 'us-east-1'\n");
+  dir.Write("infra/sizes.py", "NOTEBOOK = 'ml.t3.large'\n");
+  dir.Write("infra/names.py", "PREFIX = 'ds'\n");
+  dir.Write("infra/deep/__init__.py", "");
+  dir.Write("infra/deep/more.py", "VOLUME = 30\n");
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import aws_sagemaker as sm
+from infra import sizes, names, REGION
+import infra.deep.more as more
+import infra
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+sm.CfnNotebookInstance(stack, "Nb", instance_type=sizes.NOTEBOOK, notebook_instance_name=names.PREFIX + "-" + REGION,
+                       volume_size_in_gb=more.VOLUME, kms_key_id=infra.sizes.NOTEBOOK)
+)");
+  Run run;
+  Evaluate(&run, dir.path());
+  const cdk::Construct* nb = Find(run.app, "Nb");
+  REQUIRE(nb);
+  CHECK(nb->props.Get("instance_type")->text == "ml.t3.large");
+  CHECK(nb->props.Get("notebook_instance_name")->text == "ds-us-east-1");
+  CHECK(nb->props.Get("volume_size_in_gb")->text == "30");
+  CHECK(nb->props.Get("kms_key_id")->text == "ml.t3.large");
+  CHECK(run.app.files.size() == 5);  // each module read once (a package is read when a name is taken from it)
+}
