@@ -595,3 +595,75 @@ sm.CfnNotebookInstance(stack, "Nb", instance_type=sizes.NOTEBOOK, notebook_insta
   CHECK(nb->props.Get("kms_key_id")->text == "ml.t3.large");
   CHECK(run.app.files.size() == 5);  // each module read once (a package is read when a name is taken from it)
 }
+
+TEST_CASE("Python CDK: the alpha module, its autoscaling chain and a Step Functions SageMaker task", "[cdk][python]") {
+  TempDir dir;
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import Size, Duration, aws_ec2 as ec2, aws_stepfunctions as sfn, aws_stepfunctions_tasks as tasks
+import aws_cdk.aws_sagemaker_alpha as sagemaker
+
+
+class AlphaStack(cdk.Stack):
+    def __init__(self, scope, construct_id, **kwargs):
+        super().__init__(scope, construct_id, **kwargs)
+        model = sagemaker.Model(self, "Model", containers=[sagemaker.ContainerDefinition(
+            image=sagemaker.ContainerImage.from_registry("123.dkr.ecr.us-east-1.amazonaws.com/x:1"))])
+        config = sagemaker.EndpointConfig(self, "Config", instance_production_variants=[
+            sagemaker.InstanceProductionVariantProps(model=model, variant_name="AllTraffic",
+                                                     instance_type=sagemaker.InstanceType.G5_XLARGE)])
+        endpoint = sagemaker.Endpoint(self, "Endpoint", endpoint_config=config)
+        variant = endpoint.find_instance_production_variant("AllTraffic")
+        scaling = variant.auto_scale_instance_count(max_capacity=3)
+        scaling.scale_on_invocations("Invocations", max_requests_per_second=30)
+        train = tasks.SageMakerCreateTrainingJob(self, "Train",
+            training_job_name=sfn.JsonPath.string_at("$.name"),
+            algorithm_specification=tasks.AlgorithmSpecification(algorithm_name="xgboost"),
+            input_data_config=[],
+            output_data_config=tasks.OutputDataConfig(s3_output_location=tasks.S3Location.from_json_expression("$.out")),
+            resource_config=tasks.ResourceConfig(instance_count=2,
+                instance_type=ec2.InstanceType.of(ec2.InstanceClass.P3, ec2.InstanceSize.XLARGE2),
+                volume_size=Size.gibibytes(50)),
+            stopping_condition=tasks.StoppingCondition(max_runtime=Duration.hours(2)))
+        sfn.StateMachine(self, "Machine", definition_body=sfn.DefinitionBody.from_chainable(train))
+
+
+app = cdk.App()
+AlphaStack(app, "Alpha")
+app.synth())");
+  Run run;
+  Evaluate(&run, dir.path());
+  const cdk::App& app = run.app;
+  int endpoint = -1;
+  REQUIRE(Find(app, "Endpoint", &endpoint));
+  const cdk::Construct* config = Find(app, "Config");
+  REQUIRE(config);
+  CHECK(config->module == "sagemaker-alpha");
+  const cfn::Node* variants = config->props.Get("instance_production_variants");
+  REQUIRE(variants);
+  REQUIRE(variants->items.size() == 1);
+  CHECK(variants->items[0].Get("instance_type")->text == "ml.g5.xlarge");  // InstanceType.G5_XLARGE
+  CHECK(variants->items[0].Get("model")->tag == cdk::kConstructTag);
+  // find_instance_production_variant(...).auto_scale_instance_count(...).scale_on_invocations(...): on the endpoint.
+  std::vector<std::string> chain;
+  for (const cdk::MethodCall& m : app.methods) {
+    if (m.construct == endpoint) chain.push_back(m.method);
+  }
+  CHECK(chain == std::vector<std::string>{"find_instance_production_variant", "auto_scale_instance_count",
+                                          "scale_on_invocations"});
+  const cdk::Construct* train = Find(app, "Train");
+  REQUIRE(train);
+  CHECK(train->module == "stepfunctions-tasks");
+  const cfn::Node* resources = train->props.Get("resource_config");
+  REQUIRE(resources);
+  CHECK(resources->Get("instance_type")->text == "p3.2xlarge");  // InstanceType.of(InstanceClass.P3, XLARGE2)
+  CHECK(resources->Get("instance_count")->text == "2");
+  CHECK(resources->Get("volume_size")->text == "50");  // Size.gibibytes(50)
+  std::vector<FileResult> results = cdk::Synthesize(app, run.opts);
+  int training = 0;
+  for (const FileResult& r : results) {
+    for (const Workload& w : r.workloads) {
+      if (w.kind == WorkloadKind::kTrainingJob && w.instance_type.text == "ml.p3.2xlarge") ++training;
+    }
+  }
+  CHECK(training == 1);
+}
