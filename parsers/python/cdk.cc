@@ -106,6 +106,8 @@ class Finder final : public ModuleFinder {
     app_dir_ = files.Canonical(dir).value_or(dir);
     entry_display_dir_ = fs::path(in.entry.path).parent_path().generic_string();
     dirs_.push_back(app_dir_);
+    // The entry imported by name (`import app`) is the module already running: read once.
+    if (std::optional<std::string> canonical = files.Canonical(entry.string())) by_path_[*canonical] = 0;
   }
 
   // The entry's own text and tree (file 0).

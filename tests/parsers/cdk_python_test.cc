@@ -410,9 +410,11 @@ TEST_CASE("Python CDK: import cycles and unbounded recursion stop at a bound, ne
   TempDir dir;
   dir.Write("a.py", "import b\nfrom aws_cdk import aws_sagemaker as sm\nVALUE = 'ml.m5.large'\n");
   dir.Write("b.py", "import a\nfrom a import VALUE\n");
+  dir.Write("c.py", "import app\n");
   dir.Write("app.py", R"(import aws_cdk as cdk
 from aws_cdk import aws_sagemaker as sm
 import a
+import c
 
 app = cdk.App()
 stack = cdk.Stack(app, "S")
@@ -442,6 +444,10 @@ sm.CfnNotebookInstance(stack, "After", instance_type="ml.t3.medium")
   REQUIRE_FALSE(app.budgets.empty());
   CHECK(app.budgets[0].second.message.find("sagelint stopped evaluating this app here") != std::string::npos);
   CHECK(app.constructs.size() < 100);
+  CHECK(app.files.size() == 4);  // app.py, a.py, b.py, c.py: each once (c imports the entry: not run again)
+  int runs = 0;
+  for (const cdk::Construct& c : app.constructs) runs += c.id == "Before";
+  CHECK(runs == 1);
 }
 
 TEST_CASE("Python CDK fixtures: each app evaluates with the values its defaults, JSON config and context give",
