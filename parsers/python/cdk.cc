@@ -181,7 +181,7 @@ class Finder final : public ModuleFinder {
     }
     TSNode root = ts_tree_root_node(tree.get());
     if (auto err = ts::FirstError(root, text)) {
-      app_->errors.push_back({id, ParseError{"Python syntax error: " + err->message, err->pos}});
+      app_->errors.push_back({id, ParseError{err->message, err->pos}});  // as for any Python file
     }
     trees_.push_back(std::move(tree));
     ModuleFile m;

@@ -673,3 +673,25 @@ app.synth())");
   }
   CHECK(training == 1);
 }
+
+TEST_CASE("Python CDK: a syntax error in an imported module is that file's error; the rest still reads",
+          "[cdk][python]") {
+  TempDir dir;
+  dir.Write("broken.py", "SIZE = 'ml.m5.large'\ndef oops(:\n    pass\n");
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import aws_sagemaker as sm
+from broken import SIZE
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+sm.CfnNotebookInstance(stack, "Nb", instance_type=SIZE)
+)");
+  Run run;
+  Evaluate(&run, dir.path());
+  REQUIRE(run.app.errors.size() == 1);
+  CHECK(run.app.errors[0].first == FileIndex(run.app, "broken.py"));
+  CHECK(run.app.errors[0].second.pos.line == 2);
+  const cdk::Construct* nb = Find(run.app, "Nb");
+  REQUIRE(nb);
+  CHECK(nb->props.Get("instance_type")->text == "ml.m5.large");
+}
