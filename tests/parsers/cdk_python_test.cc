@@ -674,7 +674,7 @@ app.synth())");
   CHECK(training == 1);
 }
 
-TEST_CASE("Python CDK: a syntax error in an imported module is that file's error; the rest still reads",
+TEST_CASE("Python CDK: a syntax error in an imported module is that file's error, and the rest still reads",
           "[cdk][python]") {
   TempDir dir;
   dir.Write("broken.py", "SIZE = 'ml.m5.large'\ndef oops(:\n    pass\n");
