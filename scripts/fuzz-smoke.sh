@@ -7,7 +7,7 @@ SAGELINT_EXTRA_PACKAGES="clang libclang-rt-14-dev ${SAGELINT_EXTRA_PACKAGES:-}" 
   CC=clang CXX=clang++ BUILD_DIR=build-fuzz BUILD_TYPE=RelWithDebInfo \
   scripts/setup.sh -DSAGELINT_FUZZ=ON -DSAGELINT_TESTS=OFF >/dev/null
 seconds="${FUZZ_SECONDS:-20}"
-for target in cloudformation terraform python notebook config baseline s3_listing git_tree policy; do
+for target in cloudformation terraform python notebook cdk cdk_python cdk_typescript config baseline s3_listing git_tree policy; do
   work=$(mktemp -d)
   cp tests/fuzz/corpus/$target/* "$work/"
   echo "fuzz_$target: ${seconds}s"

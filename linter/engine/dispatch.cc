@@ -10,6 +10,7 @@
 #include "linter/base/paths.h"
 #include "linter/base/strings.h"
 #include "linter/engine/front_ends.h"
+#include "parsers/cdk/front_end.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
@@ -38,6 +39,36 @@ ParsedFile Guarded(const DiscoveredFile& f, const FrontEnd& front_end, const Sou
   pf.result.path = f.display();
   KeepComments(pf, s.text, front_end.CommentsIn(pf.result.path));
   return pf;
+}
+
+// A front end that evaluates a file together with others (a CDK app): one
+// result per file, each with the comments of its own text.
+std::vector<ParsedFile> GuardedApp(const DiscoveredFile& f, const FrontEnd& front_end, const SourceFile& s,
+                                   const ResolveOptions& opts) {
+  std::vector<ParsedFile> out;
+  std::vector<FileResult> results;
+  try {
+    results = front_end.parse_app(s, f.named, opts);
+  } catch (const std::exception& e) {
+    out.push_back(Failed(f, front_end.format, std::string("internal parser error: ") + e.what()));
+    return out;
+  }
+  for (FileResult& r : results) {
+    ParsedFile pf;
+    pf.result = std::move(r);
+    if (pf.result.path == s.path) {
+      KeepComments(pf, s.text, front_end.CommentsIn(pf.result.path));
+    } else {
+      std::string text, error;
+      fs::path abs = fs::path(s.abs_path).parent_path() /
+                     fs::path(pf.result.path).lexically_relative(fs::path(s.path).parent_path());
+      if (ReadWholeFile(*opts.files, abs.lexically_normal().string(), &text, &error)) {
+        KeepComments(pf, text, front_end.CommentsIn(pf.result.path));
+      }
+    }
+    out.push_back(std::move(pf));
+  }
+  return out;
 }
 
 // A cheap byte scan: only files that mention SageMaker (any case, including
@@ -341,6 +372,18 @@ const std::string& WorkUnit::root() const {
 }
 
 Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover) {
+  // A CDK app whose cdk.json the scan reads is evaluated once, from there: a
+  // file of it also named alone is not evaluated again from its entry.
+  std::vector<std::string> apps;
+  for (const DiscoveredFile& f : files) {
+    if (IsCdkJson(f.abs_path())) apps.push_back(fs::path(f.abs_path()).parent_path().string());
+  }
+  for (DiscoveredFile& f : files) {
+    if (!f.named || !f.front_end || !f.front_end->parse_app || IsCdkJson(f.abs_path())) continue;
+    for (const std::string& dir : apps) {
+      if (InsideRoot(f.abs_path(), dir)) f.named = false;
+    }
+  }
   Plan plan;
   std::vector<WorkUnit>& units = plan.modules;
   std::map<std::string, std::vector<DiscoveredFile>> modules;  // by directory (canonical)
@@ -467,6 +510,7 @@ std::vector<ParsedFile> ParseFile(const DiscoveredFile& f, const ResolveOptions&
   std::vector<ParsedFile> out;
   ResolveOptions opts = base_opts;
   opts.root = f.root();
+  if (!f.front_end || (f.front_end->named_only && !f.named)) return out;
   SourceFile s{f.display(), f.abs_path(), {}, f.root_path()};
   std::string error;
   if (!ReadWholeFile(*opts.files, f.abs_path(), &s.text, &error)) {
@@ -474,15 +518,19 @@ std::vector<ParsedFile> ParseFile(const DiscoveredFile& f, const ResolveOptions&
     return out;
   }
   // A cheap byte scan first: only files that can mention SageMaker are parsed.
-  if (!f.front_end || !f.front_end->parse || !MentionsSageMaker(s.text)) return out;
+  if (f.front_end->reads_modules() || (!f.front_end->ungated && !MentionsSageMaker(s.text))) return out;
   if (const FrontEnd* front_end = FrontEndForContent(*f.front_end, s.text)) {
-    out.push_back(Guarded(f, *front_end, s, opts));
+    if (front_end->parse_app) {
+      out = GuardedApp(f, *front_end, s, opts);
+    } else {
+      out.push_back(Guarded(f, *front_end, s, opts));
+    }
   }
   for (ParsedFile& pf : out) {
-    pf.result.root_path = f.root_path();
+    if (pf.result.path == f.display()) pf.result.root_path = f.root_path();
     // What the front end read but did not evaluate is told, not reported.
     for (const ParseError& n : pf.result.notes) {
-      skipped->push_back(f.display() + ":" + std::to_string(n.pos.line) + ":" + std::to_string(n.pos.column) + ": " +
+      skipped->push_back(pf.result.path + ":" + std::to_string(n.pos.line) + ":" + std::to_string(n.pos.column) + ": " +
                          n.message);
     }
   }

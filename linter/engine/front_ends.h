@@ -23,8 +23,9 @@ struct FrontEnd {
   // read the same file names are adjacent and share it.
   std::string_view files;
   Format format;  // of its workloads, and of a parse error the driver reports for it
-  // The file names it reads: case-insensitive endings. A file belongs to the
-  // first row whose ending matches (".tf.json" is Terraform's, not JSON's).
+  // The file names it reads: case-insensitive endings ("/cdk.json": a whole
+  // file name). A file belongs to the first row whose ending matches
+  // (".tf.json" is Terraform's, not JSON's).
   std::span<const std::string_view> suffixes;
   // Among the rows reading the same names, the first whose `sniff` accepts a
   // file's content parses it (nullptr: any content). Only files that
@@ -36,6 +37,10 @@ struct FrontEnd {
   // Parses the files of one module directory together with the local modules
   // they call (Terraform); nullptr for a front end of single files.
   std::vector<FileResult> (*parse_module)(const TerraformRoot& root, const ResolveOptions& opts);
+  // Parses one file that stands for several (a CDK app's `cdk.json`, a source
+  // file of an app named alone): one result per file of what it evaluates.
+  // `named`: the file was named on the command line.
+  std::vector<FileResult> (*parse_app)(const SourceFile& file, bool named, const ResolveOptions& opts);
   // Comments in its files (for `sagelint:` suppressions and annotations), and
   // in those of its files whose name ends in ".json".
   CommentSyntax comments;
@@ -44,6 +49,12 @@ struct FrontEnd {
   // Python statement outside the broken one); else only its SM000, as what
   // was extracted may be partial.
   bool keeps_partial_results;
+  // Its files are read only when named on the command line (a walk reaches
+  // them through their app's cdk.json instead).
+  bool named_only;
+  // Its files are read whether or not they mention SageMaker (an app's
+  // cdk.json: the files it brings decide).
+  bool ungated;
 
   bool reads_modules() const { return parse_module != nullptr; }
   CommentSyntax CommentsIn(std::string_view path) const;

@@ -265,6 +265,61 @@ std::vector<Comment> HclComments(std::string_view text) {
   return out;
 }
 
+// TypeScript / JavaScript: `//` to the end of the line and `/* */`, not inside
+// '…', "…" or template literals (whose `${ }` hold code again).
+std::vector<Comment> ScriptComments(std::string_view text) {
+  std::vector<Comment> out;
+  Lines lines(text);
+  struct Frame {
+    char quote;  // 0: code
+    int braces;  // code: open { inside this interpolation
+  };
+  std::vector<Frame> stack{{0, 0}};
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    Frame& top = stack.back();
+    if (top.quote) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == top.quote || (c == '\n' && top.quote != '`')) {
+        stack.pop_back();  // a '…' or "…" string also ends, unterminated, at its line
+      } else if (top.quote == '`' && c == '$' && i + 1 < text.size() && text[i + 1] == '{') {
+        stack.push_back({0, 0});
+        ++i;
+      }
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      AddLineComment(text, i, lines, &out);
+      size_t nl = text.find('\n', i);
+      if (nl == std::string_view::npos) break;
+      i = nl;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      size_t close = text.find("*/", i + 2);
+      size_t end = close == std::string_view::npos ? text.size() : close + 2;
+      for (size_t b = i; b < end;) {
+        size_t nl = text.find('\n', b);
+        size_t e = nl == std::string_view::npos || nl > end ? end : nl;
+        auto [line, column] = lines.At(b);
+        out.push_back({line, column, std::string(text.substr(b, e - b))});
+        b = e + 1;
+      }
+      i = end - 1;
+    } else if (c == '"' || c == '\'' || c == '`') {
+      stack.push_back({c, 0});
+    } else if (c == '{') {
+      ++top.braces;
+    } else if (c == '}') {
+      if (top.braces > 0) {
+        --top.braces;
+      } else if (stack.size() > 1) {
+        stack.pop_back();  // the end of an interpolation: back in its template literal
+      }
+    }
+  }
+  return out;
+}
+
 // A notebook's comments are Python comments in its code cells, at their lines in the .ipynb file.
 std::vector<Comment> NotebookComments(std::string_view text) {
   py::NotebookSource nb;
@@ -293,6 +348,8 @@ std::vector<Comment> FindComments(std::string_view text, CommentSyntax syntax) {
       return PythonComments(text);
     case CommentSyntax::kNotebook:
       return NotebookComments(text);
+    case CommentSyntax::kScript:
+      return ScriptComments(text);
     case CommentSyntax::kNone:
       break;
   }

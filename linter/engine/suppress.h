@@ -21,6 +21,7 @@ enum class CommentSyntax {
   kHcl,       // `#`, `//`, `/* */` outside strings and heredocs
   kPython,    // `#` outside strings
   kNotebook,  // Python comments in the code cells of an .ipynb
+  kScript,    // TypeScript / JavaScript: `//`, `/* */` outside strings and template literals
 };
 // Which syntax a scanned file uses is its front end's (FrontEnd::CommentsIn).
 

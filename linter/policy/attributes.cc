@@ -92,7 +92,7 @@ const std::vector<AttrInfo>& Attributes() {
   static const std::vector<AttrInfo> attrs = {
       {"name", AttrType::kString, "logical ID, Terraform address, variable or request name"},
       {"path", AttrType::kString, "file, relative to the working directory"},
-      {"format", AttrType::kString, "cloudformation | terraform | python | notebook"},
+      {"format", AttrType::kString, "cloudformation | terraform | python | notebook | cdk"},
       {"instance_type", AttrType::kString, "ml.* instance type (Studio: the first app's default)"},
       {"instance_family", AttrType::kString, "family of the instance type, e.g. p3, g5"},
       {"accelerator", AttrType::kString, "none | gpu | inferentia | trainium | gaudi"},

@@ -110,7 +110,16 @@ struct App {
   std::vector<std::pair<int, ParseError>> notes;
   // Where an evaluation bound stopped (SM007), by file index.
   std::vector<std::pair<int, ParseError>> budgets;
+  // Values known only at deploy time that the code put inside a string (an
+  // f-string or template literal naming `Aws.ACCOUNT_ID` or an attribute): the
+  // string holds Token(i) where tokens[i] is the value (a `Ref` / attribute
+  // node), as the CDK's own tokens stand in strings until synthesis. Such a
+  // string synthesizes to `Fn::Join` of its text and values.
+  std::vector<cfn::Node> tokens;
 };
+
+// The text standing for App::tokens[i] inside a string.
+std::string Token(size_t i);
 
 // What an evaluator is given: the entry (read), `cdk.json`'s `context`
 // (a map, or null) for try_get_context / tryGetContext, and the options

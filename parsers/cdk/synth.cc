@@ -210,6 +210,7 @@ class Synth {
       if (v.text == "iam.PolicyDocument") return PolicyDocument(v, depth + 1);
       return Scalar(std::string(aws::kUnknownMarker), v.pos);
     }
+    if (v.is_scalar() && v.text.find('\x02') != std::string::npos) return Tokens(v, depth);
     Node out = v;
     out.tag.clear();
     if (!v.tag.empty() && !v.tag.starts_with("!cdk")) out.tag = v.tag;
@@ -225,6 +226,38 @@ class Synth {
       out.key_pos.push_back(i < v.key_pos.size() ? v.key_pos[i] : v.pos);
     }
     return out;
+  }
+
+  // A string holding tokens → Fn::Join ["", [text, value, text, …]].
+  Node Tokens(const Node& v, int depth) const {
+    Node parts = Seq(v.pos);
+    std::string_view text = v.text;
+    while (!text.empty()) {
+      size_t open = text.find('\x02');
+      size_t close = open == std::string_view::npos ? open : text.find('\x02', open + 1);
+      if (close == std::string_view::npos) {
+        parts.items.push_back(Scalar(std::string(text), v.pos));
+        break;
+      }
+      if (open > 0) parts.items.push_back(Scalar(std::string(text.substr(0, open)), v.pos));
+      std::string index(text.substr(open + 1, close - open - 1));
+      char* end = nullptr;
+      unsigned long i = std::strtoul(index.c_str(), &end, 10);
+      if (index.empty() || *end != '\0' || i >= app_.tokens.size()) {
+        parts.items.push_back(Scalar(std::string(aws::kUnknownMarker), v.pos));
+      } else {
+        Node token = Value(app_.tokens[i], true, depth + 1);
+        token.pos = v.pos;
+        parts.items.push_back(std::move(token));
+      }
+      text.remove_prefix(close + 1);
+    }
+    Node args = Seq(v.pos);
+    args.items.push_back(Scalar("", v.pos));
+    args.items.push_back(std::move(parts));
+    Node join = Map(v.pos);
+    Put(&join, "Fn::Join", std::move(args), v.pos);
+    return join;
   }
 
   Node Properties(const Construct& c) const {
@@ -552,11 +585,15 @@ class Synth {
     }
     SourcePos at = m.call.begin;
     size_t stack = StackOf(m.construct);
-    if (name == "addtopolicy" || name == "addtoprincipalpolicy") {
+    bool role = c.module == "iam" && c.cls == "Role";
+    if (name == "addtopolicy" || name == "addtoprincipalpolicy" || name == "addtorolepolicy") {
       if (m.args.empty()) return;
-      if (c.module == "iam" && c.cls == "Role") {
+      // A function's, state machine's or project's `add_to_role_policy`: the
+      // default policy of the service role the CDK creates for it.
+      if (role || name == "addtorolepolicy") {
         // The role's default policy, one per file that adds to it.
-        std::string id = logical_[m.construct] + "DefaultPolicy" + (m.file == c.file ? "" : std::to_string(m.file));
+        std::string id = logical_[m.construct] + (role ? "DefaultPolicy" : "ServiceRoleDefaultPolicy") +
+                         (m.file == c.file ? "" : std::to_string(m.file));
         Node* res = const_cast<Node*>(stacks_[stack].resources.Get(id));
         if (!res) {
           Node props = Map(at);
@@ -564,11 +601,13 @@ class Synth {
           Put(&doc, "Version", Scalar("2012-10-17", at), at);
           Put(&doc, "Statement", Seq(at), at);
           Put(&props, "PolicyDocument", std::move(doc), at);
-          Node roles = Seq(at);
-          Node ref = Map(at);
-          Put(&ref, "Ref", Scalar(logical_[m.construct], at), at);
-          roles.items.push_back(std::move(ref));
-          Put(&props, "Roles", std::move(roles), at);
+          if (role) {
+            Node roles = Seq(at);
+            Node ref = Map(at);
+            Put(&ref, "Ref", Scalar(logical_[m.construct], at), at);
+            roles.items.push_back(std::move(ref));
+            Put(&props, "Roles", std::move(roles), at);
+          }
           Add(stack, id, "AWS::IAM::Policy", std::move(props), at, m.file);
           res = const_cast<Node*>(stacks_[stack].resources.Get(id));
         }

@@ -276,6 +276,8 @@ cfn::Node Struct(std::string_view module, std::string_view cls, std::span<const 
 
 }  // namespace
 
+std::string Token(size_t i) { return "\x02" + std::to_string(i) + "\x02"; }
+
 std::string ModuleOf(std::string_view path) {
   std::string p(path);
   for (std::string_view prefix : {"aws_cdk.", "aws-cdk-lib/", "@aws-cdk/", "aws_cdk/"}) {

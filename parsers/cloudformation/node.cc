@@ -317,6 +317,18 @@ class Builder {
   // counts lines by "\n" and columns in bytes of the file.
   SourcePos Pos(const yaml_mark_t& m) const {
     if (simple_) return {static_cast<int>(m.line) + 1 + line_offset_, static_cast<int>(m.column) + 1};
+    size_t offset = Offset(m);
+    // The file's line: the number of "\n" before the offset.
+    size_t line =
+        static_cast<size_t>(std::upper_bound(text_lines_.begin(), text_lines_.end(), offset) - text_lines_.begin());
+    size_t line_start = line == 0 ? 0 : text_lines_[line - 1];
+    if (line == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") line_start = std::min<size_t>(3, offset);
+    return {static_cast<int>(line) + 1 + line_offset_, static_cast<int>(offset - line_start) + 1};
+  }
+
+  // The byte offset in `text_` of a mark.
+  size_t Offset(const yaml_mark_t& m) const {
+    if (simple_) return std::min(m.index, text_.size());
     if (line_starts_.empty()) {
       line_starts_.push_back(0);
       for (size_t i = 0; i < input_.size();) {
@@ -344,13 +356,17 @@ class Builder {
       }
       at = walk_.at;
     }
-    size_t offset = std::min(Original(at), text_.size());
-    // The file's line: the number of "\n" before the offset.
-    size_t line =
-        static_cast<size_t>(std::upper_bound(text_lines_.begin(), text_lines_.end(), offset) - text_lines_.begin());
-    size_t line_start = line == 0 ? 0 : text_lines_[line - 1];
-    if (line == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") line_start = std::min<size_t>(3, offset);
-    return {static_cast<int>(line) + 1 + line_offset_, static_cast<int>(offset - line_start) + 1};
+    return std::min(Original(at), text_.size());
+  }
+
+  // Where a node starts (its first event) and ends (its last).
+  void Start(Node* out) const {
+    out->pos = Pos(event_.start_mark);
+    out->offset = static_cast<uint32_t>(Offset(event_.start_mark));
+  }
+  void Finish(Node* out) const {
+    out->end = Pos(event_.end_mark);
+    out->end_offset = static_cast<uint32_t>(Offset(event_.end_mark));
   }
 
   // Counts `n` more bytes of the tree being built; throws past the budget.
@@ -368,7 +384,7 @@ class Builder {
     }
     if (++written_ > limits_.max_nodes) throw TooManyNodes{};
     if (++count_ > limits_.max_nodes) throw TooBig{};
-    out->pos = Pos(event_.start_mark);
+    Start(out);
     if (depth > limits_.max_depth) throw TooDeep{out->pos};
     std::string anchor;  // a copy: the children's events replace this one
     switch (event_.type) {
@@ -393,6 +409,7 @@ class Builder {
       default:  // libyaml starts a node with no other event
         throw SyntaxError{{"unexpected YAML event", out->pos}};
     }
+    Finish(out);
     if (!anchor.empty()) Remember(std::move(anchor), *out);
   }
 

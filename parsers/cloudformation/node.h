@@ -4,6 +4,7 @@
 #ifndef SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
 #define SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,6 +22,14 @@ struct Node {
   std::string text;  // scalar text
   bool quoted = false;
   SourcePos pos;
+  // Where the node ends (just past its last character: a quoted scalar's
+  // closing quote, a flow collection's bracket; a block collection ends where
+  // the next token starts), and its byte range [offset, end_offset) in the
+  // text loaded. A node built by a front end rather than read from a text
+  // has no end and an empty range.
+  SourcePos end;
+  uint32_t offset = 0;
+  uint32_t end_offset = 0;
   std::vector<Entry> entries;      // mapping, in order
   std::vector<SourcePos> key_pos;  // position of each key
   std::vector<Node> items;         // sequence

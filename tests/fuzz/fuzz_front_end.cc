@@ -1,12 +1,14 @@
 // Fuzzes one front end, the row of the front-end table named by
 // SAGELINT_FUZZ_FRONT_END, with one in-memory file (a module of one file for
-// Terraform): any input ends in workloads or parse errors.
+// Terraform, the entry of an app for the CDK source rows): any input ends in
+// workloads or parse errors.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
 #include "linter/engine/front_ends.h"
+#include "parsers/cdk/app.h"
 
 namespace {
 
@@ -21,11 +23,21 @@ const sagelint::FrontEnd& Fuzzed() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const sagelint::FrontEnd& front_end = Fuzzed();
-  std::string name = "input" + std::string(front_end.suffixes.front());
+  std::string name = "input" + std::string(front_end.suffixes.front());  // "input/cdk.json" for a whole name
   sagelint::SourceFile file{name, "/nonexistent/" + name, std::string(reinterpret_cast<const char*>(data), size)};
   sagelint::ResolveOptions opts;
   opts.root = "/nonexistent";  // file(), modules and definition files are never read outside it
   if (front_end.parse) return front_end.parse(file, opts).workloads.size() > 1000000 ? 1 : 0;
+  if (front_end.parse_app && front_end.format == sagelint::Format::kCdk && file.path != "input/cdk.json") {
+    // A source row: the input is an app's entry, evaluated and synthesized.
+    sagelint::cdk::AppInput in;
+    in.entry = file;
+    in.opts = &opts;
+    sagelint::cdk::App app =
+        file.path.ends_with(".py") ? sagelint::cdk::EvaluatePythonApp(in) : sagelint::cdk::EvaluateTypeScriptApp(in);
+    return sagelint::cdk::Synthesize(app, opts).size() > 1000000 ? 1 : 0;
+  }
+  if (front_end.parse_app) return front_end.parse_app(file, false, opts).size() > 1000000 ? 1 : 0;
   sagelint::TerraformRoot root;
   root.files = {file};
   return front_end.parse_module(root, opts).size() > 1000000 ? 1 : 0;

@@ -50,6 +50,12 @@ TEST_CASE("a file's name chooses its front end, whatever its case", "[engine][fr
       {"t.template", "yaml/json"},
       {"train.py", "python"},
       {"Explore.IPYNB", "notebook"},
+      {"infra/cdk.json", "cdk.json"},
+      {"cdk.json", "cdk.json"},
+      {"/abs/cdk.json", "cdk.json"},
+      {"mycdk.json", "yaml/json"},
+      {"bin/app.ts", "typescript"},
+      {"lib/stack.js", "typescript"},
       {"README.md", "none"},
       {"tf", "none"},
       {"", "none"},
@@ -65,6 +71,7 @@ TEST_CASE("among front ends of the same names, the content decides", "[engine][f
   CHECK(ReaderOf("t.yaml", testing::NotebookTemplate()) == "cloudformation");
   CHECK(ReaderOf("t.json", R"({"name": "sagemaker", "version": "1.0"})") == "none");
   CHECK(ReaderOf("train.py", "import sagemaker\n") == "python");
+  CHECK(ReaderOf("stack.py", "from aws_cdk import aws_sagemaker as sagemaker\n") == "cdk-python");
 }
 
 TEST_CASE("the comment syntax follows the file", "[adversarial][suppress][front-ends]") {
@@ -74,7 +81,8 @@ TEST_CASE("the comment syntax follows the file", "[adversarial][suppress][front-
       {"plan.json", kPlan, CommentSyntax::kNone},  {"main.tf", "", CommentSyntax::kHcl},
       {"x.tfvars", "", CommentSyntax::kHcl},       {"main.tf.json", "", CommentSyntax::kNone},
       {"x.tfvars.json", "", CommentSyntax::kNone}, {"a.py", "", CommentSyntax::kPython},
-      {"a.ipynb", "", CommentSyntax::kNotebook},
+      {"a.ipynb", "", CommentSyntax::kNotebook},   {"lib/stack.ts", "", CommentSyntax::kScript},
+      {"cdk.json", "", CommentSyntax::kNone},
   };
   for (const auto& [path, text, syntax] : cases) {
     INFO(path);
@@ -88,11 +96,11 @@ TEST_CASE("the front-end table keeps its rules", "[engine][front-ends]") {
   for (const FrontEnd& fe : FrontEnds()) {
     INFO(fe.name);
     CHECK(names.insert(fe.name).second);
-    // One way to parse: a file alone, or a module directory.
-    CHECK((fe.parse == nullptr) != (fe.parse_module == nullptr));
+    // One way to parse: a file alone, a module directory, or a file standing for an app.
+    CHECK((fe.parse != nullptr) + (fe.parse_module != nullptr) + (fe.parse_app != nullptr) == 1);
     CHECK(!fe.suffixes.empty());
     for (std::string_view s : fe.suffixes) {
-      CHECK(s.starts_with("."));
+      CHECK((s.starts_with(".") || s.starts_with("/")));
       CHECK(std::string(s).find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == std::string::npos);
     }
     // Rows reading the same names are adjacent, with the same endings; only

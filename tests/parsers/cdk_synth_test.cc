@@ -211,3 +211,34 @@ TEST_CASE("cdk: alpha endpoints with instance count autoscaling, and Step Functi
   CHECK(target);
   CHECK(training);
 }
+
+TEST_CASE("cdk: a string holding deploy-time values synthesizes to Fn::Join", "[cdk]") {
+  cdk::App app = TwoFileApp();
+  app.tokens.push_back(*cdk::MemberValue("core", "Aws", "ACCOUNT_ID", {1, 1}));
+  // A token that names itself stays bounded.
+  app.tokens.push_back(Yaml("'x" + cdk::Token(1) + "'"));
+  app.constructs.push_back(Make("sagemaker", "CfnNotebookInstance", "Nb", "instance_type: ml.t3.medium\n", 4, 1));
+  app.constructs[0].props.entries.emplace_back("role_arn", Yaml("'arn:aws:iam::" + cdk::Token(0) + ":role/r'"));
+  app.constructs[0].props.key_pos.push_back({5, 3});
+  app.constructs[0].props.entries.emplace_back("kms_key_id", Yaml("'" + cdk::Token(1) + "'"));
+  app.constructs[0].props.key_pos.push_back({6, 3});
+  app.constructs.push_back(Make("iam", "PolicyStatement", "", "actions: ['sagemaker:*']\n", 8, 1));
+  app.constructs[1].props.entries.emplace_back(
+      "resources", Yaml("['arn:aws:sagemaker:*:" + cdk::Token(0) + ":model-package-group/*']"));
+  app.constructs[1].props.key_pos.push_back({9, 3});
+  app.constructs.push_back(Make("iam", "Policy", "P", "", 10, 1));
+  app.constructs[2].props.kind = cfn::Node::Kind::kMap;
+  cfn::Node list;
+  list.kind = cfn::Node::Kind::kSeq;
+  list.items.push_back(ConstructRef(1));
+  app.constructs[2].props.entries.emplace_back("statements", list);
+  app.constructs[2].props.key_pos.push_back({10, 20});
+  std::vector<FileResult> results = cdk::Synthesize(app, ResolveOptions{});
+  REQUIRE(results.size() == 1);
+  REQUIRE(Find(results, "notebook instance 'Nb'"));
+  const Workload* st = Find(results, "IAM policy 'P' statement 1");
+  REQUIRE(st);
+  REQUIRE(st->iam.resources.size() == 1);
+  // The account is unknown; the resource type is known.
+  CHECK(st->iam.resources[0].text.find(":model-package-group/*") != std::string::npos);
+}

@@ -205,3 +205,30 @@ TEST_CASE("template configuration files in both forms, and clear errors", "[clou
   CHECK(error.message == "parameter A: the value must be a string");
   CHECK(error.pos.line == 1);
 }
+
+TEST_CASE("document nodes know where they end and their byte range", "[cloudformation]") {
+  // Multi-byte characters before the values: columns and offsets count bytes.
+  const std::string text =
+      "Description: \"caf\xC3\xA9 \xE2\x82\xAC\"\nResources:\n  Nb:\n    Type: 'AWS::SageMaker::NotebookInstance'\n"
+      "    Properties: {InstanceType: ml.t3.medium, VolumeSizeInGB: 5}\n";
+  cfn::Node root;
+  std::vector<cfn::LoadError> errors;
+  REQUIRE(cfn::LoadDocument(text, 0, cfn::LoadLimits{}, &root, &errors));
+  auto source = [&](const cfn::Node* n) {
+    REQUIRE(n);
+    return text.substr(n->offset, n->end_offset - n->offset);
+  };
+  CHECK(source(root.Get("Description")) == "\"caf\xC3\xA9 \xE2\x82\xAC\"");
+  const cfn::Node* type = root.Find({"Resources", "Nb", "Type"});
+  CHECK(source(type) == "'AWS::SageMaker::NotebookInstance'");
+  CHECK(type->end.line == 4);
+  CHECK(type->end.column == type->pos.column + 34);
+  CHECK(source(root.Find({"Resources", "Nb", "Properties", "InstanceType"})) == "ml.t3.medium");
+  CHECK(source(root.Find({"Resources", "Nb", "Properties"})) == "{InstanceType: ml.t3.medium, VolumeSizeInGB: 5}");
+  // JSON the same, on one line.
+  const std::string json = R"({"Resources": {"Nb": {"Properties": {"InstanceType": "ml.p3.2xlarge"}}}})";
+  REQUIRE(cfn::LoadDocument(json, 0, cfn::LoadLimits{}, &root, &errors));
+  const cfn::Node* it = root.Find({"Resources", "Nb", "Properties", "InstanceType"});
+  REQUIRE(it);
+  CHECK(json.substr(it->offset, it->end_offset - it->offset) == "\"ml.p3.2xlarge\"");
+}
