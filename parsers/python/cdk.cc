@@ -380,6 +380,23 @@ class Cdk final : public Library {
         token = true;
         continue;
       }
+      if (x.kind == VK::kQual && IsCdkPath(x.text)) {
+        // `Aws.ACCOUNT_ID`, `Aws.REGION`: what the shared part renders (a pseudo parameter's Ref).
+        CdkName name = SplitName(x.text);
+        std::optional<cfn::Node> v;
+        if (!name.classes.empty() && !name.member.empty() && !name.extra) {
+          v = cdk::MemberValue(cdk::ModuleOf(name.module_path), name.cls(), name.member, {});
+        }
+        if (v && v->is_scalar() && v->tag.empty() && v->text != aws::kUnknownMarker) {
+          text(v->text);
+        } else if (v) {
+          list.items.push_back(std::move(*v));
+          token = true;
+        } else {
+          list.items.push_back(Unknown({}));
+        }
+        continue;
+      }
       list.items.push_back(Unknown({}));
     }
     if (!token) return false;

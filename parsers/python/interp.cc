@@ -1759,7 +1759,8 @@ VId Analyzer::StringValue(TSNode n) {
         only = plain ? part : kUnbound;
         if (eager_) {
           pieces.push_back(Ev{plain ? part : kUnknown, c});
-          foreign = foreign || (plain && store_.Kind(part) == VK::kForeign);
+          VK k = store_.Kind(part);
+          foreign = foreign || (plain && (k == VK::kForeign || k == VK::kQual));
         }
         const Value& x = V(part);
         if (x.scalar() && plain) {
@@ -1886,13 +1887,13 @@ VId Analyzer::Binary(TSNode n) {
 VId Analyzer::Concat(VId a, VId b) {
   const Value& x = V(a);
   const Value& y = V(b);
-  if (eager_ && (x.kind == VK::kForeign || y.kind == VK::kForeign)) {
+  if (eager_ && (x.kind == VK::kForeign || y.kind == VK::kForeign || x.kind == VK::kQual || y.kind == VK::kQual)) {
     VId joined = kUnknown;
     std::vector<Ev> pieces{Ev{a, {}}, Ev{b, {}}};
     for (Library* lib : libraries_) {
       if (lib->Join(*this, pieces, &joined)) return joined;
     }
-    return kUnknown;
+    if (x.kind == VK::kForeign || y.kind == VK::kForeign) return kUnknown;
   }
   if (x.kind == VK::kOneOf || y.kind == VK::kOneOf) {
     std::vector<Alt> xs = x.kind == VK::kOneOf ? x.alts : std::vector<Alt>{{std::string(), Ev{a, {}}}};

@@ -316,6 +316,8 @@ target = appscaling.ScalableTarget(stack, "Target", service_namespace=appscaling
                                    scalable_dimension="sagemaker:variant:DesiredInstanceCount",
                                    min_capacity=1, max_capacity=2)
 target.scale_to_track_metric("Invocations", target_value=70)
+sagemaker.CfnModelPackageGroup(stack, "Account", model_package_group_name="g",
+                               resource=f"arn:aws:sagemaker:*:{cdk.Aws.ACCOUNT_ID}:model-package-group/*")
 app.synth()
 )");
   Run run;
@@ -364,6 +366,18 @@ app.synth()
   CHECK(parts.items[1].Get("attribute")->text == "attr_endpoint_name");
   CHECK(parts.items[2].text == "/variant/A");
   CHECK(resource->pos.line == 19);
+  // A pseudo parameter inside an f-string: the Ref the CDK renders, joined with the text.
+  const cdk::Construct* statement = Find(app, "Account");
+  REQUIRE(statement);
+  const cfn::Node* arn = statement->props.Get("resource");
+  REQUIRE(arn);
+  REQUIRE(arn->Get("Fn::Join"));
+  const cfn::Node& arn_parts = arn->Get("Fn::Join")->items[1];
+  REQUIRE(arn_parts.items.size() == 3);
+  CHECK(arn_parts.items[0].text == "arn:aws:sagemaker:*:");
+  REQUIRE(arn_parts.items[1].Get("Ref"));
+  CHECK(arn_parts.items[1].Get("Ref")->text == "AWS::AccountId");
+  CHECK(arn_parts.items[2].text == ":model-package-group/*");
   bool scaled = false;
   for (const cdk::MethodCall& m : app.methods) {
     if (m.method == "scale_to_track_metric" && m.construct == target_index) scaled = true;
