@@ -32,6 +32,7 @@ constexpr int kDeadlineMs = 3000;
 constexpr size_t kMaxFileBytes = 1u << 20;  // a module or JSON file the app reads
 constexpr size_t kMaxFiles = 64;            // Python files of one app
 constexpr int kMaxNodeDepth = 64;
+constexpr size_t kMaxConstructs = 10000;  // per app
 
 bool IsCdkPath(std::string_view q) {
   return q == "aws_cdk" || q.starts_with("aws_cdk.") || q == "constructs" || q.starts_with("constructs.");
@@ -258,7 +259,8 @@ class Cdk final : public Library {
     // shared part's value (CallValue).
     bool statement = module == "iam" && cls == "PolicyStatement";
     if (construct || statement) {
-      *result = a.Foreign("construct", NewConstruct(a, module, cls, args, call, construct));
+      int index = NewConstruct(a, module, cls, args, call, construct);
+      *result = index < 0 ? kUnknown : a.Foreign("construct", index);
       return true;
     }
     std::vector<cfn::Node> nodes;
@@ -473,6 +475,10 @@ class Cdk final : public Library {
 
   int NewConstruct(Analyzer& a, const std::string& module, const std::string& cls, const Args& args, TSNode call,
                    bool scoped) {
+    if (app_->constructs.size() >= kMaxConstructs) {
+      a.Halt(call, "it creates more than 10,000 constructs");
+      return -1;
+    }
     cdk::Construct c;
     c.module = module;
     c.cls = cls;
@@ -506,6 +512,10 @@ class Cdk final : public Library {
   }
 
   void RecordMethod(Analyzer& a, int construct, std::string_view method, TSNode call, const Args& args) {
+    if (app_->methods.size() >= kMaxConstructs * 4) {
+      a.Halt(call, "it calls more than 40,000 methods on constructs");
+      return;
+    }
     cdk::MethodCall m;
     m.construct = construct;
     m.method = std::string(method);
@@ -578,10 +588,32 @@ class Cdk final : public Library {
 
   // `e` as the tree a prop holds; positions where it is written when that is in
   // `file`, else `fallback` (the use in this file, or the call).
+  static long Count(const cfn::Node& n, long limit) {
+    long c = 1;
+    for (const auto& e : n.entries) {
+      if (c > limit) return c;
+      c += Count(e.second, limit - c);
+    }
+    for (const auto& i : n.items) {
+      if (c > limit) return c;
+      c += Count(i, limit - c);
+    }
+    return c;
+  }
+
+  // Values shared by reference can stand for trees far larger than the code
+  // (`d = {"a": d, "b": d}` in a loop): the trees the app's records hold are bounded.
+  bool Spend(Analyzer& a, long nodes, TSNode at) {
+    node_budget_ -= nodes;
+    if (node_budget_ >= 0) return true;
+    a.Halt(at, "the values of its constructs expand to more than 200,000 nodes");
+    return false;
+  }
+
   cfn::Node ToNode(Analyzer& a, const Ev& e, int file, SourcePos fallback, int depth) {
     SourcePos at = fallback;
     if (!ts_node_is_null(e.at) && a.FileOf(e.at) == file) at = a.R(e.at).begin;
-    if (depth > kMaxNodeDepth) return Unknown(at);
+    if (depth > kMaxNodeDepth || !Spend(a, 1, e.at)) return Unknown(at);
     const Value& x = a.store_[e.v];
     cfn::Node n;
     n.pos = at;
@@ -626,6 +658,7 @@ class Cdk final : public Library {
         }
         if (x.text == "value") {
           const auto& [from, held] = nodes_[static_cast<size_t>(x.ref)];
+          if (!Spend(a, Count(held, node_budget_ + 1), e.at)) return Unknown(at);
           cfn::Node copy = held;
           if (from != file || copy.pos.line <= 0) Relocate(&copy, at);
           return copy;
@@ -641,9 +674,9 @@ class Cdk final : public Library {
         return v ? *v : Unknown(at);
       }
       case VK::kOneOf: {
-        // Alternatives that agree are that value; else unknown.
+        // Alternatives that agree (scalars) are that value; else unknown.
         std::vector<Alt> alts = x.alts;
-        if (alts.empty()) return Unknown(at);
+        if (alts.empty() || !a.store_[alts[0].value.v].scalar()) return Unknown(at);
         for (const Alt& alt : alts) {
           if (!Equal(a.store_, alt.value.v, alts[0].value.v).value_or(false)) return Unknown(at);
         }
@@ -773,6 +806,7 @@ class Cdk final : public Library {
   std::vector<std::pair<int, cfn::Node>> nodes_;     // "value" foreigns: file of origin, tree
   std::vector<std::pair<int, std::string>> opened_;  // "file" foreigns: the opening file, the name
   std::map<std::string, std::string> data_;          // data files read, by canonical path
+  long node_budget_ = 200'000;                       // nodes the records may still hold
   std::map<int, int> instance_stack_;                // program instance -> its stack
   std::vector<std::pair<int, int>> running_;         // stack constructors running: instance, stack
 };

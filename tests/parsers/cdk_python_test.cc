@@ -709,3 +709,29 @@ sm.CfnNotebookInstance(stack, "Nb", instance_type=SIZE)
   REQUIRE(nb);
   CHECK(nb->props.Get("instance_type")->text == "ml.m5.large");
 }
+
+TEST_CASE("Python CDK: values shared many times and loops of loops stay bounded", "[cdk][python]") {
+  TempDir dir;
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import aws_sagemaker as sm
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+sm.CfnNotebookInstance(stack, "First", instance_type="ml.t3.medium")
+d = {}
+for i in range(64):
+    d = {"a": d, "b": d}
+sm.CfnNotebookInstance(stack, "Deep", instance_type="ml.t3.medium", tags=[d])
+for a in range(64):
+    for b in range(64):
+        for c in range(64):
+            sm.CfnNotebookInstance(stack, "N" + str(a) + "-" + str(b) + "-" + str(c), instance_type="ml.t3.medium")
+)");
+  Run run;
+  Evaluate(&run, dir.path());
+  const cdk::App& app = run.app;
+  CHECK(Find(app, "First"));
+  REQUIRE(app.budgets.size() == 1);
+  CHECK(app.budgets[0].second.message.find("sagelint stopped evaluating this app here") != std::string::npos);
+  CHECK(app.constructs.size() <= 10000);
+}
