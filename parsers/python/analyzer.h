@@ -200,6 +200,11 @@ class Library {
   // `object.name` where `object` is a value the model made, or an instance of a
   // program class derived from one of the model's classes.
   virtual bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) = 0;
+  // A string built of `pieces` (an f-string's, or the two sides of `+`) when one is the model's value.
+  virtual bool Join(Analyzer& a, const std::vector<Ev>& pieces, VId* result) {
+    (void)a, (void)pieces, (void)result;
+    return false;
+  }
   // An instance of a program class whose bases include the model's class
   // `qualified` is being constructed (`call`) / its constructor has returned.
   virtual void EnterInstance(Analyzer& a, int instance, const std::string& qualified, TSNode call, Args& args) {
@@ -365,6 +370,7 @@ class Analyzer {
   bool Inlinable(int fn) const;
   std::string MadeBy(TSNode call) const;  // "made by helper f() at line N" while a helper runs
   VId Inline(int fn, Args& args, TSNode call);
+  void BindParams(const Function& f, const Args& args, VId self, bool spreads);
   std::string target_;         // the variable the expression being evaluated is assigned to
   std::string pending_var_;    // that variable, for the object the current call creates
   Path receiver_path_;         // the receiver of the method call being dispatched

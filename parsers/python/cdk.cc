@@ -32,6 +32,7 @@ constexpr int kDeadlineMs = 3000;
 constexpr size_t kMaxFileBytes = 1u << 20;  // a module or JSON file the app reads
 constexpr size_t kMaxFiles = 64;            // Python files of one app
 constexpr int kMaxNodeDepth = 64;
+constexpr size_t kMaxConstructs = 10000;  // per app
 
 bool IsCdkPath(std::string_view q) {
   return q == "aws_cdk" || q.starts_with("aws_cdk.") || q == "constructs" || q.starts_with("constructs.");
@@ -106,6 +107,8 @@ class Finder final : public ModuleFinder {
     app_dir_ = files.Canonical(dir).value_or(dir);
     entry_display_dir_ = fs::path(in.entry.path).parent_path().generic_string();
     dirs_.push_back(app_dir_);
+    // The entry imported by name (`import app`) is the module already running: read once.
+    if (std::optional<std::string> canonical = files.Canonical(entry.string())) by_path_[*canonical] = 0;
   }
 
   // The entry's own text and tree (file 0).
@@ -179,7 +182,7 @@ class Finder final : public ModuleFinder {
     }
     TSNode root = ts_tree_root_node(tree.get());
     if (auto err = ts::FirstError(root, text)) {
-      app_->errors.push_back({id, ParseError{"Python syntax error: " + err->message, err->pos}});
+      app_->errors.push_back({id, ParseError{err->message, err->pos}});  // as for any Python file
     }
     trees_.push_back(std::move(tree));
     ModuleFile m;
@@ -256,7 +259,8 @@ class Cdk final : public Library {
     // shared part's value (CallValue).
     bool statement = module == "iam" && cls == "PolicyStatement";
     if (construct || statement) {
-      *result = a.Foreign("construct", NewConstruct(a, module, cls, args, call, construct));
+      int index = NewConstruct(a, module, cls, args, call, construct);
+      *result = index < 0 ? kUnknown : a.Foreign("construct", index);
       return true;
     }
     std::vector<cfn::Node> nodes;
@@ -335,6 +339,84 @@ class Cdk final : public Library {
     return true;
   }
 
+  // `f"endpoint/{ep.attr_endpoint_name}/variant/A"`: the Fn::Join the CDK renders for a string with tokens.
+  bool Join(Analyzer& a, const std::vector<Ev>& pieces, VId* result) override {
+    cfn::Node list;
+    list.kind = cfn::Node::Kind::kSeq;
+    bool token = false;
+    auto text = [&](std::string t) {
+      if (!list.items.empty() && list.items.back().is_scalar() && list.items.back().quoted &&
+          list.items.back().tag.empty()) {
+        list.items.back().text += t;
+        return;
+      }
+      cfn::Node s;
+      s.kind = cfn::Node::Kind::kScalar;
+      s.text = std::move(t);
+      s.quoted = true;
+      list.items.push_back(std::move(s));
+    };
+    for (const Ev& e : pieces) {
+      const Value& x = a.store_[e.v];
+      if (x.kind == VK::kStr || x.kind == VK::kNum) {
+        text(x.text);
+        continue;
+      }
+      if (x.kind == VK::kForeign && x.text == "value") {
+        const cfn::Node& held = nodes_[static_cast<size_t>(x.ref)].second;
+        if (held.is_scalar() && held.tag.empty() && held.text != aws::kUnknownMarker) {
+          text(held.text);  // a value the shared part knows (`ManagedPolicy…arn`)
+          continue;
+        }
+        const cfn::Node* inner = held.Get("Fn::Join");
+        if (inner && inner->is_seq() && inner->items.size() == 2 && inner->items[1].is_seq()) {
+          for (const cfn::Node& part : inner->items[1].items) {
+            if (part.is_scalar() && part.quoted && part.tag.empty())
+              text(part.text);
+            else
+              list.items.push_back(part);
+          }
+        } else {
+          list.items.push_back(held);
+        }
+        token = true;
+        continue;
+      }
+      if (x.kind == VK::kQual && IsCdkPath(x.text)) {
+        // `Aws.ACCOUNT_ID`, `Aws.REGION`: what the shared part renders (a pseudo parameter's Ref).
+        CdkName name = SplitName(x.text);
+        std::optional<cfn::Node> v;
+        if (!name.classes.empty() && !name.member.empty() && !name.extra) {
+          v = cdk::MemberValue(cdk::ModuleOf(name.module_path), name.cls(), name.member, {});
+        }
+        if (v && v->is_scalar() && v->tag.empty() && v->text != aws::kUnknownMarker) {
+          text(v->text);
+        } else if (v) {
+          list.items.push_back(std::move(*v));
+          token = true;
+        } else {
+          list.items.push_back(Unknown({}));
+        }
+        continue;
+      }
+      list.items.push_back(Unknown({}));
+    }
+    if (!token) return false;
+    cfn::Node join;
+    join.kind = cfn::Node::Kind::kMap;
+    cfn::Node args;
+    args.kind = cfn::Node::Kind::kSeq;
+    cfn::Node empty;
+    empty.kind = cfn::Node::Kind::kScalar;
+    empty.quoted = true;
+    args.items.push_back(std::move(empty));
+    args.items.push_back(std::move(list));
+    join.entries.emplace_back("Fn::Join", std::move(args));
+    join.key_pos.resize(1);
+    *result = NodeValue(a, std::move(join), -1);  // placed where it is used
+    return true;
+  }
+
   void EnterInstance(Analyzer& a, int instance, const std::string& q, TSNode call, Args& args) override {
     if (!IsCdkPath(q)) return;
     CdkName n = SplitName(q);
@@ -393,6 +475,10 @@ class Cdk final : public Library {
 
   int NewConstruct(Analyzer& a, const std::string& module, const std::string& cls, const Args& args, TSNode call,
                    bool scoped) {
+    if (app_->constructs.size() >= kMaxConstructs) {
+      a.Halt(call, "it creates more than 10,000 constructs");
+      return -1;
+    }
     cdk::Construct c;
     c.module = module;
     c.cls = cls;
@@ -426,6 +512,10 @@ class Cdk final : public Library {
   }
 
   void RecordMethod(Analyzer& a, int construct, std::string_view method, TSNode call, const Args& args) {
+    if (app_->methods.size() >= kMaxConstructs * 4) {
+      a.Halt(call, "it calls more than 40,000 methods on constructs");
+      return;
+    }
     cdk::MethodCall m;
     m.construct = construct;
     m.method = std::string(method);
@@ -498,10 +588,32 @@ class Cdk final : public Library {
 
   // `e` as the tree a prop holds; positions where it is written when that is in
   // `file`, else `fallback` (the use in this file, or the call).
+  static long Count(const cfn::Node& n, long limit) {
+    long c = 1;
+    for (const auto& e : n.entries) {
+      if (c > limit) return c;
+      c += Count(e.second, limit - c);
+    }
+    for (const auto& i : n.items) {
+      if (c > limit) return c;
+      c += Count(i, limit - c);
+    }
+    return c;
+  }
+
+  // Values shared by reference can stand for trees far larger than the code
+  // (`d = {"a": d, "b": d}` in a loop): the trees the app's records hold are bounded.
+  bool Spend(Analyzer& a, long nodes, TSNode at) {
+    node_budget_ -= nodes;
+    if (node_budget_ >= 0) return true;
+    a.Halt(at, "the values of its constructs expand to more than 200,000 nodes");
+    return false;
+  }
+
   cfn::Node ToNode(Analyzer& a, const Ev& e, int file, SourcePos fallback, int depth) {
     SourcePos at = fallback;
     if (!ts_node_is_null(e.at) && a.FileOf(e.at) == file) at = a.R(e.at).begin;
-    if (depth > kMaxNodeDepth) return Unknown(at);
+    if (depth > kMaxNodeDepth || !Spend(a, 1, e.at)) return Unknown(at);
     const Value& x = a.store_[e.v];
     cfn::Node n;
     n.pos = at;
@@ -546,6 +658,7 @@ class Cdk final : public Library {
         }
         if (x.text == "value") {
           const auto& [from, held] = nodes_[static_cast<size_t>(x.ref)];
+          if (!Spend(a, Count(held, node_budget_ + 1), e.at)) return Unknown(at);
           cfn::Node copy = held;
           if (from != file || copy.pos.line <= 0) Relocate(&copy, at);
           return copy;
@@ -561,9 +674,9 @@ class Cdk final : public Library {
         return v ? *v : Unknown(at);
       }
       case VK::kOneOf: {
-        // Alternatives that agree are that value; else unknown.
+        // Alternatives that agree (scalars) are that value; else unknown.
         std::vector<Alt> alts = x.alts;
-        if (alts.empty()) return Unknown(at);
+        if (alts.empty() || !a.store_[alts[0].value.v].scalar()) return Unknown(at);
         for (const Alt& alt : alts) {
           if (!Equal(a.store_, alt.value.v, alts[0].value.v).value_or(false)) return Unknown(at);
         }
@@ -693,6 +806,7 @@ class Cdk final : public Library {
   std::vector<std::pair<int, cfn::Node>> nodes_;     // "value" foreigns: file of origin, tree
   std::vector<std::pair<int, std::string>> opened_;  // "file" foreigns: the opening file, the name
   std::map<std::string, std::string> data_;          // data files read, by canonical path
+  long node_budget_ = 200'000;                       // nodes the records may still hold
   std::map<int, int> instance_stack_;                // program instance -> its stack
   std::vector<std::pair<int, int>> running_;         // stack constructors running: instance, stack
 };

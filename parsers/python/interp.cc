@@ -1721,8 +1721,10 @@ VId Analyzer::StringValue(TSNode n) {
   bool raw = false, fstring = false;
   std::string text, link;
   bool known = true, linked = false;
-  int parts = 0;        // content pieces and interpolations
-  VId only = kUnbound;  // the value of an f-string that is one plain interpolation
+  int parts = 0;           // content pieces and interpolations
+  VId only = kUnbound;     // the value of an f-string that is one plain interpolation
+  std::vector<Ev> pieces;  // a program run: the pieces, for a library value among them
+  bool foreign = false;
   for (TSNode c : Kids(n)) {
     switch (g_.Kind(c)) {
       case N::kStringStart: {
@@ -1743,6 +1745,7 @@ VId Analyzer::StringValue(TSNode n) {
           piece = std::move(unescaped);
         }
         if (!store_.Spend(piece.size())) return kUnknown;
+        if (eager_) pieces.push_back(Ev{store_.Str(piece), c});
         text += piece;
         link += piece;
         if (!piece.empty()) ++parts;
@@ -1754,6 +1757,11 @@ VId Analyzer::StringValue(TSNode n) {
             ts_node_is_null(g_.Field(c, g_.f_format_specifier)) && ts_node_is_null(g_.Field(c, g_.f_type_conversion));
         ++parts;
         only = plain ? part : kUnbound;
+        if (eager_) {
+          pieces.push_back(Ev{plain ? part : kUnknown, c});
+          VK k = store_.Kind(part);
+          foreign = foreign || (plain && (k == VK::kForeign || k == VK::kQual));
+        }
         const Value& x = V(part);
         if (x.scalar() && plain) {
           text += PyText(x);
@@ -1778,6 +1786,13 @@ VId Analyzer::StringValue(TSNode n) {
     if (text.size() > Store::kMaxString) return kUnknown;
   }
   if (known) return store_.Str(text);
+  if (foreign) {
+    // A library value inside an f-string (a CDK attribute): the library's to join.
+    VId joined = kUnknown;
+    for (Library* lib : libraries_) {
+      if (lib->Join(*this, pieces, &joined)) return joined;
+    }
+  }
   // f"{name}" is the (string) value of `name` itself: it keeps its identity.
   if (parts == 1 && only != kUnbound && store_.Kind(only) == VK::kOpaque) return only;
   if (!linked) return kUnknown;
@@ -1872,6 +1887,14 @@ VId Analyzer::Binary(TSNode n) {
 VId Analyzer::Concat(VId a, VId b) {
   const Value& x = V(a);
   const Value& y = V(b);
+  if (eager_ && (x.kind == VK::kForeign || y.kind == VK::kForeign || x.kind == VK::kQual || y.kind == VK::kQual)) {
+    VId joined = kUnknown;
+    std::vector<Ev> pieces{Ev{a, {}}, Ev{b, {}}};
+    for (Library* lib : libraries_) {
+      if (lib->Join(*this, pieces, &joined)) return joined;
+    }
+    if (x.kind == VK::kForeign || y.kind == VK::kForeign) return kUnknown;
+  }
   if (x.kind == VK::kOneOf || y.kind == VK::kOneOf) {
     std::vector<Alt> xs = x.kind == VK::kOneOf ? x.alts : std::vector<Alt>{{std::string(), Ev{a, {}}}};
     std::vector<Alt> ys = y.kind == VK::kOneOf ? y.alts : std::vector<Alt>{{std::string(), Ev{b, {}}}};
@@ -2198,17 +2221,19 @@ bool Analyzer::Inlinable(int fn) const {
   return true;
 }
 
-VId Analyzer::Inline(int fn, Args& args, TSNode call) {
-  const Function f = functions_[fn];  // copy: running the body may define functions
-  ++functions_[fn].inlined;
-  std::string target = std::move(pending_var_);
-  pending_var_.clear();
-  Scope* parent = f.parent;
-  while (parent && parent->kind == Scope::kClass) parent = parent->parent;
-  Scope* saved_scope = EnterScope(Scope::kFunction, parent);
-  // Parameters from this call's arguments (a default where it omits one).
+// Binds `f`'s parameters in the current scope from a call's arguments (a
+// default where it omits one); `self`, unless kUnbound, to the first. With
+// `spreads`, `*args` / `**kwargs` get the arguments no other parameter took;
+// else they are unknown. An unknown parameter is one opaque value.
+void Analyzer::BindParams(const Function& f, const Args& args, VId self, bool spreads) {
   size_t pos = 0;
+  bool self_bound = self == kUnbound;
   for (const Param& p : f.params) {
+    if (!self_bound && p.kind == Param::kNormal) {
+      Bind(p.name, self);
+      self_bound = true;
+      continue;
+    }
     VId v = kUnknown;
     if (p.kind == Param::kNormal) {
       bool found = false;
@@ -2224,6 +2249,25 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
       }
       if (!found && !args.unknown_spread && p.default_value != kUnbound) v = p.default_value;
       if (!p.keyword_only) ++pos;
+    } else if (spreads && p.kind == Param::kStar) {
+      Value l;
+      l.kind = VK::kList;
+      l.complete = !args.unknown_spread;
+      for (size_t i = pos; i < args.positional.size(); ++i) l.items.push_back(args.positional[i]);
+      pos = args.positional.size();
+      v = store_.New(std::move(l));
+    } else if (spreads) {
+      // `**kwargs`: the keywords no parameter took (`super().__init__(scope, id, **kwargs)` passes them on).
+      Value d;
+      d.kind = VK::kDict;
+      d.complete = !args.unknown_spread;
+      for (const auto& [k, e] : args.keywords) {
+        bool named = std::any_of(f.params.begin(), f.params.end(),
+                                 [&](const Param& q) { return q.kind == Param::kNormal && q.name == k; });
+        if (!named) d.entries.push_back({k, e});
+      }
+      Bind(p.name, store_.New(std::move(d)));
+      continue;
     }
     if (v == kUnknown || v == kUnbound)
       v = store_.Opaque();
@@ -2231,6 +2275,17 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
       v = store_.WithOrigin(v, "parameter " + std::string(p.name));
     Bind(p.name, v);
   }
+}
+
+VId Analyzer::Inline(int fn, Args& args, TSNode call) {
+  const Function f = functions_[fn];  // copy: running the body may define functions
+  ++functions_[fn].inlined;
+  std::string target = std::move(pending_var_);
+  pending_var_.clear();
+  Scope* parent = f.parent;
+  while (parent && parent->kind == Scope::kClass) parent = parent->parent;
+  Scope* saved_scope = EnterScope(Scope::kFunction, parent);
+  BindParams(f, args, kUnbound, false);
   size_t first_object = objects_.size();
   std::vector<Ev> returns;
   std::vector<Ev>* saved_returns = returns_;

@@ -159,12 +159,12 @@ bool Analyzer::ImportProgram(TSNode n) {
       return any;
     }
     if (mod < 0) return level > 0;  // a relative import that names no file: nothing bound from it is known
-    const Module& m = modules_[static_cast<size_t>(mod)];
+    const Scope* from = modules_[static_cast<size_t>(mod)].scope;  // (loading a submodule grows modules_)
     for (TSNode c : Kids(n)) {
       if (ts_node_eq(c, module_node)) continue;
       if (g_.Kind(c) == N::kWildcardImport) {
-        for (const auto& [name, slot] : m.scope->slot_of) {
-          VId v = m.scope->env[static_cast<size_t>(slot)];
+        for (const auto& [name, slot] : from->slot_of) {
+          VId v = from->env[static_cast<size_t>(slot)];
           if (v != kUnbound && !name.starts_with("_")) Bind(name, v);
         }
         continue;
@@ -174,8 +174,8 @@ bool Analyzer::ImportProgram(TSNode n) {
       std::string name = clean(T(name_node));
       std::string_view local = g_.Kind(c) == N::kAliasedImport ? T(g_.Field(c, g_.f_alias)) : T(name_node);
       VId v = kUnbound;
-      auto it = m.scope->slot_of.find(name);
-      if (it != m.scope->slot_of.end()) v = m.scope->env[static_cast<size_t>(it->second)];
+      auto it = from->slot_of.find(name);
+      if (it != from->slot_of.end()) v = from->env[static_cast<size_t>(it->second)];
       if (v == kUnbound) {
         int sub = LoadModule(cur_file_, dotted.empty() ? name : dotted + "." + name, level);
         v = sub >= 0 ? module_value(sub) : kUnknown;
@@ -234,57 +234,7 @@ VId Analyzer::Invoke(int fn, VId self, Args& args, TSNode call) {
   for (const auto& [tree, file] : trees_) {
     if (tree == f.def.tree) src_ = file.second;
   }
-  // Parameters from the call's arguments; a default where it omits one.
-  size_t pos = 0;
-  std::vector<bool> used(args.keywords.size(), false);
-  bool self_bound = self == kUnbound;
-  for (const Param& p : f.params) {
-    if (!self_bound && p.kind == Param::kNormal) {
-      Bind(p.name, self);
-      self_bound = true;
-      continue;
-    }
-    VId v = kUnknown;
-    if (p.kind == Param::kNormal) {
-      bool found = false;
-      if (!p.keyword_only && pos < args.positional.size()) {
-        v = args.positional[pos].v;
-        found = true;
-      }
-      for (size_t k = 0; k < args.keywords.size(); ++k) {
-        if (args.keywords[k].first == p.name) {
-          v = args.keywords[k].second.v;
-          used[k] = true;
-          found = true;
-        }
-      }
-      if (!found && !args.unknown_spread && p.default_value != kUnbound) v = p.default_value;
-      if (!p.keyword_only) ++pos;
-    } else if (p.kind == Param::kStar) {
-      Value l;
-      l.kind = VK::kList;
-      l.complete = !args.unknown_spread;
-      for (size_t i = pos; i < args.positional.size(); ++i) l.items.push_back(args.positional[i]);
-      pos = args.positional.size();
-      v = store_.New(std::move(l));
-    } else {
-      // `**kwargs`: the keywords no parameter took (so `super().__init__(scope, id, **kwargs)` passes them on).
-      Value d;
-      d.kind = VK::kDict;
-      d.complete = !args.unknown_spread;
-      for (size_t k = 0; k < args.keywords.size(); ++k) {
-        bool named = std::any_of(f.params.begin(), f.params.end(), [&](const Param& q) {
-          return q.kind == Param::kNormal && q.name == args.keywords[k].first;
-        });
-        if (!named) d.entries.push_back({args.keywords[k].first, args.keywords[k].second});
-      }
-      v = store_.New(std::move(d));
-      Bind(p.name, v);
-      continue;
-    }
-    if (v == kUnknown || v == kUnbound) v = store_.Opaque();
-    Bind(p.name, v);
-  }
+  BindParams(f, args, self, true);
   std::vector<Ev> returns;
   std::vector<Ev>* saved_returns = returns_;
   returns_ = &returns;

@@ -316,6 +316,8 @@ target = appscaling.ScalableTarget(stack, "Target", service_namespace=appscaling
                                    scalable_dimension="sagemaker:variant:DesiredInstanceCount",
                                    min_capacity=1, max_capacity=2)
 target.scale_to_track_metric("Invocations", target_value=70)
+sagemaker.CfnModelPackageGroup(stack, "Account", model_package_group_name="g",
+                               resource=f"arn:aws:sagemaker:*:{cdk.Aws.ACCOUNT_ID}:model-package-group/*")
 app.synth()
 )");
   Run run;
@@ -351,6 +353,31 @@ app.synth()
   REQUIRE(target);
   CHECK(target->module == "applicationautoscaling");
   CHECK(target->props.Get("max_capacity")->text == "2");
+  // An f-string naming an attribute: the Fn::Join the CDK renders.
+  const cfn::Node* resource = target->props.Get("resource_id");
+  REQUIRE(resource);
+  const cfn::Node* join = resource->Get("Fn::Join");
+  REQUIRE(join);
+  REQUIRE(join->items.size() == 2);
+  const cfn::Node& parts = join->items[1];
+  REQUIRE(parts.items.size() == 3);
+  CHECK(parts.items[0].text == "endpoint/");
+  CHECK(parts.items[1].tag == cdk::kAttributeTag);
+  CHECK(parts.items[1].Get("attribute")->text == "attr_endpoint_name");
+  CHECK(parts.items[2].text == "/variant/A");
+  CHECK(resource->pos.line == 19);
+  // A pseudo parameter inside an f-string: the Ref the CDK renders, joined with the text.
+  const cdk::Construct* statement = Find(app, "Account");
+  REQUIRE(statement);
+  const cfn::Node* arn = statement->props.Get("resource");
+  REQUIRE(arn);
+  REQUIRE(arn->Get("Fn::Join"));
+  const cfn::Node& arn_parts = arn->Get("Fn::Join")->items[1];
+  REQUIRE(arn_parts.items.size() == 3);
+  CHECK(arn_parts.items[0].text == "arn:aws:sagemaker:*:");
+  REQUIRE(arn_parts.items[1].Get("Ref"));
+  CHECK(arn_parts.items[1].Get("Ref")->text == "AWS::AccountId");
+  CHECK(arn_parts.items[2].text == ":model-package-group/*");
   bool scaled = false;
   for (const cdk::MethodCall& m : app.methods) {
     if (m.method == "scale_to_track_metric" && m.construct == target_index) scaled = true;
@@ -397,9 +424,11 @@ TEST_CASE("Python CDK: import cycles and unbounded recursion stop at a bound, ne
   TempDir dir;
   dir.Write("a.py", "import b\nfrom aws_cdk import aws_sagemaker as sm\nVALUE = 'ml.m5.large'\n");
   dir.Write("b.py", "import a\nfrom a import VALUE\n");
+  dir.Write("c.py", "import app\n");
   dir.Write("app.py", R"(import aws_cdk as cdk
 from aws_cdk import aws_sagemaker as sm
 import a
+import c
 
 app = cdk.App()
 stack = cdk.Stack(app, "S")
@@ -429,6 +458,10 @@ sm.CfnNotebookInstance(stack, "After", instance_type="ml.t3.medium")
   REQUIRE_FALSE(app.budgets.empty());
   CHECK(app.budgets[0].second.message.find("sagelint stopped evaluating this app here") != std::string::npos);
   CHECK(app.constructs.size() < 100);
+  CHECK(app.files.size() == 4);  // app.py, a.py, b.py, c.py: each once (c imports the entry: not run again)
+  int runs = 0;
+  for (const cdk::Construct& c : app.constructs) runs += c.id == "Before";
+  CHECK(runs == 1);
 }
 
 TEST_CASE("Python CDK fixtures: each app evaluates with the values its defaults, JSON config and context give",
@@ -447,7 +480,7 @@ TEST_CASE("Python CDK fixtures: each app evaluates with the values its defaults,
       {"endpoint", "InferenceModel", "primary_container", nullptr},
       {"endpoint", "InferenceEndpointConfig", "production_variants", nullptr},
       {"endpoint", "InferenceTarget", "max_capacity", "4"},
-      {"iam", "SageMakerExecutionRole", "managed_policies", nullptr},
+      {"iam", "TrainingRole", "managed_policies", nullptr},
   };
   for (const Expect& e : expects) {
     std::string dir = sagelint::testing::SourcePath(std::string("fixtures/cdk/python/") + e.dir);
@@ -552,4 +585,153 @@ for i in range(100000):
   int many = 0;
   for (const cdk::Construct& c : app.constructs) many += c.id == "Many";
   CHECK(many == 1);
+}
+
+TEST_CASE("Python CDK: submodules imported from a package, `import a.b as c`, module attributes", "[cdk][python]") {
+  TempDir dir;
+  dir.Write("infra/__init__.py", "REGION = 'us-east-1'\n");
+  dir.Write("infra/sizes.py", "NOTEBOOK = 'ml.t3.large'\n");
+  dir.Write("infra/names.py", "PREFIX = 'ds'\n");
+  dir.Write("infra/deep/__init__.py", "");
+  dir.Write("infra/deep/more.py", "VOLUME = 30\n");
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import aws_sagemaker as sm
+from infra import sizes, names, REGION
+import infra.deep.more as more
+import infra
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+sm.CfnNotebookInstance(stack, "Nb", instance_type=sizes.NOTEBOOK, notebook_instance_name=names.PREFIX + "-" + REGION,
+                       volume_size_in_gb=more.VOLUME, kms_key_id=infra.sizes.NOTEBOOK)
+)");
+  Run run;
+  Evaluate(&run, dir.path());
+  const cdk::Construct* nb = Find(run.app, "Nb");
+  REQUIRE(nb);
+  CHECK(nb->props.Get("instance_type")->text == "ml.t3.large");
+  CHECK(nb->props.Get("notebook_instance_name")->text == "ds-us-east-1");
+  CHECK(nb->props.Get("volume_size_in_gb")->text == "30");
+  CHECK(nb->props.Get("kms_key_id")->text == "ml.t3.large");
+  CHECK(run.app.files.size() == 5);  // each module read once (a package is read when a name is taken from it)
+}
+
+TEST_CASE("Python CDK: the alpha module, its autoscaling chain and a Step Functions SageMaker task", "[cdk][python]") {
+  TempDir dir;
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import Size, Duration, aws_ec2 as ec2, aws_stepfunctions as sfn, aws_stepfunctions_tasks as tasks
+import aws_cdk.aws_sagemaker_alpha as sagemaker
+
+
+class AlphaStack(cdk.Stack):
+    def __init__(self, scope, construct_id, **kwargs):
+        super().__init__(scope, construct_id, **kwargs)
+        model = sagemaker.Model(self, "Model", containers=[sagemaker.ContainerDefinition(
+            image=sagemaker.ContainerImage.from_registry("123.dkr.ecr.us-east-1.amazonaws.com/x:1"))])
+        config = sagemaker.EndpointConfig(self, "Config", instance_production_variants=[
+            sagemaker.InstanceProductionVariantProps(model=model, variant_name="AllTraffic",
+                                                     instance_type=sagemaker.InstanceType.G5_XLARGE)])
+        endpoint = sagemaker.Endpoint(self, "Endpoint", endpoint_config=config)
+        variant = endpoint.find_instance_production_variant("AllTraffic")
+        scaling = variant.auto_scale_instance_count(max_capacity=3)
+        scaling.scale_on_invocations("Invocations", max_requests_per_second=30)
+        train = tasks.SageMakerCreateTrainingJob(self, "Train",
+            training_job_name=sfn.JsonPath.string_at("$.name"),
+            algorithm_specification=tasks.AlgorithmSpecification(algorithm_name="xgboost"),
+            input_data_config=[],
+            output_data_config=tasks.OutputDataConfig(s3_output_location=tasks.S3Location.from_json_expression("$.out")),
+            resource_config=tasks.ResourceConfig(instance_count=2,
+                instance_type=ec2.InstanceType.of(ec2.InstanceClass.P3, ec2.InstanceSize.XLARGE2),
+                volume_size=Size.gibibytes(50)),
+            stopping_condition=tasks.StoppingCondition(max_runtime=Duration.hours(2)))
+        sfn.StateMachine(self, "Machine", definition_body=sfn.DefinitionBody.from_chainable(train))
+
+
+app = cdk.App()
+AlphaStack(app, "Alpha")
+app.synth())");
+  Run run;
+  Evaluate(&run, dir.path());
+  const cdk::App& app = run.app;
+  int endpoint = -1;
+  REQUIRE(Find(app, "Endpoint", &endpoint));
+  const cdk::Construct* config = Find(app, "Config");
+  REQUIRE(config);
+  CHECK(config->module == "sagemaker-alpha");
+  const cfn::Node* variants = config->props.Get("instance_production_variants");
+  REQUIRE(variants);
+  REQUIRE(variants->items.size() == 1);
+  CHECK(variants->items[0].Get("instance_type")->text == "ml.g5.xlarge");  // InstanceType.G5_XLARGE
+  CHECK(variants->items[0].Get("model")->tag == cdk::kConstructTag);
+  // find_instance_production_variant(...).auto_scale_instance_count(...).scale_on_invocations(...): on the endpoint.
+  std::vector<std::string> chain;
+  for (const cdk::MethodCall& m : app.methods) {
+    if (m.construct == endpoint) chain.push_back(m.method);
+  }
+  CHECK(chain == std::vector<std::string>{"find_instance_production_variant", "auto_scale_instance_count",
+                                          "scale_on_invocations"});
+  const cdk::Construct* train = Find(app, "Train");
+  REQUIRE(train);
+  CHECK(train->module == "stepfunctions-tasks");
+  const cfn::Node* resources = train->props.Get("resource_config");
+  REQUIRE(resources);
+  CHECK(resources->Get("instance_type")->text == "p3.2xlarge");  // InstanceType.of(InstanceClass.P3, XLARGE2)
+  CHECK(resources->Get("instance_count")->text == "2");
+  CHECK(resources->Get("volume_size")->text == "50");  // Size.gibibytes(50)
+  std::vector<FileResult> results = cdk::Synthesize(app, run.opts);
+  int training = 0;
+  for (const FileResult& r : results) {
+    for (const Workload& w : r.workloads) {
+      if (w.kind == WorkloadKind::kTrainingJob && w.instance_type.text == "ml.p3.2xlarge") ++training;
+    }
+  }
+  CHECK(training == 1);
+}
+
+TEST_CASE("Python CDK: a syntax error in an imported module is that file's error, and the rest still reads",
+          "[cdk][python]") {
+  TempDir dir;
+  dir.Write("broken.py", "SIZE = 'ml.m5.large'\ndef oops(:\n    pass\n");
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import aws_sagemaker as sm
+from broken import SIZE
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+sm.CfnNotebookInstance(stack, "Nb", instance_type=SIZE)
+)");
+  Run run;
+  Evaluate(&run, dir.path());
+  REQUIRE(run.app.errors.size() == 1);
+  CHECK(run.app.errors[0].first == FileIndex(run.app, "broken.py"));
+  CHECK(run.app.errors[0].second.pos.line == 2);
+  const cdk::Construct* nb = Find(run.app, "Nb");
+  REQUIRE(nb);
+  CHECK(nb->props.Get("instance_type")->text == "ml.m5.large");
+}
+
+TEST_CASE("Python CDK: values shared many times and loops of loops stay bounded", "[cdk][python]") {
+  TempDir dir;
+  dir.Write("app.py", R"(import aws_cdk as cdk
+from aws_cdk import aws_sagemaker as sm
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+sm.CfnNotebookInstance(stack, "First", instance_type="ml.t3.medium")
+d = {}
+for i in range(64):
+    d = {"a": d, "b": d}
+sm.CfnNotebookInstance(stack, "Deep", instance_type="ml.t3.medium", tags=[d])
+for a in range(64):
+    for b in range(64):
+        for c in range(64):
+            sm.CfnNotebookInstance(stack, "N" + str(a) + "-" + str(b) + "-" + str(c), instance_type="ml.t3.medium")
+)");
+  Run run;
+  Evaluate(&run, dir.path());
+  const cdk::App& app = run.app;
+  CHECK(Find(app, "First"));
+  REQUIRE(app.budgets.size() == 1);
+  CHECK(app.budgets[0].second.message.find("sagelint stopped evaluating this app here") != std::string::npos);
+  CHECK(app.constructs.size() <= 10000);
 }
