@@ -328,6 +328,11 @@ class Cdk final : public Library {
       auto& props = construct_args_[static_cast<size_t>(ref)];
       for (const auto& [k, e] : props.keywords) {
         VK known = a.store_.Kind(e.v);
+        // A string holding an unknown part (`f"cfg-{datetime.now()}"`) is unknown as a name.
+        if (known == VK::kForeign && a.store_[e.v].text == "value" &&
+            HoldsUnknown(nodes_[static_cast<size_t>(a.store_[e.v].ref)].second, 0)) {
+          known = VK::kUnknown;
+        }
         if (k == name && known != VK::kUnknown && known != VK::kOpaque && known != VK::kOneOf) {
           *result = e.v;
           return true;
@@ -343,7 +348,7 @@ class Cdk final : public Library {
   bool Join(Analyzer& a, const std::vector<Ev>& pieces, VId* result) override {
     cfn::Node list;
     list.kind = cfn::Node::Kind::kSeq;
-    bool token = false;
+    bool token = false, unknown = false;
     auto text = [&](std::string t) {
       if (!list.items.empty() && list.items.back().is_scalar() && list.items.back().quoted &&
           list.items.back().tag.empty()) {
@@ -396,12 +401,18 @@ class Cdk final : public Library {
           token = true;
         } else {
           list.items.push_back(Unknown({}));
+          unknown = true;
         }
         continue;
       }
       list.items.push_back(Unknown({}));
+      unknown = true;
     }
-    if (!token) return false;
+    // Known text around an unknown part stays: an IAM resource ARN keeps its
+    // type (the join is unknown as a value).
+    bool texts = std::any_of(list.items.begin(), list.items.end(),
+                             [](const cfn::Node& n) { return n.is_scalar() && n.quoted && !n.text.empty(); });
+    if (!token && !(unknown && texts)) return false;
     cfn::Node join;
     join.kind = cfn::Node::Kind::kMap;
     cfn::Node args;
@@ -564,6 +575,18 @@ class Cdk final : public Library {
     for (SourcePos& p : n->key_pos) p = at;
     for (auto& e : n->entries) Relocate(&e.second, at);
     for (auto& i : n->items) Relocate(&i, at);
+  }
+
+  static bool HoldsUnknown(const cfn::Node& n, int depth) {
+    if (n.is_scalar()) return n.text == aws::kUnknownMarker;
+    if (depth > 64) return true;
+    for (const cfn::Node& i : n.items) {
+      if (HoldsUnknown(i, depth + 1)) return true;
+    }
+    for (const auto& e : n.entries) {
+      if (HoldsUnknown(e.second, depth + 1)) return true;
+    }
+    return false;
   }
 
   static cfn::Node Unknown(SourcePos at) {

@@ -1786,8 +1786,9 @@ VId Analyzer::StringValue(TSNode n) {
     if (text.size() > Store::kMaxString) return kUnknown;
   }
   if (known) return store_.Str(text);
-  if (foreign) {
-    // A library value inside an f-string (a CDK attribute): the library's to join.
+  if (foreign || (eager_ && !text.empty())) {
+    // A library value inside an f-string (a CDK attribute), or a program's
+    // known text around an unknown part: the library's to join.
     VId joined = kUnknown;
     for (Library* lib : libraries_) {
       if (lib->Join(*this, pieces, &joined)) return joined;

@@ -480,7 +480,7 @@ TEST_CASE("Python CDK fixtures: each app evaluates with the values its defaults,
       {"endpoint", "InferenceModel", "primary_container", nullptr},
       {"endpoint", "InferenceEndpointConfig", "production_variants", nullptr},
       {"endpoint", "InferenceTarget", "max_capacity", "4"},
-      {"iam", "TrainingRole", "managed_policies", nullptr},
+      {"iam", "SageMakerExecutionRole", "managed_policies", nullptr},
   };
   for (const Expect& e : expects) {
     std::string dir = sagelint::testing::SourcePath(std::string("fixtures/cdk/python/") + e.dir);
