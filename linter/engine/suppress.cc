@@ -185,6 +185,21 @@ std::vector<Comment> PythonComments(std::string_view text) {
   return out;
 }
 
+// A `/* */` comment starting at text[i], one comment per line of the block
+// so a directive keeps its own line; returns where it ends.
+size_t AddBlockComment(std::string_view text, size_t i, const Lines& lines, std::vector<Comment>* out) {
+  size_t close = text.find("*/", i + 2);
+  size_t end = close == std::string_view::npos ? text.size() : close + 2;
+  for (size_t b = i; b < end;) {
+    size_t nl = text.find('\n', b);
+    size_t e = nl == std::string_view::npos || nl > end ? end : nl;
+    auto [line, column] = lines.At(b);
+    out->push_back({line, column, std::string(text.substr(b, e - b))});
+    b = e + 1;
+  }
+  return end;
+}
+
 // HCL: `#` and `//` to the end of the line, `/* */`; not inside strings (whose
 // `${ }` interpolations hold code again) or heredocs.
 std::vector<Comment> HclComments(std::string_view text) {
@@ -217,17 +232,7 @@ std::vector<Comment> HclComments(std::string_view text) {
       if (nl == std::string_view::npos) break;
       i = nl;
     } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-      size_t close = text.find("*/", i + 2);
-      size_t end = close == std::string_view::npos ? text.size() : close + 2;
-      // One comment per line of the block, so a directive keeps its own line.
-      for (size_t b = i; b < end;) {
-        size_t nl = text.find('\n', b);
-        size_t e = nl == std::string_view::npos || nl > end ? end : nl;
-        auto [line, column] = lines.At(b);
-        out.push_back({line, column, std::string(text.substr(b, e - b))});
-        b = e + 1;
-      }
-      i = end - 1;
+      i = AddBlockComment(text, i, lines, &out) - 1;
     } else if (c == '"') {
       stack.push_back({true, 0});
     } else if (c == '<' && text.compare(i, 2, "<<") == 0) {
@@ -295,16 +300,7 @@ std::vector<Comment> ScriptComments(std::string_view text) {
       if (nl == std::string_view::npos) break;
       i = nl;
     } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-      size_t close = text.find("*/", i + 2);
-      size_t end = close == std::string_view::npos ? text.size() : close + 2;
-      for (size_t b = i; b < end;) {
-        size_t nl = text.find('\n', b);
-        size_t e = nl == std::string_view::npos || nl > end ? end : nl;
-        auto [line, column] = lines.At(b);
-        out.push_back({line, column, std::string(text.substr(b, e - b))});
-        b = e + 1;
-      }
-      i = end - 1;
+      i = AddBlockComment(text, i, lines, &out) - 1;
     } else if (c == '"' || c == '\'' || c == '`') {
       stack.push_back({c, 0});
     } else if (c == '{') {

@@ -103,3 +103,18 @@ TEST_CASE("notebooks: comments of code cells only, at their lines in the file", 
   CHECK(d[0].line == 8);
   CHECK(d[0].ids == std::vector<std::string>{"SM213"});
 }
+
+TEST_CASE("TypeScript comments: line and block, not inside strings or template literals", "[suppress]") {
+  const std::string ts =
+      "const a = 'x // no'; // sagelint:ignore=SM201\n"
+      "const b = `t ${f('/* no */')} // no`;\n"
+      "/* sagelint:ignore=SM103\n"
+      "   sagelint:ignore=SM104 */ const c = \"// no\";\n";
+  std::vector<Comment> comments = FindComments(ts, CommentSyntax::kScript);
+  REQUIRE(comments.size() == 3);
+  CHECK(comments[0].line == 1);
+  CHECK(comments[0].text == "// sagelint:ignore=SM201");
+  CHECK(comments[1].line == 3);
+  CHECK(comments[2].line == 4);
+  CHECK(comments[2].text == "   sagelint:ignore=SM104 */");
+}
