@@ -131,7 +131,13 @@ Val Template::Eval(const Node* n, Mode mode, int depth) const {
     case Node::Kind::kScalar:
       // A front end that builds the tree (a CDK app) writes what it cannot know as the unknown marker.
       if (mode != Mode::kPartial && n->text.find(aws::kUnknownMarker) != std::string::npos) {
-        return Val::Unknown(At(*n));
+        if (mode != Mode::kScript || n->text == aws::kUnknownMarker) return Val::Unknown(At(*n));
+        // In a script it is a value substituted in, as an unresolved reference is.
+        std::string text = n->text;
+        for (size_t p; (p = text.find(aws::kUnknownMarker)) != std::string::npos;) {
+          text.replace(p, aws::kUnknownMarker.size(), "${value}");
+        }
+        return Val::Known(text, At(*n));
       }
       return Val::Known(n->text, At(*n));
     default:
@@ -248,6 +254,11 @@ Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, M
       Val v = Eval(&list->items[i], mode, depth + 1);
       // The known text around an unknown part stays readable in kPartial.
       if (!v.known() && mode == Mode::kPartial) v = Val::Known(std::string(aws::kUnknownMarker), v.range);
+      // In a script, a part a front end could not know (the marker) is a value substituted in.
+      if (!v.known() && mode == Mode::kScript && list->items[i].is_scalar() &&
+          list->items[i].text == aws::kUnknownMarker) {
+        v = Val::Known("${value}", v.range);
+      }
       if (!v.known()) return Val::Unknown(At(at), v.origin);
       if (out.size() + delim->text.size() + v.text.size() > kMaxValueBytes) {
         return Val::Unknown(At(at), "Fn::Join value longer than 4 MiB");

@@ -287,6 +287,15 @@ class Cdk final : public Library {
     if (r.kind != VK::kForeign) return false;
     std::string kind = r.text;
     int ref = r.ref;
+    if (kind == "file") {
+      // `open("on_start.sh").read()`: a script or template the app reads, inside the scan root.
+      if (method == "read" && args.positional.empty()) {
+        const auto& [from_file, name] = opened_[static_cast<size_t>(ref)];
+        std::string text;
+        if (ReadData(from_file, name, &text) && text.size() <= Store::kMaxString) *result = a.store_.Str(text);
+      }
+      return true;
+    }
     if (kind == "node") {
       if (method == "try_get_context" || method == "tryGetContext") {
         *result = Context(a, args);

@@ -1992,6 +1992,8 @@ VId Analyzer::Format(VId fmt, const Args& args) {
   if (args.unknown_spread) return kUnknown;
   std::string out;
   size_t auto_index = 0;
+  std::vector<Ev> pieces;  // a program run: text and values, when a value is not text
+  size_t mark = 0;         // where the text after the last such value starts in `out`
   for (size_t i = 0; i < f.text.size(); ++i) {
     char c = f.text[i];
     if (c == '}' && i + 1 < f.text.size() && f.text[i + 1] == '}') {
@@ -2032,11 +2034,24 @@ VId Analyzer::Format(VId fmt, const Args& args) {
       if (!found) return kUnknown;
     }
     const Value& x = V(v);
-    if (!x.scalar()) return kUnknown;
+    if (!x.scalar()) {
+      // A program run: the library joins the known text and what it cannot know.
+      if (!eager_) return kUnknown;
+      pieces.push_back(Ev{store_.Str(out.substr(mark)), {}});
+      pieces.push_back(Ev{v, {}});
+      mark = out.size();
+      continue;
+    }
     out += PyText(x);
     if (out.size() > Store::kMaxString) return kUnknown;
   }
-  return store_.Str(out);
+  if (pieces.empty()) return store_.Str(out);
+  pieces.push_back(Ev{store_.Str(out.substr(mark)), {}});
+  VId joined = kUnknown;
+  for (Library* lib : libraries_) {
+    if (lib->Join(*this, pieces, &joined)) return joined;
+  }
+  return kUnknown;
 }
 
 VId Analyzer::Subscript(VId container, VId key) {

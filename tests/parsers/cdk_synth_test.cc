@@ -242,3 +242,23 @@ TEST_CASE("cdk: a string holding deploy-time values synthesizes to Fn::Join", "[
   // The account is unknown; the resource type is known.
   CHECK(st->iam.resources[0].text.find(":model-package-group/*") != std::string::npos);
 }
+
+TEST_CASE("cdk: a script with a part the app computes keeps its text, a script wholly unknown stays unknown", "[cdk]") {
+  cdk::App app = TwoFileApp();
+  std::string marker(aws::kUnknownMarker);
+  app.constructs.push_back(
+      Make("sagemaker", "CfnNotebookInstanceLifecycleConfig", "Partial",
+           "on_start:\n  - content:\n      Fn::Base64:\n        Fn::Join: ['', ['#!/bin/bash\\nmount ', '" + marker +
+               "', ' /efs\\n']]\n",
+           3, 1));
+  app.constructs.push_back(Make("sagemaker", "CfnNotebookInstanceLifecycleConfig", "Whole",
+                                "on_start:\n  - content: '" + marker + "'\n", 9, 1));
+  std::vector<FileResult> results = cdk::Synthesize(app, ResolveOptions{});
+  const Workload* partial = Find(results, "lifecycle configuration 'Partial'");
+  REQUIRE(partial);
+  REQUIRE(partial->on_start.known());
+  CHECK(partial->on_start.text == "#!/bin/bash\\nmount ${value} /efs\\n");  // YAML single quotes: no escapes
+  const Workload* whole = Find(results, "lifecycle configuration 'Whole'");
+  REQUIRE(whole);
+  CHECK_FALSE(whole->on_start.known());
+}
