@@ -15,7 +15,7 @@
 
 #include "linter/base/strings.h"
 #include "linter/model/rule.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "tests/catch.h"
 #include "tests/test_util.h"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "parsers/aws/request.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "parsers/common/top_keys.h"
 #include "parsers/frontend.h"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "linter/model/model.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 
 namespace sagelint::aws {
 

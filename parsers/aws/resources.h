@@ -16,7 +16,7 @@
 
 #include "linter/model/model.h"
 #include "parsers/aws/request.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 
 namespace sagelint::aws {
 

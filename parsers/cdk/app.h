@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "linter/model/model.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "parsers/frontend.h"
 
 namespace sagelint::cdk {

@@ -11,10 +11,10 @@
 #include "linter/base/paths.h"
 #include "parsers/aws/request.h"
 #include "parsers/aws/resources.h"
-#include "parsers/cloudformation/node.h"
 #include "parsers/cloudformation/sub.h"
 #include "parsers/cloudformation/template.h"
 #include "parsers/common/base64.h"
+#include "parsers/common/node.h"
 #include "parsers/common/top_keys.h"
 #include "parsers/frontend.h"
 

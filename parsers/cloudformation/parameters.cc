@@ -1,5 +1,5 @@
 // Template configuration files: parameter values kept beside a template.
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "parsers/frontend.h"
 
 namespace sagelint {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "parsers/frontend.h"
 
 namespace sagelint::cfn {

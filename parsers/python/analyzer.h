@@ -30,7 +30,7 @@
 
 #include "linter/model/model.h"
 #include "parsers/aws/request.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "parsers/frontend.h"
 #include "parsers/python/grammar.h"
 #include "parsers/python/notebook.h"

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/frontend.h"
 #include "parsers/terraform/resources.h"

@@ -10,7 +10,7 @@
 
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "parsers/common/top_keys.h"
 #include "parsers/frontend.h"
 #include "parsers/terraform/eval.h"

@@ -8,7 +8,7 @@
 
 #include "parsers/aws/request.h"
 #include "parsers/cdk/app.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "tests/catch.h"
 #include "tests/test_util.h"
 

@@ -5,7 +5,7 @@
 
 #include "linter/cli/scan_options.h"
 #include "linter/report/model_dump.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 #include "parsers/frontend.h"
 #include "tests/catch.h"
 #include "tests/test_util.h"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "linter/model/model.h"
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 
 namespace sagelint::cdk::typescript {
 

@@ -1,4 +1,4 @@
-#include "parsers/cloudformation/node.h"
+#include "parsers/common/node.h"
 
 #include <yaml.h>
 

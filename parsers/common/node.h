@@ -1,8 +1,13 @@
-// A template as a plain tree with positions and tags, loaded through libyaml
-// (YAML and JSON alike) with bounds: node count and bytes (alias expansion),
-// depth, duplicate keys.
-#ifndef SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
-#define SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
+// The document tree every front end shares: a YAML or JSON document as a
+// plain tree with positions (start, end and byte range) and tags, loaded
+// through libyaml with bounds — node count and bytes (alias expansion),
+// depth, duplicate keys. CloudFormation templates, Terraform plans and JSON
+// values, policy documents and state machine definitions are read into it;
+// the Python, Terraform and CDK front ends build it to hand values to the
+// shared AWS mapper (parsers/aws/) and the CloudFormation extractor. (Its
+// namespace, cfn, is where it began.)
+#ifndef SAGELINT_PARSERS_COMMON_NODE_H_
+#define SAGELINT_PARSERS_COMMON_NODE_H_
 
 #include <cstdint>
 #include <string>
@@ -82,4 +87,4 @@ bool LoadDocuments(std::string_view text, const LoadLimits& limits, std::vector<
 
 }  // namespace sagelint::cfn
 
-#endif  // SAGELINT_PARSERS_CLOUDFORMATION_NODE_H_
+#endif  // SAGELINT_PARSERS_COMMON_NODE_H_
