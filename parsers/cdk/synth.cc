@@ -211,12 +211,15 @@ class Synth {
       return Scalar(std::string(aws::kUnknownMarker), v.pos);
     }
     if (v.is_scalar() && v.text.find('\x02') != std::string::npos) return Tokens(v, depth);
-    Node out = v;
-    out.tag.clear();
+    Node out;  // the node's own fields; its children are converted one by one below
+    out.kind = v.kind;
+    out.text = v.text;
+    out.quoted = v.quoted;
+    out.pos = v.pos;
+    out.end = v.end;
+    out.offset = v.offset;
+    out.end_offset = v.end_offset;
     if (!v.tag.empty() && !v.tag.starts_with("!cdk")) out.tag = v.tag;
-    out.entries.clear();
-    out.key_pos.clear();
-    out.items.clear();
     for (const Node& item : v.items) out.items.push_back(Value(item, keep_keys, depth + 1));
     for (size_t i = 0; i < v.entries.size(); ++i) {
       const auto& [k, value] = v.entries[i];
@@ -348,7 +351,12 @@ class Synth {
         Node props = Map(at);
         if (const Node* n = Prop(p, "RoleName")) Put(&props, "RoleName", Value(*n, false), KeyPos(p, "RoleName"));
         if (const Node* m = Prop(p, "ManagedPolicies")) {
-          Put(&props, "ManagedPolicyArns", Value(*m, true), KeyPos(p, "ManagedPolicies"));
+          Node arns = Value(*m, true);
+          // A policy written as an object (`{managedPolicyArn: '…'}`, CDK v1 style): its ARN.
+          for (Node& item : arns.items) {
+            if (const Node* arn = item.is_map() ? Prop(item, "ManagedPolicyArn") : nullptr) item = Node(*arn);
+          }
+          Put(&props, "ManagedPolicyArns", std::move(arns), KeyPos(p, "ManagedPolicies"));
         }
         if (const Node* inline_policies = Prop(p, "InlinePolicies"); inline_policies && inline_policies->is_map()) {
           Node list = Seq(inline_policies->pos);

@@ -256,6 +256,15 @@ std::optional<std::string> Text(std::span<const cfn::Node> args, size_t i) {
   return args[i].text;
 }
 
+// A keyword argument (Python: the evaluator's trailing map of keywords), in any spelling.
+std::optional<std::string> Keyword(std::span<const cfn::Node> args, std::string_view name) {
+  if (args.empty() || !args.back().is_map()) return std::nullopt;
+  for (const auto& [k, v] : args.back().entries) {
+    if (Folded(k) == Folded(name) && v.is_scalar() && v.tag.empty() && v.text != aws::kUnknownMarker) return v.text;
+  }
+  return std::nullopt;
+}
+
 // A struct built with `new` / a Python call whose props matter later
 // (iam.PolicyDocument): a map tagged "!cdk:new", its text the class.
 cfn::Node Struct(std::string_view module, std::string_view cls, std::span<const cfn::Node> args, SourcePos at) {
@@ -374,9 +383,13 @@ std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls
   }
   if (module == "iam" && cls == "ManagedPolicy") {
     if (m == "fromawsmanagedpolicyname") {
-      if (auto name = Text(args, 0)) return Scalar("arn:aws:iam::aws:policy/" + *name, at);
+      std::optional<std::string> name = Text(args, 0);
+      if (!name) name = Keyword(args, "managedPolicyName");
+      if (name) return Scalar("arn:aws:iam::aws:policy/" + *name, at);
     } else if (m == "frommanagedpolicyarn") {
-      if (auto arn = Text(args, 2)) return Scalar(*arn, at);
+      std::optional<std::string> arn = Text(args, 2);
+      if (!arn) arn = Keyword(args, "managedPolicyArn");
+      if (arn) return Scalar(*arn, at);
     }
     return std::nullopt;
   }

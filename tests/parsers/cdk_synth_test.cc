@@ -262,3 +262,20 @@ TEST_CASE("cdk: a script with a part the app computes keeps its text, a script w
   REQUIRE(whole);
   CHECK_FALSE(whole->on_start.known());
 }
+
+TEST_CASE("cdk: managed policies as objects and through keyword arguments", "[cdk]") {
+  cdk::App app = TwoFileApp();
+  app.constructs.push_back(
+      Make("iam", "Role", "V1Role",
+           "managedPolicies:\n  - managedPolicyArn: arn:aws:iam::aws:policy/AmazonSageMakerFullAccess\n", 3, 1));
+  std::vector<FileResult> results = cdk::Synthesize(app, ResolveOptions{});
+  CHECK(Find(results, "IAM role 'V1Role' managed policy AmazonSageMakerFullAccess"));
+  std::vector<cfn::Node> keywords{Yaml("{managed_policy_name: AmazonSageMakerFullAccess}")};
+  auto arn = cdk::CallValue("iam", "ManagedPolicy", "from_aws_managed_policy_name", keywords, {1, 1});
+  REQUIRE(arn);
+  CHECK(arn->text == "arn:aws:iam::aws:policy/AmazonSageMakerFullAccess");
+  std::vector<cfn::Node> by_arn{Yaml("{id: P, managed_policy_arn: 'arn:aws:iam::1:policy/p'}")};
+  auto p = cdk::CallValue("iam", "ManagedPolicy", "from_managed_policy_arn", by_arn, {1, 1});
+  REQUIRE(p);
+  CHECK(p->text == "arn:aws:iam::1:policy/p");
+}
