@@ -398,6 +398,21 @@ VId Analyzer::InstanceMethod(VId object, std::string_view method, TSNode call, A
   for (Library* lib : libraries_) {
     if (lib->Method(*this, self, method, call, args, &out)) return out;
   }
+  // A method of a base class from outside the program and the CDK (a
+  // configuration loader's `load_for_stack`): it may set any attribute, so
+  // none of the instance's stays known.
+  bool foreign_base = false;
+  for (int c : mro) {
+    for (VId b : classes_[static_cast<size_t>(c)].bases) {
+      const Value& base = V(b);
+      foreign_base = foreign_base || base.kind == VK::kUnknown ||
+                     (base.kind == VK::kQual && !base.text.starts_with("aws_cdk") &&
+                      !base.text.starts_with("constructs") && base.text != "builtins.object");
+    }
+  }
+  if (foreign_base) {
+    for (auto& [k, e] : instances_[static_cast<size_t>(ref)].attrs) e.v = kUnknown;
+  }
   return kUnknown;
 }
 

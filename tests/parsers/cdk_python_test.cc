@@ -735,3 +735,41 @@ for a in range(64):
   CHECK(app.budgets[0].second.message.find("sagelint stopped evaluating this app here") != std::string::npos);
   CHECK(app.constructs.size() <= 10000);
 }
+
+TEST_CASE("Python CDK: a method of a base class from outside the program leaves the instance's attributes unknown",
+          "[cdk][python]") {
+  TempDir dir;
+  dir.Write("app.py", R"(from dataclasses import dataclass
+
+import aws_cdk as cdk
+from aws_cdk import aws_sagemaker as sagemaker
+from yamldataclassconfig.config import YamlDataClassConfig
+
+
+@dataclass
+class Variant(YamlDataClassConfig):
+    instance_type: str = "ml.m5.2xlarge"
+
+
+@dataclass
+class Plain:
+    instance_type: str = "ml.g5.xlarge"
+
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+loaded = Variant()
+loaded.load_for_stack(stack)  # reads a YAML file: any field may change
+plain = Plain()
+sagemaker.CfnEndpointConfig(stack, "Loaded", production_variants=[{"instanceType": loaded.instance_type}])
+sagemaker.CfnEndpointConfig(stack, "Plain", production_variants=[{"instanceType": plain.instance_type}])
+)");
+  Run run;
+  Evaluate(&run, dir.path(), "{}");
+  const cdk::Construct* loaded = Find(run.app, "Loaded");
+  const cdk::Construct* plain = Find(run.app, "Plain");
+  REQUIRE(loaded);
+  REQUIRE(plain);
+  CHECK(loaded->props.Find({"production_variants"})->items[0].Get("instanceType")->text == aws::kUnknownMarker);
+  CHECK(plain->props.Find({"production_variants"})->items[0].Get("instanceType")->text == "ml.g5.xlarge");
+}
