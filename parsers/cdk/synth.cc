@@ -25,15 +25,6 @@ namespace {
 
 using cfn::Node;
 
-Node Scalar(std::string text, SourcePos at, bool quoted = true) {
-  Node n;
-  n.kind = Node::Kind::kScalar;
-  n.text = std::move(text);
-  n.quoted = quoted;
-  n.pos = at;
-  return n;
-}
-
 Node Map(SourcePos at) {
   Node n;
   n.kind = Node::Kind::kMap;
@@ -176,21 +167,21 @@ class Synth {
     Node index = c ? *c : Node{};
     index.tag = std::string(kConstructTag);
     const Construct* target = ConstructOf(index);
-    if (!target || !a || !a->is_scalar()) return Scalar(std::string(aws::kUnknownMarker), v.pos);
+    if (!target || !a || !a->is_scalar()) return cfn::MakeScalar(std::string(aws::kUnknownMarker), v.pos);
     const std::string& id = logical_[IndexOf(target)];
     std::string attr = PropertyName(a->text);
     if (attr == "Ref" || attr == "RoleName" || attr == "PolicyName" || attr == "ManagedPolicyArn" ||
         attr == "PolicyArn") {
       Node ref = Map(v.pos);
-      Put(&ref, "Ref", Scalar(id, v.pos), v.pos);
+      Put(&ref, "Ref", cfn::MakeScalar(id, v.pos), v.pos);
       return ref;
     }
     if (attr.starts_with("Attr")) attr = attr.substr(4);
     if (attr == "RoleArn" && target->module == "iam") attr = "Arn";
     Node getatt = Map(v.pos);
     Node list = Seq(v.pos);
-    list.items.push_back(Scalar(id, v.pos));
-    list.items.push_back(Scalar(attr, v.pos));
+    list.items.push_back(cfn::MakeScalar(id, v.pos));
+    list.items.push_back(cfn::MakeScalar(attr, v.pos));
     Put(&getatt, "Fn::GetAtt", std::move(list), v.pos);
     return getatt;
   }
@@ -199,16 +190,16 @@ class Synth {
   // (except inside free-form properties), constructs and their attributes as
   // references.
   Node Value(const Node& v, bool keep_keys, int depth = 0) const {
-    if (depth > 64) return Scalar(std::string(aws::kUnknownMarker), v.pos);
+    if (depth > 64) return cfn::MakeScalar(std::string(aws::kUnknownMarker), v.pos);
     if (v.tag == kAttributeTag) return Attribute(v);
     if (const Construct* c = ConstructOf(v)) {
       Node ref = Map(v.pos);
-      Put(&ref, "Ref", Scalar(logical_[IndexOf(c)], v.pos), v.pos);
+      Put(&ref, "Ref", cfn::MakeScalar(logical_[IndexOf(c)], v.pos), v.pos);
       return ref;
     }
     if (v.tag == "!cdk:new") {
       if (v.text == "iam.PolicyDocument") return PolicyDocument(v, depth + 1);
-      return Scalar(std::string(aws::kUnknownMarker), v.pos);
+      return cfn::MakeScalar(std::string(aws::kUnknownMarker), v.pos);
     }
     if (v.is_scalar() && v.text.find('\x02') != std::string::npos) return Tokens(v, depth);
     Node out;  // the node's own fields; its children are converted one by one below
@@ -239,15 +230,15 @@ class Synth {
       size_t open = text.find('\x02');
       size_t close = open == std::string_view::npos ? open : text.find('\x02', open + 1);
       if (close == std::string_view::npos) {
-        parts.items.push_back(Scalar(std::string(text), v.pos));
+        parts.items.push_back(cfn::MakeScalar(std::string(text), v.pos));
         break;
       }
-      if (open > 0) parts.items.push_back(Scalar(std::string(text.substr(0, open)), v.pos));
+      if (open > 0) parts.items.push_back(cfn::MakeScalar(std::string(text.substr(0, open)), v.pos));
       std::string index(text.substr(open + 1, close - open - 1));
       char* end = nullptr;
       unsigned long i = std::strtoul(index.c_str(), &end, 10);
       if (index.empty() || *end != '\0' || i >= app_.tokens.size()) {
-        parts.items.push_back(Scalar(std::string(aws::kUnknownMarker), v.pos));
+        parts.items.push_back(cfn::MakeScalar(std::string(aws::kUnknownMarker), v.pos));
       } else {
         Node token = Value(app_.tokens[i], true, depth + 1);
         token.pos = v.pos;
@@ -256,7 +247,7 @@ class Synth {
       text.remove_prefix(close + 1);
     }
     Node args = Seq(v.pos);
-    args.items.push_back(Scalar("", v.pos));
+    args.items.push_back(cfn::MakeScalar("", v.pos));
     args.items.push_back(std::move(parts));
     Node join = Map(v.pos);
     Put(&join, "Fn::Join", std::move(args), v.pos);
@@ -272,7 +263,7 @@ class Synth {
   Node Statement(const Construct& c) const {
     SourcePos at = c.call.begin;
     Node st = Map(at);
-    Put(&st, "Effect", Scalar("Allow", at), at);
+    Put(&st, "Effect", cfn::MakeScalar("Allow", at), at);
     if (!c.props.is_map()) return st;
     for (std::string_view p : {"Effect", "Actions", "NotActions", "Resources", "NotResources", "Conditions", "Sid"}) {
       const Node* v = Prop(c.props, p);
@@ -297,7 +288,7 @@ class Synth {
     Node out = Seq(at);
     if (!list) return out;
     if (!list->is_seq()) {
-      out.items.push_back(Scalar(std::string(aws::kUnknownMarker), list->pos));
+      out.items.push_back(cfn::MakeScalar(std::string(aws::kUnknownMarker), list->pos));
       return out;
     }
     for (const Node& s : list->items) out.items.push_back(StatementOf(s));
@@ -307,7 +298,7 @@ class Synth {
   Node PolicyDocument(const Node& props, int depth) const {
     (void)depth;
     Node doc = Map(props.pos);
-    Put(&doc, "Version", Scalar("2012-10-17", props.pos), props.pos);
+    Put(&doc, "Version", cfn::MakeScalar("2012-10-17", props.pos), props.pos);
     Put(&doc, "Statement", Statements(Prop(props, "Statements"), props.pos), props.pos);
     return doc;
   }
@@ -320,7 +311,7 @@ class Synth {
   void Add(size_t stack, const std::string& id, std::string type, Node props, SourcePos at, int file,
            const Node* metadata = nullptr) {
     Node res = Map(at);
-    Put(&res, "Type", Scalar(std::move(type), at), at);
+    Put(&res, "Type", cfn::MakeScalar(std::move(type), at), at);
     Put(&res, "Properties", std::move(props), at);
     if (metadata) Put(&res, "Metadata", *metadata, at);
     Put(&stacks_[stack].resources, id, std::move(res), at);
@@ -364,7 +355,7 @@ class Synth {
             const auto& [name, doc] = inline_policies->entries[k];
             SourcePos kp = k < inline_policies->key_pos.size() ? inline_policies->key_pos[k] : inline_policies->pos;
             Node policy = Map(kp);
-            Put(&policy, "PolicyName", Scalar(name, kp), kp);
+            Put(&policy, "PolicyName", cfn::MakeScalar(name, kp), kp);
             Put(&policy, "PolicyDocument", Value(doc, true), kp);
             list.items.push_back(std::move(policy));
           }
@@ -423,7 +414,7 @@ class Synth {
       if (const Node* list = Prop(p, "InstanceProductionVariants"); list && list->is_seq()) {
         for (const Node& v : list->items) variants.items.push_back(AlphaVariant(v));
       } else if (list) {
-        variants.items.push_back(Scalar(std::string(aws::kUnknownMarker), list->pos));
+        variants.items.push_back(cfn::MakeScalar(std::string(aws::kUnknownMarker), list->pos));
       }
       Put(&props, "ProductionVariants", std::move(variants), KeyPos(p, "InstanceProductionVariants"));
       Add(stack, id, "AWS::SageMaker::EndpointConfig", std::move(props), at, c.file);
@@ -435,8 +426,8 @@ class Synth {
         if (const Construct* target = ConstructOf(*cfg)) {
           Node getatt = Map(cfg->pos);
           Node list = Seq(cfg->pos);
-          list.items.push_back(Scalar(logical_[IndexOf(target)], cfg->pos));
-          list.items.push_back(Scalar("EndpointConfigName", cfg->pos));
+          list.items.push_back(cfn::MakeScalar(logical_[IndexOf(target)], cfg->pos));
+          list.items.push_back(cfn::MakeScalar("EndpointConfigName", cfg->pos));
           Put(&getatt, "Fn::GetAtt", std::move(list), cfg->pos);
           ref = std::move(getatt);
         }
@@ -459,8 +450,8 @@ class Synth {
         if (const Construct* m = ConstructOf(value)) {
           name = Map(value.pos);
           Node list = Seq(value.pos);
-          list.items.push_back(Scalar(logical_[IndexOf(m)], value.pos));
-          list.items.push_back(Scalar("ModelName", value.pos));
+          list.items.push_back(cfn::MakeScalar(logical_[IndexOf(m)], value.pos));
+          list.items.push_back(cfn::MakeScalar("ModelName", value.pos));
           Put(&name, "Fn::GetAtt", std::move(list), value.pos);
         }
         Put(&out, "ModelName", std::move(name), kp);
@@ -469,9 +460,9 @@ class Synth {
       }
     }
     if (!out.Get("InitialInstanceCount") && !out.Get("ServerlessConfig")) {
-      Put(&out, "InitialInstanceCount", Scalar("1", v.pos, false), v.pos);
+      Put(&out, "InitialInstanceCount", cfn::MakeScalar("1", v.pos, false), v.pos);
     }
-    if (!out.Get("InitialVariantWeight")) Put(&out, "InitialVariantWeight", Scalar("1", v.pos, false), v.pos);
+    if (!out.Get("InitialVariantWeight")) Put(&out, "InitialVariantWeight", cfn::MakeScalar("1", v.pos, false), v.pos);
     return out;
   }
 
@@ -498,12 +489,12 @@ class Synth {
           Put(&algo, "TrainingInputMode", Value(*mode, false), KeyPos(*a, "TrainingInputMode"));
         }
       }
-      if (!algo.Get("TrainingInputMode")) Put(&algo, "TrainingInputMode", Scalar("File", at), at);
+      if (!algo.Get("TrainingInputMode")) Put(&algo, "TrainingInputMode", cfn::MakeScalar("File", at), at);
       Put(&params, "AlgorithmSpecification", std::move(algo), KeyPos(p, "AlgorithmSpecification"));
       Put(&params, "ResourceConfig", TaskResources(Prop(p, "ResourceConfig"), at, "VolumeSize", "VolumeSizeInGB", 10),
           KeyPos(p, "ResourceConfig"));
       Node stop = Map(at);
-      Put(&stop, "MaxRuntimeInSeconds", Scalar("3600", at, false), at);
+      Put(&stop, "MaxRuntimeInSeconds", cfn::MakeScalar("3600", at, false), at);
       if (const Node* s = Prop(p, "StoppingCondition"); s && s->is_map()) {
         if (const Node* max = Prop(*s, "MaxRuntime")) {
           Put(&stop, "MaxRuntimeInSeconds", Value(*max, false), KeyPos(*s, "MaxRuntime"));
@@ -525,14 +516,14 @@ class Synth {
       return;
     }
     Node task = Map(at);
-    Put(&task, "Type", Scalar("Task", at), at);
-    Put(&task, "Resource", Scalar("arn:aws:states:::sagemaker:" + action + ".sync", at), at);
+    Put(&task, "Type", cfn::MakeScalar("Task", at), at);
+    Put(&task, "Resource", cfn::MakeScalar("arn:aws:states:::sagemaker:" + action + ".sync", at), at);
     Put(&task, "Parameters", std::move(params), at);
-    Put(&task, "End", Scalar("true", at, false), at);
+    Put(&task, "End", cfn::MakeScalar("true", at, false), at);
     Node states = Map(at);
     Put(&states, id, std::move(task), at);
     Node def = Map(at);
-    Put(&def, "StartAt", Scalar(id, at), at);
+    Put(&def, "StartAt", cfn::MakeScalar(id, at), at);
     Put(&def, "States", std::move(states), at);
     Node props = Map(at);
     Put(&props, "Definition", std::move(def), at);
@@ -544,13 +535,13 @@ class Synth {
   Node TaskResources(const Node* rc, SourcePos at, std::string_view volume_prop, std::string_view volume_key,
                      int volume_default) const {
     Node out = Map(rc ? rc->pos : at);
-    Node type = Scalar("ml.m4.xlarge", at);
-    Node count = Scalar("1", at, false);
+    Node type = cfn::MakeScalar("ml.m4.xlarge", at);
+    Node count = cfn::MakeScalar("1", at, false);
     if (rc && rc->is_map()) {
       if (const Node* t = Prop(*rc, "InstanceType")) {
         Node v = Value(*t, false);
         type = v.is_scalar() && v.text != aws::kUnknownMarker && !v.text.starts_with("ml.")
-                   ? Scalar("ml." + v.text, v.pos)
+                   ? cfn::MakeScalar("ml." + v.text, v.pos)
                    : v;
       }
       if (const Node* n = Prop(*rc, "InstanceCount")) count = Value(*n, false);
@@ -558,7 +549,7 @@ class Synth {
     Put(&out, "InstanceType", std::move(type), rc ? KeyPos(*rc, "InstanceType") : at);
     Put(&out, "InstanceCount", std::move(count), rc ? KeyPos(*rc, "InstanceCount") : at);
     if (!volume_key.empty()) {
-      Node size = Scalar(std::to_string(volume_default), at, false);
+      Node size = cfn::MakeScalar(std::to_string(volume_default), at, false);
       if (rc && rc->is_map()) {
         if (const Node* v = Prop(*rc, volume_prop)) size = Value(*v, false);
       }
@@ -577,7 +568,7 @@ class Synth {
         for (auto& e : ds->entries) {
           if (e.first == "S3Location") e.first = "S3Uri";
         }
-        if (!ds->Get("S3DataType")) Put(ds, "S3DataType", Scalar("S3Prefix", ds->pos), ds->pos);
+        if (!ds->Get("S3DataType")) Put(ds, "S3DataType", cfn::MakeScalar("S3Prefix", ds->pos), ds->pos);
       }
       out.items.push_back(std::move(c));
     }
@@ -606,13 +597,13 @@ class Synth {
         if (!res) {
           Node props = Map(at);
           Node doc = Map(at);
-          Put(&doc, "Version", Scalar("2012-10-17", at), at);
+          Put(&doc, "Version", cfn::MakeScalar("2012-10-17", at), at);
           Put(&doc, "Statement", Seq(at), at);
           Put(&props, "PolicyDocument", std::move(doc), at);
           if (role) {
             Node roles = Seq(at);
             Node ref = Map(at);
-            Put(&ref, "Ref", Scalar(logical_[m.construct], at), at);
+            Put(&ref, "Ref", cfn::MakeScalar(logical_[m.construct], at), at);
             roles.items.push_back(std::move(ref));
             Put(&props, "Roles", std::move(roles), at);
           }
@@ -662,24 +653,24 @@ class Synth {
       auto v = variant_.find(m.construct);
       std::string variant = v == variant_.end() ? std::string(aws::kUnknownMarker) : v->second;
       Node props = Map(at);
-      Put(&props, "ServiceNamespace", Scalar("sagemaker", at), at);
-      Put(&props, "ScalableDimension", Scalar("sagemaker:variant:DesiredInstanceCount", at), at);
+      Put(&props, "ServiceNamespace", cfn::MakeScalar("sagemaker", at), at);
+      Put(&props, "ScalableDimension", cfn::MakeScalar("sagemaker:variant:DesiredInstanceCount", at), at);
       Node join = Map(at);
       Node args = Seq(at);
-      args.items.push_back(Scalar("", at));
+      args.items.push_back(cfn::MakeScalar("", at));
       Node parts = Seq(at);
-      parts.items.push_back(Scalar("endpoint/", at));
+      parts.items.push_back(cfn::MakeScalar("endpoint/", at));
       Node getatt = Map(at);
       Node ga = Seq(at);
-      ga.items.push_back(Scalar(logical_[m.construct], at));
-      ga.items.push_back(Scalar("EndpointName", at));
+      ga.items.push_back(cfn::MakeScalar(logical_[m.construct], at));
+      ga.items.push_back(cfn::MakeScalar("EndpointName", at));
       Put(&getatt, "Fn::GetAtt", std::move(ga), at);
       parts.items.push_back(std::move(getatt));
-      parts.items.push_back(Scalar("/variant/" + variant, at));
+      parts.items.push_back(cfn::MakeScalar("/variant/" + variant, at));
       args.items.push_back(std::move(parts));
       Put(&join, "Fn::Join", std::move(args), at);
       Put(&props, "ResourceId", std::move(join), at);
-      Put(&props, "MinCapacity", Scalar("1", at, false), at);
+      Put(&props, "MinCapacity", cfn::MakeScalar("1", at, false), at);
       if (!m.args.empty() && m.args[0].is_map()) {
         if (const Node* min = Prop(m.args[0], "MinCapacity")) Put(&props, "MinCapacity", Value(*min, false), at);
         if (const Node* max = Prop(m.args[0], "MaxCapacity")) Put(&props, "MaxCapacity", Value(*max, false), at);

@@ -14,15 +14,6 @@
 namespace sagelint::cdk {
 namespace {
 
-cfn::Node Scalar(std::string text, SourcePos at, bool quoted = true) {
-  cfn::Node n;
-  n.kind = cfn::Node::Kind::kScalar;
-  n.text = std::move(text);
-  n.quoted = quoted;
-  n.pos = at;
-  return n;
-}
-
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -305,30 +296,30 @@ std::string ModuleOf(std::string_view path) {
 std::optional<cfn::Node> MemberValue(std::string_view module, std::string_view cls, std::string_view member,
                                      SourcePos at) {
   if (module == "ec2" && cls == "InstanceClass") {
-    if (auto f = InstanceClass(member)) return Scalar(*f, at);
+    if (auto f = InstanceClass(member)) return cfn::MakeScalar(*f, at);
   } else if (module == "ec2" && cls == "InstanceSize") {
-    if (auto s = InstanceSize(member)) return Scalar(*s, at);
+    if (auto s = InstanceSize(member)) return cfn::MakeScalar(*s, at);
   } else if (module == "sagemaker-alpha" && cls == "InstanceType" && IsEnumName(member)) {
     // M5_LARGE → ml.m5.large, P3_2XLARGE → ml.p3.2xlarge.
     size_t us = member.find('_');
     if (us == std::string_view::npos || us == 0 || us + 1 == member.size()) return std::nullopt;
-    return Scalar("ml." + Lower(member.substr(0, us)) + "." + Lower(member.substr(us + 1)), at);
+    return cfn::MakeScalar("ml." + Lower(member.substr(0, us)) + "." + Lower(member.substr(us + 1)), at);
   } else if (module == "iam" && cls == "Effect") {
-    if (member == "ALLOW") return Scalar("Allow", at);
-    if (member == "DENY") return Scalar("Deny", at);
+    if (member == "ALLOW") return cfn::MakeScalar("Allow", at);
+    if (member == "DENY") return cfn::MakeScalar("Deny", at);
   } else if (module == "applicationautoscaling" && cls == "ServiceNamespace" && IsEnumName(member)) {
-    return Scalar(Folded(member), at);
+    return cfn::MakeScalar(Folded(member), at);
   } else if (module == "stepfunctions-tasks" && cls == "InputMode") {
-    if (member == "FILE") return Scalar("File", at);
-    if (member == "PIPE") return Scalar("Pipe", at);
-    if (member == "FAST_FILE") return Scalar("FastFile", at);
+    if (member == "FILE") return cfn::MakeScalar("File", at);
+    if (member == "PIPE") return cfn::MakeScalar("Pipe", at);
+    if (member == "FAST_FILE") return cfn::MakeScalar("FastFile", at);
   } else if (module == "stepfunctions-tasks" && cls == "S3DataType") {
-    if (member == "S3_PREFIX") return Scalar("S3Prefix", at);
-    if (member == "MANIFEST_FILE") return Scalar("ManifestFile", at);
-    if (member == "AUGMENTED_MANIFEST_FILE") return Scalar("AugmentedManifestFile", at);
+    if (member == "S3_PREFIX") return cfn::MakeScalar("S3Prefix", at);
+    if (member == "MANIFEST_FILE") return cfn::MakeScalar("ManifestFile", at);
+    if (member == "AUGMENTED_MANIFEST_FILE") return cfn::MakeScalar("AugmentedManifestFile", at);
   } else if (module == "stepfunctions-tasks" && cls == "S3DataDistributionType") {
-    if (member == "FULLY_REPLICATED") return Scalar("FullyReplicated", at);
-    if (member == "SHARDED_BY_S3_KEY") return Scalar("ShardedByS3Key", at);
+    if (member == "FULLY_REPLICATED") return cfn::MakeScalar("FullyReplicated", at);
+    if (member == "SHARDED_BY_S3_KEY") return cfn::MakeScalar("ShardedByS3Key", at);
   } else if (module == "core" && cls == "Aws") {
     static constexpr std::pair<std::string_view, std::string_view> kPseudo[] = {{"PARTITION", "AWS::Partition"},
                                                                                 {"REGION", "AWS::Region"},
@@ -340,7 +331,7 @@ std::optional<cfn::Node> MemberValue(std::string_view module, std::string_view c
       cfn::Node ref;
       ref.kind = cfn::Node::Kind::kMap;
       ref.pos = at;
-      ref.entries.emplace_back("Ref", Scalar(std::string(pseudo), at));
+      ref.entries.emplace_back("Ref", cfn::MakeScalar(std::string(pseudo), at));
       ref.key_pos.push_back(at);
       return ref;
     }
@@ -353,50 +344,50 @@ std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls
   std::string m = Folded(member);
   if (module == "ec2" && cls == "InstanceType") {
     if (m.empty()) {
-      if (auto t = Text(args, 0)) return Scalar(*t, at);
+      if (auto t = Text(args, 0)) return cfn::MakeScalar(*t, at);
     } else if (m == "of" && args.size() >= 2) {
       auto family = Text(args, 0), size = Text(args, 1);
-      if (family && size) return Scalar(*family + "." + *size, at);
+      if (family && size) return cfn::MakeScalar(*family + "." + *size, at);
     }
     return std::nullopt;
   }
   if (module == "sagemaker-alpha" && cls == "InstanceType" && (m.empty() || m == "of")) {
-    if (auto t = Text(args, 0)) return Scalar(*t, at);
+    if (auto t = Text(args, 0)) return cfn::MakeScalar(*t, at);
     return std::nullopt;
   }
   if (module == "core" && cls == "Size" && !args.empty()) {
     auto n = Number(args[0]);
     if (!n) return std::nullopt;
-    if (m == "gibibytes") return Scalar(NumberText(*n), at, false);
-    if (m == "tebibytes") return Scalar(NumberText(*n * 1024), at, false);
-    if (m == "mebibytes") return Scalar(NumberText(std::ceil(*n / 1024)), at, false);
+    if (m == "gibibytes") return cfn::MakeScalar(NumberText(*n), at, false);
+    if (m == "tebibytes") return cfn::MakeScalar(NumberText(*n * 1024), at, false);
+    if (m == "mebibytes") return cfn::MakeScalar(NumberText(std::ceil(*n / 1024)), at, false);
     return std::nullopt;
   }
   if (module == "core" && cls == "Duration" && !args.empty()) {
     auto n = Number(args[0]);
     if (!n) return std::nullopt;
-    if (m == "seconds") return Scalar(NumberText(*n), at, false);
-    if (m == "minutes") return Scalar(NumberText(*n * 60), at, false);
-    if (m == "hours") return Scalar(NumberText(*n * 3600), at, false);
-    if (m == "days") return Scalar(NumberText(*n * 86400), at, false);
+    if (m == "seconds") return cfn::MakeScalar(NumberText(*n), at, false);
+    if (m == "minutes") return cfn::MakeScalar(NumberText(*n * 60), at, false);
+    if (m == "hours") return cfn::MakeScalar(NumberText(*n * 3600), at, false);
+    if (m == "days") return cfn::MakeScalar(NumberText(*n * 86400), at, false);
     return std::nullopt;
   }
   if (module == "iam" && cls == "ManagedPolicy") {
     if (m == "fromawsmanagedpolicyname") {
       std::optional<std::string> name = Text(args, 0);
       if (!name) name = Keyword(args, "managedPolicyName");
-      if (name) return Scalar("arn:aws:iam::aws:policy/" + *name, at);
+      if (name) return cfn::MakeScalar("arn:aws:iam::aws:policy/" + *name, at);
     } else if (m == "frommanagedpolicyarn") {
       std::optional<std::string> arn = Text(args, 2);
       if (!arn) arn = Keyword(args, "managedPolicyArn");
-      if (arn) return Scalar(*arn, at);
+      if (arn) return cfn::MakeScalar(*arn, at);
     }
     return std::nullopt;
   }
   if ((module == "stepfunctions-tasks" && cls == "DockerImage") ||
       (module == "sagemaker-alpha" && cls == "ContainerImage")) {
     if (m == "fromregistry") {
-      if (auto image = Text(args, 0)) return Scalar(*image, at);
+      if (auto image = Text(args, 0)) return cfn::MakeScalar(*image, at);
     }
     return std::nullopt;
   }

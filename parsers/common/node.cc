@@ -648,4 +648,13 @@ bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limi
   return true;
 }
 
+Node MakeScalar(std::string text, SourcePos at, bool quoted) {
+  Node n;
+  n.kind = Node::Kind::kScalar;
+  n.text = std::move(text);
+  n.quoted = quoted;
+  n.pos = at;
+  return n;
+}
+
 }  // namespace sagelint::cfn

@@ -57,6 +57,9 @@ struct Node::Entry {
   Node second;
 };
 
+// A scalar node built rather than read (a string unless `quoted` is false).
+Node MakeScalar(std::string text, SourcePos at, bool quoted = true);
+
 struct LoadError {
   std::string message;
   SourcePos pos;

@@ -2060,27 +2060,19 @@ class Evaluator {
 
   // ---- handing values over -----------------------------------------------
 
-  static cfn::Node Scalar(std::string text, SourcePos at, bool quoted) {
-    cfn::Node n;
-    n.kind = cfn::Node::Kind::kScalar;
-    n.text = std::move(text);
-    n.quoted = quoted;
-    n.pos = at;
-    return n;
-  }
-
   // The value as a document node; `at` is where it is used (for values
   // written in another file).
   cfn::Node ToNode(const Value& v, SourcePos at, int depth) {
     if (depth == 0) node_budget_ = kMaxNodes;
     SourcePos pos = v.file == frame_->file && v.pos.valid() ? v.pos : at;
-    if (depth > kMaxNodeDepth || node_budget_-- <= 0) return Scalar(std::string(aws::kUnknownMarker), pos, false);
+    if (depth > kMaxNodeDepth || node_budget_-- <= 0)
+      return cfn::MakeScalar(std::string(aws::kUnknownMarker), pos, false);
     switch (v.k) {
       case K::kStr:
-        return Scalar(v.text, pos, true);
+        return cfn::MakeScalar(v.text, pos, true);
       case K::kNum:
       case K::kBool:
-        return Scalar(v.text, pos, false);
+        return cfn::MakeScalar(v.text, pos, false);
       case K::kNull:
       case K::kUndefined: {
         cfn::Node n;
@@ -2088,7 +2080,7 @@ class Evaluator {
         return n;
       }
       case K::kConstruct: {
-        cfn::Node n = Scalar(std::to_string(v.index), pos, false);
+        cfn::Node n = cfn::MakeScalar(std::to_string(v.index), pos, false);
         n.tag = std::string(kConstructTag);
         return n;
       }
@@ -2097,9 +2089,9 @@ class Evaluator {
         n.kind = cfn::Node::Kind::kMap;
         n.tag = std::string(kAttributeTag);
         n.pos = pos;
-        n.entries.emplace_back("construct", Scalar(std::to_string(v.index), pos, false));
+        n.entries.emplace_back("construct", cfn::MakeScalar(std::to_string(v.index), pos, false));
         n.key_pos.push_back(pos);
-        n.entries.emplace_back("attribute", Scalar(v.text, pos, true));
+        n.entries.emplace_back("attribute", cfn::MakeScalar(v.text, pos, true));
         n.key_pos.push_back(pos);
         return n;
       }
@@ -2111,7 +2103,7 @@ class Evaluator {
         cfn::Node args;
         args.kind = cfn::Node::Kind::kSeq;
         args.pos = pos;
-        args.items.push_back(Scalar("", pos, true));
+        args.items.push_back(cfn::MakeScalar("", pos, true));
         args.items.push_back(std::move(list));
         cfn::Node n;
         n.kind = cfn::Node::Kind::kMap;
@@ -2134,7 +2126,7 @@ class Evaluator {
         if (v.obj->array) {
           n.kind = cfn::Node::Kind::kSeq;
           for (const auto& f : v.obj->fields) n.items.push_back(ToNode(f.second, pos, depth + 1));
-          if (!v.obj->complete) n.items.push_back(Scalar(std::string(aws::kUnknownMarker), pos, false));
+          if (!v.obj->complete) n.items.push_back(cfn::MakeScalar(std::string(aws::kUnknownMarker), pos, false));
         } else {
           n.kind = cfn::Node::Kind::kMap;
           for (size_t i = 0; i < v.obj->fields.size(); ++i) {
@@ -2150,7 +2142,7 @@ class Evaluator {
       default:
         break;
     }
-    return Scalar(std::string(aws::kUnknownMarker), pos, false);
+    return cfn::MakeScalar(std::string(aws::kUnknownMarker), pos, false);
   }
 
   const AppInput& in_;
