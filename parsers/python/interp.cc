@@ -2277,10 +2277,11 @@ void Analyzer::BindParams(const Function& f, const Args& args, VId self, bool sp
       Value d;
       d.kind = VK::kDict;
       d.complete = !args.unknown_spread;
-      for (const auto& [k, e] : args.keywords) {
+      for (const auto& keyword : args.keywords) {
+        const std::string& k = keyword.first;
         bool named = std::any_of(f.params.begin(), f.params.end(),
                                  [&](const Param& q) { return q.kind == Param::kNormal && q.name == k; });
-        if (!named) d.entries.push_back({k, e});
+        if (!named) d.entries.push_back({k, keyword.second});
       }
       Bind(p.name, store_.New(std::move(d)));
       continue;
