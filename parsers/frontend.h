@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "linter/base/file_source.h"
+#include "linter/model/fix.h"
 #include "linter/model/model.h"
 
 namespace sagelint {
@@ -99,6 +100,15 @@ bool LooksLikeIamPolicyDocument(std::string_view text);
 // SageMaker Python SDK / boto3 code, and Jupyter notebooks (code cells in order).
 FileResult ParsePython(const SourceFile& file, const ResolveOptions& opts);
 FileResult ParseNotebook(const SourceFile& file, const ResolveOptions& opts);
+
+// Fixes (SPEC §13): each format's edit for a change that inserts or removes a
+// member, or appends a notebook cell (FrontEnd::edit). The edit keeps the
+// file's indentation, quoting and layout outside the edited bytes; nullopt
+// where the change cannot be written there.
+std::optional<TextEdit> EditCloudFormation(std::string_view text, const FixChange& change);
+std::optional<TextEdit> EditTerraform(std::string_view text, const FixChange& change);
+std::optional<TextEdit> EditPython(std::string_view text, const FixChange& change);
+std::optional<TextEdit> EditNotebook(std::string_view text, const FixChange& change);
 
 }  // namespace sagelint
 

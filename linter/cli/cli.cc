@@ -28,6 +28,7 @@
 #include "linter/engine/baseline.h"
 #include "linter/engine/diff.h"
 #include "linter/engine/dispatch.h"
+#include "linter/engine/fixes.h"
 #include "linter/engine/git.h"
 #include "linter/iam/iam_policy.h"
 #include "linter/model/rule.h"
@@ -96,6 +97,9 @@ Options of scan:
   --no-color             same as --color never
   --wide                 inventory: every column, nothing abbreviated
   --quiet                findings only, no details and no summary
+  --fix                  scan: apply the safe fixes in place, then report what remains
+  --unsafe-fixes         scan: with --fix or --diff, also the fixes that change behaviour
+  --diff                 scan: print the fixes as a unified diff and write nothing (exit 1 if any)
 
 Every word after `--` is a path, even one that looks like an option.
 Exit status: 0 no finding at or above --fail-on, 1 at least one, 2 usage or configuration error
@@ -133,7 +137,8 @@ struct CliOptions {
   bool quiet = false, no_ignore = false, report_unused = false;
   bool wide = false;  // inventory: every column, nothing abbreviated
   bool report_stale_baseline = false;
-  bool timing = false;  // developer aid: CPU time per front end on stderr
+  bool fix = false, unsafe_fixes = false, fix_diff = false;  // --fix, --unsafe-fixes, --diff
+  bool timing = false;                                       // developer aid: CPU time per front end on stderr
   bool help = false, version = false;
 };
 
@@ -315,6 +320,12 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.report_stale_baseline = true;
     } else if (a == "--wide") {
       o.wide = true;
+    } else if (a == "--fix") {
+      o.fix = true;
+    } else if (a == "--unsafe-fixes") {
+      o.unsafe_fixes = true;
+    } else if (a == "--diff") {
+      o.fix_diff = true;
     } else if (a == "--quiet" || a == "-q") {
       o.quiet = true;
     } else if (a == "--no-ignore") {
@@ -805,6 +816,39 @@ bool EmitOutputs(const CliOptions& o, FailOn level,
   return ok;
 }
 
+// --fix and --diff (SPEC §13): the fixes of the findings that `result` keeps
+// (baselined ones are accepted, not fixed). --diff prints them and gives the
+// exit status; --fix writes them and returns nothing, the caller then reports
+// what a new scan still finds.
+std::optional<int> ApplyFixes(const CliOptions& o, const ScanResult& result) {
+  FixPlan plan = PlanFixes(result.findings, o.unsafe_fixes);
+  for (const std::string& note : plan.notes) std::cerr << "sagelint: note: " << Printable(note) << "\n";
+  auto count = [](int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+  std::string more;
+  if (plan.unsafe_skipped > 0) {
+    more = " (" + count(plan.unsafe_skipped, "more fix", "more fixes") + " with --unsafe-fixes)";
+  }
+  if (o.fix_diff) {
+    std::string diff;
+    for (const FileFix& f : plan.files) diff += UnifiedDiff(f.path, f.before, f.after);
+    WriteOutput("", diff);
+    if (!o.quiet) {
+      std::cerr << "sagelint: " << count(plan.fixes, "fix", "fixes") << " in "
+                << count(static_cast<int>(plan.files.size()), "file", "files") << more << "\n";
+    }
+    return plan.fixes > 0 ? 1 : 0;
+  }
+  for (const FileFix& f : plan.files) {
+    std::string error;
+    if (!WriteFileAtomic(f.path, f.after, &error)) throw UsageError{"cannot write " + f.path + ": " + error};
+  }
+  if (!o.quiet) {
+    std::cerr << "sagelint: fixed " << count(plan.fixes, "finding", "findings") << " in "
+              << count(static_cast<int>(plan.files.size()), "file", "files") << more << "\n";
+  }
+  return std::nullopt;
+}
+
 int CommandScan(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
@@ -849,6 +893,13 @@ int CommandScan(const CliOptions& o) {
   if (baseline.schema_version == 1) {
     std::cerr << "sagelint: note: " << Printable(baseline_path)
               << " is a schema 1 baseline, matched by its old fingerprints; rewrite it with --write-baseline\n";
+  }
+  if (o.fix || o.fix_diff) {
+    ApplyBaseline(Baseline(baseline), &result);
+    std::optional<int> status = ApplyFixes(o, result);
+    if (status) return *status;
+    // What remains after the edits: the files scanned again.
+    result = Scan(so);
   }
   ApplyBaseline(std::move(baseline), &result);
 
@@ -1070,6 +1121,13 @@ int RunCli(int argc, char** argv) {
     if (o.command == "version") {
       WriteOutput("", std::string("sagelint ") + SAGELINT_VERSION + "\n");
       return 0;
+    }
+    if ((o.fix || o.unsafe_fixes || o.fix_diff) && o.command != "scan") {
+      throw UsageError{"--fix, --unsafe-fixes and --diff are options of scan"};
+    }
+    if (o.unsafe_fixes && !o.fix && !o.fix_diff) throw UsageError{"--unsafe-fixes goes with --fix or --diff"};
+    if ((o.fix || o.fix_diff) && !o.write_baseline.empty()) {
+      throw UsageError{"--write-baseline records findings as they are: it does not go with --fix or --diff"};
     }
     if (o.command == "rules") return CommandRules(o);
     if (o.command == "explain") return CommandExplain(o);

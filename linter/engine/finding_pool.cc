@@ -68,6 +68,7 @@ PackedFinding FindingPool::Pack(const Finding& f) {
   p.value = Intern(f.value);
   p.fingerprint = Intern(f.fingerprint);
   if (f.iam) p.iam = Intern(IamText(*f.iam));  // never empty: at least the key's length
+  if (f.fix) p.fix = Intern(FixToText(*f.fix));
   if (f.cost) {
     const CostEstimate& c = *f.cost;
     p.cost = PackedFinding::Cost{Intern(c.instance_type),
@@ -102,6 +103,7 @@ Finding FindingPool::Unpack(const PackedFinding& p) {
     f.cost = CostEstimate{Text(c.instance_type), c.count,       c.hourly_usd,         c.monthly_usd,
                           c.monthly_savings_usd, Text(c.basis), Text(c.price_source), Text(c.price_date)};
   }
+  if (p.fix) f.fix = FixFromText(*p.fix);
   f.fingerprint = Text(p.fingerprint);
   f.format = p.format;
   f.member_of = ConstructMember{p.member_kind, Text(p.member_construct), Text(p.member_key), p.member_count};

@@ -22,24 +22,25 @@ constexpr std::string_view kNotebookFiles[] = {".ipynb"};
 // the CDK front end's when it belongs to an app.
 constexpr FrontEnd kFrontEnds[] = {
     {"cdk", "cdk.json", Format::kCdk, kCdkAppFiles, nullptr, nullptr, nullptr, ParseCdkApp, CommentSyntax::kScript,
-     CommentSyntax::kNone, true, false, true},
+     CommentSyntax::kNone, true, false, true, nullptr},
     {"terraform", "terraform", Format::kTerraform, kTerraformFiles, nullptr, nullptr, ParseTerraformModule, nullptr,
-     CommentSyntax::kHcl, CommentSyntax::kNone, false, false, false},
+     CommentSyntax::kHcl, CommentSyntax::kNone, false, false, false, EditTerraform},
     {"terraform-plan", "yaml/json", Format::kTerraform, kYamlOrJsonFiles, LooksLikeTerraformPlan, ParseTerraformPlan,
-     nullptr, nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false, false, false},
+     nullptr, nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false, false, false, nullptr},
     {"cloudformation", "yaml/json", Format::kCloudFormation, kYamlOrJsonFiles, LooksLikeCloudFormation, ParseTemplate,
-     nullptr, nullptr, CommentSyntax::kYaml, CommentSyntax::kYaml, false, false, false},
+     nullptr, nullptr, CommentSyntax::kYaml, CommentSyntax::kYaml, false, false, false, EditCloudFormation},
     // IAM policy documents: JSON has no comments (suppress by exclude:, rules: or a baseline).
     {"iam-policy", "yaml/json", Format::kCloudFormation, kYamlOrJsonFiles, LooksLikeIamPolicyDocument,
-     ParseIamPolicyDocument, nullptr, nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false, false, false},
+     ParseIamPolicyDocument, nullptr, nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false, false, false,
+     nullptr},
     {"cdk-python", "python", Format::kCdk, kPythonFiles, MentionsCdk, nullptr, nullptr, ParseCdkSource,
-     CommentSyntax::kPython, CommentSyntax::kPython, true, false, false},
+     CommentSyntax::kPython, CommentSyntax::kPython, true, false, false, nullptr},
     {"python", "python", Format::kPython, kPythonFiles, nullptr, ParsePython, nullptr, nullptr, CommentSyntax::kPython,
-     CommentSyntax::kPython, true, false, false},
+     CommentSyntax::kPython, true, false, false, EditPython},
     {"notebook", "notebook", Format::kNotebook, kNotebookFiles, nullptr, ParseNotebook, nullptr, nullptr,
-     CommentSyntax::kNotebook, CommentSyntax::kNotebook, true, false, false},
+     CommentSyntax::kNotebook, CommentSyntax::kNotebook, true, false, false, EditNotebook},
     {"cdk-typescript", "typescript", Format::kCdk, kScriptFiles, nullptr, nullptr, nullptr, ParseCdkSource,
-     CommentSyntax::kScript, CommentSyntax::kNone, true, true, false},
+     CommentSyntax::kScript, CommentSyntax::kNone, true, true, false, nullptr},
 };
 
 }  // namespace

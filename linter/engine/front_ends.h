@@ -7,11 +7,13 @@
 #ifndef SAGELINT_LINTER_ENGINE_FRONT_ENDS_H_
 #define SAGELINT_LINTER_ENGINE_FRONT_ENDS_H_
 
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "linter/engine/suppress.h"
+#include "linter/model/fix.h"
 #include "linter/model/model.h"
 #include "parsers/frontend.h"
 
@@ -55,6 +57,11 @@ struct FrontEnd {
   // Its files are read whether or not they mention SageMaker (an app's
   // cdk.json: the files it brings decide).
   bool ungated;
+  // Turns a fix's change that is more than a literal's new text (an inserted
+  // or removed member, an appended notebook cell; SPEC §13) into an edit of
+  // `text`, a file of this front end; nullopt where it cannot (the change is
+  // then not offered). nullptr: the format takes no such change.
+  std::optional<TextEdit> (*edit)(std::string_view text, const FixChange& change);
 
   bool reads_modules() const { return parse_module != nullptr; }
   CommentSyntax CommentsIn(std::string_view path) const;

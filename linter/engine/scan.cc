@@ -16,6 +16,8 @@
 #include <thread>
 #include <tuple>
 #include <vector>
+
+#include "linter/engine/fixes.h"
 #ifdef __GLIBC__
 #include <malloc.h>  // malloc_trim
 #endif
@@ -23,6 +25,7 @@
 #include "linter/cost/prices.h"
 #include "linter/engine/analyze.h"
 #include "linter/engine/dispatch.h"
+#include "linter/engine/fixes.h"
 #include "linter/engine/front_ends.h"
 
 namespace sagelint {
@@ -296,6 +299,12 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
                     setup.keep_workloads);
   Analysis a = DiscoverAndAnalyze(paths, setup, analyzer, &result);
   result.findings = std::move(a.findings);
+  // Fixes edit the files on disk: a scan of another tree (diff's base) has none.
+  if (setup.resolve.files == &DiskFiles()) {
+    ResolveFixes(result.findings);
+  } else {
+    for (Finding& f : result.findings) f.fix.reset();
+  }
   result.workloads = std::move(a.workloads);
   result.suppressed = a.suppressed;
   for (const Policy& p : rules.all_policies()) result.custom_rules.push_back({p.id, p.severity, p.message});

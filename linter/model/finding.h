@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "linter/model/fix.h"
 #include "linter/model/model.h"
 
 namespace sagelint {
@@ -52,6 +53,9 @@ struct Finding {
   std::optional<CostEstimate> cost;
   std::string fingerprint;
   Format format = Format::kCloudFormation;
+  // The change that removes the finding (SPEC §13), if the rule knows one
+  // and the literal it edits is the workload's alone.
+  std::optional<Fix> fix;
   // The workload's place among the workloads of its construct (engine only,
   // never printed): identical findings of a construct's instances or of all
   // its branches become one finding (SPEC §5).

@@ -44,6 +44,14 @@ struct Val {
   std::string origin;     // how a non-literal was resolved, e.g. "parameter InstanceType default"
   std::string condition;  // for an alternative: when it applies, e.g. "condition UseGpu is true"
   std::vector<Val> alternatives;
+  // Where a known value is written as one literal that a fix may edit (SPEC
+  // §13): the token as stored, quotes included, in `literal_path` (a display
+  // path; empty: the workload's own file). Invalid when the value is
+  // computed, comes from outside the files (--param, --var), or its literal
+  // is read by something else too (a parameter, variable or constant used
+  // twice).
+  SourceRange literal;
+  std::string literal_path;
 
   static Val Known(std::string text, SourceRange range = {}, std::string origin = {});
   static Val Unknown(SourceRange range = {}, std::string why = {});

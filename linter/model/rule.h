@@ -50,6 +50,7 @@ struct Report {
   // the engine takes the hint for the rule from the IAM key table.
   std::optional<IamHint> iam;
   std::optional<CostRequest> cost;
+  std::optional<Fix> fix;  // its changes only: the scan resolves them into edits
 };
 
 class Sink {

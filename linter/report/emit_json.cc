@@ -66,6 +66,19 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
   } else {
     j["cost"] = nullptr;
   }
+  if (f.fix) {
+    nlohmann::ordered_json edits = nlohmann::ordered_json::array();
+    for (const FixEdit& e : f.fix->edits) {
+      edits.push_back({{"path", e.path},
+                       {"line", e.range.begin.line},
+                       {"column", e.range.begin.column},
+                       {"end_line", e.range.end.line},
+                       {"end_column", e.range.end.column},
+                       {"content", e.content}});
+    }
+    j["fix"] = {
+        {"applicability", ApplicabilityName(f.fix->applicability)}, {"message", f.fix->message}, {"edits", edits}};
+  }
   j["fingerprint"] = f.fingerprint;
   return j;
 }

@@ -1,4 +1,5 @@
 // SARIF 2.1.0, for code scanning: rules from the rule table, one result per finding.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "linter/cost/prices.h"
@@ -9,6 +10,30 @@ namespace sagelint {
 namespace {
 
 std::string_view Level(Severity s) { return s == Severity::kNote ? "note" : SeverityName(s); }
+
+// A fix as SARIF states it: a description and, per file, the regions replaced.
+nlohmann::ordered_json SarifFix(const Fix& fix) {
+  using json = nlohmann::ordered_json;
+  json changes = json::array();
+  for (const FixEdit& e : fix.edits) {
+    json replacement = {{"deletedRegion",
+                         {{"startLine", e.range.begin.line},
+                          {"startColumn", e.range.begin.column},
+                          {"endLine", e.range.end.line},
+                          {"endColumn", e.range.end.column}}},
+                        {"insertedContent", {{"text", e.content}}}};
+    auto same_file = [&](const json& c) { return c["artifactLocation"]["uri"] == UriPath(e.path); };
+    auto it = std::find_if(changes.begin(), changes.end(), same_file);
+    if (it == changes.end()) {
+      changes.push_back({{"artifactLocation", {{"uri", UriPath(e.path)}, {"uriBaseId", "%SRCROOT%"}}},
+                         {"replacements", json::array()}});
+      it = changes.end() - 1;
+    }
+    (*it)["replacements"].push_back(replacement);
+  }
+  return {{"description", {{"text", fix.message + " (" + std::string(ApplicabilityName(fix.applicability)) + ")"}}},
+          {"artifactChanges", changes}};
+}
 
 }  // namespace
 
@@ -50,6 +75,7 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
         {{{"physicalLocation",
            {{"artifactLocation", {{"uri", UriPath(f.path)}, {"uriBaseId", "%SRCROOT%"}}}, {"region", region}}}}});
     result["partialFingerprints"] = {{"sagelint/v2", f.fingerprint}};
+    if (f.fix) result["fixes"] = json::array({SarifFix(*f.fix)});
     json props = {{"resource", f.resource}};
     json finding = FindingJson(f);
     if (!finding["cost"].is_null()) props["cost"] = finding["cost"];

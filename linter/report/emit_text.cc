@@ -1,4 +1,5 @@
 // The default output, for people (SPEC §5 "Text").
+#include <algorithm>
 #include <cmath>
 
 #include "linter/base/strings.h"
@@ -47,13 +48,18 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
     out << st("1", Printable(f.path) + ":" + std::to_string(f.range.begin.line) + ":" +
                        std::to_string(f.range.begin.column) + ":")
         << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + Printable(f.rule) + "]")
-        << " " << Printable(f.message) << "\n";
+        << " " << Printable(f.message) << (f.fix ? " " + st("32", "[fix]") : std::string()) << "\n";
     if (opts.quiet) continue;
     if (f.range.cell > 0) {
       out << "  " << st("2", "cell:") << " " << f.range.cell << ", line " << f.range.cell_line << "\n";
     }
     if (!f.condition.empty()) out << "  " << st("2", "when:") << " " << Printable(f.condition) << "\n";
     if (!f.suggestion.empty()) out << "  " << st("32", "help:") << " " << Printable(f.suggestion) << "\n";
+    if (f.fix) {
+      out << "  " << st("32", "fix:") << " " << Printable(f.fix->message)
+          << (f.fix->applicability == Applicability::kSafe ? " (sagelint --fix)" : " (sagelint --fix --unsafe-fixes)")
+          << "\n";
+    }
     if (f.cost) {
       std::string line = CostLine(*f.cost);
       if (!line.empty()) out << "  " << st("35", "cost:") << " " << Printable(line) << "\n";
@@ -72,6 +78,9 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
                                              TallyText(t) + ") in " + files;
   if (scan.suppressed > 0) summary += ", " + std::to_string(scan.suppressed) + " suppressed";
   if (scan.baselined > 0) summary += ", " + std::to_string(scan.baselined) + " in the baseline";
+  auto fixable =
+      std::count_if(scan.findings.begin(), scan.findings.end(), [](const Finding& f) { return f.fix.has_value(); });
+  if (fixable > 0) summary += ", " + std::to_string(fixable) + " fixable";
   double savings = AvoidableMonthlyUsd(scan.findings);
   if (savings > 0) summary += " · est. avoidable spend ≈ " + FormatUsd(savings) + "/month";
   if (int unpriced = UnpricedFindings(scan.findings); unpriced > 0) {

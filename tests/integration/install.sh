@@ -76,7 +76,7 @@ expect_bash "github gitlab" --format gi
 expect_bash "error" scan --fail-on e
 expect_bash "SM211 SM212 SM213" --select SM21
 expect_bash "bash" completion ba
-expect_bash "--fail-on --format" scan --f
+expect_bash "--fail-on --fix --format" scan --f
 expect_bash "" --config ""     # a file: left to readline's file name completion
 echo "ok: bash completes commands, options, formats per command, levels and rule IDs"
 

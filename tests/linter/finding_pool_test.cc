@@ -31,6 +31,10 @@ Finding Full() {
   f.cost = CostEstimate{"ml.p3.2xlarge", 2, 7.65, 5584.5, 5.1, "on-demand price, us-east-1", "AWS data", "2026-07-03"};
   f.fingerprint = "0123456789abcdef";
   f.format = Format::kNotebook;
+  f.fix = Fix{Applicability::kUnsafe,
+              "replace ml.p3.2xlarge with ml.g4dn.xlarge",
+              {{FixChange::Op::kInsert, "nb/train.ipynb", {{12, 5}, {12, 40}, 3, 2}, "max_wait_seconds", "t", "7200"}},
+              {{"nb/train.ipynb", {{23, 40}, {23, 48}, 0, 0}, "\"ml.g4dn.xlarge\"\n\t"}}};
   f.member_of = ConstructMember{ConstructMember::Kind::kInstance, "aws_sagemaker_notebook_instance.lab", "\"ana\"", 3};
   return f;
 }
