@@ -216,6 +216,7 @@ struct Workload {
   Val max_run_seconds;
   Val max_wait_seconds;
   Val checkpoint;  // checkpoint S3 URI
+  Val output_path;  // the job's S3 output path (OutputDataConfig.S3OutputPath, output_path)
   Val keep_alive_seconds;
   Val input_mode;                 // the job-wide default input mode; absent = File
   std::vector<Channel> channels;  // training channels and processing inputs
@@ -239,6 +240,10 @@ struct Workload {
   // then says why a delete that exists does not count); unknown when a delete
   // cannot be matched to it (SM213). See DeletedByWorkflow().
   Val deleted;
+  // Python and notebooks: a statement that deletes this endpoint, in the
+  // code's own names ("predictor.delete_endpoint()"); empty where the code
+  // gives none (SM213's fix appends it in a clean-up cell).
+  std::string delete_statement;
 
   // Scalable targets.
   Val service_namespace;
