@@ -275,4 +275,17 @@ const std::vector<std::string>& RuleContext::List(std::string_view name) const {
   return it == lists.end() ? kNone : it->second;
 }
 
+std::optional<Applicability> RuleFix(std::string_view id) {
+  static constexpr std::string_view kSafe[] = {"SM104", "SM105", "SM403"};
+  static constexpr std::string_view kUnsafe[] = {"SM005", "SM101", "SM102", "SM103", "SM203",
+                                                 "SM213", "SM301", "SM302", "SM401"};
+  for (std::string_view s : kSafe) {
+    if (s == id) return Applicability::kSafe;
+  }
+  for (std::string_view s : kUnsafe) {
+    if (s == id) return Applicability::kUnsafe;
+  }
+  return std::nullopt;
+}
+
 }  // namespace sagelint
