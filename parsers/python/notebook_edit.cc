@@ -362,6 +362,7 @@ std::optional<TextEdit> AppendCell(std::string_view json, const FixChange& chang
     between = std::string(json.substr(previous.end, last.begin - previous.end));
   } else {
     between = "," + std::string(json.substr(cells->begin + 1, last.begin - cells->begin - 1));
+    if (compact && between == ",") between = member_sep;  // `[{…}]`: items apart as members are
   }
   return TextEdit{last.end, last.end, between + cell};
 }
