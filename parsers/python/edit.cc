@@ -83,7 +83,8 @@ bool BlankOrComment(std::string_view s) {
 }
 
 // The new element `text` added to `container` (an argument list or a dict)
-// beside its last element.
+// beside its last element. Always a pure insertion, so that several of one
+// fix at the same place read in order.
 std::optional<TextEdit> InsertElement(const Source& s, TSNode container, const std::string& text) {
   std::string_view src = s.src();
   std::vector<TSNode> elements = Elements(s, container);
@@ -113,13 +114,9 @@ std::optional<TextEdit> InsertElement(const Source& s, TSNode container, const s
     }
     return TextEdit{after, after, " " + text + ","};
   }
+  // A comment after the last element stays with it: the new one goes beside it.
   size_t eol = LineEnd(src, end);
-  if (eol < close && BlankOrComment(src.substr(end, eol - end))) {
-    // The last element ends its line (a comment may follow): the comma after
-    // it, the comment kept on its line, the new element on the next.
-    size_t at = eol > end && src[eol - 1] == '\r' ? eol - 1 : eol;
-    return TextEdit{end, at, "," + std::string(src.substr(end, at - end)) + nl + indent + text};
-  }
+  if (src.substr(end, eol - end).find('#') != std::string_view::npos) return TextEdit{end, end, ", " + text};
   return TextEdit{end, end, "," + nl + indent + text};
 }
 

@@ -1149,6 +1149,21 @@ void Analyzer::Emit() {
   });
   if (nb_) {
     for (Workload& w : out_->workloads) FillCells(w);
+    // One clean-up cell deletes every endpoint the notebook leaves running:
+    // each of them names all the statements, so their fixes are one edit.
+    auto open = [](const Workload& w) {
+      return w.kind == WorkloadKind::kEndpointVariant && !w.delete_statement.empty() &&
+             !(w.deleted.known() && w.deleted.text == "true");
+    };
+    std::string all;
+    for (const Workload& w : out_->workloads) {
+      if (open(w) && ("\n" + all + "\n").find("\n" + w.delete_statement + "\n") == std::string::npos) {
+        all += (all.empty() ? "" : "\n") + w.delete_statement;
+      }
+    }
+    for (Workload& w : out_->workloads) {
+      if (open(w)) w.delete_statement = all;
+    }
   }
 }
 

@@ -72,9 +72,8 @@ TEST_CASE("An argument goes on a new line of a multi-line call, with the sibling
         h + "est = PyTorch(\n    entry_point='t.py',\n    instance_type='ml.p3.2xlarge',\n    max_wait=86400,\n)\n");
   // No trailing comma, aligned under the bracket, a comment after the last argument.
   CHECK(InsertInto(h + "est = PyTorch(entry_point='t.py',\n              instance_type='ml.p3.2xlarge'  # GPU\n)\n",
-                   "spot", "true") ==
-        h + "est = PyTorch(entry_point='t.py',\n              instance_type='ml.p3.2xlarge',  # GPU\n"
-            "              use_spot_instances=True\n)\n");
+                   "spot", "true") == h + "est = PyTorch(entry_point='t.py',\n              "
+                                          "instance_type='ml.p3.2xlarge', use_spot_instances=True  # GPU\n)\n");
   // The closing bracket on the last argument's line.
   CHECK(InsertInto(h + "est = PyTorch(entry_point='t.py',\n\tinstance_type='ml.p3.2xlarge')\n", "max_wait_seconds",
                    "7200") ==
