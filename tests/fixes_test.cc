@@ -146,7 +146,7 @@ TEST_CASE("fixes: a unified diff of the changed lines with three lines of contex
   CHECK(UnifiedDiff("x", "", "new\n") == "--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+new\n");
 }
 
-TEST_CASE("fixes: --diff prints and writes nothing; --fix writes and reports what remains", "[fixes][cli]") {
+TEST_CASE("fixes: --diff prints and writes nothing, --fix writes and reports what remains", "[fixes][cli]") {
   TempDir dir;
   dir.Write("t.yaml", kTemplate);
   dir.Write("prices.json", ReadFileOrDie(SourcePath("fixtures/rules/SM104/prices.json")));
