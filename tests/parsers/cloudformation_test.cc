@@ -560,12 +560,14 @@ Resources:
                 Arguments:
                   ResourceConfig: {InstanceType: ml.p3.2xlarge, InstanceCount: {Get: Parameters.Count}}
                   StoppingCondition: {MaxRuntimeInSeconds: 3600}
+                  OutputDataConfig: {S3OutputPath: s3://bucket/out}
 )";
   FileResult p = ParseText("p.yaml", pipeline);
   REQUIRE(p.errors.empty());
   const Workload& t = Named(p, "P.Train");
   CHECK(LiteralText(pipeline, t.instance_type) == "ml.p3.2xlarge");
   CHECK(LiteralText(pipeline, t.max_run_seconds) == "3600");
+  CHECK(t.output_path.text == "s3://bucket/out");
   CHECK(t.instance_count.text == "2");
   CHECK(!t.instance_count.literal.valid());
 }
