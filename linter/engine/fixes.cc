@@ -50,9 +50,11 @@ std::optional<TextEdit> ReplaceLiteral(std::string_view text, const FixChange& c
 }
 
 std::optional<TextEdit> EditFor(std::string_view text, const FixChange& c) {
-  if (c.op == FixChange::Op::kReplace) return ReplaceLiteral(text, c);
+  // Only the formats with an editor take fixes (not CDK sources, Terraform
+  // plans or JSON, policy documents: SPEC §13).
   const FrontEnd* fe = FrontEndFor(c.path, text);
-  if (!fe || !fe->edit) return std::nullopt;
+  if (!fe || !fe->edit || (fe->format == Format::kTerraform && !c.path.ends_with(".tf"))) return std::nullopt;
+  if (c.op == FixChange::Op::kReplace) return ReplaceLiteral(text, c);
   std::optional<TextEdit> e = fe->edit(text, c);
   if (e && (e->begin > e->end || e->end > text.size())) return std::nullopt;
   return e;
