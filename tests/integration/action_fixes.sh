@@ -126,6 +126,14 @@ printf '<!-- sagelint-diff -->\n### sagelint: +$0/month of always-on SageMaker s
 export GITHUB_API_URL="http://127.0.0.1:$port" GITHUB_REPOSITORY=octo/ml GITHUB_TOKEN=test-token
 export SAGELINT_HEAD_SHA=abcdef1234567890abcdef1234567890abcdef12 SAGELINT_FIX_REPORT="$fx/report.json"
 comment_step() { python3 "$src/scripts/action-comment.py" "$work/comment.md"; }
+# refused PR "METHOD CODE" WARNING: the step for PR while GitHub answers the next METHOD with CODE
+# succeeds, warning WARNING.
+refused() {
+  local out
+  echo "$2" > "$work/requests.log.fail"
+  out=$(SAGELINT_PR=$1 comment_step) || { echo "FAIL: '$2' failed the step"; echo "$out"; exit 1; }
+  grep -qF "::warning::sagelint: $3" <<<"$out" || { echo "FAIL: no warning"; echo "$out"; exit 1; }
+}
 
 out=$(SAGELINT_PR=7 comment_step)
 grep -q "^sagelint: 4 fix suggestion(s) posted, 0 already there, 3 listed$" <<<"$out" || { echo "FAIL: $out"; exit 1; }
@@ -166,10 +174,7 @@ PY
 echo "ok: a suggestion is posted once however often the Action runs"
 
 # A refused suggestion (a fork's read-only token) is a warning; the rest are not tried, and all are listed.
-echo "POST 403" > "$work/requests.log.fail"
-out=$(SAGELINT_PR=8 comment_step) || { echo "FAIL: a refused suggestion failed the step"; echo "$out"; exit 1; }
-grep -q "^::warning::sagelint: infra/endpoint.yaml:11: GitHub refused the suggestion (GitHub answered 403" <<<"$out" ||
-  { echo "FAIL: no warning"; echo "$out"; exit 1; }
+refused 8 "POST 403" "infra/endpoint.yaml:11: GitHub refused the suggestion (GitHub answered 403"
 python3 - "$work/requests.log" <<'PY'
 import json, sys
 reqs = [json.loads(l) for l in open(sys.argv[1])]
@@ -182,10 +187,7 @@ PY
 echo "ok: a refused suggestion is a warning, and the fixes are listed instead"
 
 # A diff GitHub does not give: every fix listed, the comment still posted.
-echo "GET 500" > "$work/requests.log.fail"
-out=$(SAGELINT_PR=9 comment_step) || { echo "FAIL: an unreadable diff failed the step"; echo "$out"; exit 1; }
-grep -q "^::warning::sagelint: the pull request's diff could not be read (GitHub answered 500" <<<"$out" ||
-  { echo "FAIL: no warning"; echo "$out"; exit 1; }
+refused 9 "GET 500" "the pull request's diff could not be read (GitHub answered 500"
 python3 - "$work/requests.log" <<'PY'
 import json, sys
 reqs = [json.loads(l) for l in open(sys.argv[1])]

@@ -25,14 +25,13 @@ cd "$repo"
 git init -q .
 git config user.email t@t
 git config user.name t
-cat > .pre-commit-config.yaml <<YAML
-repos:
-  - repo: $hooks
-    rev: $rev
-    hooks:
-      - id: sagelint
-YAML
-git add .pre-commit-config.yaml
+# use_hook ID [ENTRY]: the configuration runs that hook of the hook repository (staged).
+use_hook() {
+  printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: %s\n' "$hooks" "$rev" "$1" > .pre-commit-config.yaml
+  if [ $# -gt 1 ]; then printf '        entry: %s\n' "$2" >> .pre-commit-config.yaml; fi
+  git add .pre-commit-config.yaml
+}
+use_hook sagelint
 git commit -qm config --no-verify
 pre-commit install >/dev/null
 
@@ -95,14 +94,7 @@ echo "ok: Terraform evaluated with its module, findings for the staged file only
 # The sagelint-fix hook: a finding without a fix blocks the commit as the plain
 # hook does; a fixable one is fixed in the work tree and the commit is blocked
 # (pre-commit fails a hook that changed a file); staged again, it passes.
-cat > .pre-commit-config.yaml <<YAML
-repos:
-  - repo: $hooks
-    rev: $rev
-    hooks:
-      - id: sagelint-fix
-YAML
-git add .pre-commit-config.yaml
+use_hook sagelint-fix
 git commit -qm "the fixing hook" --no-verify
 git add infra/notebook.yaml
 if out=$(git commit -qm "costly notebook" 2>&1); then
@@ -118,15 +110,7 @@ export SAGELINT_BUILD_CACHE="$work/build-cache"
 mkdir -p "$SAGELINT_BUILD_CACHE"
 cp "$bin" "$SAGELINT_BUILD_CACHE/sagelint"
 echo "$rev" > "$SAGELINT_BUILD_CACHE/.source-stamp"
-cat > .pre-commit-config.yaml <<YAML
-repos:
-  - repo: $hooks
-    rev: $rev
-    hooks:
-      - id: sagelint-build
-        entry: scripts/pre-commit-build.sh --fix --
-YAML
-git add .pre-commit-config.yaml
+use_hook sagelint-build "scripts/pre-commit-build.sh --fix --"
 if out=$(git commit -qm "costly notebook" 2>&1); then
   echo "FAIL: sagelint-build --fix let a finding through"; echo "$out"; exit 1
 fi
