@@ -12,11 +12,20 @@ the only step of the Action that holds the GitHub token.
 - Any other failure fails the step, after marking the previous comment (if
   any) as out of date, so that a stale comment never stands for this push.
 
+With SAGELINT_FIX_REPORT (sagelint's JSON report; the `suggest-fixes` input),
+it first posts a review comment with a ```suggestion block for each safe fix
+that lies on lines the pull request changes (action-fixes.py says which), once
+per fix however often the Action runs, and lists the other fixes in the
+comment. Suggestions that GitHub refuses are warnings, and listed too.
+
 Usage: action-comment.py BODY_FILE
 Environment: GITHUB_TOKEN, GITHUB_REPOSITORY (owner/name), SAGELINT_PR (the
 pull request number), GITHUB_API_URL (default https://api.github.com),
-SAGELINT_HEAD_SHA or GITHUB_SHA (named in the out-of-date note).
+SAGELINT_HEAD_SHA or GITHUB_SHA (named in the out-of-date note; the commit the
+suggestions are made on), SAGELINT_FIX_REPORT, SAGELINT_POST_COMMENT (false:
+the suggestions only, no comment).
 """
+import importlib.util
 import json
 import os
 import sys
@@ -57,6 +66,88 @@ def fit(body):
     return cut + note
 
 
+def fixes_module():
+    """action-fixes.py, beside this script."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "action-fixes.py")
+    spec = importlib.util.spec_from_file_location("action_fixes", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pages(url, token, limit=30):
+    """Every item of a paginated GitHub listing (at most `limit` pages of 100)."""
+    items = []
+    for page in range(1, limit + 1):
+        got = request("GET", f"{url}?per_page=100&page={page}", token) or []
+        items += got
+        if len(got) < 100:
+            break
+    return items
+
+
+def suggest_fixes(api, repo, pr, token, head_sha, report_path):
+    """Posts the suggestions; returns the comment's section listing the other fixes."""
+    fixes = fixes_module()
+    with open(report_path, encoding="utf-8") as f:
+        report = json.load(f)
+    base = f"{api}/repos/{repo}/pulls/{pr}"
+    unreadable = None
+    try:
+        files = fixes.files_from_api(pages(base + "/files", token))
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        unreadable = "the pull request's diff could not be read (" + reason(e) + ")"
+        files = {}
+    p = fixes.plan(report, files, fixes.repo_root("."))
+    others = p["others"]
+    if unreadable:
+        print("::warning::" + escape("sagelint: " + unreadable + "; its fixes are listed in the comment"))
+        for o in others:
+            if o["reason"] == "outside this pull request's changes":
+                o["reason"] = unreadable
+    todo = p["suggestions"]
+    if todo and not head_sha:
+        others += [dict(s, reason="no head commit to suggest on (SAGELINT_HEAD_SHA)") for s in todo]
+        todo = []
+    existing = []
+    if todo:
+        try:
+            existing = [c.get("body") or "" for c in pages(base + "/comments", token)]
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            # Without the list, a suggestion could be posted twice: list them instead.
+            print("::warning::" + escape("sagelint: cannot list the review comments (" + reason(e) +
+                                         "): the fixes are listed in the comment instead of suggested"))
+            others += [dict(s, reason="the review comments could not be listed") for s in todo]
+            todo = []
+    posted = already = 0
+    refused = None
+    for s in todo:
+        marker = fixes.MARKER.format(key=s["key"])
+        if any(marker in b for b in existing):
+            already += 1
+            continue
+        if refused:
+            others.append(dict(s, reason=refused))
+            continue
+        comment = {"body": fixes.comment_body(s), "commit_id": head_sha, "path": s["repo_path"],
+                   "line": s["end_line"], "side": "RIGHT"}
+        if s["start_line"] < s["end_line"]:
+            comment.update(start_line=s["start_line"], start_side="RIGHT")
+        try:
+            request("POST", base + "/comments", token, comment)
+            posted += 1
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            why = "GitHub refused the suggestion (" + reason(e) + ")"
+            if isinstance(e, urllib.error.HTTPError) and e.code == 403:
+                refused = why  # a read-only token: the others would be refused too
+                why += "; a fork's read-only token?"
+            print("::warning::" + escape(f"sagelint: {s['path']}:{s['start_line']}: {why}"))
+            others.append(dict(s, reason=why))
+    print(f"sagelint: {posted} fix suggestion(s) posted, {already} already there, {len(others)} listed")
+    others.sort(key=lambda o: (o["path"], o["line"] or 0, o["rule"]))
+    return fixes.listing(others, posted + already)
+
+
 def reason(error):
     if isinstance(error, urllib.error.HTTPError):
         return f"GitHub answered {error.code} {error.reason}"
@@ -79,6 +170,17 @@ def main():
         sys.exit("action-comment.py: GITHUB_TOKEN, GITHUB_REPOSITORY and SAGELINT_PR are needed")
     if not body.startswith(MARKER):
         body = MARKER + "\n" + body
+    report = os.environ.get("SAGELINT_FIX_REPORT", "")
+    if report:
+        try:
+            section = suggest_fixes(api, repo, pr, token, os.environ.get("SAGELINT_HEAD_SHA", ""), report)
+        except (OSError, ValueError) as e:
+            section = ""
+            print("::warning::" + escape("sagelint: no fix suggestions: cannot read " + report + ": " + str(e)))
+        if section:
+            body = body.rstrip("\n") + "\n" + section
+    if os.environ.get("SAGELINT_POST_COMMENT", "true") != "true":
+        return 0
     body = fit(body)
 
     existing = None

@@ -2,8 +2,9 @@
 # The pull-request step of action.yml: `sagelint diff` against the PR's base
 # commit — GitHub annotations and SARIF for the new findings, and the PR
 # comment's text in a file for the comment step (action-comment.py), which
-# alone gets the GitHub token. Records the exit status for the later steps
-# (so the SARIF upload happens first).
+# alone gets the GitHub token. With SAGELINT_SUGGEST_FIXES=true, the JSON report
+# too, whose fixes the comment step suggests or lists. Records the exit status
+# for the later steps (so the SARIF upload happens first).
 # Usage: action-diff.sh SAGELINT_BINARY   (inputs in SAGELINT_* variables)
 #
 # The base comes from the workflow (the PR's base commit, or the `base`
@@ -35,14 +36,19 @@ if ! git cat-file -e --end-of-options "${base}^{commit}" 2>/dev/null; then
   fi
 fi
 comment_file="${SAGELINT_COMMENT_FILE:-${RUNNER_TEMP:-/tmp}/sagelint-comment.md}"
-rm -f "$comment_file"
+fix_report="${SAGELINT_FIX_REPORT:-${RUNNER_TEMP:-/tmp}/sagelint-fixes.json}"
+rm -f "$comment_file" "$fix_report"
+fixes=()
+[ "${SAGELINT_SUGGEST_FIXES:-false}" = true ] && fixes=(--format "json=$fix_report")
 action_words
 "$bin" diff --base "$base" --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" \
-  --format "markdown=$comment_file" --fail-on "${SAGELINT_FAIL_ON:-warning}" ${extra[@]+"${extra[@]}"} -- "${paths[@]}"
+  --format "markdown=$comment_file" ${fixes[@]+"${fixes[@]}"} --fail-on "${SAGELINT_FAIL_ON:-warning}" \
+  ${extra[@]+"${extra[@]}"} -- "${paths[@]}"
 rc=$?
 echo "exit-code=$rc" >> "${GITHUB_OUTPUT:-/dev/null}"
 # The comment step posts it (with the token this step never sees).
 if [ -s "$comment_file" ]; then echo "comment-file=$comment_file" >> "${GITHUB_OUTPUT:-/dev/null}"; fi
+if [ ${#fixes[@]} -gt 0 ] && [ -s "$fix_report" ]; then echo "fix-report=$fix_report" >> "${GITHUB_OUTPUT:-/dev/null}"; fi
 # A usage or configuration error fails here; findings fail after the upload.
 [ "$rc" -eq 2 ] && exit 2
 exit 0

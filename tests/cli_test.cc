@@ -5,7 +5,10 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "linter/model/fix.h"
+#include "linter/model/rule.h"
 #include "tests/catch.h"
 #include "tests/test_util.h"
 
@@ -181,6 +184,33 @@ TEST_CASE("rules and explain", "[cli]") {
   CHECK(r.out.find("SM401 training-without-spot (warning)") == 0);
   r = RunSagelint("explain SM4O1");
   CHECK(r.status == 2);
+}
+
+TEST_CASE("rules and explain say which rules fix themselves, and how safely", "[cli][fix]") {
+  auto r = RunSagelint("explain SM104");
+  CHECK(r.out.find("\nFix: safe, applied by `sagelint scan --fix` (see Fix below)\n\n# SM104") != std::string::npos);
+  CHECK(r.out.find("\n## Fix\nSafe, applied by `sagelint scan --fix`") != std::string::npos);
+  r = RunSagelint("explain studio-without-idle-shutdown");
+  CHECK(
+      r.out.find("\nFix: unsafe (it changes behaviour: review it), applied by `sagelint scan --fix --unsafe-fixes`") !=
+      std::string::npos);
+  r = RunSagelint("explain SM201");
+  CHECK(r.out.find("\nFix: none\n\n# SM201") != std::string::npos);
+  CHECK(r.out.find("## Fix") == std::string::npos);
+
+  r = RunSagelint("rules");
+  CHECK(r.out.rfind("ID     NAME                                 SEVERITY FIX    SUMMARY\n", 0) == 0);
+  CHECK(r.out.find("\nSM105  elastic-inference                    error    safe   An Elastic") != std::string::npos);
+  CHECK(r.out.find("\nSM203  studio-without-idle-shutdown         warning  unsafe A Studio") != std::string::npos);
+  CHECK(r.out.find("\nSM201  notebook-without-lifecycle-config    warning  -      A notebook") != std::string::npos);
+  auto doc = nlohmann::json::parse(RunSagelint("rules --format json").out);
+  for (const auto& rule : doc["rules"]) {
+    std::optional<sagelint::Applicability> fix = sagelint::RuleFix(rule["id"].get<std::string>());
+    CHECK(rule["fix"] == (fix ? nlohmann::json(sagelint::ApplicabilityName(*fix)) : nlohmann::json(nullptr)));
+  }
+  r = RunSagelint("rules --format markdown");
+  CHECK(r.out.rfind("| ID | name | default | fix | what it finds | IAM guard |\n", 0) == 0);
+  CHECK(r.out.find("| [SM403](rules/SM403.md) | `spot-max-wait-invalid` | error | safe |") != std::string::npos);
 }
 
 TEST_CASE("custom policies from the configuration: scan, rules, explain, typos", "[cli][policy]") {

@@ -1,3 +1,4 @@
+#include <optional>
 #include <set>
 #include <string>
 
@@ -22,4 +23,27 @@ TEST_CASE("rule table is sorted, IDs unique, each rule documented", "[registry]"
     CHECK(FindRule(r.id) == &r);
   }
   CHECK(FindRule("SM999") == nullptr);
+}
+
+TEST_CASE("a rule's doc has a Fix section exactly when it has a fix, naming the flag that applies it",
+          "[registry][fix][docs]") {
+  for (const RuleInfo& r : AllRules()) {
+    INFO(r.id);
+    std::string doc(RuleDoc(r.id));
+    size_t at = doc.find("\n## Fix\n");
+    if (at == std::string::npos) at = doc.find("\n**Automatic fix.** ");  // the docs in paragraph style
+    std::optional<Applicability> fix = RuleFix(r.id);
+    if (!fix) {
+      CHECK(at == std::string::npos);
+      continue;
+    }
+    REQUIRE(at != std::string::npos);
+    std::string section = doc.substr(at, doc.find("\n#", at + 1) - at);
+    if (*fix == Applicability::kSafe) {
+      CHECK(section.find("Safe, applied by `sagelint scan --fix`") != std::string::npos);
+      CHECK(section.find("--unsafe-fixes") == std::string::npos);
+    } else {
+      CHECK(section.find("Unsafe, applied by `sagelint scan --fix --unsafe-fixes`") != std::string::npos);
+    }
+  }
 }

@@ -467,7 +467,16 @@ int ExplainTo(const CliOptions& o, std::ostream& out) {
     }
     CheckRuleIds({id}, "explain");
   }
-  out << r->id << " " << r->name << " (" << SeverityName(r->severity) << ")\n" << r->summary << "\n\n";
+  out << r->id << " " << r->name << " (" << SeverityName(r->severity) << ")\n" << r->summary << "\n";
+  // Whether its findings fix themselves (SPEC §13), and with which flag.
+  if (std::optional<Applicability> fix = RuleFix(r->id); !fix) {
+    out << "Fix: none\n\n";
+  } else if (*fix == Applicability::kSafe) {
+    out << "Fix: safe, applied by `sagelint scan --fix` (see Fix below)\n\n";
+  } else {
+    out << "Fix: unsafe (it changes behaviour: review it), applied by `sagelint scan --fix --unsafe-fixes` (see Fix "
+           "below)\n\n";
+  }
   if (!r->options.empty()) {
     out << "Options (.sagelint.yaml `rules: {" << r->id << ": {...}}`):\n";
     for (const RuleOption& opt : r->options) {

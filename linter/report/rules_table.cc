@@ -2,16 +2,19 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 
 #include "linter/base/strings.h"
+#include "linter/model/fix.h"
 #include "linter/model/rule.h"
 
 namespace sagelint {
 
 namespace {
 
-std::string Row(std::string_view id, std::string_view name, std::string_view severity, std::string_view summary) {
+std::string Row(std::string_view id, std::string_view name, std::string_view severity, std::string_view fix,
+                std::string_view summary) {
   std::string row(id);
   row.resize(std::max<size_t>(row.size(), 6), ' ');
   row += ' ';
@@ -21,21 +24,31 @@ std::string Row(std::string_view id, std::string_view name, std::string_view sev
   row += severity;
   row.resize(std::max<size_t>(row.size(), 6 + 1 + 36 + 1 + 8), ' ');
   row += ' ';
+  row += fix;
+  row.resize(std::max<size_t>(row.size(), 6 + 1 + 36 + 1 + 8 + 1 + 6), ' ');
+  row += ' ';
   row += summary;
   row += '\n';
   return row;
 }
 
+// Whether the rule's findings carry a fix (SPEC §13): "safe", "unsafe" or `none`.
+std::string_view FixName(std::string_view id, std::string_view none) {
+  std::optional<Applicability> fix = RuleFix(id);
+  return fix ? ApplicabilityName(*fix) : none;
+}
+
 }  // namespace
 
 std::string RulesText(const std::vector<CustomRuleInfo>& custom) {
-  std::string out = Row("ID", "NAME", "SEVERITY", "SUMMARY");
-  for (const RuleInfo& r : AllRules()) out += Row(r.id, r.name, SeverityName(r.severity), r.summary);
+  std::string out = Row("ID", "NAME", "SEVERITY", "FIX", "SUMMARY");
+  for (const RuleInfo& r : AllRules())
+    out += Row(r.id, r.name, SeverityName(r.severity), FixName(r.id, "-"), r.summary);
   if (!custom.empty()) {
     out += "\nCustom policies:\n";
     // Custom policies come from the scanned repository's configuration: printed inert.
     for (const CustomRuleInfo& p : custom) {
-      out += Row(Printable(p.id), "(custom policy)", SeverityName(p.severity), Printable(p.message));
+      out += Row(Printable(p.id), "(custom policy)", SeverityName(p.severity), "-", Printable(p.message));
     }
   }
   return out;
@@ -56,6 +69,7 @@ std::string RulesJson(const std::vector<CustomRuleInfo>& custom) {
                      {"name", r.name},
                      {"severity", SeverityName(r.severity)},
                      {"summary", r.summary},
+                     {"fix", RuleFix(r.id) ? json(FixName(r.id, "")) : json(nullptr)},
                      {"workloads", kinds},
                      {"options", options},
                      {"iam_condition_key", r.iam.condition_key.empty() ? json(nullptr) : json(r.iam.condition_key)}});
@@ -69,11 +83,12 @@ std::string RulesJson(const std::vector<CustomRuleInfo>& custom) {
 }
 
 std::string RulesMarkdown() {
-  std::string out = "| ID | name | default | what it finds | IAM guard |\n|---|---|---|---|---|\n";
+  std::string out = "| ID | name | default | fix | what it finds | IAM guard |\n|---|---|---|---|---|---|\n";
   for (const RuleInfo& r : AllRules()) {
     std::string id(r.id);
     out += "| [" + id + "](rules/" + id + ".md) | `" + std::string(r.name) + "` | " +
-           std::string(SeverityName(r.severity)) + " | " + std::string(r.summary) + " | " +
+           std::string(SeverityName(r.severity)) + " | " + std::string(FixName(r.id, "—")) + " | " +
+           std::string(r.summary) + " | " +
            (r.iam.condition_key.empty() ? "—" : "`" + std::string(r.iam.condition_key) + "`") + " |\n";
   }
   return out;

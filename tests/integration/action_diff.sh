@@ -121,6 +121,19 @@ assert not any(r["method"] == "PATCH" for r in reqs), reqs
 PY
 echo "ok: the first push creates one comment"
 
+# suggest-fixes: the diff step also writes the JSON report whose fixes the
+# comment step suggests; without it, none.
+if grep -q "^fix-report=" "$GITHUB_OUTPUT"; then echo "FAIL: a fix report without suggest-fixes"; exit 1; fi
+: > "$GITHUB_OUTPUT"
+SAGELINT_SUGGEST_FIXES=true SAGELINT_FIX_REPORT="$work/fixes.json" diff_step >/dev/null
+grep -q "^fix-report=$work/fixes.json$" "$GITHUB_OUTPUT" || { echo "FAIL: no fix report"; cat "$GITHUB_OUTPUT"; exit 1; }
+python3 - "$work/fixes.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [f["rule"] for f in d["new"]] == ["SM211"], d["new"]
+PY
+echo "ok: with suggest-fixes, the diff step writes the JSON report for the comment step"
+
 # A second push: the endpoint gets a third instance. The same comment is updated.
 : > "$GITHUB_OUTPUT"
 sed -i 's/InitialInstanceCount: 2/InitialInstanceCount: 3/' infra/endpoint.yaml

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""A stand-in for the three GitHub REST endpoints the Action's comment step
-uses (list, create and update issue comments), on localhost. Appends each
-request to LOG as a JSON line and prints the port it listens on. While the
-file LOG.fail holds "METHOD CODE", the next request of that method gets that
-status (and the file is removed).
+"""A stand-in for the GitHub REST endpoints the Action's comment step uses
+(list, create and update issue comments; list a pull request's files; list and
+create its review comments), on localhost. Appends each request to LOG as a
+JSON line and prints the port it listens on. While the file LOG.fail holds
+"METHOD CODE", the next request of that method gets that status (and the file
+is removed). A pull request's files are the JSON list in LOG.files.
 
 Usage: fake_github.py LOG
 """
@@ -15,6 +16,7 @@ from urllib.parse import parse_qs, urlparse
 
 LOG = sys.argv[1]
 comments = []  # {"id", "body"}
+reviews = {}  # pull request path -> [review comment]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -50,15 +52,28 @@ class Handler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         return json.loads(self.rfile.read(n) or b"null")
 
+    def page(self, listing):
+        query = parse_qs(urlparse(self.path).query)
+        page = int(query.get("page", ["1"])[0])
+        per_page = int(query.get("per_page", ["30"])[0])
+        self.reply(200, listing[(page - 1) * per_page: page * per_page])
+
     def do_GET(self):
         self.record(None)
-        if "/issues/" in self.path and self.path.split("?")[0].endswith("/comments"):
-            query = parse_qs(urlparse(self.path).query)
-            page = int(query.get("page", ["1"])[0])
-            per_page = int(query.get("per_page", ["30"])[0])
+        if self.failing():
+            return
+        path = self.path.split("?")[0]
+        if "/pulls/" in path and path.endswith("/files"):
+            try:
+                with open(LOG + ".files", encoding="utf-8") as f:
+                    self.page(json.load(f))
+            except OSError:
+                self.page([])
+        elif "/pulls/" in path and path.endswith("/comments"):
+            self.page(reviews.get(path, []))
+        elif "/issues/" in path and path.endswith("/comments"):
             # Two filler comments by other people come first.
-            listing = [{"id": 1, "body": "LGTM"}, {"id": 2, "body": "please rebase"}] + comments
-            self.reply(200, listing[(page - 1) * per_page: page * per_page])
+            self.page([{"id": 1, "body": "LGTM"}, {"id": 2, "body": "please rebase"}] + comments)
         else:
             self.reply(404, {"message": "Not Found"})
 
@@ -66,6 +81,12 @@ class Handler(BaseHTTPRequestHandler):
         body = self.read_body()
         self.record(body)
         if self.failing():
+            return
+        path = self.path.split("?")[0]
+        if "/pulls/" in path and path.endswith("/comments"):
+            c = dict(body, id=5000 + sum(len(v) for v in reviews.values()))
+            reviews.setdefault(path, []).append(c)
+            self.reply(201, c)
             return
         c = {"id": 1000 + len(comments), "body": body["body"]}
         comments.append(c)

@@ -1,0 +1,3 @@
+variable "notebook_type" {
+  default = "ml.m4.xlarge"
+}
