@@ -226,6 +226,13 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe) {
   }
   for (auto& [path, edits] : taken) {
     const std::string* text = texts.Get(path);
+    std::error_code ec;
+    if (std::filesystem::is_symlink(path, ec)) {
+      // Writing would replace the link with a file: the link's target is edited where it lives.
+      plan.notes.push_back(path + ": left unchanged: it is a symbolic link");
+      for (const PlannedEdit& p : edits) applied[p.finding] = false;
+      continue;
+    }
     std::sort(edits.begin(), edits.end(),
               // From the end of the file back, so that offsets stay valid; insertions at
               // one place in reverse, so that they read in the order they were planned.
