@@ -159,4 +159,51 @@ Report At(const Val& v) {
   return r;
 }
 
+std::optional<double> MaxRunSeconds(const Workload& w) {
+  if (w.max_run_seconds.absent()) return kDefaultMaxRunSeconds;
+  if (w.max_run_seconds.known()) return w.max_run_seconds.number();
+  return std::nullopt;
+}
+
+std::optional<FixChange> ReplaceChange(const Val& v, std::string text) {
+  if (!v.known() || !v.literal.valid() || v.text == text) return std::nullopt;
+  FixChange c;
+  c.op = FixChange::Op::kReplace;
+  c.path = v.literal_path;
+  c.range = v.literal;
+  c.text = v.text;
+  c.value = std::move(text);
+  return c;
+}
+
+FixChange InsertChange(const SourceRange& container, std::string field, std::string json) {
+  FixChange c;
+  c.op = FixChange::Op::kInsert;
+  c.range = container;
+  c.field = std::move(field);
+  c.value = std::move(json);
+  return c;
+}
+
+std::optional<FixChange> RemoveChange(const Val& v, std::string field) {
+  if (!v.range.valid() || v.conditional()) return std::nullopt;
+  FixChange c;
+  c.op = FixChange::Op::kRemove;
+  c.range = v.range;
+  c.field = std::move(field);
+  return c;
+}
+
+std::optional<Fix> MakeFix(Applicability applicability, std::string message, std::vector<FixChange> changes) {
+  if (changes.empty()) return std::nullopt;
+  return Fix{applicability, std::move(message), std::move(changes), {}};
+}
+
+std::optional<Fix> InstanceTypeFix(const Val& v, const std::string& type, Applicability applicability) {
+  if (type.empty()) return std::nullopt;
+  std::optional<FixChange> c = ReplaceChange(v, type);
+  if (!c) return std::nullopt;
+  return MakeFix(applicability, "replace " + v.text + " with " + type, {std::move(*c)});
+}
+
 }  // namespace sagelint::rules

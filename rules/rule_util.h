@@ -70,6 +70,25 @@ std::string FirstOffered(std::optional<OfferKind> kind, std::initializer_list<st
 // A Report at `v`'s position, carrying `v`'s condition.
 Report At(const Val& v);
 
+// The runtime limit the training API applies when a job sets none.
+inline constexpr double kDefaultMaxRunSeconds = 86400;
+// A job's max run: its own, or the API default where it sets none; nullopt
+// when it cannot be known.
+std::optional<double> MaxRunSeconds(const Workload& w);
+
+// Fixes (SPEC §13). The change that makes `v`'s literal say `text`; nullopt
+// when `v` is not one literal the workload alone reads (Val::literal).
+std::optional<FixChange> ReplaceChange(const Val& v, std::string text);
+// The setting `field` (FixChange) with the JSON value `json` added to the
+// container at `container`.
+FixChange InsertChange(const SourceRange& container, std::string field, std::string json);
+// The setting `field` whose value `v` is removed; nullopt where `v` has no position.
+std::optional<FixChange> RemoveChange(const Val& v, std::string field);
+// A fix of `changes` (none when `changes` is empty).
+std::optional<Fix> MakeFix(Applicability applicability, std::string message, std::vector<FixChange> changes);
+// The usual instance type fix: its literal replaced by `type`.
+std::optional<Fix> InstanceTypeFix(const Val& v, const std::string& type, Applicability applicability);
+
 }  // namespace sagelint::rules
 
 #endif  // SAGELINT_RULES_RULE_UTIL_H_

@@ -66,6 +66,7 @@ void CheckPreviousGenerationInstance(const Workload& w, const RuleContext& ctx, 
                 Capacity(use.info) + "), costs " + relation + " in the price table";
     r.suggestion = "switch to " + best->type;
     r.cost = UseCost(w, use, best->type);
+    r.fix = InstanceTypeFix(use.type, best->type, Applicability::kSafe);
     sink.Emit(w, std::move(r));
   });
 }

@@ -14,6 +14,12 @@ void CheckElasticInference(const Workload& w, const RuleContext&, Sink& sink) {
     r.suggestion =
         "remove the accelerator; serve from a CPU instance, ml.inf2 (AWS Inferentia) or a small GPU "
         "instance such as ml.g4dn.xlarge";
+    // The whole setting goes; one of several alternatives is not removed alone.
+    if (&acc == &w.accelerator_type) {
+      if (std::optional<FixChange> c = RemoveChange(acc, "accelerator_type")) {
+        r.fix = MakeFix(Applicability::kSafe, "remove the Elastic Inference accelerator " + acc.text, {std::move(*c)});
+      }
+    }
     sink.Emit(w, std::move(r));
   });
 }

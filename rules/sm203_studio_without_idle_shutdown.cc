@@ -18,6 +18,28 @@ std::optional<bool> IdleShutdownOn(const StudioApp& app, WorkloadKind kind) {
   return timeout && app.idle_management.known() && app.idle_management.text == "ENABLED";
 }
 
+// Idle shutdown switched on in a settings block the workload declares (SPEC
+// §13): the idle settings added where none are written, or a DISABLED
+// lifecycle management enabled where a timeout is set. A missing settings
+// block is never created.
+std::optional<Fix> IdleFix(const Workload& w, const StudioApp& app) {
+  bool space = w.kind == WorkloadKind::kStudioSpace || app.scope == "SpaceSettings";
+  const std::string message = "enable idle shutdown after 60 minutes";
+  if (app.idle_timeout_minutes.absent() && (space || app.idle_management.absent())) {
+    if (!app.range.valid()) return std::nullopt;
+    std::string settings =
+        space ? R"({"IdleTimeoutInMinutes": 60})" : R"({"LifecycleManagement": "ENABLED", "IdleTimeoutInMinutes": 60})";
+    return MakeFix(Applicability::kUnsafe, message, {InsertChange(app.range, "idle_settings", settings)});
+  }
+  if (!space && app.idle_timeout_minutes.known() && app.idle_management.known() &&
+      app.idle_management.text == "DISABLED") {
+    if (std::optional<FixChange> c = ReplaceChange(app.idle_management, "ENABLED")) {
+      return MakeFix(Applicability::kUnsafe, "enable idle shutdown (LifecycleManagement: ENABLED)", {std::move(*c)});
+    }
+  }
+  return std::nullopt;
+}
+
 void Emit(const Workload& w, const StudioApp* app, Sink& sink) {
   Report r;
   r.at = app ? app->range : w.range;
@@ -28,6 +50,7 @@ void Emit(const Workload& w, const StudioApp* app, Sink& sink) {
       "set AppLifecycleManagement.IdleSettings with LifecycleManagement: ENABLED and "
       "IdleTimeoutInMinutes (for example 60)";
   if (app) ForEachKnown(app->instance_type, [&](const Val& t) { r.cost = Cost(t.text, 1, true); });
+  if (app) r.fix = IdleFix(w, *app);
   sink.Emit(w, std::move(r));
 }
 

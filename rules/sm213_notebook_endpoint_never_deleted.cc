@@ -29,6 +29,13 @@ void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext&, Si
   if (w.instance_type.known()) {
     r.cost = Cost(w.instance_type.text, w.instance_count.number().value_or(1), AlwaysOn(w));
   }
+  if (!w.delete_statement.empty()) {
+    FixChange cell;
+    cell.op = FixChange::Op::kAppendCell;
+    cell.value = "# Clean up: delete the endpoint this notebook deployed, so that it stops billing.\n" +
+                 w.delete_statement + "\n";
+    r.fix = MakeFix(Applicability::kUnsafe, "append a clean-up cell: " + w.delete_statement, {std::move(cell)});
+  }
   sink.Emit(w, std::move(r));
 }
 

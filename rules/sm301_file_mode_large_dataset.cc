@@ -45,6 +45,21 @@ std::optional<Size> KnownSize(const Channel& ch, const RuleContext& ctx) {
   return std::nullopt;
 }
 
+// The channel's mode set to FastFile (SPEC §13): its own literal, else the
+// job's literal, else the job's mode added where neither is written.
+std::optional<Fix> FastFileFix(const Workload& w, const Channel& ch) {
+  std::optional<FixChange> change;
+  if (ch.input_mode.present()) {
+    change = ReplaceChange(ch.input_mode, "FastFile");
+  } else if (w.input_mode.present()) {
+    change = ReplaceChange(w.input_mode, "FastFile");
+  } else if (w.kind == WorkloadKind::kTrainingJob && w.complete) {
+    change = InsertChange(w.range, "input_mode", "\"FastFile\"");
+  }
+  if (!change) return std::nullopt;
+  return MakeFix(Applicability::kUnsafe, "read the input in FastFile mode", {std::move(*change)});
+}
+
 }  // namespace
 
 void CheckFileModeLargeDataset(const Workload& w, const RuleContext& ctx, Sink& sink) {
@@ -69,6 +84,7 @@ void CheckFileModeLargeDataset(const Workload& w, const RuleContext& ctx, Sink& 
         "for many small files use FSx for Lustre (a file system input)";
     r.condition = *when;
     r.cost = WorkloadCost(w);
+    r.fix = FastFileFix(w, ch);
     sink.Emit(w, std::move(r));
   }
 }

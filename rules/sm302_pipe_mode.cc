@@ -7,8 +7,13 @@
 namespace sagelint::rules {
 namespace {
 
-void Emit(const Workload& w, const Val& mode, const std::string& what, Sink& sink) {
+void Emit(const Workload& w, const Val& mode, const std::string& what, bool fixable, Sink& sink) {
   Report r = At(mode);
+  if (fixable) {
+    if (std::optional<FixChange> c = ReplaceChange(mode, "FastFile")) {
+      r.fix = MakeFix(Applicability::kUnsafe, "switch the input mode from Pipe to FastFile", {std::move(*c)});
+    }
+  }
   r.message = w.label + " reads " + what +
               " in Pipe mode: FastFile streams the same S3 data on demand with a plain file interface, so "
               "the script needs no Pipe-specific reader";
@@ -29,17 +34,22 @@ bool NeedsPipe(const Channel& c) {
 
 void CheckPipeMode(const Workload& w, const RuleContext&, Sink& sink) {
   bool job_pipe_used = w.channels.empty();
+  // The job's mode is changed only when no channel inheriting it needs Pipe.
+  bool job_fixable = true;
+  for (const Channel& c : w.channels) {
+    if (c.input_mode.absent() && !c.file_system && NeedsPipe(c)) job_fixable = false;
+  }
   for (const Channel& c : w.channels) {
     if (c.file_system || NeedsPipe(c)) continue;
     if (IsPipe(c.input_mode)) {
-      Emit(w, c.input_mode, "channel '" + c.name + "'", sink);
+      Emit(w, c.input_mode, "channel '" + c.name + "'", true, sink);
     } else if (c.input_mode.absent()) {
       job_pipe_used = true;
     }
   }
   if (job_pipe_used) {
     ForEachKnown(w.input_mode, [&](const Val& m) {
-      if (IsPipe(m)) Emit(w, m, "its input", sink);
+      if (IsPipe(m)) Emit(w, m, "its input", job_fixable && &m == &w.input_mode, sink);
     });
   }
 }

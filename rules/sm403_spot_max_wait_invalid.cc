@@ -8,10 +8,19 @@
 namespace sagelint::rules {
 namespace {
 
-// The runtime limit the API applies when none is given.
-constexpr double kDefaultMaxRunSeconds = 86400;
-
 std::string Seconds(double s) { return std::to_string(static_cast<long long>(std::llround(s))); }
+
+// A training job's missing max wait, set to its max run (SPEC §13).
+std::optional<Fix> MaxWaitFix(const Workload& w) {
+  std::optional<double> run = MaxRunSeconds(w);
+  if (w.kind != WorkloadKind::kTrainingJob || !run || !w.max_wait_seconds.absent() ||
+      w.max_wait_seconds.conditional()) {
+    return std::nullopt;
+  }
+  std::string seconds = Seconds(*run);
+  return MakeFix(Applicability::kSafe, "set the max wait to " + seconds + " s (the max run)",
+                 {InsertChange(w.range, "max_wait_seconds", seconds)});
+}
 
 }  // namespace
 
@@ -22,6 +31,7 @@ void CheckSpotMaxWaitInvalid(const Workload& w, const RuleContext&, Sink& sink) 
       Report r = At(spot);
       r.message = w.label + " enables managed Spot without a max wait: the API rejects the job";
       r.suggestion = "set max_wait (StoppingCondition.MaxWaitTimeInSeconds) to at least max_run";
+      r.fix = MaxWaitFix(w);
       sink.Emit(w, std::move(r));
     });
     ForEachKnown(w.max_wait_seconds, [&](const Val& wait) {
@@ -52,6 +62,9 @@ void CheckSpotMaxWaitInvalid(const Workload& w, const RuleContext&, Sink& sink) 
       if (!spot.condition.empty()) r.condition = spot.condition;
       r.message = w.label + " sets a max wait without managed Spot training: the API rejects the job";
       r.suggestion = "enable use_spot_instances=True, or remove max_wait (MaxWaitTimeInSeconds)";
+      if (std::optional<FixChange> c = RemoveChange(w.max_wait_seconds, "max_wait_seconds"); c && spot.absent()) {
+        r.fix = MakeFix(Applicability::kSafe, "remove the max wait", {std::move(*c)});
+      }
       sink.Emit(w, std::move(r));
     };
     ForEachKnown(w.spot, [&](const Val& spot) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "linter/base/files.h"
@@ -49,9 +50,11 @@ std::optional<TextEdit> ReplaceLiteral(std::string_view text, const FixChange& c
 }
 
 std::optional<TextEdit> EditFor(std::string_view text, const FixChange& c) {
-  if (c.op == FixChange::Op::kReplace) return ReplaceLiteral(text, c);
+  // Only the formats with an editor take fixes (not CDK sources, Terraform
+  // plans or JSON, policy documents: SPEC §13).
   const FrontEnd* fe = FrontEndFor(c.path, text);
-  if (!fe || !fe->edit) return std::nullopt;
+  if (!fe || !fe->edit || (fe->format == Format::kTerraform && !c.path.ends_with(".tf"))) return std::nullopt;
+  if (c.op == FixChange::Op::kReplace) return ReplaceLiteral(text, c);
   std::optional<TextEdit> e = fe->edit(text, c);
   if (e && (e->begin > e->end || e->end > text.size())) return std::nullopt;
   return e;
@@ -82,6 +85,7 @@ std::optional<size_t> ParseErrors(const std::string& path, const std::string& te
 struct PlannedEdit {
   TextEdit edit;
   size_t finding;
+  size_t order;  // the edit's place among its fix's edits
 };
 
 std::vector<std::string_view> Lines(std::string_view text) {
@@ -203,9 +207,10 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe) {
           same = true;
         } else if (e.begin < t.edit.end && t.edit.begin < e.end) {
           clash = true;
-        } else if (e.begin == e.end && t.edit.begin == t.edit.end && e.begin == t.edit.begin) {
-          clash = true;  // two insertions at one place: their order would be a guess
+        } else if (e.begin == t.edit.begin && (e.begin != e.end || t.edit.begin != t.edit.end)) {
+          clash = true;  // an insertion where another fix replaces text
         }
+        // Two insertions at one place both go in, in the order of their findings.
       }
       duplicate = duplicate && same;
     }
@@ -216,12 +221,17 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe) {
     }
     applied[i] = true;
     if (duplicate) continue;  // the same edit as a fix taken already
-    for (auto& [path, e] : edits) taken[path].push_back({std::move(e), i});
+    size_t order = 0;
+    for (auto& [path, e] : edits) taken[path].push_back({std::move(e), i, order++});
   }
   for (auto& [path, edits] : taken) {
     const std::string* text = texts.Get(path);
     std::sort(edits.begin(), edits.end(),
-              [](const PlannedEdit& a, const PlannedEdit& b) { return a.edit.begin > b.edit.begin; });
+              // From the end of the file back, so that offsets stay valid; insertions at
+              // one place in reverse, so that they read in the order they were planned.
+              [](const PlannedEdit& a, const PlannedEdit& b) {
+                return std::tie(a.edit.begin, a.finding, a.order) > std::tie(b.edit.begin, b.finding, b.order);
+              });
     std::string after = *text;
     for (const PlannedEdit& p : edits) after.replace(p.edit.begin, p.edit.end - p.edit.begin, p.edit.content);
     std::optional<size_t> errors_before = ParseErrors(path, *text);

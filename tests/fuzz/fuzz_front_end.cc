@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "linter/engine/front_ends.h"
@@ -19,6 +20,31 @@ const sagelint::FrontEnd& Fuzzed() {
   std::abort();  // a harness for a front end the table does not have
 }
 
+// Every change a rule may ask of the format's editor, at the places the
+// parse gave: an edit stays inside the text whatever the input.
+void EditEverything(const sagelint::FrontEnd& front_end, const std::string& text, const sagelint::FileResult& result) {
+  using Op = sagelint::FixChange::Op;
+  auto edit = [&](Op op, const sagelint::SourceRange& range, const char* field, const char* value) {
+    sagelint::FixChange c{op, "input", range, field, "", value};
+    std::optional<sagelint::TextEdit> e = front_end.edit(text, c);
+    if (e && (e->begin > e->end || e->end > text.size())) std::abort();
+  };
+  size_t n = 0;
+  for (const sagelint::Workload& w : result.workloads) {
+    if (++n > 16) break;
+    for (const char* field : {"max_wait_seconds", "spot", "checkpoint", "input_mode"}) {
+      edit(Op::kInsert, w.range, field, "\"s3://b/x\"");
+    }
+    edit(Op::kRemove, w.accelerator_type.range, "accelerator_type", "");
+    edit(Op::kRemove, w.max_wait_seconds.range, "max_wait_seconds", "");
+    for (const sagelint::StudioApp& app : w.apps) {
+      edit(Op::kInsert, app.range, "idle_settings",
+           R"({"LifecycleManagement": "ENABLED", "IdleTimeoutInMinutes": 60})");
+    }
+  }
+  edit(Op::kAppendCell, {}, "", "x.delete_endpoint()\n");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -27,7 +53,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sagelint::SourceFile file{name, "/nonexistent/" + name, std::string(reinterpret_cast<const char*>(data), size)};
   sagelint::ResolveOptions opts;
   opts.root = "/nonexistent";  // file(), modules and definition files are never read outside it
-  if (front_end.parse) return front_end.parse(file, opts).workloads.size() > 1000000 ? 1 : 0;
+  if (front_end.parse) {
+    sagelint::FileResult result = front_end.parse(file, opts);
+    if (front_end.edit) EditEverything(front_end, file.text, result);
+    return result.workloads.size() > 1000000 ? 1 : 0;
+  }
   if (front_end.parse_app && front_end.format == sagelint::Format::kCdk && file.path != "input/cdk.json") {
     // A source row: the input is an app's entry, evaluated and synthesized.
     sagelint::cdk::AppInput in;

@@ -12,7 +12,7 @@ if [ ! -x "$work/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" 
 fi
 tool="$work/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
 cd "$src"
-"$bin" scan --fail-on none --format "sarif=$work/fixtures.sarif" fixtures/rules examples >/dev/null
+"$bin" scan --fail-on none --format "sarif=$work/fixtures.sarif" fixtures/rules fixtures/fixes examples >/dev/null
 rm -f "$work/validation.sarif"
 out=$("$tool" validate "$work/fixtures.sarif" -o "$work/validation.sarif" 2>&1) || { echo "$out"; exit 1; }
 echo "$out" | grep -E ": (error|warning) " || true
@@ -23,3 +23,7 @@ fi
 results=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['runs'][0]['results']))" "$work/fixtures.sarif")
 echo "SARIF valid: $results results"
 [ "$results" -gt 0 ]
+# The fix fixtures' results carry their fixes (SPEC §13), validated with the rest.
+fixes=$(python3 -c "import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))['runs'][0]['results'] if r.get('fixes')))" "$work/fixtures.sarif")
+echo "SARIF results with fixes: $fixes"
+[ "$fixes" -gt 0 ]

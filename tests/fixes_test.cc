@@ -1,0 +1,240 @@
+// Fixes (SPEC §13): the engine's edits, plans and diffs, and every rule's fix
+// fixtures. fixtures/fixes/<ID>/before/ holds files with findings of the rule
+// whose fix applies; after/ the exact bytes `sagelint scan --fix` (with
+// --unsafe-fixes for an unsafe rule) leaves; nofix/ findings of the rule
+// whose value is not the workload's own literal, so they carry no fix.
+#include "linter/engine/fixes.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "linter/model/rule.h"
+#include "tests/catch.h"
+#include "tests/test_util.h"
+
+namespace fs = std::filesystem;
+using namespace sagelint;
+using namespace sagelint::testing;
+
+namespace {
+
+// Every regular file under `dir`, by its path relative to it, with its bytes.
+std::map<std::string, std::string> Tree(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) files[fs::relative(e.path(), dir).generic_string()] = ReadFileOrDie(e.path().string());
+  }
+  return files;
+}
+
+void CopyTree(const fs::path& from, const std::string& to) {
+  for (const auto& [rel, text] : Tree(from)) {
+    fs::create_directories(fs::path(to) / fs::path(rel).parent_path());
+    std::ofstream(fs::path(to) / rel, std::ios::binary) << text;
+  }
+}
+
+std::vector<nlohmann::json> FindingsOf(const std::string& json_text, const std::string& rule) {
+  std::vector<nlohmann::json> out;
+  nlohmann::json doc = ParseJson(json_text);
+  for (const nlohmann::json& f : doc["findings"]) {
+    if (f["rule"] == rule) out.push_back(f);
+  }
+  return out;
+}
+
+Finding WithFix(const std::string& path, FixChange change, Applicability a = Applicability::kSafe) {
+  Finding f;
+  f.rule = "SM104";
+  f.path = path;
+  change.path = path;
+  f.fix = Fix{a, "test", {std::move(change)}, {}};
+  return f;
+}
+
+FixChange Replace(int line, int column, int end_column, std::string text, std::string value) {
+  FixChange c;
+  c.range = {{line, column}, {line, end_column}};
+  c.text = std::move(text);
+  c.value = std::move(value);
+  return c;
+}
+
+const char kTemplate[] =
+    "Resources:\n"
+    "  Explore:\n"
+    "    Type: AWS::SageMaker::NotebookInstance\n"
+    "    Properties:\n"
+    "      InstanceType: \"ml.m4.xlarge\"  # old\n"
+    "      RoleArn: arn:aws:iam::111122223333:role/x\n";
+
+}  // namespace
+
+TEST_CASE("fixes: a literal's new text keeps its quotes and the rest of the file", "[fixes]") {
+  TempDir dir;
+  dir.Write("t.yaml", kTemplate);
+  std::string path = dir.path() + "/t.yaml";
+  std::vector<Finding> findings = {WithFix(path, Replace(5, 21, 35, "ml.m4.xlarge", "ml.m5.xlarge"))};
+  ResolveFixes(findings);
+  REQUIRE(findings[0].fix);
+  REQUIRE(findings[0].fix->edits.size() == 1);
+  CHECK(findings[0].fix->edits[0].range.begin == SourcePos{5, 22});
+  CHECK(findings[0].fix->edits[0].range.end == SourcePos{5, 34});
+  FixPlan plan = PlanFixes(findings, false);
+  REQUIRE(plan.files.size() == 1);
+  CHECK(plan.fixes == 1);
+  std::string expected = kTemplate;
+  expected.replace(expected.find("ml.m4"), 5, "ml.m5");
+  CHECK(plan.files[0].after == expected);
+}
+
+TEST_CASE("fixes: a literal that no longer reads as the value gives no fix", "[fixes]") {
+  TempDir dir;
+  dir.Write("t.yaml", kTemplate);
+  std::string path = dir.path() + "/t.yaml";
+  std::vector<Finding> findings = {WithFix(path, Replace(5, 21, 35, "ml.p3.2xlarge", "ml.m5.xlarge")),
+                                   WithFix(path, Replace(40, 1, 5, "x", "y"))};
+  ResolveFixes(findings);
+  CHECK_FALSE(findings[0].fix);
+  CHECK_FALSE(findings[1].fix);
+}
+
+TEST_CASE("fixes: overlapping fixes wait for the next run, unsafe ones for --unsafe-fixes", "[fixes]") {
+  TempDir dir;
+  dir.Write("t.yaml", kTemplate);
+  std::string path = dir.path() + "/t.yaml";
+  std::vector<Finding> findings = {WithFix(path, Replace(5, 21, 35, "ml.m4.xlarge", "ml.m5.xlarge")),
+                                   WithFix(path, Replace(5, 21, 35, "ml.m4.xlarge", "ml.c5.xlarge")),
+                                   WithFix(path, Replace(5, 21, 35, "ml.m4.xlarge", "ml.m5.xlarge")),
+                                   WithFix(path, Replace(6, 16, 48, "aws", "aws-cn"), Applicability::kUnsafe)};
+  ResolveFixes(findings);
+  FixPlan safe = PlanFixes(findings, false);
+  CHECK(safe.fixes == 2);  // the first, and the third: the same edit
+  CHECK(safe.unsafe_skipped == 1);
+  REQUIRE(safe.notes.size() == 1);
+  CHECK(safe.notes[0].find("overlaps another fix") != std::string::npos);
+  FixPlan all = PlanFixes(findings, true);
+  CHECK(all.fixes == 3);
+  REQUIRE(all.files.size() == 1);
+  CHECK(all.files[0].after.find("arn:aws-cn:iam") != std::string::npos);
+}
+
+TEST_CASE("fixes: a file that would no longer parse is left as it is", "[fixes]") {
+  TempDir dir;
+  dir.Write("t.yaml", kTemplate);
+  std::string path = dir.path() + "/t.yaml";
+  // The edit leaves a quoted scalar unterminated.
+  std::vector<Finding> findings = {WithFix(path, Replace(5, 21, 35, "\"ml.m4.xlarge\"", "\"ml.m5.xlarge"))};
+  ResolveFixes(findings);
+  FixPlan plan = PlanFixes(findings, false);
+  CHECK(plan.files.empty());
+  CHECK(plan.fixes == 0);
+  REQUIRE(plan.notes.size() == 1);
+  CHECK(plan.notes[0].find("would no longer parse") != std::string::npos);
+}
+
+TEST_CASE("fixes: a unified diff of the changed lines with three lines of context", "[fixes]") {
+  std::string before = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n";
+  std::string after = "a\nb\nC\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn";
+  CHECK(UnifiedDiff("x.yaml", before, after) ==
+        "--- a/x.yaml\n+++ b/x.yaml\n"
+        "@@ -1,6 +1,6 @@\n a\n b\n-c\n+C\n d\n e\n f\n"
+        "@@ -11,3 +11,4 @@\n k\n l\n m\n+n\n\\ No newline at end of file\n");
+  CHECK(UnifiedDiff("x.yaml", before, before).empty());
+  CHECK(UnifiedDiff("x", "", "new\n") == "--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+new\n");
+}
+
+TEST_CASE("fixes: --diff prints and writes nothing; --fix writes and reports what remains", "[fixes][cli]") {
+  TempDir dir;
+  dir.Write("t.yaml", kTemplate);
+  dir.Write("prices.json", ReadFileOrDie(SourcePath("fixtures/rules/SM104/prices.json")));
+  std::string args = "scan --select SM104 --prices prices.json --fail-on note ";
+  CommandResult diff = RunSagelint(args + "--diff t.yaml", dir.path());
+  CHECK(diff.status == 1);
+  CHECK(diff.out.find("-      InstanceType: \"ml.m4.xlarge\"  # old\n+      InstanceType: \"ml.m5.xlarge\"  # old\n") !=
+        std::string::npos);
+  CHECK(ReadFileOrDie(dir.path() + "/t.yaml") == kTemplate);
+  CommandResult json = RunSagelint(args + "--format json t.yaml", dir.path());
+  INFO(json.out + json.err);
+  std::vector<nlohmann::json> found = FindingsOf(json.out, "SM104");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0]["fix"]["applicability"] == "safe");
+  CHECK(found[0]["fix"]["edits"][0]["content"] == "ml.m5.xlarge");
+  CHECK(found[0]["fix"]["edits"][0]["line"] == 5);
+  CommandResult text = RunSagelint(args + "t.yaml", dir.path());
+  CHECK(text.out.find("[fix]") != std::string::npos);
+  CHECK(text.out.find("fix: replace ml.m4.xlarge with ml.m5.xlarge (sagelint --fix)") != std::string::npos);
+  CommandResult fixed = RunSagelint(args + "--fix t.yaml", dir.path());
+  CHECK(fixed.status == 0);
+  CHECK(fixed.err.find("fixed 1 finding in 1 file") != std::string::npos);
+  CHECK(ReadFileOrDie(dir.path() + "/t.yaml").find("\"ml.m5.xlarge\"  # old") != std::string::npos);
+  CommandResult again = RunSagelint(args + "--diff t.yaml", dir.path());
+  CHECK(again.status == 0);
+  CHECK(again.out.empty());
+  CHECK(RunSagelint("inventory --fix t.yaml", dir.path()).status == 2);
+  CHECK(RunSagelint("scan --unsafe-fixes t.yaml", dir.path()).status == 2);
+}
+
+TEST_CASE("fixes: every fixture pair of every fixable rule", "[fixes][fixtures]") {
+  fs::path root = SourcePath("fixtures/fixes");
+  std::set<std::string> rules_seen;
+  for (const auto& rule_dir : fs::directory_iterator(root)) {
+    if (!rule_dir.is_directory()) continue;
+    std::string rule = rule_dir.path().filename().string();
+    std::optional<Applicability> applicability = RuleFix(rule);
+    INFO(rule);
+    REQUIRE(applicability);
+    rules_seen.insert(rule);
+    std::string flags = " --select " + rule + " --fail-on none --format json --fix";
+    if (applicability == Applicability::kUnsafe) flags += " --unsafe-fixes";
+    if (fs::exists(rule_dir.path() / "before")) {
+      REQUIRE(fs::exists(rule_dir.path() / "after"));
+      TempDir dir;
+      CopyTree(rule_dir.path() / "before", dir.path());
+      // The findings of the rule before: each file of before/ that after/ changes has one with a fix.
+      CommandResult scan = RunSagelint("scan --select " + rule + " --fail-on none --format json .", dir.path());
+      std::vector<nlohmann::json> before = FindingsOf(scan.out, rule);
+      CHECK_FALSE(before.empty());
+      for (const nlohmann::json& f : before) {
+        INFO(f.dump());
+        CHECK(f.contains("fix"));
+      }
+      if (applicability == Applicability::kUnsafe) {
+        // Without --unsafe-fixes nothing changes.
+        RunSagelint("scan --select " + rule + " --fail-on none --fix .", dir.path());
+        CHECK(Tree(dir.path()) == Tree(rule_dir.path() / "before"));
+      }
+      CommandResult fixed = RunSagelint("scan" + flags + " .", dir.path());
+      INFO(fixed.err);
+      std::map<std::string, std::string> after = Tree(dir.path());
+      std::map<std::string, std::string> expected = Tree(rule_dir.path() / "after");
+      CHECK(after.size() == expected.size());
+      for (const auto& [rel, text] : expected) {
+        INFO(rel);
+        CHECK(after[rel] == text);
+      }
+      // What remains: no finding of the rule, and every file still parses.
+      CHECK(FindingsOf(fixed.out, rule).empty());
+      CHECK(FindingsOf(fixed.out, "SM000").empty());
+      // A second run changes nothing.
+      RunSagelint("scan" + flags + " .", dir.path());
+      CHECK(Tree(dir.path()) == expected);
+    }
+    if (fs::exists(rule_dir.path() / "nofix")) {
+      CommandResult scan = RunSagelint("scan --select " + rule + " --fail-on none --format json .",
+                                       (rule_dir.path() / "nofix").string());
+      std::vector<nlohmann::json> found = FindingsOf(scan.out, rule);
+      CHECK_FALSE(found.empty());
+      for (const nlohmann::json& f : found) {
+        INFO(f.dump());
+        CHECK_FALSE(f.contains("fix"));
+      }
+    }
+  }
+  // Every rule that has a fix has its fixtures.
+  for (const RuleInfo& r : AllRules()) {
+    if (RuleFix(r.id)) CHECK(rules_seen.count(std::string(r.id)) == 1);
+  }
+}
