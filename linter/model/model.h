@@ -215,7 +215,7 @@ struct Workload {
   Val spot;
   Val max_run_seconds;
   Val max_wait_seconds;
-  Val checkpoint;  // checkpoint S3 URI
+  Val checkpoint;   // checkpoint S3 URI
   Val output_path;  // the job's S3 output path (OutputDataConfig.S3OutputPath, output_path)
   Val keep_alive_seconds;
   Val input_mode;                 // the job-wide default input mode; absent = File
