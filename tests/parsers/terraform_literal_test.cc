@@ -276,3 +276,40 @@ TEST_CASE("a Studio app's settings block is its range, whole", "[terraform][fix]
   CHECK(a.range.end == SourcePos{14, 6});
   CHECK(a.idle_management.literal == m.At("main.tf", "\"DISABLED\""));
 }
+
+TEST_CASE("pre-commit: a stand-in's app settings block is no place in the named file", "[terraform][fix][precommit]") {
+  TfDir m;
+  m.Write("modules/studio/main.tf",
+          "variable \"idle\" {}\n"
+          "resource \"aws_sagemaker_domain\" \"d\" {\n"
+          "  domain_name = \"d\"\n"
+          "  default_user_settings {\n"
+          "    execution_role = \"arn:aws:iam::111122223333:role/s\"\n"
+          "    jupyter_lab_app_settings {\n"
+          "      app_lifecycle_management {\n"
+          "        idle_settings {\n"
+          "          lifecycle_management = var.idle\n"
+          "        }\n"
+          "      }\n"
+          "    }\n"
+          "  }\n"
+          "}\n");
+  m.Write("main.tf", "module \"studio\" {\n  source = \"./modules/studio\"\n  idle   = \"DISABLED\"\n}\n");
+  TerraformRoot root;
+  root.files.push_back({m.Shown("main.tf"), m.Abs("main.tf"), testing::ReadFileOrDie(m.Abs("main.tf")), "main.tf"});
+  root.named = {m.Shown("main.tf")};
+  m.opts.root = m.dir.path();
+  const Workload* stand_in = nullptr;
+  std::vector<FileResult> results = ParseTerraformModule(root, m.opts);
+  for (const FileResult& r : results) {
+    for (const Workload& w : r.workloads) {
+      if (w.stand_in) stand_in = &w;
+    }
+  }
+  REQUIRE(stand_in);
+  CHECK(stand_in->path == m.Shown("main.tf"));
+  REQUIRE(stand_in->apps.size() == 1);
+  CHECK_FALSE(stand_in->apps[0].range.valid());
+  CHECK(stand_in->apps[0].idle_management.range == m.At("main.tf", "\"DISABLED\""));
+  CHECK_FALSE(stand_in->apps[0].idle_management.literal.valid());
+}
