@@ -32,7 +32,7 @@ void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext&, Si
   if (!w.delete_statement.empty()) {
     FixChange cell;
     cell.op = FixChange::Op::kAppendCell;
-    cell.value = "# Clean up: delete the endpoint this notebook deployed, so that it stops billing.\n" +
+    cell.value = "# Clean up: delete the endpoints this notebook deployed, so that they stop billing.\n" +
                  w.delete_statement + "\n";
     r.fix = MakeFix(Applicability::kUnsafe, "append a clean-up cell: " + w.delete_statement, {std::move(cell)});
   }

@@ -90,6 +90,7 @@ class Mapper {
     const Node* stop = Obj(req, "StoppingCondition");
     w_->max_run_seconds = At(stop, "MaxRuntimeInSeconds");
     w_->max_wait_seconds = At(stop, "MaxWaitTimeInSeconds");
+    w_->output_path = At(Obj(req, "OutputDataConfig"), "S3OutputPath");
     const Node* cp = Obj(req, "CheckpointConfig");
     w_->checkpoint = At(cp, "S3Uri");
     if (!cp && Get(req, "CheckpointConfig").node) w_->checkpoint = Val::Unknown();

@@ -31,10 +31,12 @@ SourceRange RangeOf(SourcePos p) { return {p, p}; }
 class Extractor {
  public:
   // `scope`: the linking scope (the file, or the file and its document).
+  // `mentions`: the parameters' mentions in the template as written (see Template).
   Extractor(const Node& root, const SourceFile& file, const ResolveOptions& opts, std::string scope,
-            std::string label_suffix, FileResult* out, std::vector<std::string>* owners = nullptr)
+            std::string label_suffix, FileResult* out, std::vector<std::string>* owners = nullptr,
+            const std::map<std::string, int>* mentions = nullptr)
       : owners_(owners),
-        t_(root, opts),
+        t_(root, opts, mentions),
         file_(file),
         opts_(opts),
         scope_(std::move(scope)),
@@ -54,6 +56,8 @@ class Extractor {
       // `Properties: !If [Cond, {...}, {...}]`: each branch, under its condition.
       std::vector<std::pair<const Node*, std::string>> variants;
       Branches(res.Get("Properties"), "", &variants, 0);
+      // `cdk synth` wrote this resource: its source is the app, not this file.
+      bool synthesized = res.Find({"Metadata", "aws:cdk:path"}) != nullptr;
       for (const auto& [props, cond] : variants) {
         Workload w = base;
         if (!cond.empty()) w.condition = w.condition.empty() ? cond : w.condition + " and " + cond;
@@ -61,7 +65,10 @@ class Extractor {
           w.member_of = {ConstructMember::Kind::kAlternative, id, cond, static_cast<int>(variants.size())};
         }
         if (props && !props->is_map()) w.complete = false;
+        // A branch's value is no literal of its own: the resource's other branch may read the same finding.
+        t_.set_literals(variants.size() <= 1 && !synthesized);
         Resource(type->text, w, res, props);
+        t_.set_literals(true);
       }
       // A template `cdk synth` wrote names the construct each resource comes from.
       std::string suffix = label_suffix_;
@@ -265,7 +272,11 @@ class Extractor {
       Val literal = t_.Resolve(cfg);
       bool uses = (target && *target == base.name) ||
                   (literal.known() && config_name.known() && literal.text == config_name.text);
-      if (uses) deployers.push_back({Ref(id), t_.Resolve(res.Find({"Properties", "EndpointName"}))});
+      if (uses) {
+        Val name = t_.Resolve(res.Find({"Properties", "EndpointName"}));
+        name.literal = {};  // the endpoint's, read by every variant
+        deployers.push_back({Ref(id), std::move(name)});
+      }
     }
     bool async = props->Get("AsyncInferenceConfig") != nullptr;
     Val image, framework;
@@ -315,6 +326,7 @@ class Extractor {
         aws::ChooseServedImage(t_.Resolve(c.Get("Image")), &w->image);
       }
     }
+    w->image.literal = {};  // the model's, which other variants may serve
   }
 
   void Studio(Workload w, const Node* props, WorkloadKind kind) {
@@ -654,6 +666,7 @@ class Extractor {
         if (!name || !name->is_scalar()) continue;
         Val def = inner(p.Get("DefaultValue"));
         if (def.known()) def.origin = "pipeline parameter " + name->text + " default";
+        def.literal = {};  // every step may read a pipeline parameter
         defaults[name->text] = def;
       }
     }
@@ -719,6 +732,13 @@ struct LoopBudget {
   std::optional<ParseError> exceeded;
 };
 
+void MarkShared(Node* n, int depth) {
+  n->shared = true;
+  if (depth > 400) return;  // deeper than any document loads
+  for (Node& i : n->items) MarkShared(&i, depth + 1);
+  for (auto& e : n->entries) MarkShared(&e.second, depth + 1);
+}
+
 // `node` with the loop identifier replaced by `value`: ${Id} and &{Id} in
 // texts and keys, and `Ref: Id`. Stops copying once the budget is spent.
 Node Substitute(const Node& node, const std::string& id, const std::string& value, int depth, LoopBudget* budget) {
@@ -746,9 +766,14 @@ Node Substitute(const Node& node, const std::string& id, const std::string& valu
   out.kind = node.kind;
   out.tag = node.tag;
   out.quoted = node.quoted;
+  out.shared = true;
   out.pos = node.pos;
   out.key_pos = node.key_pos;
-  if (depth > 64 || budget->nodes > LoopBudget::kMaxNodes) return node;
+  if (depth > 64 || budget->nodes > LoopBudget::kMaxNodes) {
+    Node copy = node;  // one copy per value of the loop
+    MarkShared(&copy, depth);
+    return copy;
+  }
   if (out.is_scalar()) out.text = text(node.text);
   out.entries.reserve(node.entries.size());
   for (const auto& [k, v] : node.entries)
@@ -901,6 +926,8 @@ FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opt
   for (size_t d = 0; d < docs.size(); ++d) {
     cfn::Node& root = docs[d];
     if (!root.is_map()) continue;
+    // Counted in the template as written, before its loops are expanded.
+    std::map<std::string, int> mentions = cfn::CountParameterMentions(root);
     std::string scope = file.path, suffix;
     if (docs.size() > 1) {
       scope += "#document" + std::to_string(d + 1);
@@ -911,7 +938,7 @@ FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opt
       bool loops = std::any_of(resources->entries.begin(), resources->entries.end(),
                                [](const auto& e) { return e.first.rfind("Fn::ForEach::", 0) == 0; });
       if (loops) {
-        cfn::Template t(root, opts);
+        cfn::Template t(root, opts, &mentions);
         cfn::Node expanded;
         std::set<std::string> names;
         cfn::LoopBudget budget;
@@ -927,7 +954,7 @@ FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opt
         }
       }
     }
-    cfn::Extractor(root, file, opts, scope, suffix, &result).Run();
+    cfn::Extractor(root, file, opts, scope, suffix, &result, nullptr, &mentions).Run();
   }
   return result;
 }

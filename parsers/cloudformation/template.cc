@@ -1,5 +1,6 @@
 #include "parsers/cloudformation/template.h"
 
+#include <algorithm>
 #include <set>
 
 #include "parsers/aws/request.h"
@@ -31,6 +32,53 @@ std::string Combine(const std::string& a, const std::string& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
   return a + " and " + b;
+}
+
+// The token of a scalar as written (quotes included), where it is one node's
+// alone: not under an anchor or copied from one, not built (a loop's copy).
+SourceRange LiteralOf(const Node& n) {
+  if (!n.is_scalar() || n.shared || !n.tag.empty() || !n.end.valid() || n.end_offset <= n.offset) return {};
+  return {n.pos, n.end};
+}
+
+// `v` (and its alternatives) without a literal: a value computed from it.
+Val NoLiteral(Val v) {
+  v.literal = {};
+  v.literal_path.clear();
+  for (Val& a : v.alternatives) a = NoLiteral(std::move(a));
+  return v;
+}
+
+constexpr int kMaxMentions = 1 << 20;
+
+void CountMentions(const Node& n, int weight, std::map<std::string, int>* out, int depth) {
+  if (depth > 400) return;  // deeper than any document loads
+  auto add = [&](std::string_view name) {
+    int& c = (*out)[std::string(name)];
+    c = std::min(kMaxMentions, c + weight);
+  };
+  const Node* args = nullptr;
+  std::string fn = IntrinsicName(n, &args);
+  if (fn == "Ref" && args->is_scalar()) {
+    add(args->text);
+  } else if (fn == "Fn::Sub") {
+    const Node* tmpl = args->is_seq() && !args->items.empty() ? &args->items[0] : args;
+    if (tmpl->is_scalar()) {
+      WalkSub(
+          tmpl->text, [](std::string_view) {},
+          [&](std::string_view name) {
+            add(name.substr(0, name.find('.')));
+            return true;
+          });
+    }
+  } else if ((fn == "Fn::ValueOf" || fn == "Fn::ValueOfAll") && args->is_seq() && !args->items.empty() &&
+             args->items[0].is_scalar()) {
+    add(args->items[0].text);
+  }
+  for (const Node& i : n.items) CountMentions(i, weight, out, depth + 1);
+  for (const auto& [k, v] : n.entries) {
+    CountMentions(v, k.rfind("Fn::ForEach::", 0) == 0 ? 2 : weight, out, depth + 1);
+  }
 }
 
 // Prefixes every alternative of `v` with `cond`.
@@ -74,8 +122,17 @@ std::optional<std::string> KnownText(const Val& v) {
   return std::nullopt;
 }
 
-Template::Template(const Node& root, const ResolveOptions& opts)
-    : root_(root), overrides_(opts.cfn_parameters), sources_(opts.cfn_parameter_sources) {
+std::map<std::string, int> CountParameterMentions(const Node& root) {
+  std::map<std::string, int> out;
+  CountMentions(root, 1, &out, 0);
+  return out;
+}
+
+Template::Template(const Node& root, const ResolveOptions& opts, const std::map<std::string, int>* mentions)
+    : root_(root),
+      mentions_(mentions ? *mentions : CountParameterMentions(root)),
+      overrides_(opts.cfn_parameters),
+      sources_(opts.cfn_parameter_sources) {
   params_ = root.Get("Parameters");
   mappings_ = root.Get("Mappings");
   resources_ = root.Get("Resources");
@@ -139,6 +196,11 @@ Val Template::Eval(const Node* n, Mode mode, int depth) const {
         }
         return Val::Known(text, At(*n));
       }
+      if (mode == Mode::kValue && literals_) {
+        Val v = Val::Known(n->text, At(*n));
+        v.literal = LiteralOf(*n);
+        return v;
+      }
       return Val::Known(n->text, At(*n));
     default:
       return Val::Unknown(At(*n), "a structured value");
@@ -157,7 +219,15 @@ Val Template::RefValue(std::string_view name, const Node& at, Mode mode) const {
     }
     const Node* def = p->Get("Default");
     if (def && def->is_scalar()) {
-      return Val::Known(def->text, At(at), "parameter " + std::string(name) + " default");
+      Val v = Val::Known(def->text, At(at), "parameter " + std::string(name) + " default");
+      // The default is this setting's alone when nothing else mentions the
+      // parameter; a new default must stay within what the parameter allows.
+      auto m = mentions_.find(std::string(name));
+      if (mode == Mode::kValue && literals_ && m != mentions_.end() && m->second == 1 && !p->Get("AllowedValues") &&
+          !p->Get("AllowedPattern")) {
+        v.literal = LiteralOf(*def);
+      }
+      return v;
     }
     if (mode == Mode::kScript) return Val::Known("${" + std::string(name) + "}", At(at));
     return Val::Unknown(At(at), "parameter " + std::string(name) + " has no default");
@@ -243,7 +313,7 @@ Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, M
     return Val::Unknown(At(at));
   }
   if (fn == "Fn::Sub") return SubValue(args, at, mode, depth);
-  if (fn == "Fn::Base64") return Eval(&args, mode, depth + 1);
+  if (fn == "Fn::Base64") return NoLiteral(Eval(&args, mode, depth + 1));
   if (fn == "Fn::Join") {
     const Node* delim = arg(0);
     const Node* list = arg(1);
@@ -275,14 +345,15 @@ Val Template::Intrinsic(std::string_view fn, const Node& args, const Node& at, M
     if (!i || !list || !list->is_seq() || *i < 0 || *i >= static_cast<double>(list->items.size())) {
       return Val::Unknown(At(at), "Fn::Select of a computed list");
     }
-    return Eval(&list->items[static_cast<size_t>(*i)], mode, depth + 1);
+    return NoLiteral(Eval(&list->items[static_cast<size_t>(*i)], mode, depth + 1));
   }
   if (fn == "Fn::If") {
     const Node* cond = arg(0);
     if (!cond || !cond->is_scalar() || !arg(1) || !arg(2)) return Val::Unknown(At(at));
     if (mode == Mode::kScript) return Val::Known("${if " + cond->text + "}", At(at));
-    Val yes = WithCondition(Eval(arg(1), mode, depth + 1), "condition " + cond->text + " is true");
-    Val no = WithCondition(Eval(arg(2), mode, depth + 1), "condition " + cond->text + " is false");
+    // A conditional value is no literal's alone: its fix would leave the other branch.
+    Val yes = WithCondition(NoLiteral(Eval(arg(1), mode, depth + 1)), "condition " + cond->text + " is true");
+    Val no = WithCondition(NoLiteral(Eval(arg(2), mode, depth + 1)), "condition " + cond->text + " is false");
     if (!yes.range.valid()) yes.range = At(*arg(1));
     if (!no.range.valid()) no.range = At(*arg(2));
     std::vector<Val> alts;

@@ -18,9 +18,23 @@ namespace sagelint::cfn {
 // In link texts, a reference to a resource is written \x01LogicalId\x01.
 inline constexpr char kRefMark = '\x01';
 
+// How many times each parameter is mentioned in a template: `Ref`, `${P}` in
+// an `Fn::Sub` template, `Fn::ValueOf` in Rules; anywhere (Conditions,
+// Outputs, Rules, mapping keys), and twice inside an `Fn::ForEach` body, which
+// stands for one copy per value.
+std::map<std::string, int> CountParameterMentions(const Node& root);
+
 class Template {
  public:
-  Template(const Node& root, const ResolveOptions& opts);
+  // `mentions`: the parameters' mentions when `root` is not the template as
+  // written (its loops expanded); counted in `root` otherwise.
+  Template(const Node& root, const ResolveOptions& opts, const std::map<std::string, int>* mentions = nullptr);
+
+  // Whether known values carry the literal a fix may edit (Val::literal, SPEC
+  // §13): a scalar at the use site, or a parameter's Default that nothing
+  // overrides and nothing else mentions. Off while a workload that is one
+  // branch of its resource's `Properties: !If` is read.
+  void set_literals(bool on) { literals_ = on; }
 
   // The value of a property node; nullptr is Absent.
   Val Resolve(const Node* n) const;
@@ -58,6 +72,8 @@ class Template {
   Val SubValue(const Node& args, const Node& at, Mode mode, int depth) const;
 
   const Node& root_;
+  bool literals_ = true;
+  std::map<std::string, int> mentions_;
   const Node* params_ = nullptr;
   const Node* mappings_ = nullptr;
   const Node* resources_ = nullptr;

@@ -509,8 +509,17 @@ class Builder {
     return c;
   }
 
-  // `&name`: kept with its cost, which every `*name` pays in full.
-  void Remember(std::string name, const Node& node) {
+  // The tree's depth is bounded (limits_.max_depth) as it is built.
+  static void MarkShared(Node* n) {
+    n->shared = true;
+    for (Node& i : n->items) MarkShared(&i);
+    for (auto& e : n->entries) MarkShared(&e.second);
+  }
+
+  // `&name`: kept with its cost, which every `*name` pays in full. The node
+  // and every copy of it are shared.
+  void Remember(std::string name, Node& node) {
+    MarkShared(&node);
     Anchored& a = anchors_[std::move(name)];
     a.node = node;
     a.cost = Measure(node, 0);

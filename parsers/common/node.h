@@ -26,6 +26,9 @@ struct Node {
   std::string tag;   // a local tag such as "!Ref", "!GetAtt"; empty when none
   std::string text;  // scalar text
   bool quoted = false;
+  // Written under an anchor (`&a`) or copied from one (`*a`, a `<<` merge, a
+  // loop's body): the text at its range may stand for several nodes.
+  bool shared = false;
   SourcePos pos;
   // Where the node ends (just past its last character: a quoted scalar's
   // closing quote, a flow collection's bracket; a block collection ends where

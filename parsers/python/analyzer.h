@@ -480,6 +480,32 @@ class Analyzer {
   VId SharedValue(const std::string& name);
   std::string ResolveStarImport(std::string_view name) const;
 
+  // ---- literal.cc: literal sites for fixes (SPEC §13) ------------------------------
+  TSNode root_{};
+  // The call whose arguments ToVal reads: a value written in it as a literal
+  // (or as a constant read only there) gets its literal site. Null: none.
+  mutable TSNode lit_call_{};
+  struct ConstantSite {
+    int mentions = 0;     // the name as a variable anywhere in the file
+    int assignments = 0;  // module-level `name = …` statements
+    TSNode literal{};     // the value of the last of them
+  };
+  mutable std::optional<std::unordered_map<std::string_view, ConstantSite>> constants_;
+  bool PlainLiteral(TSNode token, const Value& value) const;
+  TSNode ConstantLiteral(TSNode read) const;
+  // A token's range as stored (a notebook's: in the .ipynb text, escapes
+  // counted); invalid where it cannot be placed exactly.
+  SourceRange TokenRange(TSNode token) const;
+  SourceRange LiteralSite(const Ev& e) const;
+  // boto3 request values with a literal site, by the position of their node.
+  std::map<std::pair<int, int>, SourceRange> request_literals_;
+  // A statement that deletes the endpoint predictor `id` deployed, in the
+  // code's own names; empty where the code names nothing usable.
+  std::string PredictorDeleteStatement(int id) const;
+  // `client.delete_endpoint(EndpointName="name")` for an endpoint a boto3
+  // create_endpoint `call` made under the known `name`.
+  std::string ClientDeleteStatement(TSNode call, const std::string& name) const;
+
   // ---- emit.cc ---------------------------------------------------------------
   void Emit();
   std::optional<Ev> Arg(const Args& a, std::initializer_list<std::string_view> names, int position = -1) const;

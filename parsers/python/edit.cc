@@ -1,12 +1,379 @@
-// Fix edits for this format (SPEC §13): see parsers/frontend.h.
+// Fix edits for Python source (SPEC §13): see parsers/frontend.h and edit.h.
+//
+// The call or value a change names is found by its range in the tree-sitter
+// tree. An inserted argument or dict entry goes beside its siblings: on a new
+// line with the last one's indentation (and a trailing comma when the last one
+// has one) where each sits on its own line, else `, kw=value` after the last.
+// A removed one takes its comma along, and its line when it is alone there.
+#include "parsers/python/edit.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "parsers/common/tree_sitter.h"
 #include "parsers/frontend.h"
+#include "parsers/python/grammar.h"
 
 namespace sagelint {
+namespace py {
+namespace {
+
+constexpr int kDeadlineMs = 3000;
+
+class Source {
+ public:
+  Source(std::string_view src) : src_(src), g_(PythonGrammar()) { tree_ = ts::Parse(g_.language, src, kDeadlineMs); }
+  bool ok() const { return static_cast<bool>(tree_); }
+  TSNode Root() const { return ts_tree_root_node(tree_.get()); }
+  std::string_view T(TSNode n) const { return ts::Text(n, src_); }
+  N Kind(TSNode n) const { return g_.Kind(n); }
+  const Grammar& g() const { return g_; }
+  std::string_view src() const { return src_; }
+
+  // The innermost node of `kind` spanning exactly [b, e).
+  TSNode Exact(size_t b, size_t e, N kind) const {
+    TSNode n = ts_node_descendant_for_byte_range(Root(), static_cast<uint32_t>(b), static_cast<uint32_t>(e));
+    for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+      if (ts_node_start_byte(n) < b || ts_node_end_byte(n) > e) break;
+      if (ts_node_start_byte(n) == b && ts_node_end_byte(n) == e && (kind == N::kOther || Kind(n) == kind)) return n;
+    }
+    return {};
+  }
+
+ private:
+  std::string_view src_;
+  const Grammar& g_;
+  ts::Tree tree_;
+};
+
+// A container's elements (arguments, dict entries), comments aside.
+std::vector<TSNode> Elements(const Source& s, TSNode container) {
+  std::vector<TSNode> out;
+  for (uint32_t i = 0, n = ts_node_named_child_count(container); i < n; ++i) {
+    TSNode c = ts_node_named_child(container, i);
+    if (s.Kind(c) != N::kComment) out.push_back(c);
+  }
+  return out;
+}
+
+// The `,` right after `element` inside its container (comments skipped), or null.
+TSNode CommaAfter(const Source& s, TSNode element) {
+  for (TSNode n = ts_node_next_sibling(element); !ts_node_is_null(n); n = ts_node_next_sibling(n)) {
+    if (s.Kind(n) == N::kComment) continue;
+    return s.T(n) == "," && !ts_node_is_named(n) ? n : TSNode{};
+  }
+  return {};
+}
+
+size_t LineStart(std::string_view src, size_t at) {
+  size_t nl = at == 0 ? std::string_view::npos : src.rfind('\n', at - 1);
+  return nl == std::string_view::npos ? 0 : nl + 1;
+}
+size_t LineEnd(std::string_view src, size_t at) {
+  size_t nl = src.find('\n', at);
+  return nl == std::string_view::npos ? src.size() : nl;
+}
+bool Blank(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
+// Whitespace, then perhaps a comment, to the end of the line.
+bool BlankOrComment(std::string_view s) {
+  size_t at = s.find_first_not_of(" \t\r");
+  return at == std::string_view::npos || s[at] == '#';
+}
+
+// The new element `text` added to `container` (an argument list or a dict)
+// beside its last element. Always a pure insertion, so that several of one
+// fix at the same place read in order.
+std::optional<TextEdit> InsertElement(const Source& s, TSNode container, const std::string& text) {
+  std::string_view src = s.src();
+  std::vector<TSNode> elements = Elements(s, container);
+  size_t open = ts_node_start_byte(container) + 1;
+  if (elements.empty()) {
+    // `f()` / `{}`: the only element, inside the brackets.
+    if (ts_node_end_byte(container) < open + 1) return std::nullopt;
+    return TextEdit{open, open, text};
+  }
+  TSNode last = elements.back();
+  size_t start = ts_node_start_byte(last), end = ts_node_end_byte(last);
+  size_t line = LineStart(src, start);
+  bool own_line = Blank(src.substr(line, start - line)) && line >= open;
+  TSNode comma = CommaAfter(s, last);
+  if (!own_line) return TextEdit{end, end, ", " + text};
+  std::string indent(src.substr(line, start - line));
+  size_t line_end = LineEnd(src, start);
+  const std::string nl = line_end > 0 && line_end < src.size() && src[line_end - 1] == '\r' ? "\r\n" : "\n";
+  size_t close = ts_node_end_byte(container) - 1;
+  if (!ts_node_is_null(comma)) {
+    size_t after = ts_node_end_byte(comma);
+    size_t eol = LineEnd(src, after);
+    if (eol < close && BlankOrComment(src.substr(after, eol - after))) {
+      // `last,` ends its line (a comment may follow): the new element on a line of its own.
+      size_t at = eol > after && src[eol - 1] == '\r' ? eol - 1 : eol;
+      return TextEdit{at, at, nl + indent + text + ","};
+    }
+    return TextEdit{after, after, " " + text + ","};
+  }
+  // A comment after the last element stays with it: the new one goes beside it.
+  size_t eol = LineEnd(src, end);
+  if (src.substr(end, eol - end).find('#') != std::string_view::npos) return TextEdit{end, end, ", " + text};
+  return TextEdit{end, end, "," + nl + indent + text};
+}
+
+// `element` (an argument or a dict entry) removed from its container with its comma.
+std::optional<TextEdit> RemoveElement(const Source& s, TSNode container, TSNode element) {
+  std::string_view src = s.src();
+  std::vector<TSNode> elements = Elements(s, container);
+  size_t index = 0;
+  while (index < elements.size() && !ts_node_eq(elements[index], element)) ++index;
+  if (index == elements.size()) return std::nullopt;
+  size_t start = ts_node_start_byte(element), end = ts_node_end_byte(element);
+  TSNode comma = CommaAfter(s, element);
+  size_t stop = ts_node_is_null(comma) ? end : ts_node_end_byte(comma);
+  size_t line = LineStart(src, start), eol = LineEnd(src, stop);
+  size_t close = ts_node_end_byte(container) - 1;
+  // Alone on its line(s): the lines go.
+  if (Blank(src.substr(line, start - line)) && eol < close && BlankOrComment(src.substr(stop, eol - stop)) &&
+      line > ts_node_start_byte(container)) {
+    bool other_on_line = false;
+    for (TSNode e : elements) {
+      if (ts_node_eq(e, element)) continue;
+      size_t b = ts_node_start_byte(e), f = ts_node_end_byte(e);
+      if ((b >= line && b <= eol) || (f >= line && f <= eol)) other_on_line = true;
+    }
+    if (!other_on_line) return TextEdit{line, eol + 1, ""};
+  }
+  if (!ts_node_is_null(comma)) {
+    size_t after = stop;
+    while (after < src.size() && (src[after] == ' ' || src[after] == '\t')) ++after;
+    return TextEdit{start, after, ""};
+  }
+  if (index > 0) return TextEdit{ts_node_end_byte(elements[index - 1]), end, ""};
+  return TextEdit{start, end, ""};
+}
+
+// The quote the code's strings use near `n` (its first plain string), else ".
+char QuoteOf(const Source& s, TSNode n) {
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  char quote = '"';
+  for (bool more = true; more;) {
+    TSNode c = ts_tree_cursor_current_node(&cur);
+    if (s.Kind(c) == N::kString) {
+      std::string_view t = s.T(c);
+      if (!t.empty() && (t[0] == '"' || t[0] == '\'')) {
+        quote = t[0];
+        break;
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+      if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), n)) {
+        more = false;
+        break;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&cur);
+  return quote;
+}
+
+std::string PyString(const std::string& text, char quote) {
+  std::string out(1, quote);
+  for (char c : text) {
+    if (c == '\\' || c == quote) out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + quote;
+}
+
+// A JSON value as a Python literal; nullopt for anything but a scalar.
+std::optional<std::string> PyValue(const std::string& json, char quote) {
+  nlohmann::json v = nlohmann::json::parse(json, nullptr, false);
+  if (v.is_discarded()) return std::nullopt;
+  if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
+  if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+  if (v.is_number_float()) return v.dump();
+  if (v.is_string()) return PyString(v.get<std::string>(), quote);
+  return std::nullopt;
+}
+
+// The name a call's function ends with: `PyTorch` in `sagemaker.pytorch.PyTorch(`.
+std::string_view CalleeName(const Source& s, TSNode call) {
+  TSNode fn = s.g().Field(call, s.g().f_function);
+  if (s.Kind(fn) == N::kIdentifier) return s.T(fn);
+  if (s.Kind(fn) == N::kAttribute) return s.T(s.g().Field(fn, s.g().f_attribute));
+  return {};
+}
+
+// The SDK class a local name stands for: itself, or what `from sagemaker… import X as name` imports.
+std::string_view ImportedClass(const Source& s, std::string_view name) {
+  if (IsEstimatorClassName(name)) return name;
+  TSNode root = s.Root();
+  for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+    TSNode st = ts_node_named_child(root, i);
+    if (s.Kind(st) != N::kImportFromStatement) continue;
+    if (!s.T(s.g().Field(st, s.g().f_module_name)).starts_with("sagemaker")) continue;
+    for (uint32_t k = 0, m = ts_node_named_child_count(st); k < m; ++k) {
+      TSNode a = ts_node_named_child(st, k);
+      if (s.Kind(a) != N::kAliasedImport) continue;
+      if (s.T(s.g().Field(a, s.g().f_alias)) == name) return s.T(s.g().Field(a, s.g().f_name));
+    }
+  }
+  return name;
+}
+
+// The keyword argument `name` of an argument list, or null.
+TSNode Keyword(const Source& s, TSNode args, std::string_view name) {
+  for (TSNode e : Elements(s, args)) {
+    if (s.Kind(e) == N::kKeywordArgument && s.T(s.g().Field(e, s.g().f_name)) == name) return e;
+  }
+  return {};
+}
+bool HasSpread(const Source& s, TSNode args) {
+  for (TSNode e : Elements(s, args)) {
+    if (s.Kind(e) == N::kDictionarySplat) return true;
+  }
+  return false;
+}
+
+// A dict literal's entry whose key is the string `key`, or null.
+TSNode Entry(const Source& s, TSNode dict, std::string_view key) {
+  for (TSNode e : Elements(s, dict)) {
+    if (s.Kind(e) != N::kPair) continue;
+    std::string_view k = s.T(s.g().Field(e, s.g().f_key));
+    if (k.size() >= 2 && (k[0] == '"' || k[0] == '\'') && k.substr(1, k.size() - 2) == key) return e;
+  }
+  return {};
+}
+
+std::optional<TextEdit> InsertIntoCall(const Source& s, TSNode call, const FixChange& c) {
+  TSNode args = s.g().Field(call, s.g().f_arguments);
+  if (s.Kind(args) != N::kArgumentList) return std::nullopt;
+  char quote = QuoteOf(s, args);
+  std::optional<std::string> value = PyValue(c.value, quote);
+  if (!value) return std::nullopt;
+  std::string_view callee = CalleeName(s, call);
+  auto keyword = [&](std::string_view k) { return !ts_node_is_null(Keyword(s, args, k)); };
+  if (callee == "create_training_job") {
+    // boto3: the request's PascalCase members.
+    auto q = [&](std::string_view k) { return PyString(std::string(k), quote); };
+    auto into_dict = [&](std::string_view member, std::string_view key) -> std::optional<TextEdit> {
+      TSNode kw = Keyword(s, args, member);
+      if (ts_node_is_null(kw)) return std::nullopt;
+      TSNode dict = s.g().Field(kw, s.g().f_value);
+      if (s.Kind(dict) != N::kDictionary || !ts_node_is_null(Entry(s, dict, key))) return std::nullopt;
+      return InsertElement(s, dict, q(key) + ": " + *value);
+    };
+    if (c.field == "max_wait_seconds") {
+      if (keyword("StoppingCondition")) return into_dict("StoppingCondition", "MaxWaitTimeInSeconds");
+      if (HasSpread(s, args)) return std::nullopt;
+      return InsertElement(s, args, "StoppingCondition={" + q("MaxWaitTimeInSeconds") + ": " + *value + "}");
+    }
+    if (c.field == "input_mode") return into_dict("AlgorithmSpecification", "TrainingInputMode");
+    std::string member = c.field == "spot"         ? "EnableManagedSpotTraining"
+                         : c.field == "checkpoint" ? "CheckpointConfig"
+                                                   : "";
+    if (member.empty() || keyword(member) || HasSpread(s, args)) return std::nullopt;
+    if (c.field == "checkpoint") return InsertElement(s, args, member + "={" + q("S3Uri") + ": " + *value + "}");
+    return InsertElement(s, args, member + "=" + *value);
+  }
+  if (!IsEstimatorClassName(ImportedClass(s, callee))) return std::nullopt;
+  // SDK v1 spelled some of them with a `train_` prefix.
+  bool v1 = keyword("train_instance_type") || keyword("train_instance_count");
+  std::string kw = c.field == "max_wait_seconds" ? "max_wait"
+                   : c.field == "spot"           ? "use_spot_instances"
+                   : c.field == "checkpoint"     ? "checkpoint_s3_uri"
+                   : c.field == "input_mode"     ? "input_mode"
+                                                 : "";
+  if (kw.empty() || keyword(kw) || keyword("train_" + kw) || HasSpread(s, args)) return std::nullopt;
+  if (v1 && (kw == "max_wait" || kw == "use_spot_instances")) kw = "train_" + kw;
+  return InsertElement(s, args, kw + "=" + *value);
+}
+
+bool RemovableName(const std::string& field, std::string_view name) {
+  if (field == "accelerator_type") return name == "accelerator_type" || name == "AcceleratorType";
+  if (field == "max_wait_seconds") {
+    return name == "max_wait" || name == "train_max_wait" || name == "max_wait_time_in_seconds" ||
+           name == "MaxWaitTimeInSeconds";
+  }
+  return false;
+}
+
+std::optional<TextEdit> RemoveAt(const Source& s, TSNode value, const FixChange& c) {
+  TSNode member = ts_node_parent(value);
+  const Grammar& g = s.g();
+  if (s.Kind(member) == N::kKeywordArgument && ts_node_eq(g.Field(member, g.f_value), value)) {
+    if (!RemovableName(c.field, s.T(g.Field(member, g.f_name)))) return std::nullopt;
+    TSNode args = ts_node_parent(member), call = ts_node_parent(args);
+    if (s.Kind(args) != N::kArgumentList || s.Kind(call) != N::kCall || CalleeName(s, call) == "dict") {
+      return std::nullopt;  // a dict() of arguments may be shared
+    }
+    return RemoveElement(s, args, member);
+  }
+  if (s.Kind(member) == N::kPair && ts_node_eq(g.Field(member, g.f_value), value)) {
+    std::string_view key = s.T(g.Field(member, g.f_key));
+    if (key.size() < 2 || (key[0] != '"' && key[0] != '\'') || !RemovableName(c.field, key.substr(1, key.size() - 2)))
+      return std::nullopt;
+    TSNode dict = ts_node_parent(member);
+    if (Elements(s, dict).size() < 2) return std::nullopt;  // the dict would be left empty
+    // The dict is written in a call's arguments (not bound to a name others may read).
+    TSNode up = ts_node_parent(dict);
+    while (!ts_node_is_null(up) && (s.Kind(up) == N::kPair || s.Kind(up) == N::kDictionary || s.Kind(up) == N::kList))
+      up = ts_node_parent(up);
+    if (s.Kind(up) != N::kKeywordArgument || s.Kind(ts_node_parent(up)) != N::kArgumentList ||
+        CalleeName(s, ts_node_parent(ts_node_parent(up))) == "dict") {
+      return std::nullopt;
+    }
+    return RemoveElement(s, dict, member);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<TextEdit> EditSource(std::string_view src, const FixChange& c) {
+  std::optional<size_t> b = OffsetOf(src, c.range.begin), e = OffsetOf(src, c.range.end);
+  if (!b || !e || *e < *b) return std::nullopt;
+  Source s(src);
+  if (!s.ok()) return std::nullopt;
+  if (c.op == FixChange::Op::kInsert) {
+    TSNode call = s.Exact(*b, *e, N::kCall);
+    if (ts_node_is_null(call)) return std::nullopt;
+    return InsertIntoCall(s, call, c);
+  }
+  if (c.op == FixChange::Op::kRemove) {
+    // The value of an argument or entry that starts there (and ends there,
+    // where the range has an end: request values are placed at their start).
+    TSNode n = ts_node_descendant_for_byte_range(s.Root(), static_cast<uint32_t>(*b),
+                                                 static_cast<uint32_t>(std::max(*e, *b + 1)));
+    for (; !ts_node_is_null(n) && ts_node_start_byte(n) == *b; n = ts_node_parent(n)) {
+      TSNode p = ts_node_parent(n);
+      N pk = s.Kind(p);
+      if ((pk == N::kKeywordArgument || pk == N::kPair) && ts_node_eq(s.g().Field(p, s.g().f_value), n)) {
+        if (*e != *b && ts_node_end_byte(n) != *e) return std::nullopt;
+        return RemoveAt(s, n, c);
+      }
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace py
 
 std::optional<TextEdit> EditPython(std::string_view text, const FixChange& change) {
-  (void)text;
-  (void)change;
-  return std::nullopt;
+  // Positions count the bytes as stored; a byte-order mark is not Python.
+  if (text.substr(0, 3) != "\xEF\xBB\xBF") return py::EditSource(text, change);
+  FixChange c = change;
+  if (c.range.begin.line == 1) c.range.begin.column -= 3;
+  if (c.range.end.line == 1) c.range.end.column -= 3;
+  std::optional<TextEdit> e = py::EditSource(text.substr(3), c);
+  if (e) e->begin += 3, e->end += 3;
+  return e;
 }
 
 }  // namespace sagelint

@@ -55,19 +55,20 @@ std::pair<int, int> ComputePositions(const Object& o) {
 
 // Calls `fn` with every value of a workload, its groups' and channels' included.
 void ForEachVal(Workload& w, const std::function<void(Val&)>& fn) {
-  for (Val* v : {&w.instance_type,      &w.instance_count,
-                 &w.volume_gb,          &w.image,
-                 &w.framework,          &w.spot,
-                 &w.max_run_seconds,    &w.max_wait_seconds,
-                 &w.checkpoint,         &w.keep_alive_seconds,
-                 &w.input_mode,         &w.accelerator_type,
-                 &w.serverless,         &w.async_inference,
-                 &w.managed_scaling,    &w.endpoint_name,
-                 &w.variant_name,       &w.deleted,
-                 &w.service_namespace,  &w.resource_id,
-                 &w.scalable_dimension, &w.min_capacity,
-                 &w.max_capacity,       &w.lifecycle_config,
-                 &w.on_start,           &w.on_create}) {
+  for (Val* v : {&w.instance_type,    &w.instance_count,
+                 &w.volume_gb,        &w.image,
+                 &w.framework,        &w.spot,
+                 &w.max_run_seconds,  &w.max_wait_seconds,
+                 &w.checkpoint,       &w.keep_alive_seconds,
+                 &w.output_path,      &w.input_mode,
+                 &w.accelerator_type, &w.serverless,
+                 &w.async_inference,  &w.managed_scaling,
+                 &w.endpoint_name,    &w.variant_name,
+                 &w.deleted,          &w.service_namespace,
+                 &w.resource_id,      &w.scalable_dimension,
+                 &w.min_capacity,     &w.max_capacity,
+                 &w.lifecycle_config, &w.on_start,
+                 &w.on_create}) {
     fn(*v);
   }
   for (InstanceGroup& g : w.instance_groups) {
@@ -112,8 +113,11 @@ Val Analyzer::ToVal(const std::optional<Ev>& e) const {
       return Val::Absent(range);
     case VK::kStr:
     case VK::kNum:
-    case VK::kBool:
-      return Val::Known(v.text, range, v.origin);
+    case VK::kBool: {
+      Val out = Val::Known(v.text, range, v.origin);
+      out.literal = LiteralSite(*e);
+      return out;
+    }
     case VK::kOneOf: {
       std::vector<Val> alts;
       for (const Alt& a : v.alts) {
@@ -122,6 +126,7 @@ Val Analyzer::ToVal(const std::optional<Ev>& e) const {
           // Nested conditions were flattened when the value was built; keep it plain.
           x = Val::Unknown(x.range);
         }
+        x.literal = {};  // one of several: no single literal to edit
         x.condition = a.cond;
         alts.push_back(std::move(x));
       }
@@ -335,6 +340,7 @@ void Analyzer::EstimatorSettings(const Object& o, Workload& w) {
   w.max_wait_seconds = ToVal(Arg(a, {"max_wait", "train_max_wait"}));
   w.spot = ToVal(Arg(a, {"use_spot_instances", "train_use_spot_instances"}));
   w.checkpoint = ToVal(Arg(a, {"checkpoint_s3_uri"}));
+  w.output_path = ToVal(Arg(a, {"output_path"}));
   w.keep_alive_seconds = ToVal(Arg(a, {"keep_alive_period_in_seconds"}));
   w.input_mode = ToVal(Arg(a, {"input_mode"}));
   if (o.jumpstart && w.instance_type.absent() && w.instance_groups.empty()) {
@@ -412,7 +418,12 @@ void Analyzer::EmitTraining(const Object& settings_from, WorkloadKind kind, cons
   }
   if (auto session = Arg(settings_from.args, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
   if (LocalWorkload(w)) return;
-  for (const Args& fit : fits) ChannelsFromInputs(w, Arg(fit, {"inputs", "input_data_config"}, 0));
+  TSNode settings_call = lit_call_;
+  for (const Args& fit : fits) {
+    lit_call_ = ts_node_is_null(settings_call) ? TSNode{} : fit.call;
+    ChannelsFromInputs(w, Arg(fit, {"inputs", "input_data_config"}, 0));
+  }
+  lit_call_ = settings_call;
   out_->workloads.push_back(std::move(w));
 }
 
@@ -687,6 +698,7 @@ void Analyzer::EmitPredictor(int id) {
   w.keys.push_back(aws::VariantKey(p.key, "AllTraffic"));
   if (src) SourceImage(*src, w);
   if (nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
+  w.delete_statement = PredictorDeleteStatement(id);
   out_->workloads.push_back(std::move(w));
 }
 
@@ -749,6 +761,7 @@ void Analyzer::SourceImage(const Object& src, Workload& w) {
 
 cfn::Node Analyzer::RequestNode(const Args& a, bool* complete) {
   *complete = !a.unknown_spread;
+  lit_call_ = a.call;
   cfn::Node root;
   root.kind = cfn::Node::Kind::kMap;
   root.pos = R(a.call).begin;
@@ -762,6 +775,7 @@ cfn::Node Analyzer::RequestNode(const Args& a, bool* complete) {
     total -= before - std::max<long>(budget, 0);
     root.key_pos.push_back(R(e.at).begin);
   }
+  lit_call_ = {};
   return root;
 }
 
@@ -800,6 +814,9 @@ cfn::Node Analyzer::ToNode(const Ev& e, bool* complete, int depth, long* budget)
       n.text = v.scalar() ? v.text : std::string(kUnknownMarker);
       n.tag = v.origin;  // carried to the value function as `origin`
       if (v.kind == VK::kStr && !v.aux.empty()) n.tag = "script:" + v.aux;
+      if (v.kind == VK::kStr || v.kind == VK::kNum) {
+        if (SourceRange lit = LiteralSite(e); lit.valid()) request_literals_[{n.pos.line, n.pos.column}] = lit;
+      }
       return n;
   }
 }
@@ -826,7 +843,17 @@ Val Analyzer::Script(const cfn::Node* hooks) {
 }
 
 void Analyzer::EmitClientCalls() {
-  aws::ValueFn value = aws::PlainValue;
+  // A request value written as a literal in the call (or as a constant read
+  // only there) keeps its literal site.
+  aws::ValueFn value = [this](const cfn::Node* n) {
+    Val v = aws::PlainValue(n);
+    if (n && v.known()) {
+      if (auto it = request_literals_.find({n->pos.line, n->pos.column}); it != request_literals_.end()) {
+        v.literal = it->second;
+      }
+    }
+    return v;
+  };
   struct EndpointCall {
     Val name;
     Val config;
@@ -886,6 +913,9 @@ void Analyzer::EmitClientCalls() {
                                                                   : "TransformJobName";
         Workload base = Base(WorkloadKind::kTrainingJob, c.args.call, label, request_name(key));
         aws::MapRequest(kind, req, value, base, &made);
+        if (kind == aws::RequestKind::kTraining) {
+          for (Workload& w : made) w.output_path = value(req.Find({"OutputDataConfig", "S3OutputPath"}));
+        }
       } else if (c.method == "create_notebook_instance") {
         Workload w = Base(WorkloadKind::kNotebookInstance, c.args.call, label, request_name("NotebookInstanceName"));
         for (const aws::Field& f : aws::NotebookInstanceFields()) w.*f.member = value(req.Get(f.property));
@@ -941,6 +971,8 @@ void Analyzer::EmitClientCalls() {
               w.async_inference = Val::Known("true", {as->pos, as->pos});
             }
             bool created = false, any_unknown = false, updated_and_deleted = false;
+            std::string delete_statement;
+            bool deletable = true;  // every endpoint made from it has a delete statement
             std::optional<Val> not_deleted;
             for (const EndpointCall* e : deploys) {
               std::vector<std::string> names;
@@ -976,6 +1008,11 @@ void Analyzer::EmitClientCalls() {
                 continue;
               }
               created = true;
+              std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text) : "";
+              if (statement.empty()) deletable = false;
+              if (delete_statement.find(statement) == std::string::npos) {
+                delete_statement += (delete_statement.empty() ? "" : "\n") + statement;
+              }
               if (d.unknown())
                 any_unknown = true;
               else if (d.text == "false" && !not_deleted)
@@ -995,6 +1032,7 @@ void Analyzer::EmitClientCalls() {
             } else if (nb_ && updated_and_deleted) {
               w.deleted = Val::Known("true", w.range);
             }
+            if (created && deletable) w.delete_statement = delete_statement;
             made.push_back(std::move(w));
           }
         }
@@ -1054,6 +1092,10 @@ void Analyzer::Emit() {
     const Object& o = objects_[i];
     if (o.expected_to_fail) continue;
     size_t first = out_->workloads.size();
+    // Literal sites come from the call that configures the workload, unless a
+    // helper made it (the helper's literal is shared by each of its calls).
+    const Object& settings = o.kind == ObjKind::kTuner && o.source >= 0 ? objects_[o.source] : o;
+    lit_call_ = ts_node_is_null(o.via) && ts_node_is_null(settings.via) ? settings.call : TSNode{};
     switch (o.kind) {
       case ObjKind::kEstimator:
         // An estimator only tuned is reported as the tuning job.
@@ -1094,6 +1136,7 @@ void Analyzer::Emit() {
       default:
         break;
     }
+    lit_call_ = {};
     if (!ts_node_is_null(o.via)) {
       for (size_t k = first; k < out_->workloads.size(); ++k) PlaceAtCall(out_->workloads[k], o.via, o.helper);
     }
@@ -1106,6 +1149,21 @@ void Analyzer::Emit() {
   });
   if (nb_) {
     for (Workload& w : out_->workloads) FillCells(w);
+    // One clean-up cell deletes every endpoint the notebook leaves running:
+    // each of them names all the statements, so their fixes are one edit.
+    auto open = [](const Workload& w) {
+      return w.kind == WorkloadKind::kEndpointVariant && !w.delete_statement.empty() &&
+             !(w.deleted.known() && w.deleted.text == "true");
+    };
+    std::string all;
+    for (const Workload& w : out_->workloads) {
+      if (open(w) && ("\n" + all + "\n").find("\n" + w.delete_statement + "\n") == std::string::npos) {
+        all += (all.empty() ? "" : "\n") + w.delete_statement;
+      }
+    }
+    for (Workload& w : out_->workloads) {
+      if (open(w)) w.delete_statement = all;
+    }
   }
 }
 

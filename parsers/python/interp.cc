@@ -116,6 +116,7 @@ int Analyzer::Line(TSNode n) const { return R(n).begin.line; }
 
 void Analyzer::Run(TSNode root) {
   if (nb_) workflow_ = NotebookWorkflow(file_.path);
+  root_ = root;
   Prescan(root);
   scopes_.emplace_back();
   scope_ = &scopes_.back();

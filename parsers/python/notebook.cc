@@ -680,8 +680,14 @@ bool ExtractNotebook(std::string_view json, NotebookSource* out, ParseError* err
           lines.back() += piece;
         } else {
           lines.push_back(piece);
-          origins.push_back({t.pos.line, t.pos.column + 1 + static_cast<int>(start), static_cast<int>(c) + 1,
-                             static_cast<int>(lines.size())});
+          LineOrigin o;
+          o.file_line = t.pos.line;
+          o.file_column = t.pos.column + 1 + static_cast<int>(start);
+          o.cell = static_cast<int>(c) + 1;
+          o.cell_line = static_cast<int>(lines.size());
+          o.token = t.pos;
+          o.decoded = static_cast<int>(start);
+          origins.push_back(o);
         }
         open = nl == std::string::npos;
         start = end + 1;
@@ -693,13 +699,17 @@ bool ExtractNotebook(std::string_view json, NotebookSource* out, ParseError* err
       out->python += '\n';
       LineOrigin o = origins[i];
       o.file_column += neutral.shift[i];
+      o.shift = neutral.shift[i];
       o.rewritten = neutral.rewritten[i];
       out->lines.push_back(o);
       out->original.push_back(std::move(lines[i]));
     }
     // A blank line between cells keeps each cell's last statement closed.
     out->python += '\n';
-    out->lines.push_back(origins.empty() ? LineOrigin{1, 1, static_cast<int>(c) + 1, 1} : origins.back());
+    LineOrigin blank;
+    blank.file_line = blank.file_column = blank.cell_line = 1;
+    blank.cell = static_cast<int>(c) + 1;
+    out->lines.push_back(origins.empty() ? blank : origins.back());
     out->original.emplace_back();
   }
   return true;
@@ -720,6 +730,63 @@ SourceRange MapRange(const NotebookSource& nb, SourceRange r) {
     out.cell_line = origin->cell_line;
   }
   return out;
+}
+
+std::optional<SourcePos> ExactPosition(const NotebookSource& nb, std::string_view json, SourcePos p) {
+  if (p.line < 1 || p.line > static_cast<int>(nb.lines.size()) || p.column < 1) return std::nullopt;
+  const LineOrigin& o = nb.lines[p.line - 1];
+  if (!o.token.valid()) return std::nullopt;
+  // The opening quote of the string the line starts in.
+  size_t i = 0;
+  for (int line = 1; line < o.token.line; ++line) {
+    i = json.find('\n', i);
+    if (i == std::string_view::npos) return std::nullopt;
+    ++i;
+  }
+  i += static_cast<size_t>(o.token.column - 1);
+  if (i >= json.size() || json[i] != '"') return std::nullopt;
+  const size_t quote = i++;
+  // Walk the stored bytes until the value's byte `target` starts.
+  const long target = static_cast<long>(o.decoded) + o.shift + p.column - 1;
+  long decoded = 0;
+  while (decoded < target) {
+    if (i >= json.size() || json[i] == '"' || json[i] == '\n') return std::nullopt;
+    if (json[i] != '\\') {
+      ++i, ++decoded;
+      continue;
+    }
+    if (i + 1 >= json.size()) return std::nullopt;
+    size_t raw = 2;
+    long bytes = 1;
+    if (json[i + 1] == 'u') {
+      auto hex = [&](size_t at) -> long {
+        if (at + 4 > json.size()) return -1;
+        long v = 0;
+        for (size_t k = at; k < at + 4; ++k) {
+          char c = json[k];
+          int d = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+          if (d < 0) return -1;
+          v = v * 16 + d;
+        }
+        return v;
+      };
+      long cp = hex(i + 2);
+      if (cp < 0) return std::nullopt;
+      raw = 6;
+      if (cp >= 0xD800 && cp < 0xDC00 && i + 7 < json.size() && json[i + 6] == '\\' && json[i + 7] == 'u') {
+        raw = 12;
+        cp = 0x10000;
+      }
+      bytes = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    }
+    if (decoded + bytes > target) return std::nullopt;  // inside an escape
+    decoded += bytes;
+    i += raw;
+  }
+  return SourcePos{o.token.line, o.token.column + static_cast<int>(i - quote)};
 }
 
 SourceRange CellOf(const NotebookSource& nb, int file_line) {

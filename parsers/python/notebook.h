@@ -5,6 +5,7 @@
 #ifndef SAGELINT_PARSERS_PYTHON_NOTEBOOK_H_
 #define SAGELINT_PARSERS_PYTHON_NOTEBOOK_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,12 @@ struct LineOrigin {
   int cell = 0;            // 1-based, markdown cells counted
   int cell_line = 0;       // 1-based line within the cell
   bool rewritten = false;  // IPython syntax replaced by `pass` (or blanked)
+  // Exactly where the line is stored: the opening quote of the JSON string it
+  // starts in, the offset in that string's value where it starts, and how
+  // many leading bytes IPython's transformations stripped from it.
+  SourcePos token;
+  int decoded = 0;
+  int shift = 0;
 };
 
 struct NotebookSource {
@@ -48,6 +55,11 @@ CellLines NeutraliseCell(const std::vector<std::string>& lines);
 
 // Maps a position in the joined Python text to the notebook file.
 SourceRange MapRange(const NotebookSource& nb, SourceRange r);
+// The exact position in the .ipynb text `json` (as read, a BOM stripped) of
+// the byte at `p` in the joined Python text: escapes in the JSON string before
+// it counted as stored. nullopt where the line continues into the next string
+// before `p`, or `p` falls inside an escape.
+std::optional<SourcePos> ExactPosition(const NotebookSource& nb, std::string_view json, SourcePos p);
 // The cell and cell line of a line of the .ipynb file (0 when none).
 SourceRange CellOf(const NotebookSource& nb, int file_line);
 

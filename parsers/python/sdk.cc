@@ -11,6 +11,7 @@
 #include "parsers/aws/resources.h"
 #include "parsers/common/base64.h"
 #include "parsers/python/analyzer.h"
+#include "parsers/python/edit.h"
 
 namespace sagelint::py {
 namespace {
@@ -216,6 +217,8 @@ bool IsRelevantName(std::string_view name) {
   }();
   return kNames.count(name) > 0 || IsModelClass(name) || IsPredictorClass(name) || name.ends_with("Session");
 }
+
+bool IsEstimatorClassName(std::string_view cls) { return EstimatorClasses().count(cls) > 0; }
 
 bool IsRemoteDecorator(std::string_view q) {
   return IsSageMaker(q) && q.ends_with(".remote") && q.find("remote_function") != std::string_view::npos;

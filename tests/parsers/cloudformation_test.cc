@@ -324,3 +324,250 @@ TEST_CASE("an IAM policy document in its own JSON file: its statements, a trust 
   CHECK(b.errors[0].pos.line >= 2);
   CHECK(b.workloads.empty());
 }
+
+namespace {
+
+// The text a value's literal covers ("" when it has none), checking it is the
+// workload's own file.
+std::string LiteralText(const std::string& text, const Val& v) {
+  if (!v.literal.valid()) return "";
+  CHECK(v.literal_path.empty());
+  auto begin = OffsetOf(text, v.literal.begin);
+  auto end = OffsetOf(text, v.literal.end);
+  REQUIRE(begin);
+  REQUIRE(end);
+  REQUIRE(*end > *begin);
+  return text.substr(*begin, *end - *begin);
+}
+
+const Workload& Named(const FileResult& r, std::string_view name) {
+  for (const Workload& w : r.workloads) {
+    if (w.name == name) return w;
+  }
+  FAIL("no workload " << name);
+  return r.workloads.front();
+}
+
+const std::string kLiteralTemplate = R"(Parameters:
+  OnceType:
+    Type: String
+    Default: "ml.p2.xlarge"
+  TwiceType:
+    Type: String
+    Default: ml.p3.2xlarge
+  SubType:
+    Type: String
+    Default: ml.m4.xlarge
+  AllowedType:
+    Type: String
+    Default: ml.p2.xlarge
+    AllowedValues: [ml.p2.xlarge, ml.g4dn.xlarge]
+  CondType:
+    Type: String
+    Default: ml.t2.medium
+  LoopType:
+    Type: String
+    Default: ml.c4.xlarge
+Conditions:
+  Big: !Equals [!Ref CondType, ml.t2.medium]
+Mappings:
+  Sizes:
+    dev: {Type: ml.t2.large}
+Resources:
+  UseSite:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: ml.p2.xlarge   # a comment
+      VolumeSizeInGB: 5
+  Quoted:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties: {InstanceType: 'ml.p3.2xlarge', VolumeSizeInGB: "10"}
+  FromOnce:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: !Ref OnceType
+  FromTwice1:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: !Ref TwiceType
+  FromTwice2:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: {"Ref": "TwiceType"}
+  FromSubMention:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: !Ref SubType
+      LifecycleConfigName: !Sub "lc-${SubType}"
+  FromAllowed:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: !Ref AllowedType
+  FromCondition:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: !Ref CondType
+  Computed:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: !Sub "ml.p2.${AWS::NoValue}xlarge"
+      VolumeSizeInGB: !Select [0, [5, 6]]
+      LifecycleConfigName: !Join ["-", [a, b]]
+  Mapped:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: !FindInMap [Sizes, dev, Type]
+  Conditional:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: !If [Big, ml.p3.8xlarge, ml.p3.2xlarge]
+  Anchored:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: &t ml.p2.8xlarge
+      VolumeSizeInGB: 5
+  Aliased:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties:
+      InstanceType: *t
+  Branches:
+    Type: AWS::SageMaker::NotebookInstance
+    Properties: !If
+      - Big
+      - {InstanceType: ml.p2.16xlarge}
+      - {InstanceType: ml.p2.xlarge}
+Outputs:
+  Loop:
+    Value: !Ref LoopType
+)";
+
+}  // namespace
+
+TEST_CASE("literal sites: a value written once, at its use or as a parameter default read once",
+          "[cloudformation][literal]") {
+  FileResult r = ParseText("t.yaml", kLiteralTemplate);
+  REQUIRE(r.errors.empty());
+  auto lit = [&](std::string_view name, Val Workload::*m = &Workload::instance_type) {
+    const Workload& w = Named(r, name);
+    return LiteralText(kLiteralTemplate, w.*m);
+  };
+  // At the use site: the token, quotes included, end exclusive.
+  CHECK(lit("UseSite") == "ml.p2.xlarge");
+  CHECK(lit("UseSite", &Workload::volume_gb) == "5");
+  CHECK(lit("Quoted") == "'ml.p3.2xlarge'");
+  CHECK(lit("Quoted", &Workload::volume_gb) == "\"10\"");
+  const Val& use = Named(r, "UseSite").instance_type;
+  CHECK(use.literal.begin == SourcePos{30, 21});
+  CHECK(use.literal.end == SourcePos{30, 33});
+  // A parameter's default, read by this setting alone.
+  CHECK(lit("FromOnce") == "\"ml.p2.xlarge\"");
+  CHECK(Named(r, "FromOnce").instance_type.literal.begin == SourcePos{4, 14});
+  // Mentioned twice (Ref and {"Ref"}, a Sub's ${P}, a condition, Outputs): none.
+  CHECK(lit("FromTwice1") == "");
+  CHECK(lit("FromTwice2") == "");
+  CHECK(lit("FromSubMention") == "");
+  CHECK(lit("FromCondition") == "");
+  // A new default must stay among the allowed values: none.
+  CHECK(lit("FromAllowed") == "");
+  // Computed, mapped, conditional values: none.
+  CHECK(lit("Computed") == "");
+  CHECK(lit("Computed", &Workload::volume_gb) == "");
+  CHECK(lit("Computed", &Workload::lifecycle_config) == "");
+  CHECK(lit("Mapped") == "");
+  const Val& cond = Named(r, "Conditional").instance_type;
+  REQUIRE(cond.conditional());
+  for (const Val& alt : cond.alternatives) CHECK(!alt.literal.valid());
+  // Under an anchor, or an alias of it: the text stands for both.
+  CHECK(lit("Anchored") == "");
+  CHECK(lit("Aliased") == "");
+  CHECK(lit("Anchored", &Workload::volume_gb) == "5");
+  // One branch of `Properties: !If`: none.
+  for (const Workload& w : r.workloads) {
+    if (w.name == "Branches") CHECK(!w.instance_type.literal.valid());
+  }
+}
+
+TEST_CASE("literal sites: a parameter value from outside the template overrides its default",
+          "[cloudformation][literal]") {
+  ResolveOptions opts;
+  opts.cfn_parameters["OnceType"] = "ml.p3.2xlarge";
+  opts.cfn_parameter_sources["OnceType"] = "prod.json";
+  SourceFile f{"t.yaml", "t.yaml", kLiteralTemplate};
+  FileResult r = ParseCloudFormation(f, opts);
+  const Val& v = Named(r, "FromOnce").instance_type;
+  CHECK(v.text == "ml.p3.2xlarge");
+  CHECK(!v.literal.valid());
+  // The use site is the template's still.
+  CHECK(LiteralText(kLiteralTemplate, Named(r, "UseSite").instance_type) == "ml.p2.xlarge");
+}
+
+TEST_CASE("literal sites: JSON tokens with their quotes, loops and pipelines", "[cloudformation][literal]") {
+  const std::string json = R"({
+  "Parameters": {"T": {"Type": "String", "Default": "ml.p2.xlarge"}},
+  "Resources": {
+    "Nb": {"Type": "AWS::SageMaker::NotebookInstance", "Properties": {"InstanceType": {"Ref": "T"}}},
+    "Cfg": {"Type": "AWS::SageMaker::EndpointConfig", "Properties": {"ProductionVariants": [
+      {"VariantName": "A", "InstanceType": "ml.m4.xlarge", "InitialInstanceCount": 1,
+       "AcceleratorType": "ml.eia2.medium"}]}}
+  }
+})";
+  FileResult r = ParseText("t.json", json);
+  REQUIRE(r.errors.empty());
+  CHECK(LiteralText(json, Named(r, "Nb").instance_type) == "\"ml.p2.xlarge\"");
+  const Workload& v = Named(r, "Cfg/A");
+  CHECK(LiteralText(json, v.instance_type) == "\"ml.m4.xlarge\"");
+  CHECK(LiteralText(json, v.instance_count) == "1");
+  CHECK(LiteralText(json, v.accelerator_type) == "\"ml.eia2.medium\"");
+  // A resource `cdk synth` wrote: its source is the app, not this file.
+  const std::string synth = R"({"Resources": {"Nb": {"Type": "AWS::SageMaker::NotebookInstance",
+    "Properties": {"InstanceType": "ml.p2.xlarge"}, "Metadata": {"aws:cdk:path": "App/Nb/Resource"}}}})";
+  CHECK(!Named(ParseText("s.json", synth), "Nb").instance_type.literal.valid());
+
+  // Fn::ForEach: each copy of the body reads the same text; a parameter
+  // mentioned in a loop body counts once per value.
+  const std::string loop = R"(Transform: AWS::LanguageExtensions
+Parameters:
+  T: {Type: String, Default: ml.p2.xlarge}
+Resources:
+  Fn::ForEach::Nbs:
+    - Name
+    - [A]
+    - Nb${Name}:
+        Type: AWS::SageMaker::NotebookInstance
+        Properties: {InstanceType: !Ref T, VolumeSizeInGB: 5}
+)";
+  FileResult l = ParseText("loop.yaml", loop);
+  REQUIRE(l.errors.empty());
+  const Workload& nb = Named(l, "NbA");
+  CHECK(nb.instance_type.text == "ml.p2.xlarge");
+  CHECK(!nb.instance_type.literal.valid());
+  CHECK(!nb.volume_gb.literal.valid());
+
+  // A pipeline written as a structured mapping (Fn::ToJsonString): the step's
+  // own literal; a pipeline parameter's default is every step's.
+  const std::string pipeline = R"(Transform: AWS::LanguageExtensions
+Resources:
+  P:
+    Type: AWS::SageMaker::Pipeline
+    Properties:
+      PipelineDefinition:
+        PipelineDefinitionBody:
+          Fn::ToJsonString:
+            Parameters: [{Name: Count, DefaultValue: 2}]
+            Steps:
+              - Name: Train
+                Type: Training
+                Arguments:
+                  ResourceConfig: {InstanceType: ml.p3.2xlarge, InstanceCount: {Get: Parameters.Count}}
+                  StoppingCondition: {MaxRuntimeInSeconds: 3600}
+                  OutputDataConfig: {S3OutputPath: s3://bucket/out}
+)";
+  FileResult p = ParseText("p.yaml", pipeline);
+  REQUIRE(p.errors.empty());
+  const Workload& t = Named(p, "P.Train");
+  CHECK(LiteralText(pipeline, t.instance_type) == "ml.p3.2xlarge");
+  CHECK(LiteralText(pipeline, t.max_run_seconds) == "3600");
+  CHECK(t.output_path.text == "s3://bucket/out");
+  CHECK(t.instance_count.text == "2");
+  CHECK(!t.instance_count.literal.valid());
+}

@@ -255,6 +255,12 @@ TEST_CASE("the same scan from three directories gives the same JSON and fingerpr
     for (auto& f : doc["findings"]) {
       fs::path p = fs::weakly_canonical(fs::path(cwd) / f["path"].get<std::string>());
       f["path"] = p.lexically_relative(root).generic_string();
+      if (!f.contains("fix")) continue;
+      for (auto& e : f["fix"]["edits"]) {
+        e["path"] = fs::weakly_canonical(fs::path(cwd) / e["path"].get<std::string>())
+                        .lexically_relative(root)
+                        .generic_string();
+      }
     }
     outputs.push_back(doc.dump(2));
   }

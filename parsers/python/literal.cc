@@ -1,0 +1,177 @@
+// Literal sites (SPEC §13): where a setting's value is written as one literal
+// token that a fix may edit, and only where nothing else reads that token.
+#include <algorithm>
+
+#include "parsers/common/tree_sitter.h"
+#include "parsers/python/analyzer.h"
+
+namespace sagelint::py {
+namespace {
+
+bool InsideDefinition(const Grammar& g, TSNode n) {
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    N k = g.Kind(p);
+    if (k == N::kFunctionDefinition || k == N::kLambda || k == N::kClassDefinition) return true;
+  }
+  return false;
+}
+
+bool IdentChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || (c & 0x80);
+}
+
+// Whether `word` occurs in `line` as a whole word.
+bool HasWord(std::string_view line, std::string_view word) {
+  for (size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
+    bool before = at > 0 && IdentChar(line[at - 1]);
+    bool after = at + word.size() < line.size() && IdentChar(line[at + word.size()]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// A string or number token whose text spells exactly `value` (quotes aside):
+// no prefix, escape, interpolation or implicit concatenation.
+bool Analyzer::PlainLiteral(TSNode token, const Value& value) const {
+  N k = g_.Kind(token);
+  std::string_view text = T(token);
+  if (k == N::kInteger || k == N::kFloat) return value.kind == VK::kNum && text == value.text;
+  if (k != N::kString || value.kind != VK::kStr) return false;
+  std::string_view quote;
+  for (uint32_t i = 0, n = ts_node_child_count(token); i < n; ++i) {
+    TSNode c = ts_node_child(token, i);
+    std::string_view type = ts_node_type(c);
+    if (type == "string_start") {
+      quote = T(c);
+    } else if (type != "string_content" && type != "string_end") {
+      return false;  // an interpolation, an escape
+    } else if (type == "string_content" && ts_node_child_count(c) > 0) {
+      return false;  // escapes inside the content
+    }
+  }
+  if (quote.empty() || quote.find_first_not_of("\"'") != std::string_view::npos) return false;
+  return text.size() == 2 * quote.size() + value.text.size() &&
+         text.substr(quote.size(), value.text.size()) == value.text;
+}
+
+// The literal a module-level name was assigned once and is read only at
+// `read`: any other mention of the name (another read or assignment, `global`,
+// `del`, a parameter, a use inside a function, an IPython line naming it) and
+// there is none.
+TSNode Analyzer::ConstantLiteral(TSNode read) const {
+  if (InsideDefinition(g_, read)) return {};
+  if (!constants_) {
+    constants_.emplace();
+    auto& table = *constants_;
+    TSTreeCursor cur = ts_tree_cursor_new(root_);
+    size_t seen = 0;
+    for (bool more = true; more;) {
+      TSNode n = ts_tree_cursor_current_node(&cur);
+      N k = g_.Kind(n);
+      if (k == N::kIdentifier && ++seen < 2'000'000) {
+        TSNode parent = ts_node_parent(n);
+        N pk = g_.Kind(parent);
+        bool keyword = pk == N::kKeywordArgument && ts_node_eq(g_.Field(parent, g_.f_name), n);
+        bool attribute = pk == N::kAttribute && ts_node_eq(g_.Field(parent, g_.f_attribute), n);
+        if (!keyword && !attribute) ++table[T(n)].mentions;
+      } else if (k == N::kAssignment) {
+        TSNode left = g_.Field(n, g_.f_left), right = g_.Field(n, g_.f_right);
+        TSNode statement = ts_node_parent(n);
+        if (g_.Kind(left) == N::kIdentifier && g_.Kind(statement) == N::kExpressionStatement &&
+            ts_node_eq(ts_node_parent(statement), root_) && !ts_node_is_null(right)) {
+          ConstantSite& c = table[T(left)];
+          ++c.assignments;
+          c.literal = right;
+        }
+      }
+      if (ts_tree_cursor_goto_first_child(&cur)) continue;
+      while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+        if (!ts_tree_cursor_goto_parent(&cur)) {
+          more = false;
+          break;
+        }
+      }
+    }
+    ts_tree_cursor_delete(&cur);
+  }
+  std::string_view name = T(read);
+  auto it = constants_->find(name);
+  if (it == constants_->end() || it->second.assignments != 1 || it->second.mentions != 2) return {};
+  if (nb_) {
+    for (size_t i = 0; i < nb_->lines.size() && i < nb_->original.size(); ++i) {
+      if (nb_->lines[i].rewritten && HasWord(nb_->original[i], name)) return {};
+    }
+  }
+  return it->second.literal;
+}
+
+SourceRange Analyzer::TokenRange(TSNode token) const {
+  SourceRange r{ts::Start(token), ts::End(token)};
+  if (!nb_) return r;
+  std::string_view json = file_.text;
+  if (json.substr(0, 3) == "\xEF\xBB\xBF") json.remove_prefix(3);  // as the notebook was read
+  auto b = ExactPosition(*nb_, json, r.begin);
+  auto e = ExactPosition(*nb_, json, r.end);
+  if (!b || !e || b->line != e->line) return {};
+  SourceRange out = MapRange(*nb_, r);
+  out.begin = *b;
+  out.end = *e;
+  return out;
+}
+
+SourceRange Analyzer::LiteralSite(const Ev& e) const {
+  if (ts_node_is_null(lit_call_) || ts_node_is_null(e.at) || !trees_.empty() || e.at.tree != lit_call_.tree) return {};
+  // Written in the call whose settings are read (not in a dict or helper
+  // object bound elsewhere, which others may read too).
+  if (ts_node_start_byte(e.at) < ts_node_start_byte(lit_call_) || ts_node_end_byte(e.at) > ts_node_end_byte(lit_call_))
+    return {};
+  TSNode token = e.at;
+  if (g_.Kind(token) == N::kIdentifier) token = ConstantLiteral(token);
+  if (ts_node_is_null(token) || !PlainLiteral(token, V(e.v))) return {};
+  return TokenRange(token);
+}
+
+std::string Analyzer::PredictorDeleteStatement(int id) const {
+  const Object& p = objects_[id];
+  if (p.var.empty() || p.value == kUnknown || !ts_node_is_null(p.via) || scopes_.empty() ||
+      InsideDefinition(g_, p.call))
+    return {};
+  // SDK v3 builders deploy to an Endpoint object, deleted otherwise.
+  int guard = 0;
+  for (int s = p.source; s >= 0 && guard++ < 8; s = objects_[s].source) {
+    if (objects_[s].kind == ObjKind::kModelBuilder || objects_[s].kind == ObjKind::kModelTrainer) return {};
+  }
+  // The name still holds this predictor when the code has run.
+  const Scope& module = scopes_.front();
+  auto it = module.slot_of.find(p.var);
+  if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size() ||
+      module.env[it->second] != p.value) {
+    return {};
+  }
+  return p.var + ".delete_endpoint()";
+}
+
+std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name) const {
+  if (ts_node_is_null(call) || scopes_.empty() || InsideDefinition(g_, call)) return {};
+  if (name.empty() || name.find_first_of("\"\\\n\r") != std::string::npos) return {};
+  TSNode fn = g_.Field(call, g_.f_function);
+  if (g_.Kind(fn) != N::kAttribute) return {};
+  TSNode receiver = g_.Field(fn, g_.f_object);
+  std::string_view text = T(receiver);
+  if (g_.Kind(receiver) == N::kIdentifier) {
+    // A module-level name that still holds a boto3 client.
+    const Scope& module = scopes_.front();
+    auto it = module.slot_of.find(text);
+    if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size()) return {};
+    VId v = module.env[it->second];
+    if (store_.Kind(v) != VK::kObject || objects_[V(v).ref].kind != ObjKind::kClient) return {};
+  } else if (g_.Kind(receiver) != N::kAttribute || !text.ends_with(".sagemaker_client") ||
+             !std::all_of(text.begin(), text.end(), [](char c) { return IdentChar(c) || c == '.'; })) {
+    return {};
+  }
+  return std::string(text) + ".delete_endpoint(EndpointName=\"" + name + "\")";
+}
+
+}  // namespace sagelint::py
