@@ -1,11 +1,322 @@
-// Fix edits for this format (SPEC §13): see parsers/frontend.h.
+// Fix edits for Terraform HCL (SPEC §13): see parsers/frontend.h. The file is
+// read with the evaluator's parser; an edit touches only the bytes of the
+// member it removes or the lines it inserts, in the file's own indentation
+// and line endings.
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "parsers/frontend.h"
+#include "parsers/terraform/eval.h"
 
 namespace sagelint {
+namespace {
+
+using tf::HclFile;
+
+std::string_view Type(TSNode n) { return ts::Type(n); }
+
+std::unique_ptr<HclFile> Parse(std::string_view text) {
+  auto f = tf::ParseHclFile("", "edit.tf", "edit.tf", std::string(text));
+  if (f->broken || !f->tree) return nullptr;
+  return f;
+}
+
+size_t LineStart(std::string_view text, size_t at) {
+  size_t nl = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+  return nl == std::string_view::npos ? 0 : nl + 1;
+}
+
+bool Blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
+
+// The whitespace that starts the line holding `at`.
+std::string_view IndentAt(std::string_view text, size_t at) {
+  size_t start = LineStart(text, at);
+  size_t end = start;
+  while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
+  return text.substr(start, end - start);
+}
+
+// The line ending the file uses on the line holding `at`.
+std::string LineEnding(std::string_view text, size_t at) {
+  size_t nl = text.find('\n', at);
+  if (nl == std::string_view::npos) nl = text.find('\n');
+  return nl != std::string_view::npos && nl > 0 && text[nl - 1] == '\r' ? "\r\n" : "\n";
+}
+
+// The innermost node of `types` holding the byte at `at`.
+TSNode Enclosing(const HclFile& f, size_t at, const std::set<std::string_view>& types) {
+  TSNode root = ts_tree_root_node(f.tree.get());
+  auto b = static_cast<uint32_t>(at);
+  TSNode n = ts_node_descendant_for_byte_range(root, b, b);
+  for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+    if (types.count(Type(n))) return n;
+  }
+  return TSNode{};
+}
+
+std::string Unquoted(std::string_view s) {
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+  return std::string(s);
+}
+
+// The names a setting of the model is written under in HCL: resource
+// arguments (snake_case) and API request objects (PascalCase).
+std::set<std::string> KeysOf(const std::string& field) {
+  if (field == "accelerator_type") {
+    return {"accelerator_type", "accelerator_types", "AcceleratorType", "AcceleratorTypes"};
+  }
+  if (field == "max_wait_seconds") return {"max_wait_time_in_seconds", "MaxWaitTimeInSeconds"};
+  return {};
+}
+
+// `key = value` (a block's attribute or an object's element): its whole
+// line(s) when it stands alone on them (with a comment after it); in an
+// object written on one line, the element and the comma that separates it.
+std::optional<TextEdit> Remove(std::string_view text, const FixChange& change) {
+  std::optional<size_t> at = OffsetOf(text, change.range.begin);
+  std::set<std::string> keys = KeysOf(change.field);
+  if (!at || keys.empty() || *at >= text.size()) return std::nullopt;
+  auto f = Parse(text);
+  if (!f) return std::nullopt;
+  TSNode member = Enclosing(*f, *at, {"attribute", "object_elem"});
+  if (ts_node_is_null(member)) return std::nullopt;
+  bool elem = Type(member) == "object_elem";
+  TSNode key = elem ? ts::Field(member, "key") : ts_node_named_child(member, 0);
+  if (ts_node_is_null(key) || !keys.count(Unquoted(ts::Text(key, text)))) return std::nullopt;
+  size_t begin = ts_node_start_byte(member), end = ts_node_end_byte(member);
+  size_t line = LineStart(text, begin);
+  size_t after = end;
+  auto skip_blanks = [&] {
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+  };
+  skip_blanks();
+  if (elem && after < text.size() && text[after] == ',') {
+    ++after;
+    skip_blanks();
+  }
+  bool comment = text.substr(after, 1) == "#" || text.substr(after, 2) == "//";
+  if (comment) after = std::min(text.find('\n', after), text.size());
+  if (after < text.size() && text[after] == '\r') ++after;
+  bool line_end = after == text.size() || text[after] == '\n';
+  if (Blank(text.substr(line, begin - line)) && line_end) {
+    if (after < text.size()) ++after;
+    return TextEdit{line, after, ""};
+  }
+  if (!elem) return std::nullopt;
+  // `{ A = 1, B = 2 }`: the element with the comma after it, or the one before it.
+  size_t next = end;
+  while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+  if (next < text.size() && text[next] == ',') {
+    ++next;
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+    return TextEdit{begin, next, ""};
+  }
+  size_t prev = begin;
+  while (prev > 0 && (text[prev - 1] == ' ' || text[prev - 1] == '\t')) --prev;
+  if (prev > 0 && text[prev - 1] == ',') return TextEdit{prev - 1, end, ""};
+  return std::nullopt;
+}
+
+// ---- insertion --------------------------------------------------------------
+
+std::string BlockType(TSNode block, std::string_view text) {
+  return std::string(ts::Text(ts_node_named_child(block, 0), text));
+}
+
+TSNode BlockBody(TSNode block) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(block); ++i) {
+    if (Type(ts_node_named_child(block, i)) == "body") return ts_node_named_child(block, i);
+  }
+  return TSNode{};
+}
+
+TSNode BlockPart(TSNode block, std::string_view type) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(block); ++i) {
+    if (Type(ts_node_named_child(block, i)) == type) return ts_node_named_child(block, i);
+  }
+  return TSNode{};
+}
+
+// What a block's body says about `name`: the one nested block of that name,
+// or `ambiguous` (an attribute of that name, a dynamic block, the block twice).
+struct Member {
+  TSNode block{};
+  bool attribute = false;
+  bool ambiguous = false;
+};
+Member Find(TSNode block, std::string_view text, std::string_view name) {
+  Member m;
+  TSNode body = BlockBody(block);
+  if (ts_node_is_null(body)) return m;
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
+    TSNode c = ts_node_named_child(body, i);
+    if (Type(c) == "attribute" && ts::Text(ts_node_named_child(c, 0), text) == name) {
+      m.attribute = true;
+    } else if (Type(c) == "block") {
+      std::string type = BlockType(c, text);
+      if (type == "dynamic") {
+        TSNode label = ts_node_named_child(c, 1);
+        if (!ts_node_is_null(label) && Unquoted(ts::Text(label, text)) == name) m.ambiguous = true;
+      } else if (type == name) {
+        if (!ts_node_is_null(m.block)) m.ambiguous = true;
+        m.block = c;
+      }
+    }
+  }
+  return m;
+}
+
+// One line to insert: its depth below the block it goes into, and its text.
+struct Line {
+  int depth;
+  std::string text;
+};
+
+// `lines` added at the end of `block`'s body, each indented one step per
+// depth below the block's own indentation (the step its members use, else
+// two spaces).
+std::optional<TextEdit> AppendToBlock(std::string_view text, TSNode block, const std::vector<Line>& lines) {
+  TSNode open = BlockPart(block, "block_start"), close = BlockPart(block, "block_end");
+  if (ts_node_is_null(open) || ts_node_is_null(close)) return std::nullopt;
+  size_t start = ts_node_start_byte(block), close_at = ts_node_start_byte(close);
+  size_t block_line = LineStart(text, start);
+  if (!Blank(text.substr(block_line, start - block_line))) return std::nullopt;
+  std::string indent(IndentAt(text, start));
+  std::string step = "  ";
+  TSNode body = BlockBody(block);
+  for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); ++i) {
+    size_t child = ts_node_start_byte(ts_node_named_child(body, i));
+    size_t line = LineStart(text, child);
+    std::string_view child_indent = IndentAt(text, child);
+    if (line > block_line && Blank(text.substr(line, child - line)) && child_indent.size() > indent.size() &&
+        child_indent.substr(0, indent.size()) == indent) {
+      step = std::string(child_indent.substr(indent.size()));
+      break;
+    }
+  }
+  std::string nl = LineEnding(text, start);
+  std::string added;
+  for (const Line& l : lines) {
+    added += indent;
+    for (int d = 0; d <= l.depth; ++d) added += step;
+    added += l.text + nl;
+  }
+  size_t close_line = LineStart(text, close_at);
+  if (close_line > block_line && Blank(text.substr(close_line, close_at - close_line))) {
+    return TextEdit{close_line, close_line, added};
+  }
+  // `name {}` on one line: the body opens onto lines of its own.
+  size_t open_end = ts_node_end_byte(open);
+  if (Blank(text.substr(open_end, close_at - open_end))) return TextEdit{open_end, close_at, nl + added + indent};
+  return std::nullopt;
+}
+
+// A JSON scalar as an HCL literal.
+std::optional<std::string> HclLiteral(const nlohmann::ordered_json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number()) return v.dump();
+  if (!v.is_string()) return std::nullopt;
+  std::string out = "\"";
+  const std::string s = v.get<std::string>();
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if ((c == '$' || c == '%') && i + 1 < s.size() && s[i + 1] == '{') {
+      out += c;
+      out += c;  // $${ is a literal ${
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// "IdleTimeoutInMinutes" -> "idle_timeout_in_minutes".
+std::string SnakeCase(std::string_view pascal) {
+  std::string out;
+  for (size_t i = 0; i < pascal.size(); ++i) {
+    char c = pascal[i];
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      if (i > 0) out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// `key = value` lines, their `=` aligned as `terraform fmt` aligns them.
+std::vector<Line> Attributes(const std::vector<std::pair<std::string, std::string>>& attrs, int depth) {
+  size_t width = 0;
+  for (const auto& [k, v] : attrs) width = std::max(width, k.size());
+  std::vector<Line> out;
+  for (const auto& [k, v] : attrs) out.push_back({depth, k + std::string(width - k.size(), ' ') + " = " + v});
+  return out;
+}
+
+// idle_settings: `app_lifecycle_management { idle_settings { … } }` in a
+// Studio app's settings block, creating only the levels that are missing
+// and never changing an attribute that is there.
+std::optional<TextEdit> InsertIdleSettings(std::string_view text, const FixChange& change) {
+  std::optional<size_t> at = OffsetOf(text, change.range.begin);
+  if (!at || *at >= text.size()) return std::nullopt;
+  nlohmann::ordered_json value = nlohmann::ordered_json::parse(change.value, nullptr, false);
+  if (!value.is_object() || value.empty()) return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> attrs;
+  for (const auto& [k, v] : value.items()) {
+    std::optional<std::string> lit = HclLiteral(v);
+    if (!lit) return std::nullopt;
+    attrs.emplace_back(SnakeCase(k), *lit);
+  }
+  auto f = Parse(text);
+  if (!f) return std::nullopt;
+  TSNode settings = Enclosing(*f, *at, {"block"});
+  if (ts_node_is_null(settings) || ts_node_start_byte(settings) != *at) return std::nullopt;
+  if (!BlockType(settings, text).ends_with("_app_settings")) return std::nullopt;
+  Member alm = Find(settings, text, "app_lifecycle_management");
+  if (alm.ambiguous || alm.attribute) return std::nullopt;
+  if (ts_node_is_null(alm.block)) {
+    std::vector<Line> lines{{0, "app_lifecycle_management {"}, {1, "idle_settings {"}};
+    for (Line& l : Attributes(attrs, 2)) lines.push_back(std::move(l));
+    lines.push_back({1, "}"});
+    lines.push_back({0, "}"});
+    return AppendToBlock(text, settings, lines);
+  }
+  Member idle = Find(alm.block, text, "idle_settings");
+  if (idle.ambiguous || idle.attribute) return std::nullopt;
+  if (ts_node_is_null(idle.block)) {
+    std::vector<Line> lines{{0, "idle_settings {"}};
+    for (Line& l : Attributes(attrs, 1)) lines.push_back(std::move(l));
+    lines.push_back({0, "}"});
+    return AppendToBlock(text, alm.block, lines);
+  }
+  std::vector<std::pair<std::string, std::string>> missing;
+  for (const auto& a : attrs) {
+    Member m = Find(idle.block, text, a.first);
+    if (!m.attribute && ts_node_is_null(m.block) && !m.ambiguous) missing.push_back(a);
+  }
+  if (missing.empty()) return std::nullopt;
+  std::vector<Line> lines;
+  for (const auto& [k, v] : missing) lines.push_back({0, k + " = " + v});
+  return AppendToBlock(text, idle.block, lines);
+}
+
+}  // namespace
 
 std::optional<TextEdit> EditTerraform(std::string_view text, const FixChange& change) {
-  (void)text;
-  (void)change;
+  if (change.op == FixChange::Op::kRemove) return Remove(text, change);
+  if (change.op == FixChange::Op::kInsert && change.field == "idle_settings") return InsertIdleSettings(text, change);
   return std::nullopt;
 }
 

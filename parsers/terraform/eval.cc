@@ -1061,6 +1061,63 @@ TfVal Module::Lookup(const std::string& name) {
   return none;
 }
 
+namespace {
+
+// Mentions of var.x and local.y in a JSON file's strings ("${var.x}"): every
+// `var.` or `local.` that does not continue a longer name.
+void CountJsonUses(const std::string& text, std::map<std::string, int>* uses) {
+  for (std::string_view root : {"var.", "local."}) {
+    for (size_t at = text.find(root); at != std::string::npos; at = text.find(root, at + 1)) {
+      if (at > 0 && (IdentChar(text[at - 1]) || text[at - 1] == '.')) continue;
+      size_t end = at + root.size();
+      while (end < text.size() && IdentChar(text[end])) ++end;
+      if (end > at + root.size()) ++(*uses)[text.substr(at, end - at)];
+    }
+  }
+}
+
+// Mentions in an HCL tree: a `var` or `local` variable followed by an attribute.
+void CountHclUses(const HclFile& f, std::map<std::string, int>* uses) {
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(f.tree.get()));
+  for (bool more = true; more;) {
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    if (Type(n) == "variable_expr") {
+      std::string_view root = ts::Text(n, f.text);
+      TSNode next = ts_node_next_named_sibling(n);
+      if ((root == "var" || root == "local") && !ts_node_is_null(next) && Type(next) == "get_attr" &&
+          ts_node_named_child_count(next) > 0) {
+        ++(*uses)[std::string(root) + "." + std::string(ts::Text(ts_node_named_child(next, 0), f.text))];
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+}  // namespace
+
+int Module::Uses(std::string_view root, const std::string& name) {
+  if (!uses_) {
+    uses_.emplace();
+    for (const HclFile* f : files_) {
+      if (f->broken || f->vars) continue;
+      if (f->json) {
+        CountJsonUses(f->text, &*uses_);
+      } else if (f->tree) {
+        CountHclUses(*f, &*uses_);
+      }
+    }
+  }
+  auto it = uses_->find(std::string(root) + "." + name);
+  return it == uses_->end() ? 0 : it->second;
+}
+
 TfVal Module::Variable(const std::string& name, SourceRange at) {
   auto memo = variable_memo_.find(name);
   if (memo == variable_memo_.end()) {
@@ -1077,6 +1134,8 @@ TfVal Module::Variable(const std::string& name, SourceRange at) {
       v = it->second;
       set = true;
     }
+    // A module argument or a variable file's value is not this module's to edit.
+    if (set) ClearLiteral(v);
     std::unique_ptr<TypeSpec> type;
     std::vector<std::pair<std::string, TfVal>> saved = std::move(scope_);
     scope_.clear();
@@ -1088,6 +1147,7 @@ TfVal Module::Variable(const std::string& name, SourceRange at) {
       if (!set && !ts_node_is_null(def)) {
         v = Eval(def, f, 1);
         if (v.known()) v.origin = "variable " + name + " default";
+        if (Uses("var", name) != 1) ClearLiteral(v);
         set = true;
       }
     } else if (auto j = json_variables_.find(name); j != json_variables_.end() && !set) {
@@ -1125,6 +1185,7 @@ TfVal Module::Local(const std::string& name, SourceRange at) {
     scope_ = std::move(saved);
     evaluating_.erase("local." + name);
     if (v.known() && v.origin.empty()) v.origin = "local " + name;
+    if (Uses("local", name) != 1) ClearLiteral(v);
     memo = local_memo_.emplace(name, std::move(v)).first;
   }
   return Moved(memo->second, at);
@@ -1134,6 +1195,10 @@ TfVal Module::Eval(TSNode n, const HclFile& f, int depth) {
   if (ts_node_is_null(n)) return TfVal{};
   if (depth > kMaxDepth || !unit_.Step()) return Unknown(Range(n));
   TfVal v = EvalInner(n, f, depth);
+  // What a function, condition, operator or for expression gives is no token
+  // of the file, even when it is one of its operands.
+  static const std::set<std::string_view> kComputed = {"function_call", "conditional", "operation", "for_expr"};
+  if (kComputed.count(Type(n))) ClearLiteral(v);
   if (v.src_path.empty()) {
     v.src_path = f.path;
     v.src = v.range.valid() ? v.range : Range(n);
@@ -1154,9 +1219,16 @@ TfVal Module::EvalInner(TSNode n, const HclFile& f, int depth) {
   }
   if (type == "numeric_lit") {
     auto exp = f.exponent_numbers.find(ts_node_start_byte(n));
-    return MakeKnown(K::kNum, exp != f.exponent_numbers.end() ? exp->second : std::string(ts::Text(n, f.text)), r);
+    if (exp != f.exponent_numbers.end()) return MakeKnown(K::kNum, exp->second, r);
+    TfVal v = MakeKnown(K::kNum, std::string(ts::Text(n, f.text)), r);
+    v.literal = true;
+    return v;
   }
-  if (type == "bool_lit") return MakeKnown(K::kBool, std::string(ts::Text(n, f.text)), r);
+  if (type == "bool_lit") {
+    TfVal v = MakeKnown(K::kBool, std::string(ts::Text(n, f.text)), r);
+    v.literal = true;
+    return v;
+  }
   if (type == "null_lit") return MakeNull(r);
   if (type == "string_lit" || type == "quoted_template") return Template(n, f, depth, false);
   if (type == "heredoc_template") return Template(n, f, depth, true);
@@ -1227,7 +1299,10 @@ TfVal Module::Chain(TSNode parent, uint32_t first, uint32_t last, const HclFile&
     if (Type(s) == "comment") continue;
     v = Suffix(std::move(v), s, f, depth);
   }
-  if (suffixed) v.range = whole;
+  if (suffixed) {
+    v.range = whole;
+    ClearLiteral(v);  // an element or attribute of a collection
+  }
   return v;
 }
 
@@ -1259,6 +1334,7 @@ TfVal Module::Traversal(TSNode parent, uint32_t first, uint32_t* next, const Hcl
   TfVal v;
   if (TfVal s = Lookup(root); !(s.error && s.origin == "\x01none")) {
     v = Moved(std::move(s), at);
+    ClearLiteral(v);  // each.value, a for or dynamic iterator: one value per instance
   } else if (root == "var" && parts.size() > 1) {
     v = Variable(parts[1], at);
     used = 2;
@@ -1288,6 +1364,7 @@ TfVal Module::Traversal(TSNode parent, uint32_t first, uint32_t* next, const Hcl
     used = base + 2;
   }
   for (size_t k = used; k < parts.size(); ++k) v = GetAttr(v, parts[k], at);
+  if (used < parts.size()) ClearLiteral(v);
   return v;
 }
 
@@ -1494,6 +1571,7 @@ TfVal Module::BodyValue(TSNode body, const HclFile& f, int depth, bool resource)
       }
       TfVal child = BodyValue(BlockBody(c), f, depth + 1, false);
       child.range = {ts::Start(c), ts::Start(c)};
+      child.block = Range(c);
       append(key, std::move(child));
     }
   }
@@ -1607,6 +1685,7 @@ TfVal Module::Interpolated(const std::string& text, SourceRange at, int depth, c
   TSNode attr = ts_node_named_child(body, 0);
   v = Rehome(Eval(ts_node_named_child(attr, 1), *f, depth + 1), at);
   v.src = at;
+  ClearLiteral(v);  // *.tf.json is not edited
   owned_.push_back(std::move(f));
   return v;
 }
@@ -1614,7 +1693,7 @@ TfVal Module::Interpolated(const std::string& text, SourceRange at, int depth, c
 TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
   TfVal v = Unknown(Range(n));
   std::string text, link, shape;
-  bool known = true, linkable = true, failed = false;
+  bool known = true, linkable = true, failed = false, plain = true;
   auto append = [&](const TfVal& part) {
     if (part.error) failed = true;
     if (part.known()) {
@@ -1640,10 +1719,12 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
     if (parts.size() == 1 && Type(parts[0]) == "template_interpolation") {
       TfVal x = Eval(InterpolationExpr(parts[0]), f, depth + 1);
       if (!x.range.valid()) x.range = v.range;
+      ClearLiteral(x);
       return x;
     }
     for (TSNode c : parts) {
       std::string_view t = Type(c);
+      if (t != "template_literal") plain = false;
       if (t == "template_literal") {
         std::string lit = DecodeEscapes(ts::Text(c, f.text));
         text += lit;
@@ -1715,6 +1796,7 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
   TfVal out = v;
   if (known) {
     out = MakeKnown(K::kStr, text, v.range);
+    out.literal = !heredoc && plain;
   } else {
     if (linkable) out.link = link;
     out.shape = shape;

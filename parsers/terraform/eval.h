@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -169,6 +170,9 @@ class Module {
   TfVal ModuleAttr(const TfVal& base, const std::string& attr, SourceRange at);
 
   TfVal Lookup(const std::string& name);  // the scope's each / count / iterators / for variables
+  // How many times the module's files mention `root.name` (var.x, local.y),
+  // anywhere: expressions, templates, validations, outputs, module arguments.
+  int Uses(std::string_view root, const std::string& name);
   // A value used away from where it was written: every range at the use (the work counts against the budget).
   TfVal Moved(TfVal v, SourceRange at);
 
@@ -188,6 +192,7 @@ class Module {
       json_modules_;
   std::map<std::string, TfVal> var_values_;  // from variable files and --var, by precedence
   std::map<std::string, TfVal> variable_memo_, local_memo_;
+  std::optional<std::map<std::string, int>> uses_;  // "var.x" / "local.y" -> mentions
   std::map<std::string, std::vector<Instance>> instances_;
   std::map<std::string, TfVal> evaluated_;
   std::set<std::string> evaluating_;

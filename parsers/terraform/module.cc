@@ -43,6 +43,7 @@ void Setters(const TfVal& v, const std::set<std::string>& named, std::set<std::s
 // A stand-in's value: what `path` wrote is placed where it was written; the rest has no position.
 TfVal Attributed(TfVal v, const std::string& path, int depth) {
   v.range = v.src_path == path ? v.src : SourceRange{};
+  if (v.src_path != path) v.block = {};
   if (depth > kMaxDepth) return v;
   for (TfVal& i : v.items) i = Attributed(std::move(i), path, depth + 1);
   for (auto& f : v.fields) f.second = Attributed(std::move(f.second), path, depth + 1);

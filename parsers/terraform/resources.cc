@@ -162,13 +162,13 @@ class Extractor {
     Workload w = Base(r, WorkloadKind::kNotebookInstance, "notebook instance");
     const TfVal& b = r.body;
     for (const aws::Field& f : aws::NotebookInstanceFields()) {
-      w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)));
+      w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)), r.path);
     }
     if (const TfVal* acc = b.Get("accelerator_types"); acc && acc->kind == TfVal::Kind::kList && !acc->items.empty()) {
-      w.accelerator_type = ToVal(&acc->items[0]);
+      w.accelerator_type = ToVal(&acc->items[0], r.path);
     }
     const TfVal* lc = b.Get("lifecycle_config_name");
-    w.lifecycle_config = ToVal(lc);
+    w.lifecycle_config = ToVal(lc, r.path);
     aws::AddLifecycleConfigRefs(&w);
     auto add_ref = [&](const TfVal* v) {
       std::string ref = RefOf(v);
@@ -213,14 +213,14 @@ class Extractor {
           RefOf(ref) == r.address || (ref->known() && cfg_name && cfg_name->known() && ref->text == cfg_name->text);
       if (!uses) continue;
       const TfVal* ename = e.body.Get("name");
-      endpoints.push_back({Ref(r, e.address), ename && ename->known() ? ToVal(ename) : Val::Absent()});
+      endpoints.push_back({Ref(r, e.address), ename && ename->known() ? Foreign(ename) : Val::Absent()});
     }
     bool async = b.Block("async_inference_config") != nullptr;
     std::vector<const TfVal*> variants = b.Blocks("production_variants");
     // Shadow variants run (and bill) instances of their own too.
     for (const TfVal* v : b.Blocks("shadow_production_variants")) variants.push_back(v);
     for (const TfVal* v : variants) {
-      Val vname = ToVal(v->Get("variant_name"));
+      Val vname = ToVal(v->Get("variant_name"), r.path);
       std::string variant = vname.known() ? vname.text : "?";
       Workload w = Base(r, WorkloadKind::kEndpointVariant, "endpoint variant");
       w.name = r.address + "/" + variant;
@@ -229,18 +229,26 @@ class Extractor {
       w.complete = w.complete && !v->dynamic;
       w.variant_name = vname;
       for (const aws::Field& f : aws::EndpointVariantFields()) {
-        w.*f.member = ToVal(v->Get(aws::TerraformName(r.type, f.property)));
+        w.*f.member = ToVal(v->Get(aws::TerraformName(r.type, f.property)), r.path);
       }
       if (const TfVal* s = v->Block("serverless_config")) w.serverless = Val::Known("true", s->range);
-      if (const TfVal* m = v->Block("managed_instance_scaling")) w.managed_scaling = ToVal(m->Get("status"));
+      if (const TfVal* m = v->Block("managed_instance_scaling")) w.managed_scaling = ToVal(m->Get("status"), r.path);
       if (async) w.async_inference = Val::Known("true", b.Block("async_inference_config")->range);
-      ModelImage(r, v->Get("model_name"), &w);
+      ModelImage(v->Get("model_name"), &w);
       if (vname.known()) aws::AddVariantKeys(endpoints, variant, &w);
       out_->push_back(std::move(w));
     }
   }
 
-  void ModelImage(const Resource& r, const TfVal* model_name, Workload* w) {
+  // A value of another resource: a fix of this workload never edits it.
+  static Val Foreign(const TfVal* v) {
+    Val out = ToVal(v, {});
+    out.literal = {};
+    out.literal_path.clear();
+    return out;
+  }
+
+  void ModelImage(const TfVal* model_name, Workload* w) {
     const Resource* model = nullptr;
     std::string ref = RefOf(model_name);
     if (!ref.empty()) model = Find(ref);
@@ -250,13 +258,12 @@ class Extractor {
         if (m.type == "aws_sagemaker_model" && n && n->known() && n->text == model_name->text) model = &m;
       }
     }
-    (void)r;
     if (!model) return;
     if (const TfVal* primary = model->body.Block("primary_container")) {
-      w->image = ToVal(primary->Get("image"));
+      w->image = Foreign(primary->Get("image"));
       return;
     }
-    for (const TfVal* c : model->body.Blocks("container")) aws::ChooseServedImage(ToVal(c->Get("image")), &w->image);
+    for (const TfVal* c : model->body.Blocks("container")) aws::ChooseServedImage(Foreign(c->Get("image")), &w->image);
   }
 
   void Studio(const Resource& r, WorkloadKind kind) {
@@ -277,13 +284,15 @@ class Extractor {
         StudioApp a;
         a.app = std::string(app);
         a.scope = std::string(scope);
-        a.range = s->range;
-        if (const TfVal* spec = s->Block("default_resource_spec")) a.instance_type = ToVal(spec->Get("instance_type"));
+        // The whole block: a fix inserts idle settings into it.
+        a.range = s->block.valid() ? s->block : s->range;
+        if (const TfVal* spec = s->Block("default_resource_spec"))
+          a.instance_type = ToVal(spec->Get("instance_type"), r.path);
         const TfVal* alm = s->Block("app_lifecycle_management");
         const TfVal* idle = alm ? alm->Block("idle_settings") : nullptr;
         if (idle) {
-          a.idle_management = ToVal(idle->Get("lifecycle_management"));
-          a.idle_timeout_minutes = ToVal(idle->Get("idle_timeout_in_minutes"));
+          a.idle_management = ToVal(idle->Get("lifecycle_management"), r.path);
+          a.idle_timeout_minutes = ToVal(idle->Get("idle_timeout_in_minutes"), r.path);
         } else if (alm ? alm->MayAddBlock("idle_settings") : s->MayAddBlock("app_lifecycle_management")) {
           a.idle_management = Val::Unknown(s->range, "a dynamic block may set the idle settings");
           a.idle_timeout_minutes = a.idle_management;
@@ -357,7 +366,7 @@ class Extractor {
     Workload w = Base(r, WorkloadKind::kScalableTarget, "scalable target");
     const TfVal& b = r.body;
     for (const aws::Field& f : aws::ScalableTargetFields()) {
-      w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)));
+      w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)), r.path);
     }
     const TfVal* id = b.Get("resource_id");
     if (auto parts = id ? aws::SplitVariantResourceId(id->known() ? id->text : id->link) : std::nullopt) {
@@ -418,13 +427,13 @@ class Extractor {
       w.label = "IAM policy '" + r.address + "' statement " + std::to_string(index);
       w.iam.policy = r.address;
       const TfVal* effect = s->Get("effect");
-      w.iam.effect = effect ? ToVal(effect) : Val::Known("Allow", w.range, "default");
+      w.iam.effect = effect ? ToVal(effect, r.path) : Val::Known("Allow", w.range, "default");
       const TfVal* actions = s->Get("actions");
       if (!actions && (actions = s->Get("not_actions"))) w.iam.not_action = true;
       if (!actions) continue;
       if (actions->kind == TfVal::Kind::kList) {
         for (const TfVal& a : actions->items) {
-          w.iam.actions.push_back(ToVal(&a));
+          w.iam.actions.push_back(ToVal(&a, r.path));
           if (!a.known()) w.iam.actions_complete = false;
         }
       } else {
@@ -433,14 +442,14 @@ class Extractor {
       const TfVal* resources = s->Get("resources");
       if (!resources && (resources = s->Get("not_resources"))) w.iam.not_resource = true;
       if (resources && resources->kind == TfVal::Kind::kList) {
-        for (const TfVal& res : resources->items) w.iam.resources.push_back(ToVal(&res));
+        for (const TfVal& res : resources->items) w.iam.resources.push_back(ToVal(&res, r.path));
       } else if (resources) {
         w.iam.resources.push_back(Val::Unknown(resources->range));
       }
       for (const TfVal* c : s->Blocks("condition")) {
         IamCondition cond;
-        Val test = ToVal(c->Get("test"));
-        Val variable = ToVal(c->Get("variable"));
+        Val test = ToVal(c->Get("test"), r.path);
+        Val variable = ToVal(c->Get("variable"), r.path);
         cond.op = test.known() ? test.text : "";
         cond.key = variable.known() ? variable.text : "";
         cond.known = test.known() && variable.known();

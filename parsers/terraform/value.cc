@@ -74,12 +74,24 @@ std::vector<const TfVal*> TfVal::Blocks(std::string_view key) const {
   return out;
 }
 
-Val ToVal(const TfVal* v) {
+Val ToVal(const TfVal* v, std::string_view home) {
   if (!v || v->kind == TfVal::Kind::kNull) return v ? Val::Absent(v->range) : Val::Absent();
-  if (v->known()) return Val::Known(v->text, v->range, v->origin);
+  if (v->known()) {
+    Val out = Val::Known(v->text, v->range, v->origin);
+    if (v->literal && v->src.valid() && !v->src_path.empty()) {
+      out.literal = v->src;
+      if (v->src_path != home) out.literal_path = v->src_path;
+    }
+    return out;
+  }
   if (v->kind == TfVal::Kind::kCond && v->items.size() == 2) {
-    Val yes = ToVal(&v->items[0]);
-    Val no = ToVal(&v->items[1]);
+    // An alternative is never a fix's literal: the other one may apply.
+    Val yes = ToVal(&v->items[0], home);
+    Val no = ToVal(&v->items[1], home);
+    for (Val* alt : {&yes, &no}) {
+      alt->literal = {};
+      alt->literal_path.clear();
+    }
     yes.condition = "when " + v->condition + " is true";
     no.condition = "when " + v->condition + " is false";
     if (!yes.range.valid()) yes.range = v->range;
@@ -87,6 +99,17 @@ Val ToVal(const TfVal* v) {
     return Val::OneOf({yes, no}, v->range);
   }
   return Val::Unknown(v->range, v->origin);
+}
+
+void ClearLiteral(TfVal& v) {
+  std::vector<TfVal*> todo{&v};
+  while (!todo.empty()) {
+    TfVal* x = todo.back();
+    todo.pop_back();
+    x->literal = false;
+    for (TfVal& i : x->items) todo.push_back(&i);
+    for (auto& f : x->fields) todo.push_back(&f.second);
+  }
 }
 
 std::string PascalCase(std::string_view snake) {

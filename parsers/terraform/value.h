@@ -5,6 +5,7 @@
 #define SAGELINT_PARSERS_TERRAFORM_VALUE_H_
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,13 @@ struct TfVal {
   // argument. Pre-commit scans report a finding there.
   std::string src_path;
   SourceRange src;
+  // A known value read from one literal token (`src`, quotes included)
+  // through nothing but a variable default or a local that only this use
+  // reads: a fix may edit that token (Val::literal, SPEC §13).
+  bool literal = false;
+  // A nested block: the whole block, from its first byte to one past its last
+  // (`range` holds only its start).
+  SourceRange block;
 
   bool known() const { return kind == Kind::kStr || kind == Kind::kNum || kind == Kind::kBool; }
   bool is_null() const { return kind == Kind::kNull; }
@@ -71,8 +79,12 @@ struct TfVal::Field {
 };
 
 // The model's value: known, unknown, absent (null / missing), or one of two
-// alternatives "when <condition> is true/false".
-Val ToVal(const TfVal* v);
+// alternatives "when <condition> is true/false". A literal written in another
+// file than `home` (the workload's display path) names that file.
+Val ToVal(const TfVal* v, std::string_view home);
+
+// The value with `literal` cleared, its elements' and fields' too.
+void ClearLiteral(TfVal& v);
 
 // The same value as a tree the PascalCase request mapper reads: keys turned
 // from snake_case into the API's PascalCase ("volume_size_in_gb" ->
