@@ -150,12 +150,15 @@ struct JValue {
   char kind = 0;  // '{', '[', '"', 'n' (number, true, false, null)
   size_t begin = 0, end = 0;
   std::string text;
-  std::vector<std::pair<std::string, JValue>> members;
+  // An object's members: keys[i] names values[i] (two vectors, not pairs:
+  // a pair cannot hold the type being defined).
+  std::vector<std::string> keys;
+  std::vector<JValue> values;
   std::vector<JValue> items;
   std::vector<size_t> key_begin;  // offset of each member's key
   const JValue* Get(std::string_view key) const {
-    for (const auto& [k, v] : members) {
-      if (k == key) return &v;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == key) return &values[i];
     }
     return nullptr;
   }
@@ -218,7 +221,8 @@ class JsonReader {
           ++i_;
           JValue member;
           if (!Value(&member, depth + 1)) return false;
-          v->members.emplace_back(std::move(key), std::move(member));
+          v->keys.push_back(std::move(key));
+          v->values.push_back(std::move(member));
           v->key_begin.push_back(key_at);
         } else {
           JValue item;
@@ -275,17 +279,17 @@ std::optional<TextEdit> AppendCell(std::string_view json, const FixChange& chang
     const JValue* type = c.Get("cell_type");
     if (c.kind == '{' && type && type->text == "code") model = &c;
   }
-  if (model->kind != '{' || model->members.empty()) return std::nullopt;
+  if (model->kind != '{' || model->values.empty()) return std::nullopt;
   std::string_view nl = json.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
   bool compact = json.substr(model->begin, model->end - model->begin).find('\n') == std::string_view::npos;
   // The colon with its spacing, the member separator, the indentations.
   std::optional<size_t> key_end_at = StringEnd(json, model->key_begin[0]);
   if (!key_end_at) return std::nullopt;
   size_t key_end = *key_end_at;
-  std::string colon(json.substr(key_end, model->members[0].second.begin - key_end));
+  std::string colon(json.substr(key_end, model->values[0].begin - key_end));
   std::string member_sep = ", ", key_indent, close_indent, item_indent;
-  if (model->members.size() > 1) {
-    size_t end0 = model->members[0].second.end;
+  if (model->values.size() > 1) {
+    size_t end0 = model->values[0].end;
     member_sep = std::string(json.substr(end0, model->key_begin[1] - end0));
   }
   if (!compact) {
@@ -339,10 +343,11 @@ std::optional<TextEdit> AppendCell(std::string_view json, const FixChange& chang
   if (with_id) values["id"] = "\"" + JsonEscape(id) + "\"";
   // The model's key order, the keys it lacks in nbformat's (sorted) place.
   std::vector<std::string> order;
-  for (const auto& [k, v] : model->members) {
+  for (const std::string& k : model->keys) {
     if (values.count(k)) order.push_back(k);
   }
-  for (const auto& [k, v] : values) {
+  for (const auto& entry : values) {
+    const std::string& k = entry.first;
     if (std::find(order.begin(), order.end(), k) != order.end()) continue;
     auto at = std::find_if(order.begin(), order.end(), [&](const std::string& o) { return o > k; });
     order.insert(at, k);
