@@ -312,11 +312,221 @@ std::optional<TextEdit> InsertIdleSettings(std::string_view text, const FixChang
   return AppendToBlock(text, idle.block, lines);
 }
 
+// ---- training jobs ----------------------------------------------------------
+
+// The object an expression is written as (`{ … }`, through the expression
+// and collection wrappers), or a null node.
+TSNode ObjectOf(TSNode n) {
+  while (!ts_node_is_null(n) && Type(n) != "object") {
+    if (Type(n) != "expression" && Type(n) != "collection_value") return TSNode{};
+    if (ts_node_named_child_count(n) != 1) return TSNode{};
+    n = ts_node_named_child(n, 0);
+  }
+  return n;
+}
+
+std::vector<TSNode> Elements(TSNode object) {
+  std::vector<TSNode> out;
+  for (uint32_t i = 0; i < ts_node_named_child_count(object); ++i) {
+    TSNode c = ts_node_named_child(object, i);
+    if (Type(c) == "object_elem") out.push_back(c);
+  }
+  return out;
+}
+
+std::string KeyOf(TSNode elem, std::string_view text) { return Unquoted(ts::Text(ts::Field(elem, "key"), text)); }
+
+// What an object says about `key`: absent, its element (`elem`), or written
+// so that nothing may be added (twice, or as Step Functions' `"key.$"`).
+struct Elem {
+  TSNode elem{};
+  bool blocked = false;
+};
+Elem ElemOf(TSNode object, std::string_view text, const std::string& key) {
+  Elem e;
+  for (TSNode c : Elements(object)) {
+    std::string k = KeyOf(c, text);
+    if (k == key + ".$" || (k == key && !ts_node_is_null(e.elem))) e.blocked = true;
+    if (k == key) e.elem = c;
+  }
+  return e;
+}
+
+// How an object writes its elements: keys quoted or not, the separator
+// between key and value as written (" = ", ": ", "=").
+struct Style {
+  bool quoted = false;
+  std::string sep = " = ";
+};
+Style StyleOf(TSNode object, std::string_view text) {
+  Style s;
+  std::vector<TSNode> elems = Elements(object);
+  if (elems.empty()) return s;
+  TSNode key = ts::Field(elems[0], "key"), val = ts::Field(elems[0], "val");
+  if (ts_node_is_null(key) || ts_node_is_null(val)) return s;
+  s.quoted = ts::Text(key, text).starts_with("\"");
+  // The separator without the alignment padding before it: `Type     = "Task"` gives " = ".
+  std::string_view between = text.substr(ts_node_end_byte(key), ts_node_start_byte(val) - ts_node_end_byte(key));
+  size_t mark = between.find_first_of("=:");
+  if (mark == std::string_view::npos || between.find('\n') != std::string_view::npos) return s;
+  s.sep = std::string(mark > 0 ? " " : "") + between[mark] + (mark + 1 < between.size() ? " " : "");
+  return s;
+}
+
+std::string ElemText(const Style& s, const std::string& key, const std::string& value) {
+  return (s.quoted ? "\"" + key + "\"" : key) + s.sep + value;
+}
+
+// `member` added after the object's last element: on a line of its own in
+// the last element's indentation when the object spans lines, separated by
+// a comma as its elements are; `, member` when it is written on one line.
+std::optional<TextEdit> AppendToObject(std::string_view text, TSNode object, const std::string& member) {
+  std::vector<TSNode> elems = Elements(object);
+  size_t open = ts_node_start_byte(object), close = ts_node_end_byte(object);
+  if (close <= open || text[close - 1] != '}') return std::nullopt;
+  if (elems.empty()) {
+    if (!Blank(text.substr(open + 1, close - 1 - open - 1))) return std::nullopt;
+    return TextEdit{open + 1, close - 1, " " + member + " "};
+  }
+  auto comma_after = [&](TSNode e) {
+    size_t at = ts_node_end_byte(e);
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+    return at < text.size() && text[at] == ',' ? at : std::string_view::npos;
+  };
+  TSNode last = elems.back();
+  size_t last_end = ts_node_end_byte(last);
+  if (LineStart(text, last_end) == LineStart(text, close - 1)) {
+    if (LineStart(text, open) != LineStart(text, close - 1)) return std::nullopt;  // `  A = 1 }` closing a block
+    return TextEdit{last_end, last_end, ", " + member};
+  }
+  size_t begin = ts_node_start_byte(last);
+  size_t line = LineStart(text, begin);
+  if (!Blank(text.substr(line, begin - line))) return std::nullopt;
+  std::string indent(IndentAt(text, begin));
+  std::string nl = LineEnding(text, begin);
+  size_t comma = comma_after(last);
+  bool commas = comma != std::string_view::npos;
+  for (size_t i = 0; i + 1 < elems.size() && !commas; ++i) commas = comma_after(elems[i]) != std::string_view::npos;
+  size_t after = comma != std::string_view::npos ? comma + 1 : last_end;
+  while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+  bool comment = text.substr(after, 1) == "#" || text.substr(after, 2) == "//";
+  if (comma == std::string_view::npos && commas) {
+    // `A = 1,` above and `B = 2` last: the comma goes after B, the member below it.
+    if (comment || (after < text.size() && text[after] != '\r' && text[after] != '\n')) return std::nullopt;
+    return TextEdit{last_end, last_end, "," + nl + indent + member};
+  }
+  if (comment) after = std::min(text.find('\n', after), text.size());
+  if (after < text.size() && text[after] == '\r') ++after;
+  if (after >= text.size() || text[after] != '\n') return std::nullopt;
+  ++after;
+  return TextEdit{after, after, indent + member + (commas ? "," : "") + nl};
+}
+
+// A request object's setting (SPEC §13): `field` of the model with its
+// JSON value, in the API's names and the object's own style.
+std::optional<TextEdit> InsertIntoRequest(std::string_view text, TSNode req, const std::string& field,
+                                          const nlohmann::ordered_json& value) {
+  std::optional<std::string> lit = HclLiteral(value);
+  if (!lit) return std::nullopt;
+  Style style = StyleOf(req, text);
+  // The setting `key` inside the object `parent` (created with it when absent).
+  auto nested = [&](const std::string& parent, const std::string& key, bool create) -> std::optional<TextEdit> {
+    Elem p = ElemOf(req, text, parent);
+    if (p.blocked) return std::nullopt;
+    if (ts_node_is_null(p.elem)) {
+      if (!create) return std::nullopt;
+      return AppendToObject(text, req, ElemText(style, parent, "{ " + ElemText(style, key, *lit) + " }"));
+    }
+    TSNode obj = ObjectOf(ts::Field(p.elem, "val"));
+    if (ts_node_is_null(obj)) return std::nullopt;
+    Elem k = ElemOf(obj, text, key);
+    if (k.blocked || !ts_node_is_null(k.elem)) return std::nullopt;
+    Style inner = Elements(obj).empty() ? style : StyleOf(obj, text);
+    return AppendToObject(text, obj, ElemText(inner, key, *lit));
+  };
+  if (field == "spot") {
+    Elem e = ElemOf(req, text, "EnableManagedSpotTraining");
+    if (e.blocked || !ts_node_is_null(e.elem)) return std::nullopt;
+    return AppendToObject(text, req, ElemText(style, "EnableManagedSpotTraining", *lit));
+  }
+  if (field == "max_wait_seconds") return nested("StoppingCondition", "MaxWaitTimeInSeconds", true);
+  if (field == "checkpoint") {
+    Elem e = ElemOf(req, text, "CheckpointConfig");
+    if (e.blocked || !ts_node_is_null(e.elem)) return std::nullopt;
+    return nested("CheckpointConfig", "S3Uri", true);
+  }
+  if (field == "input_mode") return nested("AlgorithmSpecification", "TrainingInputMode", false);
+  return std::nullopt;
+}
+
+// The same setting as a training job resource's argument or nested block.
+std::optional<TextEdit> InsertIntoResource(std::string_view text, TSNode block, const std::string& field,
+                                           const nlohmann::ordered_json& value) {
+  std::optional<std::string> lit = HclLiteral(value);
+  if (!lit) return std::nullopt;
+  auto absent = [&](TSNode in, std::string_view name) {
+    Member m = Find(in, text, name);
+    return !m.attribute && !m.ambiguous && ts_node_is_null(m.block);
+  };
+  auto nested = [&](std::string_view name, const std::string& key, bool create) -> std::optional<TextEdit> {
+    Member m = Find(block, text, name);
+    if (m.attribute || m.ambiguous) return std::nullopt;
+    if (ts_node_is_null(m.block)) {
+      if (!create) return std::nullopt;
+      return AppendToBlock(text, block, {{0, std::string(name) + " {"}, {1, key + " = " + *lit}, {0, "}"}});
+    }
+    if (!absent(m.block, key)) return std::nullopt;
+    return AppendToBlock(text, m.block, {{0, key + " = " + *lit}});
+  };
+  if (field == "spot") {
+    if (!absent(block, "enable_managed_spot_training")) return std::nullopt;
+    return AppendToBlock(text, block, {{0, "enable_managed_spot_training = " + *lit}});
+  }
+  if (field == "max_wait_seconds") return nested("stopping_condition", "max_wait_time_in_seconds", true);
+  if (field == "checkpoint") {
+    if (!absent(block, "checkpoint_config")) return std::nullopt;
+    return nested("checkpoint_config", "s3_uri", true);
+  }
+  if (field == "input_mode") return nested("algorithm_specification", "training_input_mode", false);
+  return std::nullopt;
+}
+
+// spot, max_wait_seconds, checkpoint, input_mode: into the training job the
+// workload's range starts — a `resource "aws_sagemaker_training_job"` block,
+// or a Step Functions state written as an object whose `Parameters`
+// (`Arguments`) object is the request.
+std::optional<TextEdit> InsertTrainingSetting(std::string_view text, const FixChange& change) {
+  std::optional<size_t> at = OffsetOf(text, change.range.begin);
+  if (!at || *at >= text.size()) return std::nullopt;
+  nlohmann::ordered_json value = nlohmann::ordered_json::parse(change.value, nullptr, false);
+  if (value.is_discarded()) return std::nullopt;
+  auto f = Parse(text);
+  if (!f) return std::nullopt;
+  TSNode n = Enclosing(*f, *at, {"block", "object"});
+  if (ts_node_is_null(n) || ts_node_start_byte(n) != *at) return std::nullopt;
+  if (Type(n) == "block") {
+    TSNode label = ts_node_named_child(n, 1);
+    if (BlockType(n, text) != "resource" || ts_node_is_null(label) ||
+        Unquoted(ts::Text(label, text)) != "aws_sagemaker_training_job") {
+      return std::nullopt;
+    }
+    return InsertIntoResource(text, n, change.field, value);
+  }
+  Elem params = ElemOf(n, text, "Parameters");
+  Elem args = ElemOf(n, text, "Arguments");
+  if (params.blocked || args.blocked || ts_node_is_null(params.elem) == ts_node_is_null(args.elem)) return std::nullopt;
+  TSNode req = ObjectOf(ts::Field(ts_node_is_null(params.elem) ? args.elem : params.elem, "val"));
+  if (ts_node_is_null(req)) return std::nullopt;
+  return InsertIntoRequest(text, req, change.field, value);
+}
+
 }  // namespace
 
 std::optional<TextEdit> EditTerraform(std::string_view text, const FixChange& change) {
   if (change.op == FixChange::Op::kRemove) return Remove(text, change);
   if (change.op == FixChange::Op::kInsert && change.field == "idle_settings") return InsertIdleSettings(text, change);
+  static const std::set<std::string> kTraining = {"spot", "max_wait_seconds", "checkpoint", "input_mode"};
+  if (change.op == FixChange::Op::kInsert && kTraining.count(change.field)) return InsertTrainingSetting(text, change);
   return std::nullopt;
 }
 

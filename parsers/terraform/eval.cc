@@ -1197,8 +1197,12 @@ TfVal Module::Eval(TSNode n, const HclFile& f, int depth) {
   TfVal v = EvalInner(n, f, depth);
   // What a function, condition, operator or for expression gives is no token
   // of the file, even when it is one of its operands.
+  // jsonencode of an object or a tuple keeps its elements' tokens: a request
+  // written as `jsonencode({...})` says each value where it is written.
   static const std::set<std::string_view> kComputed = {"function_call", "conditional", "operation", "for_expr"};
-  if (kComputed.count(Type(n))) ClearLiteral(v);
+  bool encoded = Type(n) == "function_call" && (v.kind == K::kMap || v.kind == K::kList) &&
+                 ts::Text(ts_node_named_child(n, 0), f.text) == "jsonencode";
+  if (kComputed.count(Type(n)) && !encoded) ClearLiteral(v);
   if (v.src_path.empty()) {
     v.src_path = f.path;
     v.src = v.range.valid() ? v.range : Range(n);

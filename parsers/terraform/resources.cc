@@ -40,6 +40,49 @@ bool LoadText(const Resource& r, const TfVal& v, cfn::Node* doc) {
   return true;
 }
 
+// The request mapper's values with their literal sites (SPEC §13): ToNode
+// places each node at its value's range, so a scalar node's position names
+// the value it came from. A position where two values stand (an object read
+// whole from a variable or local, placed at its use) gives no literal unless
+// they are the same token.
+class Literals {
+ public:
+  Literals(const TfVal& body, std::string home) : home_(std::move(home)) { Walk(body, 0); }
+
+  Val operator()(const cfn::Node* n) const {
+    Val v = aws::PlainValue(n);
+    if (!v.known() || !n->is_scalar()) return v;
+    auto it = sites_.find({n->pos.line, n->pos.column});
+    if (it == sites_.end() || !it->second.ok) return v;
+    v.literal = it->second.src;
+    if (it->second.path != home_) v.literal_path = it->second.path;
+    return v;
+  }
+
+ private:
+  struct Site {
+    SourceRange src;
+    std::string path;
+    bool ok = false;
+  };
+
+  void Walk(const TfVal& v, int depth) {
+    if (depth > 64) return;
+    if (v.kind == TfVal::Kind::kMap || v.kind == TfVal::Kind::kList) {
+      for (const TfVal& i : v.items) Walk(i, depth + 1);
+      for (const auto& f : v.fields) Walk(f.second, depth + 1);
+      return;
+    }
+    Site site;
+    if (v.known() && v.literal && v.src.valid() && !v.src_path.empty()) site = {v.src, v.src_path, true};
+    auto [it, fresh] = sites_.try_emplace({v.range.begin.line, v.range.begin.column}, site);
+    if (!fresh && (!site.ok || it->second.src != site.src || it->second.path != site.path)) it->second.ok = false;
+  }
+
+  std::string home_;
+  std::map<std::pair<int, int>, Site> sites_;
+};
+
 class Extractor {
  public:
   Extractor(const std::vector<Resource>& resources, std::vector<Workload>* out) : rs_(resources), out_(out) {}
@@ -310,7 +353,7 @@ class Extractor {
     Unwrap(&req, 0);
     Workload base = Base(r, WorkloadKind::kTrainingJob, aws::RequestKindLabel(kind));
     std::vector<Workload> made;
-    aws::MapRequest(kind, req, aws::PlainValue, base, &made);
+    aws::MapRequest(kind, req, Literals(r.body, r.path), base, &made);
     for (Workload& w : made) {
       if (!complete) w.complete = false;
       out_->push_back(std::move(w));
@@ -325,8 +368,9 @@ class Extractor {
     for (auto& [key, v] : props.entries) key = std::string(aws::PropertyOfTerraform(r.type, key));
     Unwrap(&props, 0);
     std::vector<Workload> made;
+    aws::ValueFn value = Literals(r.body, r.path);
     if (r.type == "aws_sagemaker_cluster") {
-      aws::MapCluster(&props, aws::PlainValue, Base(r, WorkloadKind::kHyperPodCluster, "HyperPod cluster"), &made);
+      aws::MapCluster(&props, value, Base(r, WorkloadKind::kHyperPodCluster, "HyperPod cluster"), &made);
       // Instance groups a dynamic block makes are not seen: the cluster's size is unknown.
       if (r.body.MayAddBlock("instance_group")) {
         InstanceGroup g;
@@ -335,13 +379,13 @@ class Extractor {
         made.back().instance_groups.push_back(std::move(g));
       }
     } else if (r.type == "aws_sagemaker_app") {
-      aws::MapStudioApp(&props, aws::PlainValue, Base(r, WorkloadKind::kStudioApp, "Studio app"), &made);
+      aws::MapStudioApp(&props, value, Base(r, WorkloadKind::kStudioApp, "Studio app"), &made);
     } else {
       std::string endpoint = RefOf(r.body.Get("endpoint_name"));
       const Resource* e = endpoint.empty() ? nullptr : Find(endpoint);
       std::string key = e && e->type == "aws_sagemaker_endpoint" ? Ref(r, endpoint) : std::string();
-      aws::MapInferenceComponent(&props, aws::PlainValue, key,
-                                 Base(r, WorkloadKind::kInferenceComponent, "inference component"), &made);
+      aws::MapInferenceComponent(&props, value, key, Base(r, WorkloadKind::kInferenceComponent, "inference component"),
+                                 &made);
     }
     for (Workload& w : made) {
       if (!complete) w.complete = false;
@@ -478,7 +522,7 @@ class Extractor {
     if (def->kind == TfVal::Kind::kMap) {
       bool complete = true;
       cfn::Node doc = ToNode(*def, false, &complete);
-      aws::MapStateMachine(doc, aws::PlainValue, base, out_);
+      aws::MapStateMachine(doc, Literals(*def, r.path), base, out_);
     } else if (def->known()) {
       cfn::Node doc;
       if (LoadText(r, *def, &doc)) aws::MapStateMachine(doc, aws::PlainValue, base, out_);
