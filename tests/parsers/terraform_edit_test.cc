@@ -1,5 +1,6 @@
 // Terraform fix edits (SPEC §13): removing a member, inserting Studio idle
-// settings — byte for byte unchanged outside the edit, and the result parses.
+// settings and training job settings — byte for byte unchanged outside the edit,
+// and the result parses.
 #include <string>
 
 #include "linter/model/fix.h"
@@ -418,4 +419,312 @@ TEST_CASE("a string inserted is an HCL string: quotes, backslashes, interpolatio
       Applied(text, Idle(text, "jupyter_lab_app_settings {", R"({"Note": "a \"b\" \\ ${c} %{d}", "On": true})"));
   CHECK(out.find("          note = \"a \\\"b\\\" \\\\ $${c} %%{d}\"\n") != std::string::npos);
   CHECK(out.find("          on   = true\n") != std::string::npos);
+}
+
+namespace {
+
+// A training setting inserted into the job whose block or state object starts at `head` (at its `{` when
+// `head` names an object element, as a Step Functions state's range starts).
+FixChange Training(const std::string& text, const std::string& head, const std::string& field,
+                   const std::string& value) {
+  FixChange c;
+  c.op = FixChange::Op::kInsert;
+  c.range = Block(text, head);
+  if (head.find(" = {") != std::string::npos || head.find("\": {") != std::string::npos) {
+    c.range.begin = PositionOf(text, text.find('{', text.find(head)));
+  }
+  c.field = field;
+  c.value = value;
+  return c;
+}
+
+const char* kTrainingJob =
+    "resource \"aws_sagemaker_training_job\" \"train\" {\n"
+    "  training_job_name = \"train\"\n"
+    "  role_arn          = \"arn:aws:iam::111122223333:role/sm\"\n"
+    "\n"
+    "  algorithm_specification {\n"
+    "    training_image = \"img\"\n"
+    "  }\n"
+    "\n"
+    "  resource_config {\n"
+    "    instance_type     = \"ml.p3.2xlarge\"\n"
+    "    instance_count    = 1\n"
+    "    volume_size_in_gb = 30\n"
+    "  }\n"
+    "}\n";
+
+// `text` with `lines` inserted before the resource's closing `}` line.
+std::string AtEnd(std::string text, const std::string& lines) {
+  REQUIRE(text.ends_with("\n}\n"));
+  return text.insert(text.size() - 2, lines);
+}
+
+// `text` with `lines` inserted before the line that starts with `before` (after `from`).
+std::string With(std::string text, const std::string& before, const std::string& lines, const std::string& from = "") {
+  size_t at = text.find(before, text.find(from));
+  REQUIRE(at != std::string::npos);
+  return text.insert(at, lines);
+}
+
+}  // namespace
+
+TEST_CASE("kInsert training settings into an aws_sagemaker_training_job block", "[terraform][fix][edit]") {
+  std::string text = kTrainingJob;
+  std::string head = "resource \"aws_sagemaker_training_job\"";
+  SECTION("spot") {
+    std::string out = Applied(text, Training(text, head, "spot", "true"));
+    CHECK(out == AtEnd(text, "  enable_managed_spot_training = true\n"));
+    CHECK_FALSE(EditTerraform(out, Training(out, head, "spot", "true")));
+  }
+  SECTION("max_wait_seconds without a stopping_condition") {
+    std::string out = Applied(text, Training(text, head, "max_wait_seconds", "7200"));
+    CHECK(out == AtEnd(text, "  stopping_condition {\n    max_wait_time_in_seconds = 7200\n  }\n"));
+    CHECK_FALSE(EditTerraform(out, Training(out, head, "max_wait_seconds", "7200")));
+  }
+  SECTION("max_wait_seconds into the stopping_condition there is") {
+    std::string with = AtEnd(text, "\n  stopping_condition {\n    max_runtime_in_seconds = 3600\n  }\n");
+    std::string out = Applied(with, Training(with, head, "max_wait_seconds", "7200"));
+    CHECK(out == With(with, "  }\n}\n", "    max_wait_time_in_seconds = 7200\n", "max_runtime_in_seconds"));
+  }
+  SECTION("checkpoint") {
+    std::string out = Applied(text, Training(text, head, "checkpoint", "\"s3://ml/checkpoints/${job}\""));
+    CHECK(out == AtEnd(text, "  checkpoint_config {\n    s3_uri = \"s3://ml/checkpoints/$${job}\"\n  }\n"));
+    CHECK_FALSE(EditTerraform(out, Training(out, head, "checkpoint", "\"s3://other/\"")));
+  }
+  SECTION("input_mode into algorithm_specification") {
+    std::string out = Applied(text, Training(text, head, "input_mode", "\"FastFile\""));
+    CHECK(out == With(text, "  }\n", "    training_input_mode = \"FastFile\"\n", "training_image"));
+    CHECK_FALSE(EditTerraform(out, Training(out, head, "input_mode", "\"FastFile\"")));
+  }
+  SECTION("tabs and CRLF") {
+    std::string tabs =
+        "resource \"aws_sagemaker_training_job\" \"t\" {\r\n\tname = \"t\"\r\n"
+        "\tstopping_condition {\r\n\t\tmax_runtime_in_seconds = 3600\r\n\t}\r\n}\r\n";
+    CHECK(Applied(tabs, Training(tabs, head, "max_wait_seconds", "7200")) ==
+          "resource \"aws_sagemaker_training_job\" \"t\" {\r\n\tname = \"t\"\r\n"
+          "\tstopping_condition {\r\n\t\tmax_runtime_in_seconds = 3600\r\n"
+          "\t\tmax_wait_time_in_seconds = 7200\r\n\t}\r\n}\r\n");
+  }
+}
+
+TEST_CASE("kInsert training settings into a block refuses what it must not touch", "[terraform][fix][edit]") {
+  std::string head = "resource \"aws_sagemaker_training_job\"";
+  SECTION("no algorithm_specification: input_mode is not created") {
+    std::string text = "resource \"aws_sagemaker_training_job\" \"t\" {\n  name = \"t\"\n}\n";
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "input_mode", "\"FastFile\"")));
+  }
+  SECTION("a setting there already, as an attribute, a block or a dynamic block") {
+    std::string text = AtEnd(kTrainingJob,
+                             "  enable_managed_spot_training = var.spot\n"
+                             "  stopping_condition = { max_runtime_in_seconds = 1 }\n"
+                             "  dynamic \"checkpoint_config\" {\n    for_each = var.ck\n    content {}\n  }\n");
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "spot", "true")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "max_wait_seconds", "7200")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "checkpoint", "\"s3://b/\"")));
+  }
+  SECTION("two stopping_condition blocks") {
+    std::string text = AtEnd(kTrainingJob, "  stopping_condition {\n  }\n  stopping_condition {\n  }\n");
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "max_wait_seconds", "7200")));
+  }
+  SECTION("another resource, a value that is no scalar") {
+    std::string text = kTrainingJob;
+    std::string other = text;
+    other.replace(other.find("aws_sagemaker_training_job"), 26, "aws_sagemaker_processing_job");
+    CHECK_FALSE(EditTerraform(other, Training(other, "resource \"aws_sagemaker_processing_job\"", "spot", "true")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "checkpoint", "{\"S3Uri\": \"s3://b/\"}")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "spot", "not json")));
+    FixChange inner = Training(text, "resource_config {", "spot", "true");
+    CHECK_FALSE(EditTerraform(text, inner));
+  }
+}
+
+namespace {
+
+// A state machine with one training state `Train = {...}` whose request is `parameters`.
+std::string Flow(const std::string& parameters) {
+  return "resource \"aws_sfn_state_machine\" \"flow\" {\n"
+         "  definition = jsonencode({\n"
+         "    StartAt = \"Train\"\n"
+         "    States = {\n"
+         "      Train = {\n"
+         "        Type     = \"Task\"\n"
+         "        Resource = \"arn:aws:states:::sagemaker:createTrainingJob.sync\"\n"
+         "        End      = true\n"
+         "        Parameters = " +
+         parameters +
+         "\n"
+         "      }\n"
+         "    }\n"
+         "  })\n"
+         "}\n";
+}
+
+// The HCL style: `=`, elements on lines of their own, no commas.
+const char* kHclParameters =
+    "{\n"
+    "          AlgorithmSpecification = {\n"
+    "            TrainingImage = \"img\"\n"
+    "          }\n"
+    "          ResourceConfig = { InstanceType = \"ml.p3.2xlarge\", InstanceCount = 1 }\n"
+    "          StoppingCondition = {\n"
+    "            MaxRuntimeInSeconds = 3600\n"
+    "          }\n"
+    "        }";
+
+// The JSON style: quoted keys, `:`, commas.
+const char* kJsonParameters =
+    "{\n"
+    "          \"AlgorithmSpecification\": {\"TrainingImage\": \"img\"},\n"
+    "          \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1},\n"
+    "          \"StoppingCondition\": {\n"
+    "            \"MaxRuntimeInSeconds\": 3600,\n"
+    "            \"Note\": \"x\"\n"
+    "          }\n"
+    "        }";
+
+}  // namespace
+
+TEST_CASE("kInsert training settings into a Step Functions state's request: `=`, newlines", "[terraform][fix][edit]") {
+  std::string text = Flow(kHclParameters);
+  std::string head = "Train = {";
+  const std::string last = "            MaxRuntimeInSeconds = 3600\n          }\n";
+  SECTION("spot") {
+    std::string out = Applied(text, Training(text, head, "spot", "true"));
+    CHECK(out == With(text, "        }\n      }", "          EnableManagedSpotTraining = true\n", last));
+    CHECK_FALSE(EditTerraform(out, Training(out, head, "spot", "true")));
+  }
+  SECTION("max_wait_seconds into the StoppingCondition there is") {
+    std::string out = Applied(text, Training(text, head, "max_wait_seconds", "7200"));
+    CHECK(out ==
+          With(text, "          }\n        }", "            MaxWaitTimeInSeconds = 7200\n", "MaxRuntimeInSeconds"));
+    CHECK_FALSE(EditTerraform(out, Training(out, head, "max_wait_seconds", "7200")));
+  }
+  SECTION("max_wait_seconds without a StoppingCondition") {
+    std::string none = text;
+    none.erase(none.find("          StoppingCondition"),
+               last.size() + std::string("          StoppingCondition = {\n").size());
+    std::string out = Applied(none, Training(none, head, "max_wait_seconds", "7200"));
+    CHECK(out == With(none, "        }\n      }", "          StoppingCondition = { MaxWaitTimeInSeconds = 7200 }\n",
+                      "ResourceConfig"));
+  }
+  SECTION("checkpoint") {
+    std::string out = Applied(text, Training(text, head, "checkpoint", "\"s3://ml/ck/\""));
+    CHECK(out == With(text, "        }\n      }", "          CheckpointConfig = { S3Uri = \"s3://ml/ck/\" }\n", last));
+  }
+  SECTION("input_mode into AlgorithmSpecification") {
+    std::string out = Applied(text, Training(text, head, "input_mode", "\"FastFile\""));
+    CHECK(out == With(text, "          }\n          ResourceConfig", "            TrainingInputMode = \"FastFile\"\n"));
+  }
+  SECTION("Arguments instead of Parameters") {
+    std::string args = text;
+    args.replace(args.find("Parameters"), 10, "Arguments");
+    std::string out = Applied(args, Training(args, head, "spot", "true"));
+    CHECK(out == With(args, "        }\n      }", "          EnableManagedSpotTraining = true\n", last));
+  }
+}
+
+TEST_CASE("kInsert training settings into a Step Functions state's request: `:`, commas", "[terraform][fix][edit]") {
+  std::string text = Flow(kJsonParameters);
+  std::string head = "Train = {";
+  SECTION("spot after the last element, which has no comma") {
+    std::string out = Applied(text, Training(text, head, "spot", "true"));
+    CHECK(out == With(text, "\n        }\n      }", ",\n          \"EnableManagedSpotTraining\": true", "\"Note\""));
+  }
+  SECTION("max_wait_seconds into the StoppingCondition there is") {
+    std::string out = Applied(text, Training(text, head, "max_wait_seconds", "7200"));
+    CHECK(out == With(text, "\n          }\n        }", ",\n            \"MaxWaitTimeInSeconds\": 7200"));
+  }
+  SECTION("max_wait_seconds without a StoppingCondition") {
+    std::string none = Flow(
+        "{\n"
+        "          \"AlgorithmSpecification\": {\"TrainingImage\": \"img\"},\n"
+        "          \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\", \"InstanceCount\": 1},\n"
+        "        }");
+    std::string out = Applied(none, Training(none, head, "max_wait_seconds", "7200"));
+    CHECK(out ==
+          With(none, "        }\n      }", "          \"StoppingCondition\": { \"MaxWaitTimeInSeconds\": 7200 },\n"));
+  }
+  SECTION("checkpoint") {
+    std::string out = Applied(text, Training(text, head, "checkpoint", "\"s3://ml/ck/\""));
+    CHECK(out == With(text, "\n        }\n      }", ",\n          \"CheckpointConfig\": { \"S3Uri\": \"s3://ml/ck/\" }",
+                      "\"Note\""));
+  }
+  SECTION("input_mode into a one-line AlgorithmSpecification") {
+    std::string out = Applied(text, Training(text, head, "input_mode", "\"FastFile\""));
+    CHECK(out == With(text, "},\n          \"ResourceConfig\"", ", \"TrainingInputMode\": \"FastFile\""));
+  }
+  SECTION("a request on one line, and an empty object") {
+    std::string one =
+        Flow("{ \"AlgorithmSpecification\": {}, \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\"} }");
+    CHECK(Applied(one, Training(one, head, "spot", "true")) ==
+          With(one, " }\n      }", ", \"EnableManagedSpotTraining\": true"));
+    CHECK(Applied(one, Training(one, head, "input_mode", "\"FastFile\"")) ==
+          Flow("{ \"AlgorithmSpecification\": { \"TrainingInputMode\": \"FastFile\" }, \"ResourceConfig\": "
+               "{\"InstanceType\": \"ml.p3.2xlarge\"} }"));
+  }
+  SECTION("a JSON state key") {
+    std::string quoted = text;
+    quoted.replace(quoted.find(head), head.size(), "\"Train\": {");
+    std::string out = Applied(quoted, Training(quoted, "\"Train\": {", "spot", "true"));
+    CHECK(out.find("\"Note\": \"x\"\n          },\n          \"EnableManagedSpotTraining\": true\n") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("kInsert training settings into a Step Functions request refuses what it must not touch",
+          "[terraform][fix][edit]") {
+  std::string head = "Train = {";
+  SECTION("a key written as Key.$") {
+    std::string text = Flow(
+        "{\n"
+        "          \"EnableManagedSpotTraining.$\" = \"$.spot\"\n"
+        "          \"StoppingCondition.$\" = \"$.stop\"\n"
+        "          \"CheckpointConfig.$\" = \"$.ck\"\n"
+        "          AlgorithmSpecification = { TrainingImage = \"img\", \"TrainingInputMode.$\" = \"$.mode\" }\n"
+        "        }");
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "spot", "true")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "max_wait_seconds", "7200")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "checkpoint", "\"s3://b/\"")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "input_mode", "\"FastFile\"")));
+    std::string params = Flow("{ AlgorithmSpecification = { TrainingImage = \"img\" } }");
+    params.insert(params.find("        Parameters"), "        \"Parameters.$\" = \"$.req\"\n");
+    CHECK_FALSE(EditTerraform(params, Training(params, head, "spot", "true")));
+  }
+  SECTION("a key written twice") {
+    std::string text = Flow(
+        "{\n"
+        "          StoppingCondition = { MaxRuntimeInSeconds = 1 }\n"
+        "          StoppingCondition = { MaxRuntimeInSeconds = 2 }\n"
+        "          AlgorithmSpecification = { TrainingImage = \"img\" }\n"
+        "          AlgorithmSpecification = { TrainingImage = \"img\" }\n"
+        "        }");
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "max_wait_seconds", "7200")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "input_mode", "\"FastFile\"")));
+    std::string both = Flow("{ AlgorithmSpecification = { TrainingImage = \"img\" } }");
+    both.insert(both.find("        Parameters"), "        Arguments = {}\n");
+    CHECK_FALSE(EditTerraform(both, Training(both, head, "spot", "true")));
+  }
+  SECTION("a request or a member that is no object written here") {
+    std::string text =
+        "locals {\n  req = { AlgorithmSpecification = { TrainingImage = \"img\" } }\n}\n" + Flow("local.req");
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "spot", "true")));
+    CHECK_FALSE(EditTerraform(text, Training(text, head, "max_wait_seconds", "7200")));
+    std::string member = Flow(
+        "{\n          StoppingCondition = local.stop\n          AlgorithmSpecification = "
+        "merge(local.algo, {})\n        }");
+    CHECK_FALSE(EditTerraform(member, Training(member, head, "max_wait_seconds", "7200")));
+    CHECK_FALSE(EditTerraform(member, Training(member, head, "input_mode", "\"FastFile\"")));
+    std::string none = Flow("{ ResourceConfig = { InstanceType = \"ml.p3.2xlarge\" } }");
+    CHECK_FALSE(EditTerraform(none, Training(none, head, "input_mode", "\"FastFile\"")));
+  }
+  SECTION("a state without a request, not at a state's start") {
+    std::string text = Flow(kHclParameters);
+    std::string bare = text;
+    bare.replace(bare.find("Parameters"), 10, "Comment   ");
+    CHECK_FALSE(EditTerraform(bare, Training(bare, head, "spot", "true")));
+    FixChange c = Training(text, head, "spot", "true");
+    c.range.begin.column += 1;
+    CHECK_FALSE(EditTerraform(text, c));
+  }
 }

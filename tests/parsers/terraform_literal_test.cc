@@ -313,3 +313,186 @@ TEST_CASE("pre-commit: a stand-in's app settings block is no place in the named 
   CHECK(stand_in->apps[0].idle_management.range == m.At("main.tf", "\"DISABLED\""));
   CHECK_FALSE(stand_in->apps[0].idle_management.literal.valid());
 }
+
+namespace {
+
+// A Step Functions state machine whose one state runs a training job with `parameters`.
+std::string StateMachine(const std::string& parameters, const std::string& extra = "") {
+  return "resource \"aws_sfn_state_machine\" \"flow\" {\n"
+         "  name     = \"flow\"\n"
+         "  role_arn = \"arn:aws:iam::111122223333:role/sfn\"\n"
+         "  definition = jsonencode({\n"
+         "    StartAt = \"Train\"\n"
+         "    States = {\n"
+         "      Train = {\n"
+         "        Type     = \"Task\"\n"
+         "        Resource = \"arn:aws:states:::sagemaker:createTrainingJob.sync\"\n"
+         "        End      = true\n"
+         "        Parameters = " +
+         parameters +
+         "\n"
+         "      }\n" +
+         extra +
+         "    }\n"
+         "  })\n"
+         "}\n";
+}
+
+const char* kParameters =
+    "{\n"
+    "          AlgorithmSpecification = { TrainingImage = \"img\", TrainingInputMode = \"File\" }\n"
+    "          \"ResourceConfig\" : { \"InstanceType\" : \"ml.p3.2xlarge\", \"InstanceCount\" : 1 }\n"
+    "        }";
+
+std::vector<Workload> TrainingJobs(std::vector<Workload> ws) {
+  std::erase_if(ws, [](const Workload& w) { return w.kind != WorkloadKind::kTrainingJob; });
+  return ws;
+}
+
+}  // namespace
+
+TEST_CASE("a Step Functions training state in jsonencode({...}): each value written once is its site",
+          "[terraform][fix]") {
+  TfDir m;
+  m.Write("main.tf", StateMachine(kParameters));
+  auto ws = TrainingJobs(m.Evaluate({"main.tf"}));
+  REQUIRE(ws.size() == 1);
+  const Workload& w = ws[0];
+  CHECK(w.instance_type.text == "ml.p3.2xlarge");
+  CHECK(w.instance_type.literal == m.At("main.tf", "\"ml.p3.2xlarge\""));
+  CHECK(w.instance_type.literal_path.empty());
+  CHECK(w.input_mode.literal == m.At("main.tf", "\"File\""));
+  CHECK(w.instance_count.literal.valid());
+  // The state's object is where settings are inserted (EditTerraform starts there).
+  std::string text = testing::ReadFileOrDie(m.Abs("main.tf"));
+  CHECK(w.range.begin == PositionOf(text, text.find("{", text.find("Train = {"))));
+}
+
+TEST_CASE("a Step Functions training state: values from elsewhere have no site", "[terraform][fix]") {
+  TfDir m;
+  SECTION("a local object read by two states") {
+    m.Write("main.tf",
+            "locals {\n  algo = { TrainingImage = \"img\", TrainingInputMode = \"File\" }\n"
+            "  rc   = { InstanceType = \"ml.p3.2xlarge\", InstanceCount = 1 }\n}\n" +
+                StateMachine("{ AlgorithmSpecification = local.algo, ResourceConfig = local.rc }",
+                             "      Again = {\n"
+                             "        Type       = \"Task\"\n"
+                             "        Resource   = \"arn:aws:states:::sagemaker:createTrainingJob.sync\"\n"
+                             "        End        = true\n"
+                             "        Parameters = { AlgorithmSpecification = local.algo, ResourceConfig = local.rc }\n"
+                             "      }\n"));
+    auto ws = TrainingJobs(m.Evaluate({"main.tf"}));
+    REQUIRE(ws.size() == 2);
+    for (const Workload& w : ws) {
+      CHECK(w.instance_type.text == "ml.p3.2xlarge");
+      CHECK_FALSE(w.instance_type.literal.valid());
+      CHECK(w.input_mode.text == "File");
+      CHECK_FALSE(w.input_mode.literal.valid());
+    }
+  }
+  SECTION("a variable's default read by two states") {
+    m.Write("main.tf", "variable \"rc\" {\n  default = { InstanceType = \"ml.p3.2xlarge\", InstanceCount = 1 }\n}\n" +
+                           StateMachine("{\n  AlgorithmSpecification = { TrainingImage = \"img\" }\n"
+                                        "  ResourceConfig = var.rc\n}",
+                                        "      Again = {\n"
+                                        "        Type       = \"Task\"\n"
+                                        "        Resource   = \"arn:aws:states:::sagemaker:createTrainingJob.sync\"\n"
+                                        "        End        = true\n"
+                                        "        Parameters = { AlgorithmSpecification = { TrainingImage = \"img\" }, "
+                                        "ResourceConfig = var.rc }\n"
+                                        "      }\n"));
+    auto ws = TrainingJobs(m.Evaluate({"main.tf"}));
+    REQUIRE(ws.size() == 2);
+    for (const Workload& w : ws) {
+      CHECK(w.instance_type.text == "ml.p3.2xlarge");
+      CHECK_FALSE(w.instance_type.literal.valid());
+    }
+  }
+  SECTION("a definition written as a heredoc or a string") {
+    std::string json = R"({"StartAt": "Train", "States": {"Train": {"Type": "Task", "End": true,)"
+                       R"( "Resource": "arn:aws:states:::sagemaker:createTrainingJob.sync", "Parameters": {)"
+                       R"( "AlgorithmSpecification": {"TrainingImage": "img", "TrainingInputMode": "File"},)"
+                       R"( "ResourceConfig": {"InstanceType": "ml.p3.2xlarge", "InstanceCount": 1}}}}})";
+    std::string escaped;
+    for (char c : json) escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
+    std::string definition;
+    SECTION("heredoc") { definition = "<<EOF\n" + json + "\nEOF"; }
+    SECTION("string") { definition = "\"" + escaped + "\""; }
+    m.Write("main.tf",
+            "resource \"aws_sfn_state_machine\" \"flow\" {\n  name     = \"flow\"\n"
+            "  role_arn = \"arn:aws:iam::111122223333:role/sfn\"\n  definition = " +
+                definition + "\n}\n");
+    auto ws = TrainingJobs(m.Evaluate({"main.tf"}));
+    REQUIRE(ws.size() == 1);
+    CHECK(ws[0].instance_type.text == "ml.p3.2xlarge");
+    CHECK_FALSE(ws[0].instance_type.literal.valid());
+    CHECK(ws[0].input_mode.text == "File");
+    CHECK_FALSE(ws[0].input_mode.literal.valid());
+  }
+}
+
+namespace {
+
+std::string TrainingJob(const std::string& name, const std::string& instance_type, const std::string& mode) {
+  return "resource \"aws_sagemaker_training_job\" \"" + name +
+         "\" {\n"
+         "  training_job_name = \"" +
+         name +
+         "\"\n"
+         "  role_arn          = \"arn:aws:iam::111122223333:role/sm\"\n"
+         "  algorithm_specification {\n"
+         "    training_image      = \"img\"\n"
+         "    training_input_mode = " +
+         mode +
+         "\n"
+         "  }\n"
+         "  resource_config {\n"
+         "    instance_type     = " +
+         instance_type +
+         "\n"
+         "    instance_count    = 1\n"
+         "    volume_size_in_gb = 30\n"
+         "  }\n"
+         "  stopping_condition {\n"
+         "    max_runtime_in_seconds = 3600\n"
+         "  }\n"
+         "}\n";
+}
+
+}  // namespace
+
+TEST_CASE("an aws_sagemaker_training_job block: literals written once are sites", "[terraform][fix]") {
+  TfDir m;
+  SECTION("at the use") {
+    m.Write("main.tf", TrainingJob("train", "\"ml.p3.2xlarge\"", "\"File\""));
+    auto ws = TrainingJobs(m.Evaluate({"main.tf"}));
+    REQUIRE(ws.size() == 1);
+    CHECK(ws[0].instance_type.literal == m.At("main.tf", "\"ml.p3.2xlarge\""));
+    CHECK(ws[0].input_mode.literal == m.At("main.tf", "\"File\""));
+    CHECK(ws[0].max_run_seconds.literal == m.At("main.tf", "3600"));
+    std::string text = testing::ReadFileOrDie(m.Abs("main.tf"));
+    CHECK(ws[0].range.begin == PositionOf(text, 0));
+  }
+  SECTION("a variable default read once, a local read once") {
+    m.Write("main.tf", TrainingJob("train", "var.type", "local.mode") +
+                           "variable \"type\" {\n  default = \"ml.p3.2xlarge\"\n}\n"
+                           "locals {\n  mode = \"File\"\n}\n");
+    auto ws = TrainingJobs(m.Evaluate({"main.tf"}));
+    REQUIRE(ws.size() == 1);
+    CHECK(ws[0].instance_type.literal == m.At("main.tf", "\"ml.p3.2xlarge\""));
+    CHECK(ws[0].input_mode.literal == m.At("main.tf", "\"File\""));
+  }
+  SECTION("a variable and a local read by two jobs: no site") {
+    m.Write("main.tf", TrainingJob("a", "var.type", "local.mode") + TrainingJob("b", "var.type", "local.mode") +
+                           "variable \"type\" {\n  default = \"ml.p3.2xlarge\"\n}\n"
+                           "locals {\n  mode = \"File\"\n}\n");
+    auto ws = TrainingJobs(m.Evaluate({"main.tf"}));
+    REQUIRE(ws.size() == 2);
+    for (const Workload& w : ws) {
+      CHECK(w.instance_type.text == "ml.p3.2xlarge");
+      CHECK_FALSE(w.instance_type.literal.valid());
+      CHECK(w.input_mode.text == "File");
+      CHECK_FALSE(w.input_mode.literal.valid());
+    }
+  }
+}
