@@ -167,10 +167,9 @@ std::vector<FileResult> ParseCdkSource(const SourceFile& file, bool named, const
   fs::path rel = fs::path(*app).parent_path().lexically_relative(fs::path(file.abs_path).parent_path());
   cdk_json.path = (fs::path(file.path).parent_path() / rel / "cdk.json").lexically_normal().generic_string();
   cdk_json.root_path = (fs::path(file.root_path).parent_path() / rel / "cdk.json").lexically_normal().generic_string();
-  std::vector<FileResult> out = EvaluateApp(cdk_json, opts, file.path);
   // The app's results for other files are context only; an app that never
   // reads the named file leaves it unreported.
-  return out;
+  return EvaluateApp(cdk_json, opts, file.path);
 }
 
 }  // namespace sagelint

@@ -198,7 +198,7 @@ class Synth {
       return ref;
     }
     if (v.tag == "!cdk:new") {
-      if (v.text == "iam.PolicyDocument") return PolicyDocument(v, depth + 1);
+      if (v.text == "iam.PolicyDocument") return PolicyDocument(v);
       return cfn::MakeScalar(std::string(aws::kUnknownMarker), v.pos);
     }
     if (v.is_scalar() && v.text.find('\x02') != std::string::npos) return Tokens(v, depth);
@@ -295,8 +295,7 @@ class Synth {
     return out;
   }
 
-  Node PolicyDocument(const Node& props, int depth) const {
-    (void)depth;
+  Node PolicyDocument(const Node& props) const {
     Node doc = Map(props.pos);
     Put(&doc, "Version", cfn::MakeScalar("2012-10-17", props.pos), props.pos);
     Put(&doc, "Statement", Statements(Prop(props, "Statements"), props.pos), props.pos);
@@ -305,7 +304,7 @@ class Synth {
 
   Node Document(const Node& props, SourcePos at) const {
     if (const Node* d = Prop(props, "Document")) return Value(*d, true);
-    return PolicyDocument(props.is_map() ? props : Map(at), 0);
+    return PolicyDocument(props.is_map() ? props : Map(at));
   }
 
   void Add(size_t stack, const std::string& id, std::string type, Node props, SourcePos at, int file,
