@@ -159,6 +159,8 @@ Report At(const Val& v) {
   return r;
 }
 
+std::string WholeSeconds(double seconds) { return std::to_string(static_cast<long long>(std::llround(seconds))); }
+
 std::optional<double> MaxRunSeconds(const Workload& w) {
   if (w.max_run_seconds.absent()) return kDefaultMaxRunSeconds;
   if (w.max_run_seconds.known()) return w.max_run_seconds.number();

@@ -72,6 +72,9 @@ Report At(const Val& v);
 
 // The runtime limit the training API applies when a job sets none.
 inline constexpr double kDefaultMaxRunSeconds = 86400;
+// A number of seconds as a whole number ("86400").
+std::string WholeSeconds(double seconds);
+
 // A job's max run: its own, or the API default where it sets none; nullopt
 // when it cannot be known.
 std::optional<double> MaxRunSeconds(const Workload& w);

@@ -1,7 +1,5 @@
 // SM204 long-warm-pool: a warm pool keeps the training instances billing while
 // they wait for the next job.
-#include <cmath>
-
 #include "rules/checks.h"
 #include "rules/rule_util.h"
 
@@ -13,13 +11,12 @@ void CheckLongWarmPool(const Workload& w, const RuleContext& ctx, Sink& sink) {
     auto seconds = v.number();
     if (!seconds || *seconds <= limit) return;
     Report r = At(v);
-    r.message = w.label + " keeps its warm pool alive for " + v.text + " s (limit " +
-                std::to_string(static_cast<long long>(std::llround(limit))) +
+    r.message = w.label + " keeps its warm pool alive for " + v.text + " s (limit " + WholeSeconds(limit) +
                 " s): warm-pool instances bill for every idle second";
     r.suggestion =
         "lower KeepAlivePeriodInSeconds (keep_alive_period_in_seconds) to the gap you expect "
         "between jobs, at most " +
-        std::to_string(static_cast<long long>(std::llround(limit))) + " s";
+        WholeSeconds(limit) + " s";
     r.cost = WorkloadCost(w);
     sink.Emit(w, std::move(r));
   });

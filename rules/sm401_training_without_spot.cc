@@ -1,6 +1,5 @@
 // SM401 training-without-spot: managed Spot training runs the same job on
 // spare capacity at a fraction of the on-demand price.
-#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "rules/checks.h"
@@ -20,8 +19,7 @@ std::optional<Fix> SpotFix(const Workload& w) {
   if (!run || w.max_wait_seconds.AnyUnknown() || w.checkpoint.AnyUnknown()) return std::nullopt;
   std::vector<FixChange> changes = {InsertChange(w.range, "spot", "true")};
   if (w.max_wait_seconds.absent()) {
-    changes.push_back(
-        InsertChange(w.range, "max_wait_seconds", std::to_string(static_cast<long long>(std::llround(2 * *run)))));
+    changes.push_back(InsertChange(w.range, "max_wait_seconds", WholeSeconds(2 * *run)));
   }
   if (w.checkpoint.absent()) {
     std::string path = w.output_path.text;

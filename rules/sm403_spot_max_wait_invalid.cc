@@ -1,14 +1,10 @@
 // SM403 spot-max-wait-invalid: the training API rejects a Spot job without a
 // max wait, a max wait below the max runtime, and a max wait without Spot.
-#include <cmath>
-
 #include "rules/checks.h"
 #include "rules/rule_util.h"
 
 namespace sagelint::rules {
 namespace {
-
-std::string Seconds(double s) { return std::to_string(static_cast<long long>(std::llround(s))); }
 
 // A training job's missing max wait, set to its max run (SPEC §13).
 std::optional<Fix> MaxWaitFix(const Workload& w) {
@@ -17,7 +13,7 @@ std::optional<Fix> MaxWaitFix(const Workload& w) {
       w.max_wait_seconds.conditional()) {
     return std::nullopt;
   }
-  std::string seconds = Seconds(*run);
+  std::string seconds = WholeSeconds(*run);
   return MakeFix(Applicability::kSafe, "set the max wait to " + seconds + " s (the max run)",
                  {InsertChange(w.range, "max_wait_seconds", seconds)});
 }
@@ -49,8 +45,9 @@ void CheckSpotMaxWaitInvalid(const Workload& w, const RuleContext&, Sink& sink) 
       if (!run_s || *wait_s >= *run_s) return;
       Report r = At(wait);
       if (r.condition.empty()) r.condition = run_cond;
-      r.message = w.label + " sets max wait " + Seconds(*wait_s) + " s below its max runtime " + Seconds(*run_s) +
-                  " s" + (w.max_run_seconds.absent() ? " (the default)" : "") + ": the API rejects the job";
+      r.message = w.label + " sets max wait " + WholeSeconds(*wait_s) + " s below its max runtime " +
+                  WholeSeconds(*run_s) + " s" + (w.max_run_seconds.absent() ? " (the default)" : "") +
+                  ": the API rejects the job";
       r.suggestion = "raise max_wait to at least max_run (it covers the Spot wait plus the training time)";
       sink.Emit(w, std::move(r));
     });

@@ -50,6 +50,11 @@ SourcePos PositionOf(std::string_view text, size_t offset) {
   return pos;
 }
 
+size_t LineStartOf(std::string_view text, size_t at) {
+  size_t nl = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+  return nl == std::string_view::npos ? 0 : nl + 1;
+}
+
 std::string FixToText(const Fix& fix) {
   nlohmann::json changes = nlohmann::json::array();
   for (const FixChange& c : fix.changes) {

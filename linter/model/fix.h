@@ -67,6 +67,8 @@ struct TextEdit {
 std::optional<size_t> OffsetOf(std::string_view text, SourcePos pos);
 // The position of a byte offset (offset <= text.size()).
 SourcePos PositionOf(std::string_view text, size_t offset);
+// The offset where the line holding the byte at `at` starts.
+size_t LineStartOf(std::string_view text, size_t at);
 
 // A fix as one text (the packed finding form carries it so) and back.
 std::string FixToText(const Fix& fix);

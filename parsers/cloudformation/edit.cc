@@ -310,10 +310,7 @@ class Editor {
   }
 
   size_t Off(SourcePos p) const { return OffsetOf(text_, p).value_or(kNone); }
-  size_t LineStart(size_t at) const {
-    size_t nl = at == 0 ? kNone : text_.rfind('\n', at - 1);
-    return nl == kNone ? 0 : nl + 1;
-  }
+  size_t LineStart(size_t at) const { return LineStartOf(text_, at); }
   // Just past the line break of the line holding `at` (the text's end on its last line).
   size_t LineEnd(size_t at) const {
     size_t nl = text_.find('\n', at);

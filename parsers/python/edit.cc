@@ -67,10 +67,6 @@ TSNode CommaAfter(const Source& s, TSNode element) {
   return {};
 }
 
-size_t LineStart(std::string_view src, size_t at) {
-  size_t nl = at == 0 ? std::string_view::npos : src.rfind('\n', at - 1);
-  return nl == std::string_view::npos ? 0 : nl + 1;
-}
 size_t LineEnd(std::string_view src, size_t at) {
   size_t nl = src.find('\n', at);
   return nl == std::string_view::npos ? src.size() : nl;
@@ -96,7 +92,7 @@ std::optional<TextEdit> InsertElement(const Source& s, TSNode container, const s
   }
   TSNode last = elements.back();
   size_t start = ts_node_start_byte(last), end = ts_node_end_byte(last);
-  size_t line = LineStart(src, start);
+  size_t line = LineStartOf(src, start);
   bool own_line = Blank(src.substr(line, start - line)) && line >= open;
   TSNode comma = CommaAfter(s, last);
   if (!own_line) return TextEdit{end, end, ", " + text};
@@ -130,7 +126,7 @@ std::optional<TextEdit> RemoveElement(const Source& s, TSNode container, TSNode 
   size_t start = ts_node_start_byte(element), end = ts_node_end_byte(element);
   TSNode comma = CommaAfter(s, element);
   size_t stop = ts_node_is_null(comma) ? end : ts_node_end_byte(comma);
-  size_t line = LineStart(src, start), eol = LineEnd(src, stop);
+  size_t line = LineStartOf(src, start), eol = LineEnd(src, stop);
   size_t close = ts_node_end_byte(container) - 1;
   // Alone on its line(s): the lines go.
   if (Blank(src.substr(line, start - line)) && eol < close && BlankOrComment(src.substr(stop, eol - stop)) &&

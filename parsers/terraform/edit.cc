@@ -27,16 +27,11 @@ std::unique_ptr<HclFile> Parse(std::string_view text) {
   return f;
 }
 
-size_t LineStart(std::string_view text, size_t at) {
-  size_t nl = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
-  return nl == std::string_view::npos ? 0 : nl + 1;
-}
-
 bool Blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
 
 // The whitespace that starts the line holding `at`.
 std::string_view IndentAt(std::string_view text, size_t at) {
-  size_t start = LineStart(text, at);
+  size_t start = LineStartOf(text, at);
   size_t end = start;
   while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
   return text.substr(start, end - start);
@@ -90,7 +85,7 @@ std::optional<TextEdit> Remove(std::string_view text, const FixChange& change) {
   TSNode key = elem ? ts::Field(member, "key") : ts_node_named_child(member, 0);
   if (ts_node_is_null(key) || !keys.count(Unquoted(ts::Text(key, text)))) return std::nullopt;
   size_t begin = ts_node_start_byte(member), end = ts_node_end_byte(member);
-  size_t line = LineStart(text, begin);
+  size_t line = LineStartOf(text, begin);
   size_t after = end;
   auto skip_blanks = [&] {
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
@@ -185,14 +180,14 @@ std::optional<TextEdit> AppendToBlock(std::string_view text, TSNode block, const
   TSNode open = BlockPart(block, "block_start"), close = BlockPart(block, "block_end");
   if (ts_node_is_null(open) || ts_node_is_null(close)) return std::nullopt;
   size_t start = ts_node_start_byte(block), close_at = ts_node_start_byte(close);
-  size_t block_line = LineStart(text, start);
+  size_t block_line = LineStartOf(text, start);
   if (!Blank(text.substr(block_line, start - block_line))) return std::nullopt;
   std::string indent(IndentAt(text, start));
   std::string step = "  ";
   TSNode body = BlockBody(block);
   for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); ++i) {
     size_t child = ts_node_start_byte(ts_node_named_child(body, i));
-    size_t line = LineStart(text, child);
+    size_t line = LineStartOf(text, child);
     std::string_view child_indent = IndentAt(text, child);
     if (line > block_line && Blank(text.substr(line, child - line)) && child_indent.size() > indent.size() &&
         child_indent.substr(0, indent.size()) == indent) {
@@ -207,7 +202,7 @@ std::optional<TextEdit> AppendToBlock(std::string_view text, TSNode block, const
     for (int d = 0; d <= l.depth; ++d) added += step;
     added += l.text + nl;
   }
-  size_t close_line = LineStart(text, close_at);
+  size_t close_line = LineStartOf(text, close_at);
   if (close_line > block_line && Blank(text.substr(close_line, close_at - close_line))) {
     return TextEdit{close_line, close_line, added};
   }
@@ -395,12 +390,12 @@ std::optional<TextEdit> AppendToObject(std::string_view text, TSNode object, con
   };
   TSNode last = elems.back();
   size_t last_end = ts_node_end_byte(last);
-  if (LineStart(text, last_end) == LineStart(text, close - 1)) {
-    if (LineStart(text, open) != LineStart(text, close - 1)) return std::nullopt;  // `  A = 1 }` closing a block
+  if (LineStartOf(text, last_end) == LineStartOf(text, close - 1)) {
+    if (LineStartOf(text, open) != LineStartOf(text, close - 1)) return std::nullopt;  // `  A = 1 }` closing a block
     return TextEdit{last_end, last_end, ", " + member};
   }
   size_t begin = ts_node_start_byte(last);
-  size_t line = LineStart(text, begin);
+  size_t line = LineStartOf(text, begin);
   if (!Blank(text.substr(line, begin - line))) return std::nullopt;
   std::string indent(IndentAt(text, begin));
   std::string nl = LineEnding(text, begin);
