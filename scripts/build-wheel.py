@@ -9,10 +9,16 @@ installs that directory into the environment's bin/), and sagelint-X.Y.Z.dist-in
 holds METADATA, WHEEL (Root-Is-Purelib: false: the wheel is platform-specific) and
 RECORD (every file's SHA-256 and size). X.Y.Z is the project version from
 CMakeLists.txt; a binary that runs here must report the same version. The
-platform tag comes from the binary's ELF header: a static binary needs no libc,
-so it is tagged for glibc (manylinux 2.17) and musl (musllinux 1.1) alike.
-Dynamically linked binaries are refused. The output is reproducible: fixed
-timestamps (SOURCE_DATE_EPOCH if set) and a fixed file order.
+platform tag comes from the binary's header:
+- Linux (ELF): a static binary needs no libc, so it is tagged for glibc
+  (manylinux 2.17) and musl (musllinux 1.1) alike; a dynamically linked one is
+  refused.
+- macOS (64-bit Mach-O, one architecture): macosx_11_0_arm64 (the first macOS
+  on Apple silicon) or macosx_10_15_x86_64. A Mac binary links the system
+  libraries dynamically as every Mac program does; the release workflow checks
+  with `otool -L` that it needs nothing else.
+The output is reproducible: fixed timestamps (SOURCE_DATE_EPOCH if set) and a
+fixed file order.
 
 Standard library only. Prints the wheel's path.
 """
@@ -32,6 +38,10 @@ SUMMARY = ("Finds Amazon SageMaker cost leaks in CloudFormation, Terraform, "
            "SageMaker Python SDK / boto3 code and Jupyter notebooks")
 # ELF e_machine values and the architecture names wheel tags use.
 MACHINES = {0x3E: "x86_64", 0xB7: "aarch64"}
+# Mach-O cputype values, and each architecture's wheel platform tag.
+MACHO_TAGS = {0x01000007: "macosx_10_15_x86_64", 0x0100000C: "macosx_11_0_arm64"}
+MACHO_MAGIC = b"\xcf\xfa\xed\xfe"      # MH_MAGIC_64, little-endian
+FAT_MAGICS = (b"\xca\xfe\xba\xbe", b"\xca\xfe\xba\xbf")  # universal binaries
 
 
 def fail(message):
@@ -47,12 +57,28 @@ def project_version():
     return m.group(1)
 
 
+def platform_of(path):
+    """The wheel's platform tag (dot-separated where it is several) and the
+    operating system's name, from the binary's header."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if head[:4] == MACHO_MAGIC:
+        cputype = struct.unpack_from("<I", head, 4)[0]
+        if cputype not in MACHO_TAGS:
+            fail("%s: unsupported Mach-O CPU type 0x%x" % (path, cputype))
+        return MACHO_TAGS[cputype], "macOS"
+    if head[:4] in FAT_MAGICS:
+        fail("%s is a universal binary; build one wheel per architecture" % path)
+    arch = elf_arch(path)
+    return "manylinux_2_17_{0}.manylinux2014_{0}.musllinux_1_1_{0}".format(arch), "Linux"
+
+
 def elf_arch(path):
     """The binary's architecture; fails unless it is a 64-bit little-endian static ELF file."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        fail("%s is not a 64-bit little-endian ELF executable" % path)
+        fail("%s is neither a 64-bit little-endian ELF executable nor a 64-bit Mach-O one" % path)
     machine = struct.unpack_from("<H", data, 18)[0]
     if machine not in MACHINES:
         fail("%s: unsupported machine 0x%x" % (path, machine))
@@ -89,10 +115,9 @@ def main(argv):
     if not os.path.isfile(binary):
         fail("%s: no such file" % binary)
     version = project_version()
-    arch = elf_arch(binary)
+    platform, system = platform_of(binary)
     check_version(binary, version)
 
-    platform = "manylinux_2_17_{0}.manylinux2014_{0}.musllinux_1_1_{0}".format(arch)
     tags = ["py3-none-" + p for p in platform.split(".")]
     dist_info = "%s-%s.dist-info" % (NAME, version)
     with open(binary, "rb") as f:
@@ -106,11 +131,12 @@ def main(argv):
         "Summary: " + SUMMARY,
         "License: Apache-2.0",
         "Classifier: License :: OSI Approved :: Apache Software License",
-        "Classifier: Operating System :: POSIX :: Linux",
+        "Classifier: Operating System :: " + ("MacOS" if system == "macOS" else "POSIX :: Linux"),
         "Classifier: Topic :: Software Development :: Quality Assurance",
         "Description-Content-Type: text/plain",
         "",
-        "sagelint %s, a static analyzer for SageMaker costs, as one static %s Linux binary." % (version, arch),
+        "sagelint %s, a static analyzer for SageMaker costs, as one %s binary (%s)." % (
+            version, system, platform.split(".")[0]),
         "Installing this wheel puts `sagelint` on PATH; run `sagelint --help`.",
         "",
     ]).encode("utf-8")

@@ -7,8 +7,10 @@
 # names; its files are at BASE_URL/vX.Y.Z/ (GitHub:
 # https://github.com/OWNER/REPO/releases/download; file:// works too) as the
 # release workflow (.github/workflows/release.yml) publishes them: COMMIT (the
-# commit they were built from), SHA256SUMS, sagelint-linux-x86_64 and
-# sagelint-linux-aarch64. The binary is used only if the release was built from
+# commit they were built from), SHA256SUMS and one binary per platform:
+# sagelint-linux-x86_64, sagelint-linux-aarch64, sagelint-macos-arm64 and
+# sagelint-macos-x86_64 (the one for this machine's `uname -s` and `uname -m` is
+# taken). The binary is used only if the release was built from
 # COMMIT (the caller's HEAD), its SHA-256 matches SHA256SUMS, it runs and
 # reports the tree's version — and, with OWNER/REPO and the GitHub CLI present,
 # `gh attestation verify` confirms the repository's release workflow built it.
@@ -30,13 +32,15 @@ say() { echo "sagelint: $*" >&2; }
 version=$(sed -n 's/^project(sagelint VERSION \([0-9][0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 [ -n "$version" ] || { say "no project version in $src/CMakeLists.txt"; exit 3; }
 tag="v$version"
-case "$(uname -s)" in Linux) ;; *) say "no release binary for $(uname -s) (the release has Linux binaries)"; exit 3 ;; esac
-case "$(uname -m)" in
-  x86_64 | amd64) arch=x86_64 ;;
-  aarch64 | arm64) arch=aarch64 ;;
-  *) say "no release binary for $(uname -m) (the release has x86_64 and aarch64)"; exit 3 ;;
+system=$(uname -s) machine=$(uname -m)
+case "$system/$machine" in
+  Linux/x86_64 | Linux/amd64) asset=sagelint-linux-x86_64 ;;
+  Linux/aarch64 | Linux/arm64) asset=sagelint-linux-aarch64 ;;
+  Darwin/arm64 | Darwin/aarch64) asset=sagelint-macos-arm64 ;;
+  Darwin/x86_64) asset=sagelint-macos-x86_64 ;;
+  *) say "no release binary for $system $machine (the release has Linux x86_64 and aarch64, macOS arm64 and x86_64)"
+     exit 3 ;;
 esac
-asset="sagelint-linux-$arch"
 url="${base%/}/$tag"
 
 # fetch URL FILE: curl, else python3 (both read file:// URLs), else wget.
