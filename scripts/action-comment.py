@@ -2,8 +2,12 @@
 """Creates or updates the one sagelint comment on a pull request.
 
 The comment is found by the hidden marker the markdown diff output starts
-with, so every push updates it in place instead of adding a new one. This is
-the only step of the Action that holds the GitHub token.
+with, so every push updates it in place instead of adding a new one — but only
+a comment the token's own user wrote: anyone can post a comment starting with
+the marker, and adopting it would let them steer what the pull request shows.
+The token's user is what GET /user says (a personal token), else the workflow
+token's github-actions[bot], or SAGELINT_COMMENT_AUTHOR. This is the only step
+of the Action that holds the GitHub token.
 
 - A body longer than GitHub accepts (65,536 characters) is cut at a line,
   with a note (sagelint's markdown already stays within the limit).
@@ -33,6 +37,7 @@ import urllib.error
 import urllib.request
 
 MARKER = "<!-- sagelint-diff -->"
+BOT_LOGIN = "github-actions[bot]"  # who the workflow's GITHUB_TOKEN comments as
 LIMIT = 65536  # characters GitHub accepts in a comment body
 STALE = "> ⚠️ **Out of date.** sagelint could not update this comment for {sha}: {why}. See the workflow run."
 
@@ -86,7 +91,27 @@ def pages(url, token, limit=30):
     return items
 
 
-def suggest_fixes(api, repo, pr, token, head_sha, report_path):
+def own_login(api, token):
+    """The login the token comments as."""
+    named = os.environ.get("SAGELINT_COMMENT_AUTHOR", "").strip()
+    if named:
+        return named
+    try:
+        user = request("GET", f"{api}/user", token)
+    except (urllib.error.URLError, OSError, ValueError):
+        # An app installation token (the workflow's GITHUB_TOKEN) may not read /user.
+        return BOT_LOGIN
+    login = user.get("login") if isinstance(user, dict) else None
+    return login if isinstance(login, str) and login else BOT_LOGIN
+
+
+def by(comment, login):
+    """Whether `login` wrote the comment."""
+    user = comment.get("user")
+    return isinstance(user, dict) and user.get("login") == login
+
+
+def suggest_fixes(api, repo, pr, token, head_sha, report_path, me):
     """Posts the suggestions; returns the comment's section listing the other fixes."""
     fixes = fixes_module()
     with open(report_path, encoding="utf-8") as f:
@@ -112,7 +137,7 @@ def suggest_fixes(api, repo, pr, token, head_sha, report_path):
     existing = []
     if todo:
         try:
-            existing = [c.get("body") or "" for c in pages(base + "/comments", token)]
+            existing = [c.get("body") or "" for c in pages(base + "/comments", token) if by(c, me)]
         except (urllib.error.URLError, OSError, ValueError) as e:
             # Without the list, a suggestion could be posted twice: list them instead.
             print("::warning::" + escape("sagelint: cannot list the review comments (" + reason(e) +
@@ -170,10 +195,11 @@ def main():
         sys.exit("action-comment.py: GITHUB_TOKEN, GITHUB_REPOSITORY and SAGELINT_PR are needed")
     if not body.startswith(MARKER):
         body = MARKER + "\n" + body
+    me = own_login(api, token)
     report = os.environ.get("SAGELINT_FIX_REPORT", "")
     if report:
         try:
-            section = suggest_fixes(api, repo, pr, token, os.environ.get("SAGELINT_HEAD_SHA", ""), report)
+            section = suggest_fixes(api, repo, pr, token, os.environ.get("SAGELINT_HEAD_SHA", ""), report, me)
         except (OSError, ValueError) as e:
             section = ""
             print("::warning::" + escape("sagelint: no fix suggestions: cannot read " + report + ": " + str(e)))
@@ -190,7 +216,7 @@ def main():
             url = f"{api}/repos/{repo}/issues/{pr}/comments?per_page=100&page={page}"
             comments = request("GET", url, token) or []
             for c in comments:
-                if (c.get("body") or "").startswith(MARKER):
+                if (c.get("body") or "").startswith(MARKER) and by(c, me):
                     existing = c
                     break
             if len(comments) < 100:

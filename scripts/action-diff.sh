@@ -9,7 +9,10 @@
 #
 # The base comes from the workflow (the PR's base commit, or the `base`
 # input): it is never read as an option by git — a value starting with '-' is
-# refused, and every git argument comes after --end-of-options — and it is
+# refused, and every git argument comes after --end-of-options — nor as a
+# refspec: only a commit id or a ref name git accepts is taken (no ':', no
+# leading '+'), and a base the checkout lacks is fetched into a ref of our own
+# (refs/sagelint/base), so no branch or remote-tracking ref is ever moved. It is
 # escaped wherever it is echoed into a workflow command.
 set -uo pipefail
 # Whatever tokens the workflow put in the job's environment, sagelint and git run without them.
@@ -17,27 +20,33 @@ unset GITHUB_TOKEN GH_TOKEN SAGELINT_TOKEN ACTIONS_RUNTIME_TOKEN ACTIONS_ID_TOKE
 bin="$1"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/action-words.sh"  # split_words, fail_usage, action_words, wf_escape
+comment_file="${SAGELINT_COMMENT_FILE:-${RUNNER_TEMP:-/tmp}/sagelint-comment.md}"
+fix_report="${SAGELINT_FIX_REPORT:-${RUNNER_TEMP:-/tmp}/sagelint-fixes.json}"
+# A file already there (committed, or a link) must never be what is posted or uploaded.
+rm -f "$comment_file" "$fix_report" "${SAGELINT_SARIF:-sagelint.sarif}"
 base="${SAGELINT_BASE:-}"
 if [ -z "$base" ]; then
   echo "::error::sagelint: no base commit (SAGELINT_BASE) for diff"
   fail_usage
 fi
+not_a_revision() {
+  echo "::error::sagelint: the base '$(wf_escape "$base")' is not a commit or a branch name"
+  fail_usage
+}
 case "$base" in
-  -* | *[[:space:]]* | *[[:cntrl:]]*)
-    echo "::error::sagelint: the base '$(wf_escape "$base")' is not a commit or a branch name"
-    fail_usage
-    ;;
+  -* | +* | *:* | *[[:space:]]* | *[[:cntrl:]]*) not_a_revision ;;
 esac
-# A shallow checkout may lack the base commit: fetch just that commit.
+if ! [[ "$base" =~ ^[0-9a-fA-F]{7,64}$ ]] && ! git check-ref-format --allow-onelevel "$base"; then
+  not_a_revision
+fi
+# A shallow checkout may lack the base commit: fetch just that commit, into our own ref.
 if ! git cat-file -e --end-of-options "${base}^{commit}" 2>/dev/null; then
-  if ! git fetch --no-tags --quiet --depth=1 --end-of-options origin "$base"; then
+  if ! git fetch --no-tags --quiet --depth=1 --end-of-options origin "+$base:refs/sagelint/base"; then
     echo "::error::sagelint: cannot fetch the base commit $(wf_escape "$base")"
     fail_usage
   fi
+  base=refs/sagelint/base
 fi
-comment_file="${SAGELINT_COMMENT_FILE:-${RUNNER_TEMP:-/tmp}/sagelint-comment.md}"
-fix_report="${SAGELINT_FIX_REPORT:-${RUNNER_TEMP:-/tmp}/sagelint-fixes.json}"
-rm -f "$comment_file" "$fix_report"
 fixes=()
 [ "${SAGELINT_SUGGEST_FIXES:-false}" = true ] && fixes=(--format "json=$fix_report")
 action_words

@@ -16,6 +16,8 @@ bin="$1"
 . "$(cd "$(dirname "$0")" && pwd)/action-words.sh"
 action_words
 
+# A SARIF file already there (committed, or a link) must never be what is uploaded.
+rm -f "${SAGELINT_SARIF:-sagelint.sarif}"
 "$bin" scan --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" \
   --fail-on "${SAGELINT_FAIL_ON:-warning}" ${extra[@]+"${extra[@]}"} -- "${paths[@]}"
 rc=$?

@@ -119,7 +119,7 @@ assert body.startswith("<!-- sagelint-diff -->\n### sagelint: +$"), body
 assert "1 new finding" in body, body
 assert not any(r["method"] == "PATCH" for r in reqs), reqs
 PY
-echo "ok: the first push creates one comment"
+echo "ok: the first push creates one comment (not adopting another user's comment that starts with the marker)"
 
 # suggest-fixes: the diff step also writes the JSON report whose fixes the
 # comment step suggests; without it, none.
@@ -222,3 +222,32 @@ echo "$out" | grep -q "^::error::sagelint: the base 'nosuch%0A::warning::forged'
 git -C "$origin" branch -q base-branch "$base"
 SAGELINT_BASE=base-branch "$src/scripts/action-diff.sh" "$bin" >/dev/null 2>&1 || true
 echo "ok: the base is never an option, and never forges a workflow command"
+
+# A base is a revision name, never a refspec: `+base-branch:refs/remotes/origin/main`
+# would move the checkout's remote-tracking ref. Refused before git sees it; a
+# base fetched is kept in refs/sagelint/base, and no other ref moves.
+refs_before=$(git for-each-ref --format='%(refname) %(objectname)' | grep -v '^refs/sagelint/')
+for evil in "+base-branch:refs/remotes/origin/main" "base-branch:refs/heads/x" "refs/heads/*" "a..b"; do
+  : > "$GITHUB_OUTPUT"
+  if out=$(SAGELINT_BASE="$evil" "$src/scripts/action-diff.sh" "$bin" 2>&1); then
+    echo "FAIL: the base '$evil' was taken"; exit 1
+  fi
+  grep -q "^exit-code=2$" "$GITHUB_OUTPUT" || { echo "FAIL: '$evil': exit code"; exit 1; }
+  echo "$out" | grep -qF "is not a commit or a branch name" || { echo "FAIL: '$evil' not refused as a revision"; echo "$out"; exit 1; }
+done
+[ "$(git for-each-ref --format='%(refname) %(objectname)' | grep -v '^refs/sagelint/')" = "$refs_before" ] ||
+  { echo "FAIL: a ref was moved"; git for-each-ref; exit 1; }
+git cat-file -e refs/sagelint/base 2>/dev/null || { echo "FAIL: the fetched base is not in refs/sagelint/base"; exit 1; }
+echo "ok: a base is a revision name, never a refspec; a fetched base goes to refs/sagelint/base and no ref moves"
+
+# A SARIF or comment file already in the checkout (committed, or a link) is
+# removed before sagelint writes: it is never what is uploaded or posted.
+printf '{"planted": true}\n' > planted.sarif
+ln -sf planted.sarif linked.sarif
+: > "$GITHUB_OUTPUT"
+SAGELINT_BASE=nosuch-branch SAGELINT_SARIF=linked.sarif "$src/scripts/action-diff.sh" "$bin" >/dev/null 2>&1 && exit 1
+[ ! -e linked.sarif ] && [ ! -L linked.sarif ] || { echo "FAIL: a SARIF link was left for the upload"; exit 1; }
+: > "$GITHUB_OUTPUT"
+SAGELINT_SARIF=planted.sarif SAGELINT_PATHS=nosuch-path "$src/scripts/action-scan.sh" "$bin" >/dev/null 2>&1 || true
+if grep -q planted planted.sarif 2>/dev/null; then echo "FAIL: a planted SARIF file was left for the upload"; exit 1; fi
+echo "ok: a SARIF file already in the checkout is removed before the scan, however it got there"

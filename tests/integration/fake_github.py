@@ -4,7 +4,10 @@
 create its review comments), on localhost. Appends each request to LOG as a
 JSON line and prints the port it listens on. While the file LOG.fail holds
 "METHOD CODE", the next request of that method gets that status (and the file
-is removed). A pull request's files are the JSON list in LOG.files.
+is removed). A pull request's files are the JSON list in LOG.files. The token
+is the workflow's: GET /user is refused (403) and what it posts is by
+github-actions[bot]; among the comments others wrote, one by "mallory" starts
+with sagelint's marker, as anyone can write.
 
 Usage: fake_github.py LOG
 """
@@ -15,7 +18,13 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import parse_qs, urlparse
 
 LOG = sys.argv[1]
-comments = []  # {"id", "body"}
+comments = []  # {"id", "body", "user"}
+BOT = {"login": "github-actions[bot]", "type": "Bot"}
+# Comments by other people come first: two fillers, and one that imitates sagelint's.
+OTHERS = [{"id": 1, "body": "LGTM", "user": {"login": "alice", "type": "User"}},
+          {"id": 2, "body": "please rebase", "user": {"login": "bob", "type": "User"}},
+          {"id": 3, "body": "<!-- sagelint-diff -->\n### sagelint: no new findings",
+           "user": {"login": "mallory", "type": "User"}}]
 reviews = {}  # pull request path -> [review comment]
 
 
@@ -60,9 +69,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         self.record(None)
+        path = self.path.split("?")[0]
+        if path == "/user":  # answered before any failure the test injects for the listings
+            self.reply(403, {"message": "Resource not accessible by integration"})
+            return
         if self.failing():
             return
-        path = self.path.split("?")[0]
         if "/pulls/" in path and path.endswith("/files"):
             try:
                 with open(LOG + ".files", encoding="utf-8") as f:
@@ -72,8 +84,7 @@ class Handler(BaseHTTPRequestHandler):
         elif "/pulls/" in path and path.endswith("/comments"):
             self.page(reviews.get(path, []))
         elif "/issues/" in path and path.endswith("/comments"):
-            # Two filler comments by other people come first.
-            self.page([{"id": 1, "body": "LGTM"}, {"id": 2, "body": "please rebase"}] + comments)
+            self.page(OTHERS + comments)
         else:
             self.reply(404, {"message": "Not Found"})
 
@@ -84,11 +95,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         path = self.path.split("?")[0]
         if "/pulls/" in path and path.endswith("/comments"):
-            c = dict(body, id=5000 + sum(len(v) for v in reviews.values()))
+            c = dict(body, id=5000 + sum(len(v) for v in reviews.values()), user=BOT)
             reviews.setdefault(path, []).append(c)
             self.reply(201, c)
             return
-        c = {"id": 1000 + len(comments), "body": body["body"]}
+        c = {"id": 1000 + len(comments), "body": body["body"], "user": BOT}
         comments.append(c)
         self.reply(201, c)
 
