@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "linter/base/portable.h"
+
 extern char** environ;  // NOLINT(readability-redundant-declaration): not every C library declares it
 
 namespace sagelint {
@@ -46,7 +48,7 @@ class Fd {
 
 bool MakePipe(Fd* read_end, Fd* write_end) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+  if (!MakeCloseOnExecPipe(fds)) return false;
   read_end->Reset(fds[0]);
   write_end->Reset(fds[1]);
   return true;

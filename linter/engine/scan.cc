@@ -17,11 +17,7 @@
 #include <tuple>
 #include <vector>
 
-#include "linter/engine/fixes.h"
-#ifdef __GLIBC__
-#include <malloc.h>  // malloc_trim
-#endif
-
+#include "linter/base/portable.h"
 #include "linter/cost/prices.h"
 #include "linter/engine/analyze.h"
 #include "linter/engine/dispatch.h"
@@ -76,11 +72,7 @@ class ParseBudget {
 // parses each worker would hold its own peak: hand it back to the system.
 constexpr uintmax_t kTrimAfterBytes = 1u << 20;
 
-void ReturnFreedMemory() {
-#ifdef __GLIBC__
-  ::malloc_trim(0);
-#endif
-}
+void ReturnFreedMemory() { ReleaseFreedMemory(); }
 
 uintmax_t UnitBytes(const WorkUnit& unit, const FileSource& files) {
   uintmax_t total = 0;

@@ -1,8 +1,9 @@
 #include "linter/model/model.h"
 
 #include <array>
-#include <charconv>
 #include <cmath>
+
+#include "linter/base/portable.h"
 
 namespace sagelint {
 
@@ -54,9 +55,8 @@ std::optional<double> Val::number() const {
   while (!s.empty() && (s.front() == ' ' || s.front() == '+')) s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   if (s.empty()) return std::nullopt;
-  double d = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-  if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(d)) return std::nullopt;
+  std::optional<double> d = ParseDouble(s);
+  if (!d || !std::isfinite(*d)) return std::nullopt;
   return d;
 }
 
