@@ -12,7 +12,11 @@
 #
 # With SAGELINT_STATIC=ON the libraries are taken from their static archives
 # through `pkg-config --static` and the binary is linked with -static
-# (scripts/build-static.sh).
+# (scripts/build-static.sh). With SAGELINT_STATIC_DEPS=ON only yaml-cpp, libyaml
+# and RE2 (with abseil) come from their archives, named by full path so that a
+# shared library beside an archive is never chosen, while the C and C++ runtimes
+# stay the system's: the macOS release binary (scripts/build-macos.sh), which
+# must run on a Mac with nothing installed, where -static does not exist.
 
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
@@ -45,7 +49,42 @@ else()
   sagelint_dependency(json PkgConfig::NLOHMANN_JSON)
 endif()
 
-if(SAGELINT_STATIC)
+# A pkg-config module linked from the static archives of its libraries (full
+# paths), the system's own libraries (pthread, m, …) left to the linker.
+function(sagelint_archive_pkg name module)
+  pkg_check_modules(SGL_ARCHIVE_${name} REQUIRED ${module})
+  set(libs "")
+  foreach(flag IN LISTS SGL_ARCHIVE_${name}_STATIC_LDFLAGS)
+    if(flag MATCHES "^-l(.+)$")
+      set(lib "${CMAKE_MATCH_1}")
+      if(lib MATCHES "^(pthread|m|c|dl|rt|c\\+\\+|stdc\\+\\+)$")
+        list(APPEND libs "${flag}")
+        continue()
+      endif()
+      find_library(SGL_ARCHIVE_${lib} NAMES "lib${lib}.a" NO_CACHE
+                   HINTS ${SGL_ARCHIVE_${name}_STATIC_LIBRARY_DIRS})
+      if(NOT SGL_ARCHIVE_${lib})
+        message(FATAL_ERROR "SAGELINT_STATIC_DEPS: no static archive lib${lib}.a for ${module} "
+                            "(searched ${SGL_ARCHIVE_${name}_STATIC_LIBRARY_DIRS} and the system's paths)")
+      endif()
+      list(APPEND libs "${SGL_ARCHIVE_${lib}}")
+    elseif(NOT flag MATCHES "^-L")
+      list(APPEND libs "${flag}")
+    endif()
+  endforeach()
+  add_library(sagelint_dep_${name} INTERFACE)
+  target_include_directories(sagelint_dep_${name} SYSTEM INTERFACE ${SGL_ARCHIVE_${name}_STATIC_INCLUDE_DIRS})
+  target_compile_options(sagelint_dep_${name} INTERFACE ${SGL_ARCHIVE_${name}_STATIC_CFLAGS_OTHER})
+  target_link_libraries(sagelint_dep_${name} INTERFACE ${libs})
+  add_library(sagelint::${name} ALIAS sagelint_dep_${name})
+  message(STATUS "${module} ${SGL_ARCHIVE_${name}_VERSION} (archives): ${libs}")
+endfunction()
+
+if(SAGELINT_STATIC_DEPS AND NOT SAGELINT_STATIC)
+  sagelint_archive_pkg(yaml-cpp yaml-cpp)
+  sagelint_archive_pkg(libyaml yaml-0.1)
+  sagelint_archive_pkg(re2 re2)
+elseif(SAGELINT_STATIC)
   # -static: libc, libstdc++ and every library below come from archives.
   sagelint_static_pkg(yaml-cpp yaml-cpp)
   sagelint_static_pkg(libyaml yaml-0.1)

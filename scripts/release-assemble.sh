@@ -5,8 +5,11 @@
 # its wheel and that the tag is the tree's version.
 #
 # Usage: scripts/release-assemble.sh DIST
-#   SAGELINT_RELEASE_TAG      the tag being released: must be v<the tree's version>
-#   SAGELINT_RELEASE_COMMIT   the commit the files were built from (else git's HEAD)
+#   SAGELINT_RELEASE_TAG        the tag being released: must be v<the tree's version>
+#   SAGELINT_RELEASE_COMMIT     the commit the files were built from (else git's HEAD)
+#   SAGELINT_RELEASE_PLATFORMS  the binaries the release must have, by platform
+#                               (linux-x86_64 linux-aarch64 macos-arm64 macos-x86_64);
+#                               unset: whichever are in DIST, at least one
 set -euo pipefail
 dist="${1:?usage: release-assemble.sh DIST}"
 src="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,12 +22,21 @@ commit="${SAGELINT_RELEASE_COMMIT:-$(git -C "$src" rev-parse HEAD)}"
 
 cd "$dist"
 shopt -s nullglob
-bins=(sagelint-linux-*)
-((${#bins[@]})) || { say "no sagelint-linux-* binary in $dist"; exit 1; }
+bins=(sagelint-linux-* sagelint-macos-*)
+((${#bins[@]})) || { say "no sagelint-linux-* or sagelint-macos-* binary in $dist"; exit 1; }
+for p in ${SAGELINT_RELEASE_PLATFORMS:-}; do
+  [ -f "sagelint-$p" ] || { say "the release has no sagelint-$p (SAGELINT_RELEASE_PLATFORMS names it)"; exit 1; }
+done
 files=()
 for b in "${bins[@]}"; do
-  arch="${b#sagelint-linux-}"
-  wheel="sagelint-$version-py3-none-manylinux_2_17_$arch.manylinux2014_$arch.musllinux_1_1_$arch.whl"
+  case "$b" in
+    sagelint-linux-*) arch="${b#sagelint-linux-}"
+      platform="manylinux_2_17_$arch.manylinux2014_$arch.musllinux_1_1_$arch" ;;
+    sagelint-macos-arm64) platform=macosx_11_0_arm64 ;;
+    sagelint-macos-x86_64) platform=macosx_10_15_x86_64 ;;
+    *) say "unexpected binary $b"; exit 1 ;;
+  esac
+  wheel="sagelint-$version-py3-none-$platform.whl"
   [ -f "$wheel" ] || { say "$b has no wheel $wheel"; exit 1; }
   files+=("$b" "$wheel")
 done

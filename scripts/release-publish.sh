@@ -16,15 +16,20 @@ version="${tag#v}"
 files=()
 while read -r _ name; do files+=("$dist/$name"); done < "$dist/SHA256SUMS"
 files+=("$dist/SHA256SUMS")
+# The Homebrew formula (scripts/homebrew-formula.py), written from SHA256SUMS.
+[ -f "$dist/sagelint.rb" ] && files+=("$dist/sagelint.rb")
 
 notes=$(cat <<NOTES
-Static Linux binaries (x86_64, aarch64), a wheel per platform carrying the binary,
-SHA256SUMS, and COMMIT (the commit they were built from), with build-provenance attestations.
+Static Linux binaries (x86_64, aarch64), macOS binaries (arm64, x86_64; they need only
+system libraries), a wheel per platform carrying the binary, SHA256SUMS, COMMIT (the
+commit they were built from), with build-provenance attestations, and the Homebrew
+formula sagelint.rb.
 
 \`\`\`sh
 # pip (in a virtual environment, or with pipx): puts sagelint on PATH
 arch=\$(uname -m)
 pip install "$base/$tag/sagelint-$version-py3-none-manylinux_2_17_\$arch.manylinux2014_\$arch.musllinux_1_1_\$arch.whl"
+# on a Mac: sagelint-$version-py3-none-macosx_11_0_arm64.whl (Apple silicon), …-macosx_10_15_x86_64.whl (Intel)
 
 # the binary
 curl -fsSLO "$base/$tag/sagelint-linux-\$arch"

@@ -7,8 +7,12 @@ GitHub's action), and then its jobs are run here for x86-64 the way a runner
 would: every `run:` step's script for real, in order, with the expressions of
 its `env:` filled in; checkout, artifact upload and download simulated by
 copying; the attestation's subjects checked to exist; `gh` replaced by a stand-in
-that records the release. The published files are then used as a release by
-scripts/release-fetch.sh, as the pre-commit hook and the Action use them.
+that records the release. The other platforms' build jobs (Linux arm64, macOS)
+cannot run here: their artifacts are stand-in binaries with real wheels made by
+scripts/build-wheel.py. The published files are then used as a release by
+scripts/release-fetch.sh, as the pre-commit hook and the Action use them. The
+jobs after publishing (container image, Homebrew tap, PyPI) are checked for
+their shape only.
 
 Usage: release_workflow.py SOURCE_DIR STATIC_BUILD_DIR
 The static build directory is the test fixture's (scripts/build-static.sh has
@@ -130,6 +134,30 @@ exit 2
                 fail("%s: the test cannot run %s" % (label, uses))
 
 
+def stand_in_artifacts(src, artifacts, work):
+    """The artifacts of the build jobs that cannot run here (Linux arm64, macOS
+    arm64 and x86-64): a stand-in binary of each platform's format, and its real
+    wheel from scripts/build-wheel.py. Returns the file names."""
+    import struct
+    names = []
+    for artifact, binary, header in [
+            ("sagelint-aarch64", "sagelint-linux-aarch64",
+             b"\x7fELF\x02\x01\x01" + bytes(9) + struct.pack("<HH", 2, 0xB7) + bytes(44)),
+            ("sagelint-macos-arm64", "sagelint-macos-arm64", struct.pack("<IiiIIII", 0xFEEDFACF, 0x0100000C, 0, 2, 0, 0, 0)),
+            ("sagelint-macos-x86_64", "sagelint-macos-x86_64", struct.pack("<IiiIIII", 0xFEEDFACF, 0x01000007, 3, 2, 0, 0, 0))]:
+        dest = os.path.join(artifacts, artifact)
+        os.makedirs(dest)
+        path = os.path.join(dest, binary)
+        with open(path, "wb") as f:
+            f.write(header + b"stand-in for " + binary.encode())
+        os.chmod(path, 0o755)
+        wheel = subprocess.run([sys.executable, os.path.join(src, "scripts/build-wheel.py"), path, dest],
+                               capture_output=True, text=True)
+        check(wheel.returncode == 0, "build-wheel.py for the %s stand-in: %s" % (binary, wheel.stderr))
+        names += [binary, os.path.basename(wheel.stdout.strip())]
+    return names
+
+
 def main(argv):
     src, static_build = os.path.realpath(argv[1]), os.path.realpath(argv[2])
     with open(os.path.join(src, ".github/workflows/release.yml")) as f:
@@ -146,7 +174,17 @@ def main(argv):
     check("arm" in arches["aarch64"] and "arm" not in arches["x86_64"],
           "arm64 is not built on an arm64 runner: %r" % arches)
     check(build["runs-on"] == "${{ matrix.runner }}", "the build job does not run on the matrix's runner")
-    check(publish.get("needs") == "build", "publish does not wait for every build")
+    check(sorted(publish.get("needs") or []) == ["build", "build-macos"], "publish does not wait for every build")
+    macos = wf["jobs"]["build-macos"]
+    mac_arches = {m["arch"]: m["runner"] for m in macos["strategy"]["matrix"]["include"]}
+    check(set(mac_arches) == {"arm64", "x86_64"} and all(r.startswith("macos-") for r in mac_arches.values()),
+          "the macOS matrix: %r" % mac_arches)
+    check(any("scripts/build-macos.sh" in s.get("run", "") for s in macos["steps"]), "the macOS job runs no build-macos.sh")
+    jobs = wf["jobs"]
+    check(jobs["container"]["permissions"].get("packages") == "write", "the container job cannot push the image")
+    check(jobs["homebrew-tap"].get("if") == "vars.HOMEBREW_TAP != ''", "the tap job is not guarded by HOMEBREW_TAP")
+    check(jobs["pypi"].get("if") == "vars.PYPI_PUBLISH == 'true'", "PyPI publishing is not guarded by PYPI_PUBLISH")
+    check(jobs["pypi"]["permissions"] == {"id-token": "write"}, "PyPI publishing is not trusted publishing")
     check(publish.get("permissions") == {"contents": "write", "id-token": "write", "attestations": "write"},
           "publish permissions: %r" % publish.get("permissions"))
     uses = [s["uses"] for j in (build, publish) for s in j["steps"] if "uses" in s]
@@ -168,14 +206,20 @@ def main(argv):
         r = Runner(src, static_build, work)
         x86 = next(m for m in matrix if m["arch"] == "x86_64")
         r.run_job("build", build, x86, os.path.join(work, "build-dist"))
+        others = stand_in_artifacts(src, r.artifacts, work)
         r.run_job("publish", publish, {}, os.path.join(work, "publish-dist"))
 
         v = r.version
         wheel = "sagelint-%s-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_1_x86_64.whl" % v
-        want = sorted(["sagelint-linux-x86_64", wheel, "COMMIT", "SHA256SUMS"])
+        built = ["sagelint-linux-x86_64", wheel] + others
+        want = sorted(built + ["COMMIT", "SHA256SUMS", "sagelint.rb"])
         got = sorted(os.listdir(r.published)) if os.path.isdir(r.published) else []
         check(got == want, "published %s, expected %s" % (got, want))
-        check(sorted(r.subjects) == sorted(["sagelint-linux-x86_64", wheel]), "attested %s" % r.subjects)
+        check(sorted(r.subjects) == sorted(built), "attested %s" % r.subjects)
+        with open(os.path.join(r.published, "sagelint.rb")) as f:
+            formula = f.read()
+        check('url "https://github.com/octo/sagelint/releases/download/v%s/sagelint-macos-arm64"' % v in formula,
+              "the formula does not download the release's macOS arm64 binary")
         with open(os.path.join(work, "gh.log")) as f:
             calls = f.read().splitlines()
         check(any(c.startswith("release create v%s --verify-tag --title sagelint %s " % (v, v)) for c in calls),
@@ -184,7 +228,7 @@ def main(argv):
             check(f.read().strip() == r.sha, "COMMIT does not name the built commit")
         with open(os.path.join(r.published, "SHA256SUMS")) as f:
             sums = dict(reversed(l.split()) for l in f.read().splitlines())
-        check(sorted(sums) == sorted(["sagelint-linux-x86_64", wheel, "COMMIT"]), "SHA256SUMS lists %s" % sorted(sums))
+        check(sorted(sums) == sorted(built + ["COMMIT"]), "SHA256SUMS lists %s" % sorted(sums))
         for name, digest in sums.items():
             with open(os.path.join(r.published, name), "rb") as f:
                 check(hashlib.sha256(f.read()).hexdigest() == digest, "SHA256SUMS is wrong for " + name)
