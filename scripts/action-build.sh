@@ -15,9 +15,12 @@
 #          and SAGELINT_ACTION_REF, else from where the runner unpacked the action
 #          (.../_actions/OWNER/REPO/REF); the release from SAGELINT_RELEASE_URL,
 #          else $GITHUB_SERVER_URL/OWNER/REPO/releases/download.
-#       2. DIR as actions/cache restored it: a binary recorded under the same key
+#       2. the binary in the container image published for that commit of main
+#          (.github/workflows/main-image.yml: ghcr.io/OWNER/NAME:sha-COMMIT),
+#          where docker can pull it (a ref without a release);
+#       3. DIR as actions/cache restored it: a binary recorded under the same key
 #          (DIR/.key) that runs.
-#       3. a build: the static binary (scripts/build-static.sh), or the
+#       4. a build: the static binary (scripts/build-static.sh), or the
 #          dynamically linked one where static archives are missing.
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
@@ -56,9 +59,11 @@ ref_commit() {
   { echo "$lines" | grep '\^{}$' || echo "$lines"; } | head -n 1 | cut -f1
 }
 
-# Whether DIR/sagelint could be made the release binary for the action's ref.
-from_release() {
-  local dir="$1" repo="${SAGELINT_ACTION_REPOSITORY:-}" ref="${SAGELINT_ACTION_REF:-}" rest commit
+# The action's repository and the commit its ref names, into `repo` and `commit`;
+# false (with a line saying why) when the action is not used from a repository ref.
+action_commit() {
+  local rest ref="${SAGELINT_ACTION_REF:-}"
+  repo="${SAGELINT_ACTION_REPOSITORY:-}" commit=""
   if [ -z "$repo" ] || [ -z "$ref" ]; then
     # github.action_repository and github.action_ref are not set inside composite
     # actions; the runner unpacks an action into _actions/OWNER/REPO/REF.
@@ -70,16 +75,49 @@ from_release() {
     esac
   fi
   if [ -z "$repo" ] || [ -z "$ref" ] || [[ "$repo" == */*/* ]]; then
-    echo "sagelint: the action is not used from a repository ref: no release binary" >&2
+    echo "sagelint: the action is not used from a repository ref: no release binary or image" >&2
     return 1
   fi
   commit=$(ref_commit "$repo" "$ref") || commit=""
   if [ -z "$commit" ]; then
-    echo "sagelint: cannot tell which commit $repo@$ref is: no release binary" >&2
+    echo "sagelint: cannot tell which commit $repo@$ref is: no release binary or image" >&2
     return 1
   fi
+}
+
+# Whether DIR/sagelint could be made the release binary for the action's ref.
+from_release() {
   "$src/scripts/release-fetch.sh" "${SAGELINT_RELEASE_URL:-${GITHUB_SERVER_URL:-https://github.com}/$repo/releases/download}" \
-    "$commit" "$dir" "$repo"
+    "$commit" "$1" "$repo"
+}
+
+# Whether DIR/sagelint could be taken from the container image that
+# .github/workflows/main-image.yml publishes for each commit of main
+# (ghcr.io/OWNER/NAME:sha-COMMIT, or SAGELINT_IMAGE_REGISTRY/OWNER/NAME): a ref
+# without a release then needs no build. Needs docker; the binary must run and
+# report this tree's version.
+from_image() {
+  local dir="$1" platform image cid version got
+  command -v docker >/dev/null 2>&1 || return 1
+  case "$(uname -m)" in x86_64 | amd64) platform=linux/amd64 ;; aarch64 | arm64) platform=linux/arm64 ;; *) return 1 ;; esac
+  image="${SAGELINT_IMAGE_REGISTRY:-ghcr.io}/$(echo "$repo" | tr 'A-Z' 'a-z'):sha-$commit"
+  if ! docker pull --quiet --platform "$platform" "$image" >/dev/null 2>&1; then
+    echo "sagelint: no container image $image" >&2
+    return 1
+  fi
+  cid=$(docker create --platform "$platform" "$image" 2>/dev/null) || return 1
+  mkdir -p "$dir"
+  docker cp "$cid:/sagelint" "$dir/sagelint.new" >/dev/null 2>&1 || { docker rm "$cid" >/dev/null 2>&1; return 1; }
+  docker rm "$cid" >/dev/null 2>&1 || true
+  version=$(sed -n 's/^project(sagelint VERSION \([0-9][0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+  got=$("$dir/sagelint.new" --version 2>/dev/null) || got=""
+  if [ "$got" != "sagelint $version" ]; then
+    echo "sagelint: the binary in $image is not sagelint $version (${got:-it does not run})" >&2
+    rm -f "$dir/sagelint.new"
+    return 1
+  fi
+  mv "$dir/sagelint.new" "$dir/sagelint"
+  echo "sagelint: using the binary of the container image $image" >&2
 }
 
 case "${1:-}" in
@@ -91,7 +129,7 @@ case "${1:-}" in
     dir="${2:?usage: action-build.sh install DIR}"
     want=$(key)
     [ -n "$want" ] || exit 1
-    if from_release "$dir"; then
+    if action_commit && { from_release "$dir" || from_image "$dir"; }; then
       echo "$want" > "$dir/.key"
       exit 0
     fi

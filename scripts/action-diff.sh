@@ -47,17 +47,20 @@ if ! git cat-file -e --end-of-options "${base}^{commit}" 2>/dev/null; then
   fi
   base=refs/sagelint/base
 fi
-fixes=()
-[ "${SAGELINT_SUGGEST_FIXES:-false}" = true ] && fixes=(--format "json=$fix_report")
 action_words
+# The JSON report feeds the step's outputs (action-outputs.py) and, with
+# suggest-fixes, the comment step's suggestions.
 "$bin" diff --base "$base" --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" \
-  --format "markdown=$comment_file" ${fixes[@]+"${fixes[@]}"} --fail-on "${SAGELINT_FAIL_ON:-warning}" \
+  --format "markdown=$comment_file" --format "json=$fix_report" --fail-on "${SAGELINT_FAIL_ON:-warning}" \
   ${extra[@]+"${extra[@]}"} -- "${paths[@]}"
 rc=$?
 echo "exit-code=$rc" >> "${GITHUB_OUTPUT:-/dev/null}"
+[ "$rc" -eq 2 ] || python3 "$here/action-outputs.py" "$fix_report" >> "${GITHUB_OUTPUT:-/dev/null}"
 # The comment step posts it (with the token this step never sees).
 if [ -s "$comment_file" ]; then echo "comment-file=$comment_file" >> "${GITHUB_OUTPUT:-/dev/null}"; fi
-if [ ${#fixes[@]} -gt 0 ] && [ -s "$fix_report" ]; then echo "fix-report=$fix_report" >> "${GITHUB_OUTPUT:-/dev/null}"; fi
+if [ "${SAGELINT_SUGGEST_FIXES:-false}" = true ] && [ -s "$fix_report" ]; then
+  echo "fix-report=$fix_report" >> "${GITHUB_OUTPUT:-/dev/null}"
+fi
 # A usage or configuration error fails here; findings fail after the upload.
 [ "$rc" -eq 2 ] && exit 2
 exit 0

@@ -16,12 +16,15 @@ bin="$1"
 . "$(cd "$(dirname "$0")" && pwd)/action-words.sh"
 action_words
 
+# The JSON report feeds the step's outputs (action-outputs.py).
+report="${RUNNER_TEMP:-/tmp}/sagelint-report.json"
 # A SARIF file already there (committed, or a link) must never be what is uploaded.
-rm -f "${SAGELINT_SARIF:-sagelint.sarif}"
-"$bin" scan --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" \
+rm -f "${SAGELINT_SARIF:-sagelint.sarif}" "$report"
+"$bin" scan --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" --format "json=$report" \
   --fail-on "${SAGELINT_FAIL_ON:-warning}" ${extra[@]+"${extra[@]}"} -- "${paths[@]}"
 rc=$?
 echo "exit-code=$rc" >> "${GITHUB_OUTPUT:-/dev/null}"
+[ "$rc" -eq 2 ] || python3 "$(dirname "$0")/action-outputs.py" "$report" >> "${GITHUB_OUTPUT:-/dev/null}"
 # A usage or configuration error fails here; findings fail after the upload.
 [ "$rc" -eq 2 ] && exit 2
 exit 0

@@ -44,7 +44,7 @@ fi
 generator=()
 if command -v ninja >/dev/null 2>&1 && ! [ -f "$build/Makefile" ]; then generator=(-G Ninja); fi
 cmake -S . -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
-  -DSAGELINT_STATIC=ON -DSAGELINT_TESTS=OFF >/dev/null
+  -DSAGELINT_STATIC=ON -DSAGELINT_TESTS=OFF -DSAGELINT_HOMEPAGE="${SAGELINT_HOMEPAGE:-}" >/dev/null
 cmake --build "$build" --parallel "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" --target sagelint
 
 bin="$build/sagelint"

@@ -38,6 +38,20 @@ TEST_CASE("the sagelint-fix hook is the sagelint hook with --fix", "[precommit][
   CHECK(fix["name"].as<std::string>() == "sagelint --fix");
 }
 
+TEST_CASE("the sagelint-docker hook runs the container image on the sagelint hook's files", "[precommit]") {
+  YAML::Node hooks = YAML::LoadFile(SourcePath(".pre-commit-hooks.yaml"));
+  YAML::Node plain = Hook(hooks, "sagelint"), docker = Hook(hooks, "sagelint-docker");
+  CHECK(docker["language"].as<std::string>() == "docker_image");
+  // The first word is the image, the rest the image's command: `scan`, then the files after `--`.
+  CHECK(docker["entry"].as<std::string>() == "sagelint scan --");
+  for (const char* key : {"types", "files", "require_serial"}) {
+    INFO(key);
+    CHECK(YAML::Dump(docker[key]) == YAML::Dump(plain[key]));
+  }
+  // What the description tells users to set instead is the image the release workflow pushes.
+  CHECK(docker["description"].as<std::string>().find("ghcr.io/OWNER/sagelint:vX.Y.Z scan --") != std::string::npos);
+}
+
 TEST_CASE("the sagelint-fix hook's command fails while findings remain and passes clean files", "[precommit][fix]") {
   YAML::Node hooks = YAML::LoadFile(SourcePath(".pre-commit-hooks.yaml"));
   std::string entry = Hook(hooks, "sagelint-fix")["entry"].as<std::string>();

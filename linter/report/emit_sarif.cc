@@ -96,6 +96,8 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
                                      {"results", kJsonListHere},
                                      // Findings whose instance has no price (summary.unpriced in JSON).
                                      {"properties", {{"unpriced", UnpricedFindings(scan.findings)}}}}})}};
+  // A build that does not know where the project lives names no place (never a placeholder).
+  if (std::string_view(SAGELINT_HOMEPAGE).empty()) doc["runs"][0]["tool"]["driver"].erase("informationUri");
   WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return result_of(scan.findings[i]); });
 }
 

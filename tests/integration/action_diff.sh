@@ -133,6 +133,11 @@ d = json.load(open(sys.argv[1]))
 assert [f["rule"] for f in d["new"]] == ["SM211"], d["new"]
 PY
 echo "ok: with suggest-fixes, the diff step writes the JSON report for the comment step"
+# The step's outputs, from the same report.
+grep -q "^new-findings=1$" "$GITHUB_OUTPUT" && grep -qE "^spend-delta-monthly-usd=[0-9]+\.[0-9]{2}$" "$GITHUB_OUTPUT" &&
+  grep -qE "^findings=[0-9]+$" "$GITHUB_OUTPUT" && grep -q "^avoidable-monthly-usd=$" "$GITHUB_OUTPUT" &&
+  grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: the diff step's outputs"; cat "$GITHUB_OUTPUT"; exit 1; }
+echo "ok: the diff step's outputs: findings, new-findings, spend-delta-monthly-usd, exit-code"
 
 # A second push: the endpoint gets a third instance. The same comment is updated.
 : > "$GITHUB_OUTPUT"

@@ -103,6 +103,38 @@ grep -qF "release v$version refused: it was built from commit ${tagged:0:12}, th
 grep -q "cached binary" "$work/err" && [ ! -e "$work/built" ] || fail "the cache entry was not used"
 echo "ok: a release built from another commit than the ref's is refused; the cache is used"
 
+# 3b. The same ref with a container image published for its commit of main
+# (main-image.yml): the binary comes out of the image, nothing is built. A
+# stand-in docker serves the images in $work/images (one directory per name).
+main_commit=$(git -C "$origin" rev-parse HEAD)
+mkdir -p "$work/images/ghcr.io/octo/sagelint:sha-$main_commit"
+cp "$bin" "$work/images/ghcr.io/octo/sagelint:sha-$main_commit/sagelint"
+cat > "$work/fake/docker" <<SH
+#!/bin/sh
+echo "docker \$*" >> "$work/docker.log"
+case "\$1" in
+  pull) for a; do img=\$a; done; [ -d "$work/images/\$img" ] ;;
+  create) for a; do img=\$a; done; echo "\$img" > "$work/container"; echo cid123 ;;
+  cp) cp "$work/images/\$(cat "$work/container")/sagelint" "\$3" ;;
+  rm) exit 0 ;;
+  *) exit 1 ;;
+esac
+SH
+chmod +x "$work/fake/docker"
+install "$act_main" "$work/bin3b"
+[ "$rc" = 0 ] || fail "the image's binary was not installed (exit $rc)"
+grep -qF "sagelint: using the binary of the container image ghcr.io/octo/sagelint:sha-$main_commit" "$work/err" ||
+  fail "the image was not used"
+grep -q "^docker pull --quiet --platform linux/" "$work/docker.log" || fail "docker pull not run: $(cat "$work/docker.log")"
+cmp -s "$bin" "$work/bin3b/sagelint" && [ ! -e "$work/built" ] || fail "the image's binary was not the one installed, or something was built"
+# No image for the commit: said, then the cache or a build as before.
+rm -rf "$work/images/ghcr.io/octo/sagelint:sha-$main_commit"
+install "$act_main" "$work/bin3c"
+grep -qF "sagelint: no container image ghcr.io/octo/sagelint:sha-$main_commit" "$work/err" && [ -s "$work/built" ] ||
+  fail "without an image: exit $rc"
+rm "$work/fake/docker"
+echo "ok: a ref without a release takes the binary of its commit's container image; without one, it builds"
+
 # 4. A full SHA as the ref, named by SAGELINT_ACTION_REPOSITORY/REF; no gh: checksum only.
 act_path="$work/elsewhere"
 mkdir -p "$act_path" && cp -R "$act/." "$act_path/"

@@ -13,7 +13,10 @@ out=$(scripts/action-scan.sh "$bin")
 grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: exit code not recorded"; cat "$GITHUB_OUTPUT"; exit 1; }
 grep -q "^::error file=examples/infra/endpoint.yaml,line=21,col=25" <<<"$out" || { echo "FAIL: no annotation"; echo "$out"; exit 1; }
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['version']=='2.1.0' and d['runs'][0]['results']" "$SAGELINT_SARIF"
-echo "ok: findings annotated, SARIF written, exit code 1 recorded"
+grep -qE "^findings=[1-9][0-9]*$" "$GITHUB_OUTPUT" && grep -qE "^avoidable-monthly-usd=[0-9]+\.[0-9]{2}$" "$GITHUB_OUTPUT" &&
+  grep -q "^new-findings=$" "$GITHUB_OUTPUT" && grep -q "^spend-delta-monthly-usd=$" "$GITHUB_OUTPUT" ||
+  { echo "FAIL: the scan step's outputs"; cat "$GITHUB_OUTPUT"; exit 1; }
+echo "ok: findings annotated, SARIF written, exit code 1 recorded; outputs findings and avoidable-monthly-usd"
 
 : > "$GITHUB_OUTPUT"
 SAGELINT_FAIL_ON=none scripts/action-scan.sh "$bin" >/dev/null

@@ -23,7 +23,10 @@ for f in "$bin" "$man" "$bash_c" "$zsh_c" "$fish_c"; do
 done
 [ -x "$bin" ] || fail "bin/sagelint is not executable"
 "$bin" --version | grep -qx "sagelint [0-9.]*" || fail "the installed binary does not run"
-echo "ok: bin/sagelint, share/man/man1/sagelint.1 and three completion files installed"
+if command -v readelf >/dev/null 2>&1; then
+  readelf -S "$bin" | grep -qE '\.(debug_info|symtab)' && fail "bin/sagelint is not stripped ($(du -h "$bin" | cut -f1))"
+fi
+echo "ok: bin/sagelint (stripped, $(du -h "$bin" | cut -f1)), share/man/man1/sagelint.1 and three completion files installed"
 
 # The completion files are what `sagelint completion SHELL` prints.
 for sh in bash zsh fish; do

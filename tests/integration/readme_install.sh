@@ -118,12 +118,25 @@ printf '#!/bin/sh\necho "gh $*" >> "%s/gh.log"\n' "$work" > "$work/fakegh/gh"
 chmod +x "$work/fakegh/gh"
 out=$(cd "$work/home-bin" && PATH="$work/home-bin/.local/bin:$work/fakegh:$PATH" HOME="$work/home-bin" \
       bash -euo pipefail -c "$vars
-$(blocks "## Install" sh 2)" 2>&1) || fail "the binary commands failed: $out"
+$(blocks "## Install" sh 4)" 2>&1) || fail "the binary commands failed: $out"
 grep -qx "sagelint-linux-$arch: OK" <<<"$out" || fail "the checksum was not checked: $out"
 grep -qx "sagelint $version" <<<"$out" || fail "the installed binary does not run: $out"
 cmp -s "$static" "$work/home-bin/.local/bin/sagelint" || fail "another binary was installed"
 grep -q "^gh attestation verify $work/home-bin/.local/bin/sagelint --repo " "$work/gh.log" || fail "no attestation check"
-echo "ok: Install/binary: downloaded, checked against SHA256SUMS (sha256sum: OK), installed, runs"
+echo "ok: Install/binary: downloaded, checked against SHA256SUMS (shasum: OK), installed, runs"
+
+# Homebrew and the container cannot run here: their commands are checked as text
+# against what the release workflow publishes (the tap's formula, the image's name and entrypoint).
+brew_block=$(blocks "## Install" sh 2)
+grep -qx "brew install OWNER/tap/sagelint" <<<"$brew_block" || fail "Install/Homebrew: $brew_block"
+grep -q "HOMEBREW_TAP" "$src/.github/workflows/release.yml" || fail "the release workflow publishes no formula to a tap"
+docker_block=$(blocks "## Install" sh 3)
+grep -qxF 'docker run --rm -v "$PWD:/src" "ghcr.io/OWNER/sagelint:$tag" scan /src' <<<"$docker_block" ||
+  fail "Install/container: $docker_block"
+grep -qx 'ENTRYPOINT \["/sagelint"\]' "$src/packaging/container/Dockerfile" || fail "the image's entrypoint is not sagelint"
+grep -qF '${{ steps.name.outputs.image }}:${{ github.ref_name }}' "$src/.github/workflows/release.yml" ||
+  fail "the release workflow does not tag the image with the release tag"
+echo "ok: Install/Homebrew and container: the commands name the tap formula and the image the release publishes"
 
 # pre-commit: the snippet, autoupdate to the release tag, the hook takes the release binary.
 command -v pre-commit >/dev/null || fail "pre-commit is not installed (scripts/test.sh installs it)"
