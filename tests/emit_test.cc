@@ -1,6 +1,8 @@
 // Output formats and baselines, on the scan of the example repository.
 #include "linter/report/emit.h"
 
+#include <unistd.h>  // getpid
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
