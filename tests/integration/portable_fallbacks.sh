@@ -9,7 +9,7 @@ set -euo pipefail
 src="$(realpath "$1")" build="$2"
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-export CCACHE_BASEDIR="$src"
+export CCACHE_BASEDIR="$src" CCACHE_NOHASHDIR=1  # the build directory differs from the normal build's
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSAGELINT_POSIX_FALLBACKS=ON \
   -DSAGELINT_STATIC_DEPS=ON ${launcher[@]+"${launcher[@]}"} > "$build.configure.log" 2>&1 ||
   { cat "$build.configure.log"; exit 1; }
