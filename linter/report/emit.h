@@ -16,6 +16,8 @@
 
 namespace sagelint {
 
+class PriceTable;
+
 struct EmitOptions {
   bool color = false;
   bool quiet = false;                  // text: findings only, no details and no summary
@@ -27,6 +29,11 @@ struct EmitOptions {
   // Links to findings in a pull-request comment: the URL of the head
   // commit's files ("https://github.com/o/r/blob/SHA/"), path and "#L12" appended.
   std::string blob_url;
+  // The JSON report's `report_name` and `commit` (empty: null), and the table
+  // that prices its `workloads` (null: the built-in one); docs/organisation.md.
+  std::string report_name;
+  std::string commit;
+  const PriceTable* prices = nullptr;
 };
 
 using EmitFn = void (*)(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
