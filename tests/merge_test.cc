@@ -108,7 +108,7 @@ TEST_CASE("merge HTML: self-contained, escaped, under a content security policy"
   CHECK(html.find(" href=") == std::string::npos);
   // The hostile variant name and report name arrive as text only.
   CHECK(html.find("<script>alert") == std::string::npos);
-  CHECK(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;") != std::string::npos);
+  CHECK(html.find("&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;") != std::string::npos);
   CHECK(html.find("acme/gamma &lt;b&gt;&amp;&quot;") != std::string::npos);
   CHECK(html.find("<b>") == std::string::npos);
   // One script, one style, no inline handler or style attribute (the policy would block them).

@@ -11,6 +11,7 @@
 #include "linter/cost/prices.h"
 #include "linter/merge/merge.h"
 #include "linter/merge/tables.h"
+#include "linter/report/emit.h"
 
 namespace sagelint {
 namespace {
@@ -56,33 +57,8 @@ constexpr const char* kScript = R"(
 )";
 
 // Text from a report as HTML text or attribute value: control and
-// bidirectional characters shown as escapes (Printable), markup characters as
-// entities.
-std::string Escape(std::string_view s) {
-  std::string out;
-  for (char c : Printable(s)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+// bidirectional characters shown as escapes, markup characters as entities.
+std::string Escape(std::string_view s) { return XmlText(Printable(s)); }
 
 // The first `n` code points of `s`, then "…" (a chart's label).
 std::string Clip(const std::string& s, size_t n) {

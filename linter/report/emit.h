@@ -79,6 +79,9 @@ std::string MarkdownText(std::string_view s);
 // A path as a relative URI reference: '/' kept, everything but unreserved characters percent-encoded.
 std::string UriPath(std::string_view path);
 std::string MarkdownCode(std::string_view s);
+// Text for XML and HTML: valid UTF-8, markup characters as entities, control
+// characters XML forbids dropped (JUnit, the merge report).
+std::string XmlText(std::string_view raw);
 
 // The markdown reports are pull-request comments: GitHub refuses a comment
 // over 65,536 characters, so they stay within this many (the Action's own
