@@ -31,6 +31,8 @@
 #include "linter/engine/fixes.h"
 #include "linter/engine/git.h"
 #include "linter/iam/iam_policy.h"
+#include "linter/merge/identity.h"
+#include "linter/merge/merge.h"
 #include "linter/model/rule.h"
 #include "linter/policy/policy.h"
 #include "linter/report/emit.h"
@@ -59,6 +61,8 @@ Usage:
                                          offered instance types are priced, from which sources and dates
   sagelint prices import OFFER [--region R] [-o FILE]  the AWS Price List offer file for AmazonSageMaker
                                          (JSON or CSV) -> a compact price table for `prices:`
+  sagelint merge REPORT.json|DIR ... [--repos FILE] [--format text|json|markdown|html]  one organisation
+                                         view from many repositories' scan reports (scan --format json)
   sagelint --version | --help | help
 
 Options of scan:
@@ -68,6 +72,9 @@ Options of scan:
                          `baseline:` in .sagelint.yaml)
   --write-baseline FILE  record the current findings in FILE (exit 0; no report unless --format)
   --report-stale-baseline  list the baseline entries that match no finding any more
+  --report-name NAME     scan: the repository's name in the JSON report (default: owner/name of the git
+                         remote, else the directory's name)
+  --repos FILE           merge: the repositories expected, one a line (a missing report is listed)
   --base REF             diff: the git revision to compare with
   --config-from base|head  diff: check both sides under the base revision's configuration, baseline and
                          policies (base, the default: a change cannot switch its own gate off), or each
@@ -128,6 +135,8 @@ struct CliOptions {
   std::string prices;
   std::string region;                       // --region; empty: the configuration's
   std::string output;                       // prices import -o FILE
+  std::string report_name;                  // scan --report-name
+  std::string repos;                        // merge --repos FILE
   std::vector<std::string> lifecycle_arns;  // iam-policy
   std::string baseline, write_baseline;
   std::string base;                  // diff --base REF
@@ -162,7 +171,7 @@ std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) 
 
 bool IsCommand(const std::string& a) {
   return a == "scan" || a == "rules" || a == "explain" || a == "dump-model" || a == "iam-policy" || a == "inventory" ||
-         a == "diff" || a == "prices" || a == "help" || a == "completion" || a == "manpage";
+         a == "diff" || a == "prices" || a == "merge" || a == "help" || a == "completion" || a == "manpage";
 }
 
 // A strict decimal integer: "4" yes; "4x", "1.5", " 4", "+4" no.
@@ -179,6 +188,7 @@ std::vector<std::string> FormatsOf(const std::string& command) {
   if (command == "inventory") return {"table", "json", "csv"};
   if (command == "rules") return {"text", "json", "markdown"};
   if (command == "prices") return {"text", "json"};
+  if (command == "merge") return {"text", "json", "markdown", "html"};
   if (command == "scan" || command == "diff") {
     std::vector<std::string> names;
     for (const Emitter& e : Emitters()) names.emplace_back(e.name);
@@ -289,6 +299,11 @@ CliOptions ParseArgs(int argc, char** argv) {
       if (o.region.empty()) throw UsageError{"--region needs a region code, e.g. eu-west-1"};
     } else if (a == "--output" || a == "-o") {
       o.output = next();
+    } else if (a == "--report-name") {
+      o.report_name = Trim(next());
+      if (o.report_name.empty()) throw UsageError{"--report-name needs a name, e.g. my-org/my-repo"};
+    } else if (a == "--repos") {
+      o.repos = next();
     } else if (a == "--baseline") {
       o.baseline = next();
     } else if (a == "--write-baseline") {
@@ -799,9 +814,9 @@ bool UseColor(const std::string& when, bool to_stdout) {
 // (WriteOutputs), standard output as it is rendered, so that a large report is never held whole. One output that cannot
 // be written does not stop the others. False if a write failed.
 bool EmitOutputs(const CliOptions& o, FailOn level,
-                 const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit) {
+                 const std::function<void(std::ostream&, const Output&, const EmitOptions&)>& emit,
+                 EmitOptions eo = {}) {
   std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
-  EmitOptions eo;
   eo.quiet = o.quiet;
   eo.blob_url = BlobUrl();
   eo.fail_threshold = FailThreshold(level);
@@ -858,6 +873,14 @@ std::optional<int> ApplyFixes(const CliOptions& o, const ScanResult& result) {
   return std::nullopt;
 }
 
+// Whose repository a JSON report describes: the scan root its paths share,
+// else (files of several roots named) the current directory's.
+std::string ReportRoot(const std::vector<std::string>& paths) {
+  std::set<std::string> roots;
+  for (const std::string& p : paths) roots.insert(ScanRootOf(p));
+  return ScanRootOf(roots.size() == 1 ? *roots.begin() : ".");
+}
+
 int CommandScan(const CliOptions& o) {
   std::optional<PriceTable> prices;
   ScanOptions so = BuildScanOptions(o, &prices);
@@ -880,6 +903,17 @@ int CommandScan(const CliOptions& o) {
   if (!writing && !baseline_path.empty() && !LoadBaseline(baseline_path, &baseline, &error)) {
     throw UsageError{baseline_flag + ": " + error};
   }
+  // The JSON report names its repository and revision and lists the workloads (docs/organisation.md).
+  EmitOptions report;
+  bool json_report =
+      std::any_of(o.outputs.begin(), o.outputs.end(), [](const Output& out) { return out.format == "json"; });
+  if (json_report) {
+    so.keep_workloads = true;
+    ReportIdentity id = IdentityOf(ReportRoot(o.args));
+    report.report_name = o.report_name.empty() ? id.name : o.report_name;
+    report.commit = id.commit;
+    report.prices = so.prices;
+  }
   ScanResult result = Scan(so);
   if (progress) std::fprintf(stderr, "\r\x1b[K");
   if (ReportMissing(result)) return 2;
@@ -891,10 +925,12 @@ int CommandScan(const CliOptions& o) {
     size_t n = result.findings.size();
     std::cerr << "sagelint: recorded " << n << (n == 1 ? " finding" : " findings") << " in "
               << Printable(o.write_baseline) << "\n";
-    if (!o.outputs.empty() &&
-        !EmitOutputs(o, FailOn::kNone, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
-          FindEmitter(output.format)->emit(out, result, eo);
-        })) {
+    if (!o.outputs.empty() && !EmitOutputs(
+                                  o, FailOn::kNone,
+                                  [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+                                    FindEmitter(output.format)->emit(out, result, eo);
+                                  },
+                                  report)) {
       return 2;
     }
     return 0;
@@ -913,14 +949,81 @@ int CommandScan(const CliOptions& o) {
   ApplyBaseline(std::move(baseline), &result);
 
   FailOn level = o.fail_on.value_or(so.config.fail_on.value_or(FailOn::kWarning));
-  if (!EmitOutputs(o, level, [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
-        FindEmitter(output.format)->emit(out, result, eo);
-      })) {
+  if (!EmitOutputs(
+          o, level,
+          [&](std::ostream& out, const Output& output, const EmitOptions& eo) {
+            FindEmitter(output.format)->emit(out, result, eo);
+          },
+          report)) {
     return 2;
   }
   for (const Finding& f : result.findings) {
     if (FailsOn(level, f.severity)) return 1;
   }
+  return 0;
+}
+
+// `sagelint merge`: scan reports (files, or the *.json files under a
+// directory) -> one organisation view (docs/organisation.md). A report that
+// cannot be read or is not a sagelint scan is named and skipped.
+int CommandMerge(const CliOptions& o) {
+  if (o.args.empty()) throw UsageError{"merge expects scan reports: sagelint merge REPORT.json ... (or a directory)"};
+  std::vector<ReportText> reports;
+  for (const std::string& arg : o.args) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(arg, ec)) {
+      std::vector<std::string> files;
+      auto it = std::filesystem::recursive_directory_iterator(arg, ec);
+      for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_regular_file(ec) && EndsWithNoCase(it->path().string(), ".json"))
+          files.push_back(it->path().string());
+      }
+      if (ec) throw UsageError{arg + ": " + ec.message()};
+      std::sort(files.begin(), files.end());
+      if (files.empty()) std::cerr << "sagelint: warning: " << Printable(arg) << ": no .json report in it\n";
+      for (const std::string& f : files) reports.push_back({f, "", ""});
+    } else if (std::filesystem::exists(arg, ec)) {
+      reports.push_back({arg, "", ""});
+    } else {
+      throw UsageError{arg + ": no such file or directory"};
+    }
+  }
+  for (ReportText& r : reports) {
+    if (!ReadFileCapped(r.file, kMaxReportBytes, &r.text, &r.error)) r.text.clear();
+  }
+  std::optional<std::vector<std::string>> expected;
+  if (!o.repos.empty()) {
+    std::string text, error;
+    if (!ReadFileCapped(o.repos, kMaxConfigBytes * 16, &text, &error))
+      throw UsageError{"--repos: " + o.repos + ": " + error};
+    expected = ParseRepoList(text);
+  }
+  MergeResult merged = MergeReports(reports, expected);
+  for (const SkippedReport& s : merged.skipped) {
+    std::cerr << "sagelint: skipped " << Printable(s.file) << ": " << Printable(s.reason) << "\n";
+  }
+  for (const SkippedReport& s : merged.other_schema) {
+    std::cerr << "sagelint: skipped " << Printable(s.file) << ": " << Printable(s.reason) << "\n";
+  }
+  for (const std::string& d : merged.duplicates) {
+    std::cerr << "sagelint: warning: more than one report for " << Printable(d) << "\n";
+  }
+  std::vector<Output> outputs = o.outputs.empty() ? std::vector<Output>{{"text", ""}} : o.outputs;
+  std::vector<std::pair<std::string, std::string>> written;
+  for (const Output& out : outputs) {
+    std::ostringstream text;
+    if (out.format == "json") {
+      EmitMergeJson(text, merged);
+    } else if (out.format == "markdown") {
+      EmitMergeMarkdown(text, merged);
+    } else if (out.format == "html") {
+      EmitMergeHtml(text, merged);
+    } else {
+      EmitMergeText(text, merged);
+    }
+    written.emplace_back(out.file, std::move(text).str());
+  }
+  if (!WriteOutputs(written)) return 2;
   return 0;
 }
 
@@ -1138,6 +1241,8 @@ int RunCli(int argc, char** argv) {
     if ((o.fix || o.fix_diff) && !o.write_baseline.empty()) {
       throw UsageError{"--write-baseline records findings as they are: it does not go with --fix or --diff"};
     }
+    if (!o.repos.empty() && o.command != "merge") throw UsageError{"--repos is an option of merge"};
+    if (!o.report_name.empty() && o.command != "scan") throw UsageError{"--report-name is an option of scan"};
     if (o.command == "rules") return CommandRules(o);
     if (o.command == "explain") return CommandExplain(o);
     if (o.command == "dump-model") return CommandDumpModel(o);
@@ -1150,6 +1255,7 @@ int RunCli(int argc, char** argv) {
       return 0;
     }
     if (o.command == "prices") return CommandPrices(o);
+    if (o.command == "merge") return CommandMerge(o);
     return CommandScan(o);
   } catch (const UsageError& e) {
     // Messages quote arguments and file contents: print them inert.

@@ -16,6 +16,8 @@
 
 namespace sagelint {
 
+class PriceTable;
+
 struct EmitOptions {
   bool color = false;
   bool quiet = false;                  // text: findings only, no details and no summary
@@ -27,6 +29,11 @@ struct EmitOptions {
   // Links to findings in a pull-request comment: the URL of the head
   // commit's files ("https://github.com/o/r/blob/SHA/"), path and "#L12" appended.
   std::string blob_url;
+  // The JSON report's `report_name` and `commit` (empty: null), and the table
+  // that prices its `workloads` (null: the built-in one); docs/organisation.md.
+  std::string report_name;
+  std::string commit;
+  const PriceTable* prices = nullptr;
 };
 
 using EmitFn = void (*)(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
@@ -72,6 +79,9 @@ std::string MarkdownText(std::string_view s);
 // A path as a relative URI reference: '/' kept, everything but unreserved characters percent-encoded.
 std::string UriPath(std::string_view path);
 std::string MarkdownCode(std::string_view s);
+// Text for XML and HTML: valid UTF-8, markup characters as entities, control
+// characters XML forbids dropped (JUnit, the merge report).
+std::string XmlText(std::string_view raw);
 
 // The markdown reports are pull-request comments: GitHub refuses a comment
 // over 65,536 characters, so they stay within this many (the Action's own

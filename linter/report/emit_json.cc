@@ -5,13 +5,46 @@
 #include "linter/cost/alternatives.h"
 #include "linter/cost/prices.h"
 #include "linter/iam/iam_policy.h"
+#include "linter/policy/attributes.h"
 #include "linter/report/emit.h"
+#include "linter/report/inventory.h"
 
 namespace sagelint {
 namespace {
 
 nlohmann::ordered_json OrNull(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+// The `workloads` block that `sagelint merge` reads (docs/organisation.md):
+// every workload but IAM statements, with its spend as the inventory prices it.
+nlohmann::ordered_json WorkloadsJson(const std::vector<Workload>& workloads, const PriceTable& prices) {
+  using json = nlohmann::ordered_json;
+  auto rounded = [](const std::optional<double>& v, double scale) {
+    return v ? json(std::round(*v * scale) / scale) : json(nullptr);
+  };
+  json list = json::array();
+  for (const Workload& w : workloads) {
+    if (w.kind == WorkloadKind::kIamStatement) continue;
+    WorkloadSpend s = SpendOf(w, prices);
+    AttrValue type = Attribute(w, "instance_type", &prices);
+    AttrValue count = Attribute(w, "instance_count", &prices);
+    json instance_type = !w.instance_groups.empty() ? json(InstancesText(w)) : type.known() ? json(type.text) : json();
+    list.push_back(
+        {{"kind", KindName(w.kind)},
+         {"label", w.label},
+         {"path", w.path},
+         {"line", w.range.begin.line},
+         {"instance_type", instance_type},
+         {"instance_count", !count.known()                             ? json(nullptr)
+                            : count.number == std::floor(count.number) ? json(static_cast<long long>(count.number))
+                                                                       : json(count.number)},
+         {"billed", s.priced_kind},
+         {"hourly_usd", rounded(s.hourly, 1e4)},
+         {"monthly_usd", rounded(s.monthly, 1e2)},
+         {"always_on", s.always_on}});
+  }
+  return list;
 }
 
 }  // namespace
@@ -88,6 +121,9 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
   nlohmann::ordered_json doc = {
       {"schema_version", 1},
       {"tool", {{"name", "sagelint"}, {"version", SAGELINT_VERSION}}},
+      // Which repository and revision this is, for `sagelint merge` (docs/organisation.md).
+      {"report_name", opts.report_name.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(opts.report_name)},
+      {"commit", opts.commit.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(opts.commit)},
       {"findings", kJsonListHere},
       {"summary",
        {{"files_scanned", scan.files_scanned},
@@ -102,6 +138,7 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
         {"unpriced", UnpricedFindings(scan.findings)},
         // Baseline entries that hid no finding (their findings were fixed or changed).
         {"stale_baseline", scan.stale_baseline.size()}}},
+      {"workloads", WorkloadsJson(scan.workloads, opts.prices ? *opts.prices : PriceTable::BuiltIn())},
   };
   if (opts.report_stale_baseline) {
     nlohmann::ordered_json stale = nlohmann::ordered_json::array();

@@ -4,10 +4,8 @@
 #include "linter/report/emit.h"
 
 namespace sagelint {
-namespace {
-
 // Text for XML: valid UTF-8, markup escaped, control characters XML forbids dropped.
-std::string Xml(std::string_view raw) {
+std::string XmlText(std::string_view raw) {
   std::string s = ValidUtf8(raw);
   std::string out;
   for (char c : s) {
@@ -34,8 +32,6 @@ std::string Xml(std::string_view raw) {
   return out;
 }
 
-}  // namespace
-
 void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
   // A test case per finding that fails the run: a finding below --fail-on is
   // not a failure, so a job that passes never shows a failed test.
@@ -57,12 +53,12 @@ void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opt
   for (const Finding* fp : failing) {
     const Finding& f = *fp;
     std::string where = f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column);
-    out << "    <testcase classname=\"" << Xml(f.path) << "\" name=\""
-        << Xml(f.rule + " " + f.resource + " (" + where + ")") << "\" file=\"" << Xml(f.path) << "\" line=\""
+    out << "    <testcase classname=\"" << XmlText(f.path) << "\" name=\""
+        << XmlText(f.rule + " " + f.resource + " (" + where + ")") << "\" file=\"" << XmlText(f.path) << "\" line=\""
         << f.range.begin.line << "\">\n"
-        << "      <failure type=\"" << Xml(f.rule) << "\" message=\"" << Xml(f.message) << "\">" << Xml(where) << ": "
-        << SeverityName(f.severity) << "[" << Xml(f.rule) << "] " << Xml(f.message);
-    if (!f.suggestion.empty()) out << "\nhelp: " << Xml(f.suggestion);
+        << "      <failure type=\"" << XmlText(f.rule) << "\" message=\"" << XmlText(f.message) << "\">"
+        << XmlText(where) << ": " << SeverityName(f.severity) << "[" << XmlText(f.rule) << "] " << XmlText(f.message);
+    if (!f.suggestion.empty()) out << "\nhelp: " << XmlText(f.suggestion);
     out << "</failure>\n    </testcase>\n";
   }
   out << "  </testsuite>\n</testsuites>\n";

@@ -60,26 +60,6 @@ std::string KeepEnds(const std::string& s, size_t n) {
   return head + KeepTail(s, tail);
 }
 
-// The spend figures of one workload: hourly price × count, and a monthly
-// figure for the always-on kinds.
-struct Spend {
-  std::optional<double> hourly, monthly;
-  bool always_on = false;
-  bool priced_kind = false;  // a kind that bills instance hours
-};
-
-Spend SpendOf(const Workload& w, const PriceTable& prices) {
-  Spend s;
-  s.priced_kind = ComponentFor(w.kind).has_value() && !OnSystemInstance(w);
-  s.always_on = AlwaysOn(w);  // an endpoint its notebook deletes is ephemeral: hourly only
-  AttrValue hourly = Attribute(w, "hourly_usd", &prices);
-  if (hourly.known()) {
-    s.hourly = hourly.number;
-    if (s.always_on) s.monthly = hourly.number * kHoursPerMonth;
-  }
-  return s;
-}
-
 // The compact table's kind column: what a reader calls the workload.
 std::string ShortKind(WorkloadKind k) {
   switch (k) {
@@ -232,7 +212,7 @@ void EmitCsv(std::ostream& out, const std::vector<Workload>& workloads, const Pr
     out << KindName(w.kind) << "," << Csv(Printable(w.label)) << ","
         << Csv(Printable(w.path + ":" + std::to_string(w.range.begin.line)));
     for (const char* a : kAttrs) out << "," << Csv(Printable(Cell(w, a, prices)));
-    Spend s = SpendOf(w, prices);
+    WorkloadSpend s = SpendOf(w, prices);
     out << "," << CsvUsd(s.hourly, 4) << "," << CsvUsd(s.monthly, 2) << "," << (s.priced_kind ? "USD" : "") << "\n";
   }
 }
@@ -271,7 +251,7 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
       continue;
     }
     auto a = [&](std::string_view name) { return Cell(w, name, prices); };
-    Spend s = SpendOf(w, prices);
+    WorkloadSpend s = SpendOf(w, prices);
     if (s.priced_kind) {
       if (!s.hourly) {
         ++unpriced;
@@ -376,6 +356,18 @@ std::optional<std::vector<Workload>> ComponentsUnderVariants(const std::vector<W
 }
 
 }  // namespace
+
+WorkloadSpend SpendOf(const Workload& w, const PriceTable& prices) {
+  WorkloadSpend s;
+  s.priced_kind = ComponentFor(w.kind).has_value() && !OnSystemInstance(w);
+  s.always_on = AlwaysOn(w);  // an endpoint its notebook deletes is ephemeral: hourly only
+  AttrValue hourly = Attribute(w, "hourly_usd", &prices);
+  if (hourly.known()) {
+    s.hourly = hourly.number;
+    if (s.always_on) s.monthly = hourly.number * kHoursPerMonth;
+  }
+  return s;
+}
 
 void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& all,
                    const PriceTable& prices, const InventoryOptions& opts) {

@@ -3,6 +3,7 @@
 #define SAGELINT_LINTER_REPORT_INVENTORY_H_
 
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,15 @@ struct InventoryOptions {
 // plain numbers in its money columns and a currency column. In every format an
 // inference component follows the endpoint variant it runs on, wherever it is
 // declared; other workloads keep their order.
+// The spend figures of one workload: hourly price × count, and a monthly
+// figure for the always-on kinds (inventory, the scan JSON's `workloads`).
+struct WorkloadSpend {
+  std::optional<double> hourly, monthly;
+  bool always_on = false;
+  bool priced_kind = false;  // a kind that bills instance hours
+};
+WorkloadSpend SpendOf(const Workload& w, const PriceTable& prices);
+
 void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& workloads,
                    const PriceTable& prices, const InventoryOptions& opts = {});
 

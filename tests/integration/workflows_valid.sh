@@ -1,21 +1,18 @@
 #!/usr/bin/env bash
 # Validates every GitHub workflow (.github/workflows/*.yml) and the Action
 # (action.yml) with action-validator (npm @action-validator/cli, pinned in
-# package-lock.json): each file against the schema of its kind, and every
+# tests/integration/node): each file against the schema of its kind, and every
 # `needs:` and glob it names. A YAML parse alone would pass a misspelt key.
 #
 # action-validator 0.6.0's schema predates the `attestations` job permission
 # (which actions/attest-build-provenance needs), so that one key is taken out
 # of a copy before validation; its value is checked here instead.
-# Usage: validate.sh SOURCE_DIR WORK_DIR
+# Usage: workflows_valid.sh SOURCE_DIR WORK_DIR
 set -euo pipefail
 src="$(realpath "$1")" work="$2"
 mkdir -p "$work"
-if [ ! -x "$work/node_modules/.bin/action-validator" ]; then
-  cp "$src/tests/workflows/package.json" "$src/tests/workflows/package-lock.json" "$work/"
-  (cd "$work" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-fi
-tool="$work/node_modules/.bin/action-validator"
+. "$(dirname "$0")/node_tools.sh"
+tool="$node_tools/node_modules/.bin/action-validator"
 failed=0 n=0
 for f in "$src"/.github/workflows/*.yml "$src/action.yml"; do
   n=$((n + 1))
