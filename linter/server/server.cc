@@ -206,6 +206,7 @@ struct Server::State {
   std::set<std::string> dirty;                        // URIs of text documents and notebooks to scan
   std::map<std::string, std::vector<Placed>> placed;  // by text document or notebook URI
   std::map<std::string, RootContext> contexts;        // by configuration path ("" = none), per scan root
+  std::map<std::string, std::string> published;       // by URI: the diagnostics and version sent last
   OverlayFiles overlay;
 
   void Send(const json& message) { send(message.dump(-1, ' ', false, json::error_handler_t::replace)); }
@@ -441,6 +442,7 @@ void Server::State::CloseText(const json& params) {
   if (!d.path.empty()) overlay.Remove(d.path);
   dirty.erase(uri);
   placed.erase(uri);
+  published.erase(uri);
   Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
   if (IsConfigFile(d.path)) ConfigChanged();
   if (!d.path.empty() && IsTerraform(d.path)) {
@@ -512,6 +514,7 @@ void Server::State::ChangeNotebook(const json& params) {
     for (const json& td : structure.value("didClose", json::array())) {
       std::string cell = td.at("uri").get<std::string>();
       docs.erase(cell);
+      published.erase(cell);
       Notify("textDocument/publishDiagnostics", {{"uri", cell}, {"diagnostics", json::array()}});
     }
   }
@@ -536,6 +539,7 @@ void Server::State::CloseNotebook(const json& params) {
   if (!it->second.path.empty()) overlay.Remove(it->second.path);
   for (const std::string& cell : it->second.cells) {
     docs.erase(cell);
+    published.erase(cell);
     Notify("textDocument/publishDiagnostics", {{"uri", cell}, {"diagnostics", json::array()}});
   }
   placed.erase(uri);
@@ -630,6 +634,12 @@ void Server::State::Publish(const std::string& uri, int version, const std::vect
     d["data"] = {{"fingerprint", f.fingerprint}};
     diagnostics.push_back(std::move(d));
   }
+  // A document whose diagnostics and version are those published last is not
+  // sent again: a change to one cell of a large notebook publishes that cell.
+  std::string key = diagnostics.dump() + "@" + std::to_string(version);
+  std::string& last = published[uri];
+  if (last == key) return;
+  last = std::move(key);
   json params = {{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
   if (version >= 0) params["version"] = version;
   Notify("textDocument/publishDiagnostics", std::move(params));
