@@ -93,18 +93,15 @@ MessageReader::Result MessageReader::Next(std::string* body, std::string* error)
       if (!any) continue;  // blank lines between messages
       break;
     }
+    // Garbage, or what is left of a message that could not be read: a
+    // Content-Length header inside it starts the next message.
+    size_t at = FindLengthHeader(line);
+    if (at != std::string::npos && at > 0) line.erase(0, at);
     size_t colon = line.find(':');
     if (colon == std::string::npos || line[0] == '\x01') {
-      // Not a header: garbage, or what is left of a message that could not
-      // be read. A Content-Length header inside it starts the next message.
-      size_t at = FindLengthHeader(line);
-      if (at == std::string::npos) {
-        bad = true;
-        any = true;
-        continue;
-      }
-      line.erase(0, at);
-      colon = kLengthHeader.size() - 1;
+      bad = true;
+      any = true;
+      continue;
     }
     any = true;
     std::string_view name = std::string_view(line).substr(0, colon);
