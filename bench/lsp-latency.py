@@ -89,6 +89,20 @@ def summary(name, samples, cpu=None):
               % ("", cpu / len(samples)))
 
 
+def measure(client, changes, types, send, wait):
+    """Latencies (ms) of `changes` changes alternating between two instance types, and the server's CPU."""
+    current, samples = types[0], []
+    cpu = cpu_ms(client.proc.pid)
+    for v in range(2, changes + 2):
+        new = types[1] if current == types[0] else types[0]
+        start = time.perf_counter()
+        send(v, current, new)
+        wait(v)
+        samples.append((time.perf_counter() - start) * 1000)
+        current = new
+    return samples, cpu_ms(client.proc.pid) - cpu
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binary", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "build", "sagelint"))
@@ -110,20 +124,16 @@ def main():
                           {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
             client.diagnostics(uri, version=1, timeout=120)
             line = text.split("\n").index("      InstanceType: ml.t3.medium")
-            current, samples = "ml.t3.medium", []
-            cpu = cpu_ms(client.proc.pid)
-            for v in range(2, args.changes + 2):
-                new = "ml.p3.2xlarge" if current == "ml.t3.medium" else "ml.t3.medium"
-                start = time.perf_counter()
+            def send_template(v, current, new):
                 client.notify("textDocument/didChange", {
                     "textDocument": {"uri": uri, "version": v},
                     "contentChanges": [{"range": {"start": {"line": line, "character": 20},
                                                   "end": {"line": line, "character": 20 + len(current)}},
                                         "text": new}]})
-                client.diagnostics(uri, version=v, timeout=120)
-                samples.append((time.perf_counter() - start) * 1000)
-                current = new
-            summary("template, %d lines" % len(text.splitlines()), samples, cpu_ms(client.proc.pid) - cpu)
+
+            samples, cpu = measure(client, args.changes, ("ml.t3.medium", "ml.p3.2xlarge"), send_template,
+                                   lambda v: client.diagnostics(uri, version=v, timeout=120))
+            summary("template, %d lines" % len(text.splitlines()), samples, cpu)
 
             # The notebook: change one estimator cell's type.
             nb = cells(200)
@@ -136,11 +146,7 @@ def main():
                                        "version": 1, "text": t} for i, (k, t) in enumerate(nb)]})
             target = 100 if nb[100][0] == 2 and "PyTorch" in nb[100][1] else 102
             client.diagnostics(cell_uri[target], version=1, timeout=120)
-            current, samples = "ml.g5.xlarge", []
-            cpu = cpu_ms(client.proc.pid)
-            for v in range(2, args.changes + 2):
-                new = "ml.p3.2xlarge" if current == "ml.g5.xlarge" else "ml.g5.xlarge"
-                start = time.perf_counter()
+            def send_cell(v, current, new):
                 client.notify("notebookDocument/didChange", {
                     "notebookDocument": {"uri": nb_uri, "version": v},
                     "change": {"cells": {"textContent": [{
@@ -148,10 +154,10 @@ def main():
                         "changes": [{"range": {"start": {"line": 1, "character": 39},
                                                "end": {"line": 1, "character": 39 + len(current)}},
                                      "text": new}]}]}}})
-                client.diagnostics(cell_uri[target], version=v, timeout=120)
-                samples.append((time.perf_counter() - start) * 1000)
-                current = new
-            summary("notebook, %d cells" % len(nb), samples, cpu_ms(client.proc.pid) - cpu)
+
+            samples, cpu = measure(client, args.changes, ("ml.g5.xlarge", "ml.p3.2xlarge"), send_cell,
+                                   lambda v: client.diagnostics(cell_uri[target], version=v, timeout=120))
+            summary("notebook, %d cells" % len(nb), samples, cpu)
             client.shutdown()
         finally:
             client.kill()

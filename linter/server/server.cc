@@ -88,6 +88,14 @@ json Position(LspPosition p) { return {{"line", p.line}, {"character", p.charact
 json Range(LspPosition a, LspPosition b) { return {{"start", Position(a)}, {"end", Position(b)}}; }
 LspPosition PositionFrom(const json& j) { return {j.at("line").get<int>(), j.at("character").get<int>()}; }
 
+// One entry of didChange's contentChanges.
+ContentChange ChangeFrom(const json& c) {
+  ContentChange change;
+  change.text = c.at("text").get<std::string>();
+  if (c.contains("range")) change.range = {{PositionFrom(c["range"].at("start")), PositionFrom(c["range"].at("end"))}};
+  return change;
+}
+
 bool Before(LspPosition a, LspPosition b) { return a.line < b.line || (a.line == b.line && a.character < b.character); }
 
 // Where the project's documentation lives, if the build was told (a link to
@@ -131,6 +139,21 @@ struct Placed {
   std::string uri;  // the document (a notebook cell's own URI) it is shown in
   LspPosition begin, end;
 };
+
+// A finding's diagnostic: the rule ID as its code, linked to the rule's
+// documentation where the build knows where that is.
+json DiagnosticOf(const Placed& p) {
+  const Finding& f = p.finding;
+  json d = {{"range", Range(p.begin, p.end)},
+            {"severity", LspSeverity(f.severity)},
+            {"code", f.rule},
+            {"source", "sagelint"},
+            {"message", DiagnosticMessage(f)}};
+  std::string href = RuleDocUrl(f.rule);
+  if (!href.empty()) d["codeDescription"] = {{"href", href}};
+  d["data"] = {{"fingerprint", f.fingerprint}};
+  return d;
+}
 
 struct Document {
   std::string uri;
@@ -414,13 +437,7 @@ void Server::State::ChangeText(const json& params) {
     return;
   }
   Document& d = it->second;
-  for (const json& c : params.at("contentChanges")) {
-    ContentChange change;
-    change.text = c.at("text").get<std::string>();
-    if (c.contains("range"))
-      change.range = {{PositionFrom(c["range"].at("start")), PositionFrom(c["range"].at("end"))}};
-    ApplyChange(*d.text, change);
-  }
+  for (const json& c : params.at("contentChanges")) ApplyChange(*d.text, ChangeFrom(c));
   d.version = td.value("version", d.version + 1);
   MarkDirty(d);
   if (IsConfigFile(d.path)) ConfigChanged();
@@ -521,12 +538,7 @@ void Server::State::ChangeNotebook(const json& params) {
   for (const json& content : cells.value("textContent", json::array())) {
     auto d = docs.find(content.at("document").at("uri").get<std::string>());
     if (d == docs.end()) continue;
-    for (const json& c : content.at("changes")) {
-      ContentChange cc;
-      cc.text = c.at("text").get<std::string>();
-      if (c.contains("range")) cc.range = {{PositionFrom(c["range"].at("start")), PositionFrom(c["range"].at("end"))}};
-      ApplyChange(*d->second.text, cc);
-    }
+    for (const json& c : content.at("changes")) ApplyChange(*d->second.text, ChangeFrom(c));
     d->second.version = content["document"].value("version", d->second.version + 1);
   }
   dirty.insert(nb.uri);
@@ -623,15 +635,7 @@ std::optional<ScanResult> Server::State::ScanPaths(const std::vector<std::string
 void Server::State::Publish(const std::string& uri, int version, const std::vector<const Placed*>& shown) {
   json diagnostics = json::array();
   for (const Placed* p : shown) {
-    const Finding& f = p->finding;
-    json d = {{"range", Range(p->begin, p->end)},
-              {"severity", LspSeverity(f.severity)},
-              {"code", f.rule},
-              {"source", "sagelint"},
-              {"message", DiagnosticMessage(f)}};
-    std::string href = RuleDocUrl(f.rule);
-    if (!href.empty()) d["codeDescription"] = {{"href", href}};
-    d["data"] = {{"fingerprint", f.fingerprint}};
+    json d = DiagnosticOf(*p);
     diagnostics.push_back(std::move(d));
   }
   // A document whose diagnostics and version are those published last is not
@@ -875,11 +879,7 @@ json Server::State::CodeActions(const json& params) {
   json actions = json::array();
   for (const Placed& p : found->second) {
     if (p.uri != uri || Before(to, p.begin) || Before(p.end, from)) continue;
-    json diagnostic = {{"range", Range(p.begin, p.end)},
-                       {"severity", LspSeverity(p.finding.severity)},
-                       {"code", p.finding.rule},
-                       {"source", "sagelint"},
-                       {"message", DiagnosticMessage(p.finding)}};
+    json diagnostic = DiagnosticOf(p);
     if (p.finding.fix && !p.finding.fix->edits.empty()) {
       const Fix& fix = *p.finding.fix;
       json changes = json::object();

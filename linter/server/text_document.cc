@@ -1,6 +1,7 @@
 #include "linter/server/text_document.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace sagelint {
 namespace {
@@ -81,33 +82,6 @@ void ApplyChange(std::string& text, const ContentChange& change) {
   text.replace(begin, end - begin, change.text);
 }
 
-namespace {
-
-void AppendEscaped(std::string& out, std::string_view s) {
-  static const char* kHex = "0123456789abcdef";
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (u < 0x20) {
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-}
-
-}  // namespace
-
 AssembledNotebook AssembleNotebook(const std::vector<NotebookCellText>& cells, const std::string& metadata_json) {
   AssembledNotebook nb;
   auto line = [&nb](const std::string& s, NotebookLine from = {}) {
@@ -139,9 +113,10 @@ AssembledNotebook AssembleNotebook(const std::vector<NotebookCellText>& cells, c
     } else {
       line("   \"source\": [");
       for (size_t i = 0; i < parts.size(); ++i) {
-        std::string s = "    \"";
-        AppendEscaped(s, parts[i]);
-        s += i + 1 < parts.size() ? "\"," : "\"";
+        std::string s =
+            "    " +
+            nlohmann::json(std::string(parts[i])).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        if (i + 1 < parts.size()) s += ',';
         line(s, {static_cast<int>(c), static_cast<int>(i)});
       }
       line("   ]");

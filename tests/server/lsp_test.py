@@ -262,6 +262,26 @@ class ServerTest(unittest.TestCase):
         self.assertEqual(rules_of(c.diagnostics(uri)), ["SM103"])
         self.assertEqual(c.shutdown()[1], 0)
 
+    def test_huge_documents_and_messages(self):
+        c = self.client
+        c.initialize(self.root)
+        # A document over the scan limit (32 MiB): kept, not scanned, said on standard error.
+        big = TEMPLATE + "#" * (33 << 20) + "\n"
+        uri = self.open("big.yaml", big, on_disk=False)
+        self.assertEqual(c.diagnostics(uri, version=1, timeout=120), [])
+        deadline = time.monotonic() + 30
+        while not any("not scanned, larger than 32 MiB" in line for line in c.stderr) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(any("not scanned, larger than 32 MiB" in line for line in c.stderr), c.stderr)
+        c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        # A message over the limit of 64 MiB: skipped whole with an error; the next one is read.
+        c.send_raw(b"Content-Length: %d\r\n\r\n" % (65 << 20) + b" " * (65 << 20))
+        self.assertEqual(c.wait(lambda m: "error" in m, timeout=120)["error"]["code"], -32700)
+        uri = self.open("notebook.yaml", TEMPLATE)
+        self.assertEqual(rules_of(c.diagnostics(uri)), ["SM103"])
+        self.assertLess(c.rss_kib(), 512 * 1024)
+        self.assertEqual(c.shutdown()[1], 0)
+
     def test_requests_before_initialize(self):
         self.assertEqual(self.client.request("textDocument/hover", {})["error"]["code"], -32002)
 
