@@ -195,6 +195,11 @@ bool IsTerraform(const std::string& path) {
 
 std::string DirOf(const std::string& path) { return fs::path(path).parent_path().string(); }
 
+bool IsNotebook(const std::string& path) { return path.size() > 6 && path.ends_with(".ipynb"); }
+
+// The most sibling notebooks a notebook's scan reads for context.
+constexpr size_t kMaxSiblingNotebooks = 64;
+
 // The instance type written around byte `at` of `line` ("ml.p3.2xlarge"), if any.
 std::optional<std::string> InstanceTypeAt(std::string_view line, size_t at) {
   auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-'; };
@@ -261,6 +266,7 @@ struct Server::State {
   void ConfigChanged();
   RootContext& ContextFor(const std::string& path);
   std::optional<ScanResult> ScanPaths(const std::vector<std::string>& paths);
+  std::vector<std::string> WithSiblingNotebooks(const std::string& path);
   void ScanText(const std::vector<std::string>& uris);
   void ScanNotebook(Notebook& nb);
   void Publish(const std::string& uri, int version, const std::vector<const Placed*>& shown);
@@ -632,6 +638,27 @@ std::optional<ScanResult> Server::State::ScanPaths(const std::vector<std::string
   return result;
 }
 
+// A notebook is read with the other notebooks of its directory (saved or
+// not), as a scan of the directory reads them: an endpoint one notebook
+// deploys and another deletes is cleaned up (rules/SM213.md).
+std::vector<std::string> Server::State::WithSiblingNotebooks(const std::string& path) {
+  std::vector<std::string> paths{path};
+  if (!IsNotebook(path)) return paths;
+  std::vector<DirEntry> entries;
+  std::string error;
+  std::string dir = DirOf(path);
+  if (!overlay.List(dir, &entries, &error)) return paths;
+  std::vector<std::string> siblings;
+  for (const DirEntry& e : entries) {
+    std::string sibling = (fs::path(dir) / e.name).string();
+    if (e.type == FileType::kRegular && IsNotebook(e.name) && sibling != path) siblings.push_back(sibling);
+  }
+  std::sort(siblings.begin(), siblings.end());
+  if (siblings.size() > kMaxSiblingNotebooks) siblings.resize(kMaxSiblingNotebooks);
+  paths.insert(paths.end(), siblings.begin(), siblings.end());
+  return paths;
+}
+
 void Server::State::Publish(const std::string& uri, int version, const std::vector<const Placed*>& shown) {
   json diagnostics = json::array();
   for (const Placed* p : shown) {
@@ -659,7 +686,9 @@ void Server::State::ScanText(const std::vector<std::string>& uris) {
       Log(uri + ": not scanned, larger than " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
       continue;
     }
-    if (!d.path.empty() && FrontEndForPath(d.path)) paths.push_back(d.path);
+    if (!d.path.empty() && FrontEndForPath(d.path)) {
+      for (const std::string& p : WithSiblingNotebooks(d.path)) paths.push_back(p);
+    }
   }
   std::optional<ScanResult> result;
   if (!paths.empty()) result = ScanPaths(paths);
@@ -696,7 +725,7 @@ void Server::State::ScanNotebook(Notebook& nb) {
   out.clear();
   if (!nb.path.empty() && nb.assembled.json.size() <= kMaxDocumentBytes) {
     overlay.Set(nb.path, std::make_shared<const std::string>(nb.assembled.json));
-    std::optional<ScanResult> result = ScanPaths({nb.path});
+    std::optional<ScanResult> result = ScanPaths(WithSiblingNotebooks(nb.path));
     if (result) {
       LineIndex json_index(nb.assembled.json);
       for (const Finding& f : result->findings) {

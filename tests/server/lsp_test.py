@@ -244,6 +244,34 @@ class ServerTest(unittest.TestCase):
                                                                      {"uri": cell_uri["train"]}]})
         self.assertEqual(c.shutdown()[1], 0)
 
+    def test_notebook_directory_is_context(self):
+        c = self.client
+        c.initialize(self.root)
+        deploy = ('from sagemaker.model import Model\n\nmodel = Model(image_uri="img:1", '
+                  'model_data="s3://ml-data/m.tar.gz", role="r")\n'
+                  'model.deploy(initial_instance_count=1, instance_type="ml.g5.xlarge", endpoint_name="churn-demo")\n')
+        nb_uri = "file://" + os.path.join(self.root, "03_deploy.ipynb")
+        cell = "vscode-notebook-cell://" + self.root + "/03_deploy.ipynb#c0"
+
+        def open_notebook(version):
+            c.notify("notebookDocument/didOpen", {
+                "notebookDocument": {"uri": nb_uri, "notebookType": "jupyter-notebook", "version": version,
+                                     "cells": [{"kind": 2, "document": cell}]},
+                "cellTextDocuments": [{"uri": cell, "languageId": "python", "version": version, "text": deploy}]})
+            return rules_of(c.diagnostics(cell, version=version))
+
+        self.assertIn("SM213", open_notebook(1))  # the endpoint is never deleted
+        c.notify("notebookDocument/didClose", {"notebookDocument": {"uri": nb_uri}, "cellTextDocuments": [{"uri": cell}]})
+        c.diagnostics(cell)
+        # A clean-up notebook beside it, on disk: the endpoint is deleted in the notebook's workflow.
+        self.write("99_cleanup.ipynb", json.dumps({
+            "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                       "source": ["import boto3\n", "\n",
+                                  'boto3.client("sagemaker").delete_endpoint(EndpointName="churn-demo")']}],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 4}))
+        self.assertNotIn("SM213", open_notebook(2))
+        self.assertEqual(c.shutdown()[1], 0)
+
     def test_bad_input_gets_errors_not_a_crash(self):
         c = self.client
         c.initialize(self.root)
