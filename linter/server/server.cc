@@ -200,8 +200,9 @@ bool IsNotebook(const std::string& path) { return path.size() > 6 && path.ends_w
 // The most sibling notebooks a notebook's scan reads for context.
 constexpr size_t kMaxSiblingNotebooks = 64;
 
-// The instance type written around byte `at` of `line` ("ml.p3.2xlarge"), if any.
-std::optional<std::string> InstanceTypeAt(std::string_view line, size_t at) {
+// The instance type written around byte `at` of `line` ("ml.p3.2xlarge") and
+// where it starts, if any.
+std::optional<std::pair<std::string, size_t>> InstanceTypeAt(std::string_view line, size_t at) {
   auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-'; };
   for (size_t p = line.find("ml."); p != std::string_view::npos; p = line.find("ml.", p + 1)) {
     if (p > 0 && part(line[p - 1])) continue;
@@ -209,7 +210,7 @@ std::optional<std::string> InstanceTypeAt(std::string_view line, size_t at) {
     while (e < line.size() && part(line[e])) ++e;
     while (e > p && (line[e - 1] == '.' || line[e - 1] == '-')) --e;
     if (at >= p && at <= e && std::count(line.begin() + p, line.begin() + e, '.') == 2) {
-      return std::string(line.substr(p, e - p));
+      return std::pair{std::string(line.substr(p, e - p)), p};
     }
   }
   return std::nullopt;
@@ -941,8 +942,9 @@ json Server::State::Hover(const json& params) {
   const std::string& text = *d->second.text;
   LineIndex index(text);
   std::string_view line = index.Line(text, pos.line);
-  std::optional<std::string> type = InstanceTypeAt(line, ByteOffsetOfUtf16(line, pos.character));
-  if (!type) return nullptr;
+  std::optional<std::pair<std::string, size_t>> found = InstanceTypeAt(line, ByteOffsetOfUtf16(line, pos.character));
+  if (!found) return nullptr;
+  const std::string* type = &found->first;
   std::string path = d->second.path;
   if (!d->second.notebook.empty()) {
     auto nb = notebooks.find(d->second.notebook);
@@ -986,13 +988,10 @@ json Server::State::Hover(const json& params) {
   if (!any) md += "\n" + prices.UnpricedReason(*type) + "\n";
   md += "\nprices: " + prices.region() + (prices.as_of().empty() ? "" : ", " + prices.as_of()) +
         (prices.built_in() ? " (built-in table)" : "");
-  size_t begin = static_cast<size_t>(line.find(*type, 0));
-  json result = {{"contents", {{"kind", "markdown"}, {"value", md}}}};
-  if (begin != std::string_view::npos) {
-    result["range"] = Range({pos.line, Utf16Length(line.substr(0, begin))},
-                            {pos.line, Utf16Length(line.substr(0, begin + type->size()))});
-  }
-  return result;
+  size_t begin = found->second;
+  return {{"contents", {{"kind", "markdown"}, {"value", md}}},
+          {"range", Range({pos.line, Utf16Length(line.substr(0, begin))},
+                          {pos.line, Utf16Length(line.substr(0, begin + type->size()))})}};
 }
 
 int RunServer(int in_fd, int out_fd) {

@@ -165,6 +165,13 @@ class ServerTest(unittest.TestCase):
         nothing = c.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                    "position": {"line": 3, "character": 8}})
         self.assertIsNone(nothing["result"])
+        # The type under the cursor, of two on a line; a CPU type has no accelerator.
+        puri = self.open("types.py", 'TYPES = ["ml.p3.2xlarge", "ml.m5.large"]\n', language="python", on_disk=False)
+        hover = c.request("textDocument/hover", {"textDocument": {"uri": puri},
+                                                 "position": {"line": 0, "character": 30}})["result"]
+        self.assertTrue(hover["contents"]["value"].startswith("**ml.m5.large** — no accelerator, 2 vCPU, 8 GiB memory"),
+                        hover["contents"]["value"])
+        self.assertEqual(hover["range"], {"start": {"line": 0, "character": 27}, "end": {"line": 0, "character": 38}})
 
     def test_config_at_the_scan_root(self):
         c = self.client
