@@ -40,6 +40,7 @@
 #include "linter/report/model_dump.h"
 #include "linter/report/prices_report.h"
 #include "linter/report/rules_table.h"
+#include "linter/server/server.h"
 
 namespace sagelint {
 namespace {
@@ -56,6 +57,7 @@ Usage:
   sagelint iam-policy [OPTIONS] [PATH ...]  an IAM/SCP guardrail policy for the findings' classes
   sagelint diff --base REF [OPTIONS] [PATH ...]  what a change adds against git revision REF: new and
                                          resolved findings and the SageMaker spend delta
+  sagelint server                        a Language Server (LSP over stdio) for editors
   sagelint completion bash|zsh|fish      a shell completion script (bash: source <(sagelint completion bash))
   sagelint prices [--prices FILE] [--format json]  the price table in use: per workload kind, how many
                                          offered instance types are priced, from which sources and dates
@@ -171,7 +173,8 @@ std::vector<std::string> RuleIds(const std::string& flag, const std::string& v) 
 
 bool IsCommand(const std::string& a) {
   return a == "scan" || a == "rules" || a == "explain" || a == "dump-model" || a == "iam-policy" || a == "inventory" ||
-         a == "diff" || a == "prices" || a == "merge" || a == "help" || a == "completion" || a == "manpage";
+         a == "diff" || a == "prices" || a == "merge" || a == "help" || a == "completion" || a == "manpage" ||
+         a == "server";
 }
 
 // A strict decimal integer: "4" yes; "4x", "1.5", " 4", "+4" no.
@@ -1256,6 +1259,10 @@ int RunCli(int argc, char** argv) {
     }
     if (o.command == "prices") return CommandPrices(o);
     if (o.command == "merge") return CommandMerge(o);
+    if (o.command == "server") {
+      if (!o.args.empty()) throw UsageError{"server takes no arguments: it speaks LSP on standard input and output"};
+      return RunServer(STDIN_FILENO, STDOUT_FILENO);
+    }
     return CommandScan(o);
   } catch (const UsageError& e) {
     // Messages quote arguments and file contents: print them inert.

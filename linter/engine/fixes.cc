@@ -16,18 +16,20 @@ namespace {
 // The texts of the files fixes touch, each read once.
 class Texts {
  public:
+  explicit Texts(const FileSource& files) : files_(files) {}
   const std::string* Get(const std::string& path) {
     auto it = texts_.find(path);
     if (it == texts_.end()) {
       std::string text, why;
       std::optional<std::string> read;
-      if (ReadFileCapped(path, kMaxSourceBytes, &text, &why)) read = std::move(text);
+      if (files_.Read(path, kMaxSourceBytes, &text, &why)) read = std::move(text);
       it = texts_.emplace(path, std::move(read)).first;
     }
     return it->second ? &*it->second : nullptr;
   }
 
  private:
+  const FileSource& files_;
   std::map<std::string, std::optional<std::string>> texts_;
 };
 
@@ -152,8 +154,8 @@ std::string Range(int start, int count) {
 
 }  // namespace
 
-void ResolveFixes(std::vector<Finding>& findings) {
-  Texts texts;
+void ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
+  Texts texts(files);
   for (Finding& f : findings) {
     if (!f.fix || !f.fix->edits.empty()) continue;
     std::vector<FixEdit> edits;
@@ -174,7 +176,7 @@ void ResolveFixes(std::vector<Finding>& findings) {
 
 FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe) {
   FixPlan plan;
-  Texts texts;
+  Texts texts(DiskFiles());
   // Each file's edits, by the finding they fix; a fix whose edits overlap an
   // edit taken already (or a different one at the same place) waits.
   std::map<std::string, std::vector<PlannedEdit>> taken;

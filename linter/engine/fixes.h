@@ -7,15 +7,17 @@
 #include <string_view>
 #include <vector>
 
+#include "linter/base/file_source.h"
 #include "linter/model/finding.h"
 
 namespace sagelint {
 
-// Turns the changes of each finding's fix into edits of its files (read from
-// disk by their display paths). A fix with a change that cannot be written
+// Turns the changes of each finding's fix into edits of its files (read
+// through `files` by their display paths: the disk, or the editor server's
+// unsaved buffers over it). A fix with a change that cannot be written
 // (the literal no longer reads as the finding's value, an editor cannot place
 // it) is removed from its finding: no fix is better than a wrong one.
-void ResolveFixes(std::vector<Finding>& findings);
+void ResolveFixes(std::vector<Finding>& findings, const FileSource& files = DiskFiles());
 
 // One file a fix run changes.
 struct FileFix {

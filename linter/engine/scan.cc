@@ -292,8 +292,8 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   Analysis a = DiscoverAndAnalyze(paths, setup, analyzer, &result);
   result.findings = std::move(a.findings);
   // Fixes edit the files on disk: a scan of another tree (diff's base) has none.
-  if (setup.resolve.files == &DiskFiles()) {
-    ResolveFixes(result.findings);
+  if (setup.resolve.files == &DiskFiles() || setup.fixes_in_files) {
+    ResolveFixes(result.findings, *setup.resolve.files);
   } else {
     for (Finding& f : result.findings) f.fix.reset();
   }

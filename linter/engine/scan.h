@@ -28,6 +28,9 @@ struct ScanSetup {
   const PriceTable* prices = nullptr;  // nullptr = the built-in table
   bool keep_workloads = true;          // ScanResult::workloads (inventory, diff); a scan alone needs none
   bool measure_cpu = false;            // FrontEndStats::cpu_seconds: two clock calls per file, for --timing
+  // Fixes are resolved against `resolve.files` even when that is not the disk:
+  // the editor server's unsaved buffers over the disk (a base revision's tree has none).
+  bool fixes_in_files = false;
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

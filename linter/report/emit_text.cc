@@ -4,6 +4,7 @@
 
 #include "linter/base/strings.h"
 #include "linter/cost/prices.h"
+#include "linter/report/cost_line.h"
 #include "linter/report/emit.h"
 
 namespace sagelint {
@@ -28,6 +29,8 @@ const char* SeverityColor(Severity s) {
   return "0";
 }
 
+}  // namespace
+
 std::string CostLine(const CostEstimate& c) {
   if (!c.hourly_usd) return c.basis;  // why there is no price
   // A group of mixed instance types names each with its count already ("2 × ml.t3.medium + ml.g5.xlarge").
@@ -38,8 +41,6 @@ std::string CostLine(const CostEstimate& c) {
   if (c.monthly_savings_usd) s += "; the suggested change saves ≈ " + FormatUsd(*c.monthly_savings_usd) + "/month";
   return s;
 }
-
-}  // namespace
 
 void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
   Style st{opts.color};
