@@ -16,13 +16,13 @@ nlohmann::ordered_json OrNull(const std::optional<double>& v) {
 
 }  // namespace
 
-nlohmann::ordered_json FindingJson(const Finding& f) {
+nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) {
   using json = nlohmann::ordered_json;
   json j = {
       {"rule", f.rule},
       {"name", f.name},
       {"severity", SeverityName(f.severity)},
-      {"path", f.path},
+      {"path", paths(f.path)},
       {"line", f.range.begin.line},
       {"column", f.range.begin.column},
       {"end_line", f.range.end.valid() ? f.range.end.line : f.range.begin.line},
@@ -69,7 +69,7 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
   if (f.fix) {
     nlohmann::ordered_json edits = nlohmann::ordered_json::array();
     for (const FixEdit& e : f.fix->edits) {
-      edits.push_back({{"path", e.path},
+      edits.push_back({{"path", paths(e.path)},
                        {"line", e.range.begin.line},
                        {"column", e.range.begin.column},
                        {"end_line", e.range.end.line},
@@ -110,7 +110,8 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
     }
     doc["stale_baseline"] = std::move(stale);
   }
-  WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return FindingJson(scan.findings[i]); });
+  MachinePaths paths(scan.repository_roots);
+  WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return FindingJson(scan.findings[i], paths); });
 }
 
 }  // namespace sagelint

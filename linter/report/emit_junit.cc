@@ -54,11 +54,13 @@ void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opt
     }
     out << "\"/>\n";
   }
+  MachinePaths paths(scan.repository_roots);
   for (const Finding* fp : failing) {
     const Finding& f = *fp;
-    std::string where = f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column);
-    out << "    <testcase classname=\"" << Xml(f.path) << "\" name=\""
-        << Xml(f.rule + " " + f.resource + " (" + where + ")") << "\" file=\"" << Xml(f.path) << "\" line=\""
+    std::string path = paths(f.path);
+    std::string where = path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column);
+    out << "    <testcase classname=\"" << Xml(path) << "\" name=\""
+        << Xml(f.rule + " " + f.resource + " (" + where + ")") << "\" file=\"" << Xml(path) << "\" line=\""
         << f.range.begin.line << "\">\n"
         << "      <failure type=\"" << Xml(f.rule) << "\" message=\"" << Xml(f.message) << "\">" << Xml(where) << ": "
         << SeverityName(f.severity) << "[" << Xml(f.rule) << "] " << Xml(f.message);
