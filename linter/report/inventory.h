@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct InventoryOptions {
   // (0 = no limit).
   bool wide = false;
   size_t width = 0;
+  // JSON and CSV name files relative to these repository roots (the scan's
+  // ScanResult::repository_roots), as every machine format does.
+  std::vector<std::string> repository_roots;
 };
 
 // format: "table", "json" or "csv". The table lists spend workloads with a
