@@ -22,7 +22,7 @@ for f in "$bin" "$man" "$bash_c" "$zsh_c" "$fish_c"; do
   [ -s "$f" ] || { cat "$work/install.log"; fail "not installed: ${f#"$prefix"/}"; }
 done
 [ -x "$bin" ] || fail "bin/sagelint is not executable"
-"$bin" --version | grep -qx "sagelint [0-9.]*" || fail "the installed binary does not run"
+"$bin" --version | grep -qx "sagelint [0-9.]*\( (commit [0-9a-z.-]*)\)\?" || fail "the installed binary does not run"
 echo "ok: bin/sagelint, share/man/man1/sagelint.1 and three completion files installed"
 
 # The completion files are what `sagelint completion SHELL` prints.
