@@ -83,7 +83,7 @@ TEST_CASE("bash completion offers each command once and prices' subcommands afte
   CHECK(out == "prices");
 }
 
-TEST_CASE("explain renders for a terminal; --format markdown keeps the Markdown", "[cli][explain][words]") {
+TEST_CASE("explain renders for a terminal, and --format markdown keeps the Markdown", "[cli][explain][words]") {
   auto r = RunSagelint("explain SM401 --no-color");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("```") == std::string::npos);
@@ -103,7 +103,7 @@ TEST_CASE("explain renders for a terminal; --format markdown keeps the Markdown"
   CHECK(r.err == "sagelint: explain formats are text and markdown, not 'json'\n");
 }
 
-TEST_CASE("--version prints the commit it was built from", "[cli][words]") {
+TEST_CASE("the version names the commit it was built from", "[cli][words]") {
   auto r = RunSagelint("--version");
   CHECK(r.status == 0);
   bool checkout = std::filesystem::exists(sagelint::testing::SourcePath(".git"));

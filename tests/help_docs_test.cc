@@ -15,7 +15,7 @@ using sagelint::testing::RunSagelint;
 // The parser's flag table against what users read: --help, the man page and
 // the README's option table list exactly its flags (hidden developer aids and
 // the meta flags --help/--version aside), and the parser accepts each of them.
-TEST_CASE("--help, the man page and the README list the parser's flags", "[cli][docs]") {
+TEST_CASE("the help, the man page and the README list the parser's flags", "[cli][docs]") {
   std::string help = RunSagelint("--help").out;
   std::set<std::string> in_help;
   for (const auto& o : sagelint::ParseHelp(help).options) in_help.insert(o.name);
@@ -82,7 +82,7 @@ TEST_CASE("the parser accepts every flag of its table", "[cli][docs]") {
   }
 }
 
-TEST_CASE("--help says where the configuration is read", "[cli][docs]") {
+TEST_CASE("the help says where the configuration is read", "[cli][docs]") {
   std::string help = RunSagelint("--help").out;
   CHECK(help.find("up to the git root") == std::string::npos);
   CHECK(help.find("the .sagelint.yaml at the scan root") != std::string::npos);

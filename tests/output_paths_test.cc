@@ -119,7 +119,7 @@ TEST_CASE("github annotations carry no terminal escape from a file's name or con
   CHECK(r.out.find('\x07') == std::string::npos);
 }
 
-TEST_CASE("--format concise: one line per finding, each rule's help once, then the summary", "[cli][concise]") {
+TEST_CASE("concise format: one line per finding, each rule's help once, then the summary", "[cli][concise]") {
   GitRepo repo;
   repo.Write("a.yaml", NotebookTemplate("A", "ml.t3.medium"));
   repo.Write("b.yaml", NotebookTemplate("B", "ml.t3.medium"));
@@ -139,7 +139,7 @@ TEST_CASE("--format concise: one line per finding, each rule's help once, then t
         "b.yaml:3:3: warning[SM201] notebook instance 'B' has no lifecycle configuration: it never stops when idle\n");
 }
 
-TEST_CASE("--statistics credits each workload's largest saving to its rule", "[cli][statistics]") {
+TEST_CASE("statistics credit each workload's largest saving to its rule", "[cli][statistics]") {
   using sagelint::Finding;
   auto finding = [](const std::string& rule, const std::string& resource, std::optional<double> saving, bool fix) {
     Finding f;

@@ -204,6 +204,46 @@ std::optional<std::pair<std::string, std::string>> SplitCaller(const std::string
                         label.substr(at + kVia.size(), end - at - kVia.size()));
 }
 
+// The findings of one module statement reached through several calls as one, naming the callers.
+std::vector<Finding> MergeCallers(std::vector<Finding> g) {
+  const Finding& first = g.front();
+  auto [shape, caller] = *SplitCaller(first.resource);
+  std::vector<std::string> callers;
+  bool same_fix = true;
+  for (const Finding& f : g) {
+    std::string c = SplitCaller(f.resource)->second;
+    if (std::find(callers.begin(), callers.end(), c) == callers.end()) callers.push_back(c);
+    same_fix = same_fix && f.fix == first.fix;
+  }
+  std::string named;
+  for (size_t i = 0; i < callers.size() && i < kListed; ++i) named += (named.empty() ? "" : ", ") + callers[i];
+  if (callers.size() > kListed) named += " and " + std::to_string(callers.size() - kListed) + " more";
+  std::string label =
+      ReplaceAll(shape, kName, (callers.size() == 1 ? " (module call in " : " (module calls in ") + named + ")");
+  Finding merged = first;
+  merged.resource = label;
+  merged.message = ReplaceAll(ReplaceAll(first.message, first.resource, kName), kName, label);
+  merged.suggestion = ReplaceAll(ReplaceAll(first.suggestion, first.resource, kName), kName, label);
+  merged.cost = SumCosts(g, "module calls");
+  if (!same_fix) merged.fix.reset();  // the calls' values differ: no one edit of the module serves them all
+  return {std::move(merged)};
+}
+
+// Each group as what `merge` makes of it, in order; a group of one stays as it is.
+std::vector<Finding> MergeEach(std::vector<std::vector<Finding>> groups,
+                               std::vector<Finding> (*merge)(std::vector<Finding>)) {
+  std::vector<Finding> out;
+  out.reserve(groups.size());
+  for (std::vector<Finding>& g : groups) {
+    if (g.size() == 1) {
+      out.push_back(std::move(g.front()));
+      continue;
+    }
+    for (Finding& f : merge(std::move(g))) out.push_back(std::move(f));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Finding> MergeModuleCalls(std::vector<Finding> findings) {
@@ -220,36 +260,7 @@ std::vector<Finding> MergeModuleCalls(std::vector<Finding> findings) {
     if (added) groups.emplace_back();
     groups[it->second].push_back(std::move(f));
   }
-  std::vector<Finding> out;
-  out.reserve(groups.size());
-  for (std::vector<Finding>& g : groups) {
-    if (g.size() == 1) {
-      out.push_back(std::move(g.front()));
-      continue;
-    }
-    const Finding& first = g.front();
-    auto [shape, caller] = *SplitCaller(first.resource);
-    std::vector<std::string> callers;
-    bool same_fix = true;
-    for (const Finding& f : g) {
-      std::string c = SplitCaller(f.resource)->second;
-      if (std::find(callers.begin(), callers.end(), c) == callers.end()) callers.push_back(c);
-      same_fix = same_fix && f.fix == first.fix;
-    }
-    std::string named;
-    for (size_t i = 0; i < callers.size() && i < kListed; ++i) named += (named.empty() ? "" : ", ") + callers[i];
-    if (callers.size() > kListed) named += " and " + std::to_string(callers.size() - kListed) + " more";
-    std::string label =
-        ReplaceAll(shape, kName, (callers.size() == 1 ? " (module call in " : " (module calls in ") + named + ")");
-    Finding merged = first;
-    merged.resource = label;
-    merged.message = ReplaceAll(ReplaceAll(first.message, first.resource, kName), kName, label);
-    merged.suggestion = ReplaceAll(ReplaceAll(first.suggestion, first.resource, kName), kName, label);
-    merged.cost = SumCosts(g, "module calls");
-    if (!same_fix) merged.fix.reset();  // the calls' values differ: no one edit of the module serves them all
-    out.push_back(std::move(merged));
-  }
-  return out;
+  return MergeEach(std::move(groups), MergeCallers);
 }
 
 std::vector<Finding> GroupConstructFindings(std::vector<Finding> findings) {
@@ -260,16 +271,7 @@ std::vector<Finding> GroupConstructFindings(std::vector<Finding> findings) {
     if (added) groups.emplace_back();
     groups[it->second].push_back(std::move(f));
   }
-  std::vector<Finding> out;
-  out.reserve(groups.size());
-  for (std::vector<Finding>& g : groups) {
-    if (g.size() == 1) {
-      out.push_back(std::move(g.front()));
-      continue;
-    }
-    for (Finding& f : Merge(std::move(g))) out.push_back(std::move(f));
-  }
-  return out;
+  return MergeEach(std::move(groups), Merge);
 }
 
 }  // namespace sagelint
