@@ -71,6 +71,42 @@ std::string JoinQuoted(const std::vector<std::string>& values) {
 
 constexpr const char* kAnyType =
     "whoever holds it can launch any instance type, up to multi-GPU ml.p5.48xlarge clusters";
+
+// What the granted actions let their holder put on any instance type, for the
+// message (rules/SM501.md "Which actions the message lists"): only what they
+// launch — "Studio apps" for CreateUserProfile/UpdateDomain, never clusters.
+std::string AnyTypeFor(const std::vector<std::string>& actions) {
+  struct Kind {
+    const char* what;
+    std::vector<std::string_view> stems;  // an action (after "sagemaker:") containing one launches this
+    bool accelerated_clusters;            // multi-GPU ml.p5.48xlarge instances can run here
+  };
+  static const std::vector<Kind> kKinds = {
+      {"jobs", {"TrainingJob", "HyperParameterTuningJob", "ProcessingJob", "TransformJob"}, true},
+      {"monitoring jobs", {"JobDefinition", "MonitoringSchedule"}, false},
+      {"HyperPod clusters", {"Cluster"}, true},
+      {"endpoints", {"EndpointConfig"}, true},
+      {"notebook instances", {"NotebookInstance"}, false},
+      {"Studio apps", {"CreateApp", "Domain", "UserProfile", "Space"}, false},
+  };
+  std::vector<std::string> kinds;
+  bool accelerated = false;
+  for (const Kind& k : kKinds) {
+    bool granted = std::any_of(actions.begin(), actions.end(), [&](const std::string& a) {
+      return std::any_of(k.stems.begin(), k.stems.end(),
+                         [&](std::string_view stem) { return a.find(stem) != std::string::npos; });
+    });
+    if (!granted) continue;
+    kinds.push_back(k.what);
+    accelerated = accelerated || k.accelerated_clusters;
+  }
+  if (kinds.size() >= 5) return kAnyType;
+  std::string list;
+  for (size_t i = 0; i < kinds.size(); ++i) list += (i ? (i + 1 == kinds.size() ? " and " : ", ") : "") + kinds[i];
+  return "whoever holds it can choose any instance type for " + list +
+         (accelerated ? ", up to multi-GPU ml.p5.48xlarge" : "");
+}
+
 constexpr const char* kRestrictAllow =
     "restrict the Allow with \"ForAllValues:StringLike\": {\"sagemaker:InstanceTypes\": [approved types]} plus "
     "\"Null\": {\"sagemaker:InstanceTypes\": \"false\"}, or ";
@@ -129,7 +165,7 @@ void CheckIamUnrestrictedInstanceTypes(const Workload& w, const RuleContext&, Si
   if (!r.restricted) {
     Emit(w, at,
          w.label + " allows " + ListActions(covered) + (s.not_action ? " (through NotAction)" : "") + " with no " +
-             std::string(kKey) + " condition: " + kAnyType,
+             std::string(kKey) + " condition: " + AnyTypeFor(covered),
          std::string(kRestrictAllow) + kAddDeny, covered, sink);
     return;
   }

@@ -17,6 +17,7 @@ Usage: action-fixes.py REPORT.json PR.diff [REPO_ROOT]
 import hashlib
 import json
 import os
+import posixpath
 import re
 import sys
 
@@ -171,7 +172,8 @@ def plan(report, pr_files, root, read=None):
 
     report: sagelint's JSON (`diff`: its `new` findings; `scan`: its `findings`);
     pr_files: files_from_diff / files_from_api; root: the repository's top
-    directory (the report's paths are relative to the current directory)."""
+    directory (the report's paths are relative to it, as sagelint writes every
+    machine format's paths, wherever it ran)."""
     read = read or (lambda p: open(p, "rb").read())
     findings = report.get("new", report.get("findings")) or []
     suggestions, others = [], []
@@ -194,9 +196,9 @@ def plan(report, pr_files, root, read=None):
             other("its edits span several files" if paths else "it has no edits")
             continue
         shown = paths.pop()
-        rel = os.path.relpath(os.path.abspath(shown), root).replace(os.sep, "/")
+        rel = posixpath.normpath(shown or ".")
         entry = pr_files.get(rel)
-        if rel.startswith("../") or entry is None:
+        if rel.startswith("/") or rel == ".." or rel.startswith("../") or entry is None:
             other("outside this pull request's changes")
             continue
         try:

@@ -36,7 +36,7 @@ cp "$build/sagelint" "$bin"
 chmod 755 "$bin"
 
 got=$(env -i "$bin" --version)
-[ "$got" = "sagelint $version" ] || { say "$bin --version printed '$got'"; exit 1; }
+[ "${got% (commit *)}" = "sagelint $version" ] || { say "$bin --version printed '$got'"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -R examples "$work/examples"

@@ -97,7 +97,7 @@ if [ -n "$attest_repo" ]; then
 fi
 chmod +x "$tmp/$asset"
 got=$("$tmp/$asset" --version 2>/dev/null) || got=""
-if [ "$got" != "sagelint $version" ]; then
+if [ "${got% (commit *)}" != "sagelint $version" ]; then
   say "release $tag refused: $asset does not run here or is not sagelint $version (${got:-no output})"
   exit 7
 fi

@@ -593,7 +593,7 @@ TEST_CASE("command line: --, repeated values, strict numbers, command after opti
   CHECK(RunSagelint("rules --format sarif").status == 2);
   r = RunSagelint("explain SM401 --format json");
   CHECK(r.status == 2);
-  CHECK(r.err == "sagelint: explain does not take --format\n");
+  CHECK(r.err == "sagelint: explain formats are text and markdown, not 'json'\n");
   r = RunSagelint("iam-policy --format sarif nb.yaml", s.path());
   CHECK(r.status == 2);
   CHECK(r.err == "sagelint: iam-policy does not take --format\n");

@@ -3,6 +3,7 @@
 // and the generators read all of it.
 #include "linter/cli/help_docs.h"
 
+#include <map>
 #include <regex>
 #include <set>
 
@@ -11,23 +12,80 @@
 
 using sagelint::testing::RunSagelint;
 
-TEST_CASE("every option the command line accepts is in --help", "[cli][docs]") {
-  std::string source = sagelint::testing::ReadFileOrDie(sagelint::testing::SourcePath("linter/cli/cli.cc"));
+// The parser's flag table against what users read: --help, the man page and
+// the README's option table list exactly its flags (hidden developer aids and
+// the meta flags --help/--version aside), and the parser accepts each of them.
+TEST_CASE("the help, the man page and the README list the parser's flags", "[cli][docs]") {
   std::string help = RunSagelint("--help").out;
-  sagelint::HelpText parsed = sagelint::ParseHelp(help);
-  std::set<std::string> documented;
-  for (const auto& o : parsed.options) documented.insert(o.name);
-  std::regex accepted(R"re(a == "(--[a-z0-9-]+)")re");
-  int seen = 0;
-  for (auto it = std::sregex_iterator(source.begin(), source.end(), accepted); it != std::sregex_iterator(); ++it) {
-    std::string option = (*it)[1];
-    ++seen;
-    // Developer aids and the two meta options, which the generators add themselves.
-    if (option == "--timing" || option == "--help" || option == "--version") continue;
-    INFO(option);
-    CHECK(documented.count(option) == 1);
+  std::set<std::string> in_help;
+  for (const auto& o : sagelint::ParseHelp(help).options) in_help.insert(o.name);
+  std::string man = RunSagelint("manpage").out;
+  std::string readme = sagelint::testing::ReadFileOrDie(sagelint::testing::SourcePath("README.md"));
+  // The README's option table: the first column of the rows after "| option | meaning |".
+  std::set<std::string> in_readme;
+  size_t table = readme.find("| option | meaning |");
+  REQUIRE(table != std::string::npos);
+  for (size_t at = readme.find('\n', table) + 1; at < readme.size() && readme[at] == '|';) {
+    size_t eol = readme.find('\n', at);
+    size_t end = at + 1;  // the first cell ends at a '|' that is not escaped
+    while (end < eol && (readme[end] != '|' || readme[end - 1] == '\\')) ++end;
+    std::string first = readme.substr(at, end - at);
+    std::regex flag(R"re(`(--[a-z0-9-]+))re");
+    for (auto it = std::sregex_iterator(first.begin(), first.end(), flag); it != std::sregex_iterator(); ++it) {
+      in_readme.insert((*it)[1]);
+    }
+    at = eol + 1;
   }
-  CHECK(seen > 15);
+  std::set<std::string> table_flags;
+  for (const sagelint::CliFlag& f : sagelint::CliFlags()) {
+    std::string name(f.name);
+    INFO(name);
+    if (f.hidden || name == "--help" || name == "--version") {
+      CHECK(in_help.count(name) == 0);
+      continue;
+    }
+    table_flags.insert(name);
+    CHECK(in_help.count(name) == 1);
+    CHECK(in_readme.count(name) == 1);
+    std::string roff;
+    for (char c : name) roff += c == '-' ? std::string("\\-") : std::string(1, c);
+    bool in_man =
+        man.find(".BR " + roff + "\n") != std::string::npos || man.find(".BR " + roff + " ") != std::string::npos;
+    CHECK(in_man);
+  }
+  for (const std::string& name : in_help) {
+    INFO(name);
+    CHECK(table_flags.count(name) == 1);
+  }
+  for (const std::string& name : in_readme) {
+    INFO(name);
+    CHECK(table_flags.count(name) == 1);
+  }
+  CHECK(table_flags.size() > 25);
+}
+
+TEST_CASE("the parser accepts every flag of its table", "[cli][docs]") {
+  // A value each flag takes without complaint; --help then ends the run before anything is read.
+  std::map<std::string, std::string> sample = {{"--format", "json"},      {"--fail-on", "none"}, {"--select", "SM401"},
+                                               {"--ignore", "SM401"},     {"--param", "K=V"},    {"--var", "K=V"},
+                                               {"--config-from", "base"}, {"--jobs", "2"},       {"--color", "never"},
+                                               {"--region", "us-east-1"}};
+  for (const sagelint::CliFlag& f : sagelint::CliFlags()) {
+    for (std::string_view name : {f.name, f.short_name}) {
+      if (name.empty()) continue;
+      std::string args(name);
+      if (f.takes_value) args += " " + (sample.count(std::string(f.name)) ? sample[std::string(f.name)] : "x");
+      auto r = RunSagelint(args + " --help");
+      INFO(args << ": " << r.err);
+      CHECK(r.status == 0);
+    }
+  }
+}
+
+TEST_CASE("the help says where the configuration is read", "[cli][docs]") {
+  std::string help = RunSagelint("--help").out;
+  CHECK(help.find("up to the git root") == std::string::npos);
+  CHECK(help.find("the .sagelint.yaml at the scan root") != std::string::npos);
 }
 
 TEST_CASE("the help text parses into commands, options and notes", "[cli][docs]") {

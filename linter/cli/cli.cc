@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "linter/base/build_info.h"
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "linter/base/strings.h"
@@ -68,7 +69,7 @@ Usage:
   sagelint --version | --help | help
 
 Options of scan:
-  --format F[=FILE]      text (default), json, sarif, junit, github, gitlab, markdown;
+  --format F[=FILE]      text (default), concise, json, sarif, junit, github, gitlab, markdown;
                          repeatable, each to stdout or FILE
   --baseline FILE        hide the findings recorded in FILE (matched by fingerprint; also
                          `baseline:` in .sagelint.yaml)
@@ -82,7 +83,8 @@ Options of scan:
                          policies (base, the default: a change cannot switch its own gate off), or each
                          side under its own (head)
   --fail-on LEVEL        error | warning (default) | note | none: lowest severity that exits 1
-  --config FILE          configuration (default: nearest .sagelint.yaml up to the git root)
+  --config FILE          configuration (default: the .sagelint.yaml at the scan root, the git work tree
+                         containing the paths, else the named directory; never the current directory's)
   --select ID,...        run only these rules
   --ignore ID,...        skip these rules
   --param KEY=VALUE      CloudFormation parameter value (repeatable)
@@ -106,6 +108,7 @@ Options of scan:
   --no-color             same as --color never
   --wide                 inventory: every column, nothing abbreviated
   --quiet                findings only, no details and no summary
+  --statistics           after the report, one row per rule: count, fixable, avoidable $/month
   --fix                  scan: apply the safe fixes in place, then report what remains
   --unsafe-fixes         scan: with --fix or --diff, also the fixes that change behaviour
   --diff                 scan: print the fixes as a unified diff and write nothing (exit 1 if any)
@@ -148,6 +151,7 @@ struct CliOptions {
   bool quiet = false, no_ignore = false, report_unused = false;
   bool wide = false;  // inventory: every column, nothing abbreviated
   bool report_stale_baseline = false;
+  bool statistics = false;                                   // --statistics: a row per rule after the report
   bool fix = false, unsafe_fixes = false, fix_diff = false;  // --fix, --unsafe-fixes, --diff
   bool timing = false;                                       // developer aid: CPU time per front end on stderr
   bool help = false, version = false;
@@ -177,6 +181,20 @@ bool IsCommand(const std::string& a) {
          a == "server";
 }
 
+// A first word that is neither a command nor an existing path: a mistyped
+// command (`sagelint scna .`), named as such rather than as a missing file.
+void CheckFirstWord(const std::string& word) {
+  std::error_code ec;
+  if (word.empty() || word[0] == '-' || std::filesystem::exists(word, ec)) return;
+  if (word.find_first_of("/\\.") != std::string::npos) return;  // a path, reported as missing by the scan
+  std::vector<std::string> commands;
+  for (const HelpCommand& c : ParseHelp(kUsage).commands) {
+    if (std::find(commands.begin(), commands.end(), c.name) == commands.end()) commands.push_back(c.name);
+  }
+  throw UsageError{"'" + word + "' is neither a command nor an existing path" + DidYouMeanSuffix(word, commands) +
+                   " (see sagelint --help)"};
+}
+
 // A strict decimal integer: "4" yes; "4x", "1.5", " 4", "+4" no.
 std::optional<int> StrictInt(const std::string& v) {
   if (v.empty() || v.size() > 9) return std::nullopt;
@@ -192,6 +210,7 @@ std::vector<std::string> FormatsOf(const std::string& command) {
   if (command == "rules") return {"text", "json", "markdown"};
   if (command == "prices") return {"text", "json"};
   if (command == "merge") return {"text", "json", "markdown", "html"};
+  if (command == "explain") return {"text", "markdown"};
   if (command == "scan" || command == "diff") {
     std::vector<std::string> names;
     for (const Emitter& e : Emitters()) names.emplace_back(e.name);
@@ -238,6 +257,7 @@ CliOptions ParseArgs(int argc, char** argv) {
         command_given = true;
         continue;
       }
+      if (!only_paths && !command_given && o.args.empty()) CheckFirstWord(a);
       o.args.push_back(a);
       continue;
     }
@@ -255,6 +275,15 @@ CliOptions ParseArgs(int argc, char** argv) {
         inline_value = true;
       }
     }
+    const CliFlag* flag = FindCliFlag(a);
+    if (!flag) {
+      std::vector<std::string> names;
+      for (const CliFlag& f : CliFlags()) {
+        if (!f.hidden) names.emplace_back(f.name);
+      }
+      throw UsageError{"unknown flag '" + a + "'" + DidYouMeanSuffix(a, names) + " (see sagelint --help)"};
+    }
+    if (inline_value && !flag->takes_value) throw UsageError{a + " takes no value"};
     auto next = [&]() -> std::string {
       if (inline_value) return value;
       if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
@@ -350,6 +379,8 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.no_ignore = true;
     } else if (a == "--report-unused-ignores") {
       o.report_unused = true;
+    } else if (a == "--statistics") {
+      o.statistics = true;
     } else {
       throw UsageError{"unknown option '" + a + "' (see sagelint --help)"};
     }
@@ -518,10 +549,17 @@ int ExplainTo(const CliOptions& o, std::ostream& out) {
   return 0;
 }
 
+bool UseColor(const std::string& when, bool to_stdout);
+
+// For a terminal by default (no Markdown marks; bold headings with colour);
+// --format markdown keeps the rule's documentation as written.
 int CommandExplain(const CliOptions& o) {
   std::ostringstream out;
   int rc = ExplainTo(o, out);
-  WriteOutput("", out.str());
+  Output where = o.outputs.empty() ? Output{"text", ""} : o.outputs.front();
+  WriteOutput(where.file, where.format == "markdown"
+                              ? out.str()
+                              : MarkdownForTerminal(out.str(), UseColor(o.color, where.file.empty())));
   return rc;
 }
 
@@ -740,7 +778,8 @@ int CommandIamPolicy(const CliOptions& o) {
 }
 
 // How wide a table may be: the terminal's width when standard output is one,
-// else $COLUMNS, else 120 characters.
+// else $COLUMNS when it is exported, else no limit (0): a pipe or a file gets
+// every label whole.
 size_t TableWidth(bool to_stdout) {
   struct winsize ws {};
   if (to_stdout && ::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
@@ -749,7 +788,7 @@ size_t TableWidth(bool to_stdout) {
   if (const char* columns = std::getenv("COLUMNS")) {
     if (auto n = StrictInt(columns); n && *n >= 40) return static_cast<size_t>(*n);
   }
-  return 120;
+  return 0;
 }
 
 int CommandInventory(const CliOptions& o) {
@@ -765,6 +804,7 @@ int CommandInventory(const CliOptions& o) {
     InventoryOptions io;
     io.wide = o.wide;
     io.width = TableWidth(out.file.empty());
+    io.repository_roots = result.repository_roots;
     EmitInventory(text, out.format, result.workloads, table, io);
     written.emplace_back(out.file, std::move(text).str());
   }
@@ -841,6 +881,21 @@ bool EmitOutputs(const CliOptions& o, FailOn level,
     ok = WriteOutputs({{out.file, std::move(text).str()}}) && ok;
   }
   return ok;
+}
+
+// --statistics, after the report: on standard output when the report there is
+// for people (text, concise) or there is none; else on standard error, so that
+// a machine format on standard output stays what it is.
+void PrintStatistics(const CliOptions& o, const ScanResult& result) {
+  bool machine_on_stdout = std::any_of(o.outputs.begin(), o.outputs.end(), [](const Output& out) {
+    return out.file.empty() && out.format != "text" && out.format != "concise";
+  });
+  std::ostream& to = machine_on_stdout ? std::cerr : std::cout;
+  bool after_report = o.outputs.empty() || std::any_of(o.outputs.begin(), o.outputs.end(),
+                                                       [](const Output& out) { return out.file.empty(); });
+  if (after_report && !machine_on_stdout) to << "\n";
+  EmitStatistics(to, result);
+  to.flush();
 }
 
 // --fix and --diff (SPEC §13): the fixes of the findings that `result` keeps
@@ -960,6 +1015,7 @@ int CommandScan(const CliOptions& o) {
           report)) {
     return 2;
   }
+  if (o.statistics) PrintStatistics(o, result);
   for (const Finding& f : result.findings) {
     if (FailsOn(level, f.severity)) return 1;
   }
@@ -1234,13 +1290,16 @@ int RunCli(int argc, char** argv) {
       return 0;
     }
     if (o.command == "version") {
-      WriteOutput("", std::string("sagelint ") + SAGELINT_VERSION + "\n");
+      std::string commit(BuildCommit());
+      WriteOutput(
+          "", std::string("sagelint ") + SAGELINT_VERSION + (commit.empty() ? "" : " (commit " + commit + ")") + "\n");
       return 0;
     }
     if ((o.fix || o.unsafe_fixes || o.fix_diff) && o.command != "scan") {
       throw UsageError{"--fix, --unsafe-fixes and --diff are options of scan"};
     }
     if (o.unsafe_fixes && !o.fix && !o.fix_diff) throw UsageError{"--unsafe-fixes goes with --fix or --diff"};
+    if (o.statistics && o.command != "scan") throw UsageError{"--statistics is an option of scan"};
     if ((o.fix || o.fix_diff) && !o.write_baseline.empty()) {
       throw UsageError{"--write-baseline records findings as they are: it does not go with --fix or --diff"};
     }

@@ -95,6 +95,17 @@ std::string Short(std::string_view help) {
   return s;
 }
 
+// The commands, each once: `prices` and `prices import` are one command
+// with a subcommand (the first of its lines describes it).
+std::vector<HelpCommand> UniqueCommands(const HelpText& h) {
+  std::vector<HelpCommand> out;
+  for (const HelpCommand& c : h.commands) {
+    auto same = [&](const HelpCommand& o) { return o.name == c.name; };
+    if (std::none_of(out.begin(), out.end(), same)) out.push_back(c);
+  }
+  return out;
+}
+
 // Commands with their own formats, and the scan formats for the rest.
 struct FormatTable {
   std::vector<std::pair<std::string, std::vector<std::string>>> by_command;
@@ -104,7 +115,7 @@ struct FormatTable {
 FormatTable Formats(const HelpText& h, const FormatLister& formats_of) {
   FormatTable t;
   t.fallback = formats_of("scan");
-  for (const HelpCommand& c : h.commands) {
+  for (const HelpCommand& c : UniqueCommands(h)) {
     std::vector<std::string> f = formats_of(c.name);
     if (!f.empty() && f != t.fallback) t.by_command.emplace_back(c.name, f);
   }
@@ -129,8 +140,22 @@ std::string Alternatives(const std::vector<std::string>& words) {
 
 std::string CommandNames(const HelpText& h) {
   std::vector<std::string> names;
-  for (const HelpCommand& c : h.commands) names.push_back(c.name);
+  for (const HelpCommand& c : UniqueCommands(h)) names.push_back(c.name);
   return Words(names);
+}
+
+// A command's subcommands: the second word of its usage lines when it is a
+// plain word (`prices import OFFER` → import), each once.
+std::vector<std::string> Subcommands(const HelpText& h, const std::string& command) {
+  std::vector<std::string> out;
+  for (const HelpCommand& c : h.commands) {
+    if (c.name != command) continue;
+    std::vector<std::string> words = SplitList(c.synopsis, ' ');
+    if (words.size() < 2 || words[1].empty()) continue;
+    bool plain = std::all_of(words[1].begin(), words[1].end(), [](char ch) { return ch >= 'a' && ch <= 'z'; });
+    if (plain && std::find(out.begin(), out.end(), words[1]) == out.end()) out.push_back(words[1]);
+  }
+  return out;
 }
 
 std::string Bash(const HelpText& h, const FormatLister& formats_of) {
@@ -181,8 +206,15 @@ std::string Bash(const HelpText& h, const FormatLister& formats_of) {
     << "  case \"$cmd\" in\n"
     << "    \"\") COMPREPLY=($(compgen -W " << ShQuote(CommandNames(h)) << " -- \"$cur\")) ;;\n"
     << "    explain) COMPREPLY=($(compgen -W " << ShQuote(Words(RuleIdList())) << " -- \"$cur\")) ;;\n"
-    << "    completion) COMPREPLY=($(compgen -W " << ShQuote(Words(CompletionShells())) << " -- \"$cur\")) ;;\n"
-    << "  esac\n"
+    << "    completion) COMPREPLY=($(compgen -W " << ShQuote(Words(CompletionShells())) << " -- \"$cur\")) ;;\n";
+  // A subcommand right after its command (`sagelint prices im<TAB>`).
+  for (const HelpCommand& c : UniqueCommands(h)) {
+    std::vector<std::string> subs = Subcommands(h, c.name);
+    if (subs.empty()) continue;
+    s << "    " << c.name << ") [ \"$i\" -eq $((COMP_CWORD - 1)) ] && COMPREPLY=($(compgen -W " << ShQuote(Words(subs))
+      << " -- \"$cur\")) ;;\n";
+  }
+  s << "  esac\n"
     << "}\n"
     << "complete -o default -F _sagelint sagelint\n";
   return s.str();
@@ -247,7 +279,7 @@ std::string Zsh(const HelpText& h, const FormatLister& formats_of) {
     << "    '')\n"
     << "      local -a commands\n"
     << "      commands=(\n";
-  for (const HelpCommand& c : h.commands) {
+  for (const HelpCommand& c : UniqueCommands(h)) {
     std::string entry = c.name + ":";
     for (char ch : Short(c.help)) {
       if (ch == ':') entry += '\\';
@@ -330,7 +362,7 @@ std::string Fish(const HelpText& h, const FormatLister& formats_of) {
     << "    end\n"
     << "end\n"
     << "\n";
-  for (const HelpCommand& c : h.commands) {
+  for (const HelpCommand& c : UniqueCommands(h)) {
     s << "complete -c sagelint -n __sagelint_command_is -a " << c.name << " -d " << FishQuote(Short(c.help)) << "\n";
   }
   s << "complete -c sagelint -n '__sagelint_command_is explain' -f -a " << FishQuote(Words(RuleIdList())) << "\n"
@@ -386,7 +418,85 @@ std::string Roff(std::string_view text) {
   return out;
 }
 
+// `text` split at '\n', empty lines kept (a trailing newline ends the last line).
+std::vector<std::string> SplitLines(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) nl = text.size();
+    lines.emplace_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+// One line of Markdown prose for a terminal: **bold** and `code` lose their
+// marks (bold stays bold with colour), [text](url) becomes "text (url)".
+std::string InlineForTerminal(std::string_view line, bool color) {
+  std::string out;
+  bool bold = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '`') {
+      size_t run = line.find_first_not_of('`', i) == std::string_view::npos ? line.size() - i
+                                                                            : line.find_first_not_of('`', i) - i;
+      std::string fence(run, '`');
+      size_t close = line.find(fence, i + run);
+      if (close == std::string_view::npos) {
+        out += line.substr(i, run);
+        i += run - 1;
+        continue;
+      }
+      out += line.substr(i + run, close - i - run);  // a code span: as written
+      i = close + run - 1;
+    } else if (line.compare(i, 2, "**") == 0) {
+      bold = !bold;
+      if (color) out += bold ? "\x1b[1m" : "\x1b[0m";
+      ++i;
+    } else if (c == '[') {
+      size_t close = line.find("](", i);
+      size_t end = close == std::string_view::npos ? close : line.find(')', close);
+      if (end == std::string_view::npos || line.substr(i + 1, close - i - 1).find('[') != std::string_view::npos) {
+        out += c;
+        continue;
+      }
+      out += InlineForTerminal(line.substr(i + 1, close - i - 1), color) + " (" +
+             std::string(line.substr(close + 2, end - close - 2)) + ")";
+      i = end;
+    } else {
+      out += c;
+    }
+  }
+  if (bold && color) out += "\x1b[0m";
+  return out;
+}
+
 }  // namespace
+
+std::string MarkdownForTerminal(std::string_view markdown, bool color) {
+  std::string out;
+  bool in_code = false;
+  for (const std::string& raw : SplitLines(markdown)) {
+    std::string_view line = raw;
+    if (line.rfind("```", 0) == 0) {
+      in_code = !in_code;  // the fence itself is not shown
+      continue;
+    }
+    if (in_code) {
+      out += (line.empty() ? "" : "    " + std::string(line)) + "\n";
+      continue;
+    }
+    size_t level = line.find_first_not_of('#');
+    if (level != std::string_view::npos && level > 0 && level <= 6 && line[level] == ' ') {
+      std::string title = InlineForTerminal(line.substr(level + 1), false);
+      out += color ? "\x1b[1m" + title + "\x1b[0m\n" : title + "\n";
+      continue;
+    }
+    out += InlineForTerminal(line, color) + "\n";
+  }
+  return out;
+}
 
 HelpText ParseHelp(std::string_view usage) {
   HelpText h;
@@ -447,6 +557,55 @@ HelpText ParseHelp(std::string_view usage) {
   }
   end_paragraph();
   return h;
+}
+
+const std::vector<CliFlag>& CliFlags() {
+  static const std::vector<CliFlag> flags = {
+      {"--help", "-h"},
+      {"--version", "-V"},
+      {"--format", "-f", true},
+      {"--fail-on", "", true},
+      {"--config", "-c", true},
+      {"--select", "", true},
+      {"--ignore", "", true},
+      {"--param", "", true},
+      {"--var", "", true},
+      {"--var-file", "", true},
+      {"--param-file", "", true},
+      {"--dataset-size", "", true},
+      {"--s3-listing", "", true},
+      {"--prices", "", true},
+      {"--region", "", true},
+      {"--output", "-o", true},
+      {"--baseline", "", true},
+      {"--write-baseline", "", true},
+      {"--report-stale-baseline", ""},
+      {"--base", "", true},
+      {"--config-from", "", true},
+      {"--lifecycle-arn", "", true},
+      {"--jobs", "-j", true},
+      {"--timing", "", false, true},
+      {"--color", "", true},
+      {"--no-color", ""},
+      {"--wide", ""},
+      {"--fix", ""},
+      {"--unsafe-fixes", ""},
+      {"--diff", ""},
+      {"--quiet", "-q"},
+      {"--no-ignore", ""},
+      {"--report-unused-ignores", ""},
+      {"--statistics", ""},
+      {"--report-name", "", true},
+      {"--repos", "", true},
+  };
+  return flags;
+}
+
+const CliFlag* FindCliFlag(std::string_view arg) {
+  for (const CliFlag& f : CliFlags()) {
+    if (arg == f.name || (!f.short_name.empty() && arg == f.short_name)) return &f;
+  }
+  return nullptr;
 }
 
 const std::vector<std::string>& CompletionShells() {

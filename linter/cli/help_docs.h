@@ -48,6 +48,26 @@ const std::vector<std::string>& CompletionShells();
 // sagelint(1) in roff: the help text, then every rule with its summary.
 std::string ManPage(std::string_view usage, std::string_view version);
 
+// A rule's Markdown documentation as a terminal shows it (`sagelint
+// explain`): headings as plain (bold with `color`) lines, no emphasis marks or
+// backticks, code blocks indented by four spaces without their fences, links
+// as "text (url)". Tables and other text are kept as written.
+std::string MarkdownForTerminal(std::string_view markdown, bool color);
+
+// A flag of the command line, as the parser (linter/cli/cli.cc) reads it.
+struct CliFlag {
+  std::string_view name;        // "--format"
+  std::string_view short_name;  // "-f"; empty when none
+  bool takes_value = false;     // the next word (or "=VALUE") is its value
+  bool hidden = false;          // a developer aid, left out of --help and the docs
+};
+// Every flag the parser accepts: the parser asks this table whether a word is a
+// flag and whether it takes a value, and --help, the man page and the README's
+// option table list the same flags (tests/help_docs_test.cc compares them).
+const std::vector<CliFlag>& CliFlags();
+// The flag `arg` names (long or short); nullptr for an unknown one.
+const CliFlag* FindCliFlag(std::string_view arg);
+
 }  // namespace sagelint
 
 #endif  // SAGELINT_LINTER_CLI_HELP_DOCS_H_

@@ -637,6 +637,7 @@ Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
     f.analysis = {};
   }
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
+  out.findings = MergeModuleCalls(std::move(out.findings));
   AssignFingerprints(out.findings);
   std::stable_sort(out.workloads.begin(), out.workloads.end(), [](const Workload& a, const Workload& b) {
     return std::tie(a.path, a.range.begin.line, a.range.begin.column) <

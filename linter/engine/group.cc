@@ -190,7 +190,78 @@ std::vector<Finding> Merge(std::vector<Finding> members) {
   return {std::move(merged)};
 }
 
+// A called module's workload names the call that reaches it ("… (module call
+// in examples/a/main.tf)", parsers/terraform/resources.cc): the label with the
+// call replaced by kName, and the caller; nullopt for another label.
+constexpr std::string_view kVia = " (module call in ";
+
+std::optional<std::pair<std::string, std::string>> SplitCaller(const std::string& label) {
+  size_t at = label.find(kVia);
+  if (at == std::string::npos) return std::nullopt;
+  size_t end = label.find(')', at + kVia.size());
+  if (end == std::string::npos) return std::nullopt;
+  return std::make_pair(label.substr(0, at) + kName + label.substr(end + 1),
+                        label.substr(at + kVia.size(), end - at - kVia.size()));
+}
+
+// The findings of one module statement reached through several calls as one, naming the callers.
+std::vector<Finding> MergeCallers(std::vector<Finding> g) {
+  const Finding& first = g.front();
+  auto [shape, caller] = *SplitCaller(first.resource);
+  std::vector<std::string> callers;
+  bool same_fix = true;
+  for (const Finding& f : g) {
+    std::string c = SplitCaller(f.resource)->second;
+    if (std::find(callers.begin(), callers.end(), c) == callers.end()) callers.push_back(c);
+    same_fix = same_fix && f.fix == first.fix;
+  }
+  std::string named;
+  for (size_t i = 0; i < callers.size() && i < kListed; ++i) named += (named.empty() ? "" : ", ") + callers[i];
+  if (callers.size() > kListed) named += " and " + std::to_string(callers.size() - kListed) + " more";
+  std::string label =
+      ReplaceAll(shape, kName, (callers.size() == 1 ? " (module call in " : " (module calls in ") + named + ")");
+  Finding merged = first;
+  merged.resource = label;
+  merged.message = ReplaceAll(ReplaceAll(first.message, first.resource, kName), kName, label);
+  merged.suggestion = ReplaceAll(ReplaceAll(first.suggestion, first.resource, kName), kName, label);
+  merged.cost = SumCosts(g, "module calls");
+  if (!same_fix) merged.fix.reset();  // the calls' values differ: no one edit of the module serves them all
+  return {std::move(merged)};
+}
+
+// Each group as what `merge` makes of it, in order; a group of one stays as it is.
+std::vector<Finding> MergeEach(std::vector<std::vector<Finding>> groups,
+                               std::vector<Finding> (*merge)(std::vector<Finding>)) {
+  std::vector<Finding> out;
+  out.reserve(groups.size());
+  for (std::vector<Finding>& g : groups) {
+    if (g.size() == 1) {
+      out.push_back(std::move(g.front()));
+      continue;
+    }
+    for (Finding& f : merge(std::move(g))) out.push_back(std::move(f));
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<Finding> MergeModuleCalls(std::vector<Finding> findings) {
+  using Key = std::tuple<std::string, std::string, GroupKey>;  // path, label without its call, the finding
+  std::map<Key, size_t> group_of;
+  std::vector<std::vector<Finding>> groups;
+  for (Finding& f : findings) {
+    auto split = SplitCaller(f.resource);
+    if (!split) {
+      groups.emplace_back().push_back(std::move(f));
+      continue;
+    }
+    auto [it, added] = group_of.try_emplace(Key{f.path, split->first, KeyOf(f)}, groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(std::move(f));
+  }
+  return MergeEach(std::move(groups), MergeCallers);
+}
 
 std::vector<Finding> GroupConstructFindings(std::vector<Finding> findings) {
   std::map<GroupKey, size_t> group_of;
@@ -200,16 +271,7 @@ std::vector<Finding> GroupConstructFindings(std::vector<Finding> findings) {
     if (added) groups.emplace_back();
     groups[it->second].push_back(std::move(f));
   }
-  std::vector<Finding> out;
-  out.reserve(groups.size());
-  for (std::vector<Finding>& g : groups) {
-    if (g.size() == 1) {
-      out.push_back(std::move(g.front()));
-      continue;
-    }
-    for (Finding& f : Merge(std::move(g))) out.push_back(std::move(f));
-  }
-  return out;
+  return MergeEach(std::move(groups), Merge);
 }
 
 }  // namespace sagelint

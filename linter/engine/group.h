@@ -27,6 +27,13 @@ namespace sagelint {
 // the branch's own, and message and suggestion apart from the workload's name.
 std::vector<Finding> GroupConstructFindings(std::vector<Finding> findings);
 
+// The findings of a scan (sorted) with those a Terraform module gives through
+// several `module` calls merged: the same finding at the same place of the
+// module's file, one per call, is one finding naming the callers
+// (`… (module calls in a/main.tf, b/main.tf)`) with the cost of all of them.
+// Findings in different files stay apart. The order is kept.
+std::vector<Finding> MergeModuleCalls(std::vector<Finding> findings);
+
 }  // namespace sagelint
 
 #endif  // SAGELINT_LINTER_ENGINE_GROUP_H_

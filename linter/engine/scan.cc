@@ -299,6 +299,16 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   }
   result.workloads = std::move(a.workloads);
   result.suppressed = a.suppressed;
+  // The git work trees the paths lie in: machine formats print paths relative to them.
+  if (setup.resolve.files == &DiskFiles()) {
+    for (const std::string& p : paths) {
+      std::error_code ec;
+      std::string root = ScanRootOf(std::filesystem::absolute(p, ec).lexically_normal().string());
+      bool repository = DiskFiles().Exists(root + "/.git");
+      auto& roots = result.repository_roots;
+      if (repository && std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
+    }
+  }
   for (const Policy& p : rules.all_policies()) result.custom_rules.push_back({p.id, p.severity, p.message});
   return result;
 }

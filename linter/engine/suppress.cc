@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "linter/model/rule.h"
 #include "parsers/python/notebook.h"
 
 namespace sagelint {
@@ -376,6 +377,8 @@ std::vector<IgnoreDirective> FindIgnoreDirectives(const std::vector<Comment>& co
       pos += kMarker.size();
       std::string id;
       auto flush = [&] {
+        // A rule's name works as well as its ID, as in the configuration (rules/SMxxx.md "Suppress").
+        if (const RuleInfo* named = id.empty() ? nullptr : FindRuleByName(id)) id = std::string(named->id);
         if (!id.empty()) d.ids.push_back(id);
         id.clear();
       };

@@ -46,6 +46,9 @@ struct ScanResult {
   int baselined = 0;                               // hidden by --baseline
   std::vector<StaleBaselineEntry> stale_baseline;  // entries of the baseline that hid nothing
   std::vector<CustomRuleInfo> custom_rules;
+  // The git work trees (absolute, canonical) the scanned paths lie in: the
+  // machine formats print paths relative to them (README "Output formats").
+  std::vector<std::string> repository_roots;
   std::map<std::string, FrontEndStats> front_ends;  // by "yaml/json", "terraform", "python", "notebook"
   double analysis_cpu_seconds = 0;                  // linking, rules, suppressions
 };

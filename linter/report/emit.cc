@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
+#include "linter/base/paths.h"
 #include "linter/base/strings.h"
 
 namespace sagelint {
@@ -10,7 +12,7 @@ namespace sagelint {
 const std::vector<Emitter>& Emitters() {
   static const std::vector<Emitter> emitters = {
       {"text", EmitText},     {"json", EmitJson},     {"sarif", EmitSarif},       {"junit", EmitJunit},
-      {"github", EmitGithub}, {"gitlab", EmitGitlab}, {"markdown", EmitMarkdown},
+      {"github", EmitGithub}, {"gitlab", EmitGitlab}, {"markdown", EmitMarkdown}, {"concise", EmitConcise},
   };
   return emitters;
 }
@@ -20,6 +22,42 @@ const Emitter* FindEmitter(std::string_view name) {
     if (e.name == name) return &e;
   }
   return nullptr;
+}
+
+MachinePaths::MachinePaths(std::vector<std::string> repository_roots) : roots_(std::move(repository_roots)) {
+  std::error_code ec;
+  cwd_ = std::filesystem::current_path(ec).generic_string();
+  // The innermost repository wins (a submodule inside its superproject).
+  std::stable_sort(roots_.begin(), roots_.end(),
+                   [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+}
+
+MachinePaths::Located MachinePaths::Locate(const std::string& display) const {
+  namespace fs = std::filesystem;
+  if (auto it = cache_.find(display); it != cache_.end()) return it->second;
+  Located out{display, roots_.size()};
+  if (!roots_.empty()) {
+    // The roots are canonical: so is the file's directory (the file itself may be a link, named where it stands).
+    std::error_code ec;
+    fs::path abs = fs::absolute(display, ec).lexically_normal();
+    fs::path dir = fs::weakly_canonical(abs.parent_path(), ec);
+    std::string full = (dir / abs.filename()).generic_string();
+    for (size_t i = 0; i < roots_.size(); ++i) {
+      if (auto rel = PathBelow(full, roots_[i])) {
+        out = {*rel, i};
+        break;
+      }
+    }
+  }
+  if (out.base == roots_.size()) uses_cwd_ = true;
+  cache_.emplace(display, out);
+  return out;
+}
+
+std::vector<std::string> MachinePaths::Bases() const {
+  std::vector<std::string> bases = roots_;
+  if (uses_cwd_ || roots_.empty()) bases.push_back(cwd_);
+  return bases;
 }
 
 const char* SeverityIcon(Severity s) {

@@ -3,6 +3,8 @@
 #define SAGELINT_LINTER_REPORT_EMIT_H_
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -48,12 +50,30 @@ const std::vector<Emitter>& Emitters();
 const Emitter* FindEmitter(std::string_view name);
 
 void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+// One line per finding; each rule's help once, after the list; the summary
+// (--quiet: the lines alone).
+void EmitConcise(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitGithub(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitGitlab(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
 void EmitMarkdown(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+
+// --statistics: one row per rule.
+struct RuleStatistics {
+  std::string rule, name;
+  int count = 0;
+  int fixable = 0;
+  // The avoidable spend credited to the rule: each workload's largest saving
+  // goes to the rule whose finding carries it, so the rows add up to the
+  // summary's avoidable spend.
+  double avoidable_monthly_usd = 0;
+};
+// The rows, the most frequent rule first.
+std::vector<RuleStatistics> Statistics(const std::vector<Finding>& findings);
+// The rows as a table (count, fixable, avoidable $/month, rule).
+void EmitStatistics(std::ostream& out, const ScanResult& scan);
 
 // `sagelint diff` in format `format` (one of Emitters()).
 void EmitDiff(std::ostream& out, std::string_view format, const DiffResult& diff, const EmitOptions& opts);
@@ -88,8 +108,36 @@ std::string XmlText(std::string_view raw);
 // lines fit in the rest).
 inline constexpr size_t kCommentLimit = 65'000;
 
-// One finding as the JSON object of SPEC §5 (also used by other emitters).
-nlohmann::ordered_json FindingJson(const Finding& f);
+// Paths as the machine formats print them (json, sarif, github, gitlab,
+// junit, fix edits, inventory JSON/CSV, diff rows): relative to the
+// repository root — the git work tree the file lies in — whatever the current
+// directory, since CI places annotations and code-scanning alerts by
+// repository path. A file in no repository of the scan keeps its display path
+// (relative to the current directory), as text prints it.
+class MachinePaths {
+ public:
+  explicit MachinePaths(std::vector<std::string> repository_roots);
+  // The path relative to its base, and which base (an index into Bases()).
+  struct Located {
+    std::string path;
+    size_t base = 0;
+  };
+  Located Locate(const std::string& display) const;
+  std::string operator()(const std::string& display) const { return Locate(display).path; }
+  // The directories paths are relative to (absolute): the repository roots,
+  // then the current directory when some path lies in none of them.
+  std::vector<std::string> Bases() const;
+
+ private:
+  std::vector<std::string> roots_;
+  std::string cwd_;
+  mutable std::map<std::string, Located> cache_;
+  mutable bool uses_cwd_ = false;
+};
+
+// One finding as the JSON object of SPEC §5 (also used by other emitters);
+// its paths (and its fix's) through `paths`.
+nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths);
 
 // The mark of a severity in markdown: 🔴 error, 🟠 warning, 🔵 note.
 const char* SeverityIcon(Severity s);

@@ -95,6 +95,7 @@ ScanResult WithFindings(const DiffResult& d, std::vector<Finding> findings) {
   r.suppressed = d.head.suppressed;
   r.baselined = d.head.baselined;
   r.custom_rules = d.head.custom_rules;
+  r.repository_roots = d.head.repository_roots;
   return r;
 }
 
@@ -127,16 +128,17 @@ nlohmann::ordered_json StateJson(const std::optional<SpendState>& s) {
 
 void DiffJson(std::ostream& out, const DiffResult& d) {
   using json = nlohmann::ordered_json;
-  auto list = [](const std::vector<Finding>& fs) {
+  MachinePaths paths(d.head.repository_roots);
+  auto list = [&](const std::vector<Finding>& fs) {
     json a = json::array();
-    for (const Finding& f : fs) a.push_back(FindingJson(f));
+    for (const Finding& f : fs) a.push_back(FindingJson(f, paths));
     return a;
   };
   json workloads = json::array();
   for (const SpendChange& c : d.spend) {
     workloads.push_back({{"resource", c.resource},
                          {"kind", c.kind},
-                         {"path", c.path},
+                         {"path", paths(c.path)},
                          {"line", c.line > 0 ? json(c.line) : json(nullptr)},
                          {"change", ChangeName(c.change)},
                          {"before", StateJson(c.before)},

@@ -34,17 +34,19 @@ std::string Escape(std::string_view s, bool property) {
 }  // namespace
 
 void EmitGithub(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
+  MachinePaths paths(scan.repository_roots);
   for (const Finding& f : scan.findings) {
     const char* level = f.severity == Severity::kError     ? "error"
                         : f.severity == Severity::kWarning ? "warning"
                                                            : "notice";
-    // The message is shown in the log and on the pull request: no control characters, valid UTF-8.
+    // Everything is shown in the log and on the pull request, and may come from a scanned file (its name, a
+    // resource name, a custom policy's ID): no control characters, valid UTF-8.
     std::string text = Printable(f.message);
     if (!f.suggestion.empty()) text += "\nhelp: " + Printable(f.suggestion);
-    out << "::" << level << " file=" << Escape(ValidUtf8(f.path), true) << ",line=" << f.range.begin.line
+    out << "::" << level << " file=" << Escape(Printable(paths(f.path)), true) << ",line=" << f.range.begin.line
         << ",col=" << f.range.begin.column;
     if (f.range.end.valid()) out << ",endLine=" << f.range.end.line;
-    out << ",title=" << Escape(f.rule + " " + f.name, true) << "::" << Escape(text, false) << "\n";
+    out << ",title=" << Escape(Printable(f.rule + " " + f.name), true) << "::" << Escape(text, false) << "\n";
   }
 }
 

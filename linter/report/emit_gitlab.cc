@@ -6,6 +6,7 @@
 namespace sagelint {
 
 void EmitGitlab(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
+  MachinePaths paths(scan.repository_roots);
   nlohmann::ordered_json issues = nlohmann::ordered_json::array();
   for (const Finding& f : scan.findings) {
     const char* severity = f.severity == Severity::kError     ? "critical"
@@ -18,7 +19,7 @@ void EmitGitlab(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
                       {"categories", {"Performance"}},
                       {"severity", severity},
                       {"fingerprint", f.fingerprint},
-                      {"location", {{"path", f.path}, {"lines", {{"begin", f.range.begin.line}}}}}});
+                      {"location", {{"path", paths(f.path)}, {"lines", {{"begin", f.range.begin.line}}}}}});
   }
   out << DumpJson(issues);
 }

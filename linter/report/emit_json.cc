@@ -18,22 +18,24 @@ nlohmann::ordered_json OrNull(const std::optional<double>& v) {
 
 // The `workloads` block that `sagelint merge` reads (docs/organisation.md):
 // every workload but IAM statements, with its spend as the inventory prices it.
-nlohmann::ordered_json WorkloadsJson(const std::vector<Workload>& workloads, const PriceTable& prices) {
+nlohmann::ordered_json WorkloadsJson(const std::vector<Workload>& workloads, const PriceTable& prices,
+                                     const MachinePaths& paths) {
   using json = nlohmann::ordered_json;
   auto rounded = [](const std::optional<double>& v, double scale) {
     return v ? json(std::round(*v * scale) / scale) : json(nullptr);
   };
   json list = json::array();
+  std::set<std::string> apps_in = ScopesWithApps(workloads);
   for (const Workload& w : workloads) {
     if (w.kind == WorkloadKind::kIamStatement) continue;
-    WorkloadSpend s = SpendOf(w, prices);
+    WorkloadSpend s = SpendOf(w, prices, &apps_in);
     AttrValue type = Attribute(w, "instance_type", &prices);
     AttrValue count = Attribute(w, "instance_count", &prices);
     json instance_type = !w.instance_groups.empty() ? json(InstancesText(w)) : type.known() ? json(type.text) : json();
     list.push_back(
         {{"kind", KindName(w.kind)},
          {"label", w.label},
-         {"path", w.path},
+         {"path", paths(w.path)},
          {"line", w.range.begin.line},
          {"instance_type", instance_type},
          {"instance_count", !count.known()                             ? json(nullptr)
@@ -49,13 +51,13 @@ nlohmann::ordered_json WorkloadsJson(const std::vector<Workload>& workloads, con
 
 }  // namespace
 
-nlohmann::ordered_json FindingJson(const Finding& f) {
+nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) {
   using json = nlohmann::ordered_json;
   json j = {
       {"rule", f.rule},
       {"name", f.name},
       {"severity", SeverityName(f.severity)},
-      {"path", f.path},
+      {"path", paths(f.path)},
       {"line", f.range.begin.line},
       {"column", f.range.begin.column},
       {"end_line", f.range.end.valid() ? f.range.end.line : f.range.begin.line},
@@ -102,7 +104,7 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
   if (f.fix) {
     nlohmann::ordered_json edits = nlohmann::ordered_json::array();
     for (const FixEdit& e : f.fix->edits) {
-      edits.push_back({{"path", e.path},
+      edits.push_back({{"path", paths(e.path)},
                        {"line", e.range.begin.line},
                        {"column", e.range.begin.column},
                        {"end_line", e.range.end.line},
@@ -117,6 +119,7 @@ nlohmann::ordered_json FindingJson(const Finding& f) {
 }
 
 void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
+  MachinePaths paths(scan.repository_roots);
   Tally t = CountFindings(scan.findings);
   nlohmann::ordered_json doc = {
       {"schema_version", 1},
@@ -138,7 +141,7 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
         {"unpriced", UnpricedFindings(scan.findings)},
         // Baseline entries that hid no finding (their findings were fixed or changed).
         {"stale_baseline", scan.stale_baseline.size()}}},
-      {"workloads", WorkloadsJson(scan.workloads, opts.prices ? *opts.prices : PriceTable::BuiltIn())},
+      {"workloads", WorkloadsJson(scan.workloads, opts.prices ? *opts.prices : PriceTable::BuiltIn(), paths)},
   };
   if (opts.report_stale_baseline) {
     nlohmann::ordered_json stale = nlohmann::ordered_json::array();
@@ -147,7 +150,7 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
     }
     doc["stale_baseline"] = std::move(stale);
   }
-  WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return FindingJson(scan.findings[i]); });
+  WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return FindingJson(scan.findings[i], paths); });
 }
 
 }  // namespace sagelint

@@ -50,11 +50,13 @@ void EmitJunit(std::ostream& out, const ScanResult& scan, const EmitOptions& opt
     }
     out << "\"/>\n";
   }
+  MachinePaths paths(scan.repository_roots);
   for (const Finding* fp : failing) {
     const Finding& f = *fp;
-    std::string where = f.path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column);
-    out << "    <testcase classname=\"" << XmlText(f.path) << "\" name=\""
-        << XmlText(f.rule + " " + f.resource + " (" + where + ")") << "\" file=\"" << XmlText(f.path) << "\" line=\""
+    std::string path = paths(f.path);
+    std::string where = path + ":" + std::to_string(f.range.begin.line) + ":" + std::to_string(f.range.begin.column);
+    out << "    <testcase classname=\"" << XmlText(path) << "\" name=\""
+        << XmlText(f.rule + " " + f.resource + " (" + where + ")") << "\" file=\"" << XmlText(path) << "\" line=\""
         << f.range.begin.line << "\">\n"
         << "      <failure type=\"" << XmlText(f.rule) << "\" message=\"" << XmlText(f.message) << "\">"
         << XmlText(where) << ": " << SeverityName(f.severity) << "[" << XmlText(f.rule) << "] " << XmlText(f.message);

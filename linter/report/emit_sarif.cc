@@ -11,8 +11,25 @@ namespace {
 
 std::string_view Level(Severity s) { return s == Severity::kNote ? "note" : SeverityName(s); }
 
+// The base a SARIF location names: %SRCROOT% for the first base (the
+// repository root), then one per other base (another repository, or the
+// current directory for files in none).
+std::string BaseId(size_t base) { return base == 0 ? "%SRCROOT%" : "%SRCROOT" + std::to_string(base) + "%"; }
+
+// A directory as the absolute file URI SARIF's originalUriBaseIds need (ending in '/').
+std::string DirectoryUri(const std::string& dir) {
+  std::string uri = "file://" + UriPath(dir);
+  if (uri.back() != '/') uri += '/';
+  return uri;
+}
+
+nlohmann::ordered_json ArtifactLocation(const std::string& display, const MachinePaths& paths) {
+  MachinePaths::Located at = paths.Locate(display);
+  return {{"uri", UriPath(at.path)}, {"uriBaseId", BaseId(at.base)}};
+}
+
 // A fix as SARIF states it: a description and, per file, the regions replaced.
-nlohmann::ordered_json SarifFix(const Fix& fix) {
+nlohmann::ordered_json SarifFix(const Fix& fix, const MachinePaths& paths) {
   using json = nlohmann::ordered_json;
   json changes = json::array();
   for (const FixEdit& e : fix.edits) {
@@ -22,11 +39,11 @@ nlohmann::ordered_json SarifFix(const Fix& fix) {
                           {"endLine", e.range.end.line},
                           {"endColumn", e.range.end.column}}},
                         {"insertedContent", {{"text", e.content}}}};
-    auto same_file = [&](const json& c) { return c["artifactLocation"]["uri"] == UriPath(e.path); };
+    json location = ArtifactLocation(e.path, paths);
+    auto same_file = [&](const json& c) { return c["artifactLocation"] == location; };
     auto it = std::find_if(changes.begin(), changes.end(), same_file);
     if (it == changes.end()) {
-      changes.push_back({{"artifactLocation", {{"uri", UriPath(e.path)}, {"uriBaseId", "%SRCROOT%"}}},
-                         {"replacements", json::array()}});
+      changes.push_back({{"artifactLocation", location}, {"replacements", json::array()}});
       it = changes.end() - 1;
     }
     (*it)["replacements"].push_back(replacement);
@@ -59,6 +76,23 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
                      {"defaultConfiguration", {{"level", Level(c.severity)}}},
                      {"properties", {{"tags", json::array({"policy"})}}}});
   }
+  MachinePaths paths(scan.repository_roots);
+  // Every path is located first: the bases they use are stated before the results.
+  for (const Finding& f : scan.findings) {
+    paths.Locate(f.path);
+    if (f.fix) {
+      for (const FixEdit& e : f.fix->edits) paths.Locate(e.path);
+    }
+  }
+  json bases = json::object();
+  std::vector<std::string> dirs = paths.Bases();
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    bases[BaseId(i)] = {
+        {"uri", DirectoryUri(dirs[i])},
+        {"description",
+         {{"text", i < scan.repository_roots.size() ? "the repository root"
+                                                    : "the directory sagelint ran in (files outside a repository)"}}}};
+  }
   auto result_of = [&](const Finding& f) {
     json region = {{"startLine", f.range.begin.line}, {"startColumn", f.range.begin.column}};
     if (f.range.end.valid()) {
@@ -72,12 +106,11 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
     result["level"] = Level(f.severity);
     result["message"] = {{"text", text}};
     result["locations"] = json::array(
-        {{{"physicalLocation",
-           {{"artifactLocation", {{"uri", UriPath(f.path)}, {"uriBaseId", "%SRCROOT%"}}}, {"region", region}}}}});
+        {{{"physicalLocation", {{"artifactLocation", ArtifactLocation(f.path, paths)}, {"region", region}}}}});
     result["partialFingerprints"] = {{"sagelint/v2", f.fingerprint}};
-    if (f.fix) result["fixes"] = json::array({SarifFix(*f.fix)});
+    if (f.fix) result["fixes"] = json::array({SarifFix(*f.fix, paths)});
     json props = {{"resource", f.resource}};
-    json finding = FindingJson(f);
+    json finding = FindingJson(f, paths);
     if (!finding["cost"].is_null()) props["cost"] = finding["cost"];
     if (!finding["iam"].is_null()) props["iam"] = finding["iam"];
     if (!f.condition.empty()) props["condition"] = f.condition;
@@ -93,6 +126,7 @@ void EmitSarif(std::ostream& out, const ScanResult& scan, const EmitOptions&) {
                                          {"version", SAGELINT_VERSION},
                                          {"semanticVersion", SAGELINT_VERSION},
                                          {"rules", rules}}}}},
+                                     {"originalUriBaseIds", bases},
                                      {"results", kJsonListHere},
                                      // Findings whose instance has no price (summary.unpriced in JSON).
                                      {"properties", {{"unpriced", UnpricedFindings(scan.findings)}}}}})}};

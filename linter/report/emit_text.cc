@@ -1,10 +1,15 @@
 // The default output, for people (SPEC §5 "Text").
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
 
 #include "linter/base/strings.h"
 #include "linter/cost/prices.h"
 #include "linter/report/cost_line.h"
+#include "linter/model/rule.h"
 #include "linter/report/emit.h"
 
 namespace sagelint {
@@ -42,14 +47,23 @@ std::string CostLine(const CostEstimate& c) {
   return s;
 }
 
+// A finding's first line, as text and concise print it: "path:line:col: severity[ID] message [fix]".
+void FindingLine(std::ostream& out, const Finding& f, const Style& st) {
+  out << st("1", Printable(f.path) + ":" + std::to_string(f.range.begin.line) + ":" +
+                     std::to_string(f.range.begin.column) + ":")
+      << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + Printable(f.rule) + "]")
+      << " " << Printable(f.message) << (f.fix ? " " + st("32", "[fix]") : std::string()) << "\n";
+}
+
+void Summary(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+
+}  // namespace
+
 void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
   Style st{opts.color};
   // Paths, names and values come from scanned files: printed inert (no control characters reach the terminal).
   for (const Finding& f : scan.findings) {
-    out << st("1", Printable(f.path) + ":" + std::to_string(f.range.begin.line) + ":" +
-                       std::to_string(f.range.begin.column) + ":")
-        << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + Printable(f.rule) + "]")
-        << " " << Printable(f.message) << (f.fix ? " " + st("32", "[fix]") : std::string()) << "\n";
+    FindingLine(out, f, st);
     if (opts.quiet) continue;
     if (f.range.cell > 0) {
       out << "  " << st("2", "cell:") << " " << f.range.cell << ", line " << f.range.cell_line << "\n";
@@ -71,8 +85,93 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
     }
   }
   if (opts.quiet || !opts.summary) return;
-  Tally t = CountFindings(scan.findings);
   if (!scan.findings.empty()) out << "\n";
+  Summary(out, scan, opts);
+}
+
+void EmitConcise(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
+  Style st{opts.color};
+  for (const Finding& f : scan.findings) FindingLine(out, f, st);
+  if (opts.quiet || !opts.summary) return;
+  // Each rule's help once, after the list, in the order the rules first appear: the suggestion its findings
+  // share, else the rule's summary (their suggestions name each finding's own values).
+  std::vector<std::string> order;
+  std::map<std::string, std::set<std::string>> suggestions;
+  for (const Finding& f : scan.findings) {
+    auto [it, added] = suggestions.try_emplace(f.rule);
+    if (added) order.push_back(f.rule);
+    it->second.insert(f.suggestion);
+  }
+  if (!order.empty()) out << "\n";
+  for (const std::string& id : order) {
+    const std::set<std::string>& said = suggestions[id];
+    const RuleInfo* rule = FindRule(id);
+    std::string help = said.size() == 1 && !said.begin()->empty() ? *said.begin()
+                       : rule                                     ? std::string(rule->summary)
+                                                                  : std::string();
+    out << st("32", "help[" + Printable(id) + "]:") << " " << Printable(help);
+    if (rule) out << " (sagelint explain " << id << ")";
+    out << "\n";
+  }
+  if (!scan.findings.empty()) out << "\n";
+  Summary(out, scan, opts);
+}
+
+std::vector<RuleStatistics> Statistics(const std::vector<Finding>& findings) {
+  std::map<std::string, RuleStatistics> rows;
+  // A workload's avoidable spend is the largest saving among its findings (SM101 and SM102 on one endpoint are two
+  // ways to save the same money), credited to the rule whose finding carries it. A workload is its file and label.
+  std::map<std::pair<std::string, std::string>, const Finding*> largest;
+  for (const Finding& f : findings) {
+    RuleStatistics& r = rows[f.rule];
+    r.rule = f.rule;
+    r.name = f.name;
+    ++r.count;
+    if (f.fix) ++r.fixable;
+    if (!f.cost || !f.cost->monthly_savings_usd || *f.cost->monthly_savings_usd <= 0) continue;
+    const Finding*& best = largest[{f.root_path.empty() ? f.path : f.root_path, f.resource}];
+    if (!best || *f.cost->monthly_savings_usd > *best->cost->monthly_savings_usd) best = &f;
+  }
+  for (const auto& [workload, f] : largest) rows[f->rule].avoidable_monthly_usd += *f->cost->monthly_savings_usd;
+  std::vector<RuleStatistics> out;
+  for (auto& [id, r] : rows) out.push_back(std::move(r));
+  // The most frequent first, as ruff's --statistics orders them.
+  std::stable_sort(out.begin(), out.end(), [](const RuleStatistics& a, const RuleStatistics& b) {
+    return std::tie(b.count, a.rule) < std::tie(a.count, b.rule);
+  });
+  return out;
+}
+
+void EmitStatistics(std::ostream& out, const ScanResult& scan) {
+  std::vector<RuleStatistics> rows = Statistics(scan.findings);
+  if (rows.empty()) {
+    out << "No findings\n";
+    return;
+  }
+  std::vector<std::vector<std::string>> cells;
+  cells.push_back({"count", "fixable", "avoidable $/month", "rule"});
+  for (const RuleStatistics& r : rows) {
+    cells.push_back({std::to_string(r.count), r.fixable ? std::to_string(r.fixable) : "-",
+                     r.avoidable_monthly_usd > 0 ? FormatUsd(r.avoidable_monthly_usd) : "-",
+                     Printable(r.rule) + " " + Printable(r.name)});
+  }
+  std::vector<size_t> width(4, 0);
+  for (const auto& row : cells) {
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  for (const auto& row : cells) {
+    std::string line;
+    for (size_t i = 0; i < 3; ++i) line += std::string(width[i] - row[i].size(), ' ') + row[i] + "  ";
+    out << line << row[3] << "\n";
+  }
+}
+
+namespace {
+
+// The last line of text and concise: counts, what was hidden, fixable, avoidable spend.
+void Summary(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
+  Style st{opts.color};
+  Tally t = CountFindings(scan.findings);
   std::string files = std::to_string(scan.files_scanned) + (scan.files_scanned == 1 ? " file" : " files");
   std::string summary = t.total() == 0 ? "No findings in " + files
                                        : std::to_string(t.total()) + (t.total() == 1 ? " finding (" : " findings (") +
@@ -104,5 +203,7 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
         << Printable(e.fingerprint.substr(0, 16)) << ")\n";
   }
 }
+
+}  // namespace
 
 }  // namespace sagelint

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "linter/base/strings.h"
@@ -58,6 +59,14 @@ std::string KeepEnds(const std::string& s, size_t n) {
   std::string head = KeepHead(s, n - tail);
   head.resize(head.size() - std::string("…").size());
   return head + KeepTail(s, tail);
+}
+
+// A Studio domain's or user profile's instance type is a default for the apps
+// created under it: spend only where an app or space of the scan uses it
+// (one in the same template or module). `apps_in` holds the scopes with one.
+bool UnusedStudioDefault(const Workload& w, const std::set<std::string>* apps_in) {
+  if (w.kind != WorkloadKind::kStudioDomain && w.kind != WorkloadKind::kStudioUserProfile) return false;
+  return apps_in && !apps_in->count(w.scope.empty() ? w.path : w.scope);
 }
 
 // The compact table's kind column: what a reader calls the workload.
@@ -116,6 +125,8 @@ std::string CostSetting(const Workload& w, const PriceTable& prices) {
     case WorkloadKind::kStudioSpace:
       return said("idle_shutdown", "idle stop", "no idle stop");
     case WorkloadKind::kEndpointVariant:
+      // A serverless variant scales with its requests: no instance waits idle.
+      if (w.serverless.known() && w.serverless.text == "true") return "serverless";
       return said("autoscaling", "autoscaled", "not autoscaled");
     case WorkloadKind::kInferenceComponent:
       return "billed on its variant";
@@ -201,7 +212,11 @@ std::string Cell(const Workload& w, std::string_view name, const PriceTable& pri
   return Show(Attribute(w, name, &prices));
 }
 
-void EmitCsv(std::ostream& out, const std::vector<Workload>& workloads, const PriceTable& prices) {
+// The scopes (templates, modules) in which a Studio app or space is declared.
+
+void EmitCsv(std::ostream& out, const std::vector<Workload>& workloads, const PriceTable& prices,
+             const MachinePaths& paths) {
+  std::set<std::string> apps_in = ScopesWithApps(workloads);
   static const char* kAttrs[] = {"instance_type", "instance_count",   "accelerator",   "spot",
                                  "input_modes",   "lifecycle_config", "idle_shutdown", "autoscaling"};
   out << "kind,resource,location";
@@ -210,9 +225,9 @@ void EmitCsv(std::ostream& out, const std::vector<Workload>& workloads, const Pr
   for (const Workload& w : workloads) {
     // Names and paths come from scanned files: no control characters reach the CSV reader.
     out << KindName(w.kind) << "," << Csv(Printable(w.label)) << ","
-        << Csv(Printable(w.path + ":" + std::to_string(w.range.begin.line)));
+        << Csv(Printable(paths(w.path) + ":" + std::to_string(w.range.begin.line)));
     for (const char* a : kAttrs) out << "," << Csv(Printable(Cell(w, a, prices)));
-    WorkloadSpend s = SpendOf(w, prices);
+    WorkloadSpend s = SpendOf(w, prices, &apps_in);
     out << "," << CsvUsd(s.hourly, 4) << "," << CsvUsd(s.monthly, 2) << "," << (s.priced_kind ? "USD" : "") << "\n";
   }
 }
@@ -240,6 +255,7 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
         {"cost control"}, {"$/hour", false, false, true},         {"$/month", false, false, true}};
   }
   size_t max_width = opts.wide ? 0 : opts.width;
+  std::set<std::string> apps_in = ScopesWithApps(workloads);
   std::vector<std::vector<std::string>> rows;
   std::vector<const Workload*> statements;
   double monthly = 0, job_hourly = 0;
@@ -251,8 +267,8 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
       continue;
     }
     auto a = [&](std::string_view name) { return Cell(w, name, prices); };
-    WorkloadSpend s = SpendOf(w, prices);
-    if (s.priced_kind) {
+    WorkloadSpend s = SpendOf(w, prices, &apps_in);
+    if (s.priced_kind && !s.unused_default) {
       if (!s.hourly) {
         ++unpriced;
       } else if (s.always_on) {
@@ -264,7 +280,7 @@ void EmitTable(std::ostream& out, const std::vector<Workload>& workloads, const 
       }
     }
     std::string hourly = s.hourly ? FormatUsd(*s.hourly) : s.priced_kind ? "?" : "-";
-    std::string month = s.monthly ? FormatUsd(*s.monthly) : "-";
+    std::string month = s.monthly ? FormatUsd(*s.monthly) : s.no_month.empty() ? "-" : s.no_month;
     std::vector<std::string> r;
     std::string location = w.path + ":" + std::to_string(w.range.begin.line);
     std::string instances = s.priced_kind                                 ? InstancesText(w)
@@ -357,14 +373,32 @@ std::optional<std::vector<Workload>> ComponentsUnderVariants(const std::vector<W
 
 }  // namespace
 
-WorkloadSpend SpendOf(const Workload& w, const PriceTable& prices) {
+std::set<std::string> ScopesWithApps(const std::vector<Workload>& workloads) {
+  std::set<std::string> scopes;
+  for (const Workload& w : workloads) {
+    if (w.kind == WorkloadKind::kStudioApp || w.kind == WorkloadKind::kStudioSpace) {
+      scopes.insert(w.scope.empty() ? w.path : w.scope);
+    }
+  }
+  return scopes;
+}
+
+WorkloadSpend SpendOf(const Workload& w, const PriceTable& prices, const std::set<std::string>* apps_in) {
   WorkloadSpend s;
   s.priced_kind = ComponentFor(w.kind).has_value() && !OnSystemInstance(w);
-  s.always_on = AlwaysOn(w);  // an endpoint its notebook deletes is ephemeral: hourly only
+  // An endpoint its notebook deletes is ephemeral (hourly only); so is a Studio default no app uses.
+  s.unused_default = UnusedStudioDefault(w, apps_in);
+  s.always_on = AlwaysOn(w) && !s.unused_default;
   AttrValue hourly = Attribute(w, "hourly_usd", &prices);
   if (hourly.known()) {
     s.hourly = hourly.number;
     if (s.always_on) s.monthly = hourly.number * kHoursPerMonth;
+  }
+  if (!s.monthly && s.priced_kind) {
+    s.no_month = !s.hourly          ? "unpriced"
+                 : s.unused_default ? "no app uses it"
+                 : AlwaysOn(w.kind) ? "ephemeral"
+                                    : "per run";
   }
   return s;
 }
@@ -373,13 +407,18 @@ void EmitInventory(std::ostream& out, std::string_view format, const std::vector
                    const PriceTable& prices, const InventoryOptions& opts) {
   std::optional<std::vector<Workload>> reordered = ComponentsUnderVariants(all);
   const std::vector<Workload>& workloads = reordered ? *reordered : all;
+  MachinePaths paths(opts.repository_roots);
   if (format == "json") {
     nlohmann::ordered_json doc = {{"schema_version", 1}, {"workloads", kJsonListHere}, {"prices", prices.Describe()}};
-    WriteJsonWithList(out, doc, workloads.size(), [&](size_t i) { return AttributesJson(workloads[i], &prices); });
+    WriteJsonWithList(out, doc, workloads.size(), [&](size_t i) {
+      nlohmann::ordered_json j = AttributesJson(workloads[i], &prices);
+      if (j.contains("path")) j["path"] = paths(workloads[i].path);
+      return j;
+    });
     return;
   }
   if (format == "csv") {
-    EmitCsv(out, workloads, prices);
+    EmitCsv(out, workloads, prices, paths);
     return;
   }
   EmitTable(out, workloads, prices, opts);

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <optional>
 #include <ostream>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +22,9 @@ struct InventoryOptions {
   // (0 = no limit).
   bool wide = false;
   size_t width = 0;
+  // JSON and CSV name files relative to these repository roots (the scan's
+  // ScanResult::repository_roots), as every machine format does.
+  std::vector<std::string> repository_roots;
 };
 
 // format: "table", "json" or "csv". The table lists spend workloads with a
@@ -32,9 +37,16 @@ struct InventoryOptions {
 struct WorkloadSpend {
   std::optional<double> hourly, monthly;
   bool always_on = false;
-  bool priced_kind = false;  // a kind that bills instance hours
+  bool priced_kind = false;     // a kind that bills instance hours
+  bool unused_default = false;  // a Studio default no app or space of the scan uses: no spend of its own
+  // Why there is no monthly figure: "unpriced", "ephemeral" (an endpoint its
+  // notebook deletes), "no app uses it", "per run" (jobs); empty with a figure.
+  std::string no_month;
 };
-WorkloadSpend SpendOf(const Workload& w, const PriceTable& prices);
+// The scopes (template or module; else the file) that hold a Studio app or space.
+std::set<std::string> ScopesWithApps(const std::vector<Workload>& workloads);
+// `apps_in`: ScopesWithApps of the scan; without it a Studio default counts as used.
+WorkloadSpend SpendOf(const Workload& w, const PriceTable& prices, const std::set<std::string>* apps_in = nullptr);
 
 void EmitInventory(std::ostream& out, std::string_view format, const std::vector<Workload>& workloads,
                    const PriceTable& prices, const InventoryOptions& opts = {});

@@ -51,6 +51,12 @@ assert p["comments"][3].endswith("```suggestion\n    max_wait=3600,\n)\n```\n"),
 PY
 echo "ok: safe fixes on changed lines are suggested; unsafe, elsewhere or stale ones are listed"
 
+# The report's paths are relative to the repository root (sagelint writes them so wherever it runs):
+# the plan is the same when the script runs in a subdirectory.
+(cd "$work/checkout/infra" && python3 "$src/scripts/action-fixes.py" "$fx/report.json" "$fx/pr.diff") > "$work/plan-sub.json"
+diff -u "$work/plan.json" "$work/plan-sub.json" || { echo "FAIL: the plan depends on the current directory"; exit 1; }
+echo "ok: edit paths are resolved from the repository root"
+
 # 2. The computation's edge cases.
 python3 - "$src/scripts/action-fixes.py" <<'PY'
 import importlib.util, sys

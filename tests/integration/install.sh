@@ -22,7 +22,7 @@ for f in "$bin" "$man" "$bash_c" "$zsh_c" "$fish_c"; do
   [ -s "$f" ] || { cat "$work/install.log"; fail "not installed: ${f#"$prefix"/}"; }
 done
 [ -x "$bin" ] || fail "bin/sagelint is not executable"
-"$bin" --version | grep -qx "sagelint [0-9.]*" || fail "the installed binary does not run"
+"$bin" --version | grep -qx "sagelint [0-9.]*\( (commit [0-9a-z.-]*)\)\?" || fail "the installed binary does not run"
 if command -v readelf >/dev/null 2>&1; then
   readelf -S "$bin" | grep -qE '\.(debug_info|symtab)' && fail "bin/sagelint is not stripped ($(du -h "$bin" | cut -f1))"
 fi
