@@ -63,7 +63,7 @@ TEST_CASE("sagelint prices: per kind, offered and priced, sources and dates", "[
   CHECK(r.status == 0);
   CHECK(r.err == "");
   CHECK(r.out.rfind("Prices in use: the built-in price table (us-east-1, 2026-09)\n"
-                    "Figures dated 2025-12-05 to 2026-09-27, USD per instance-hour, on-demand\n",
+                    "Figures dated 2025-12-05 to 2026-09-28, USD per instance-hour, on-demand\n",
                     0) == 0);
   CHECK(r.out.find("kind                  offered  priced  named  across kinds  unpriced\n") != std::string::npos);
   CHECK(r.out.find("endpoint variants") != std::string::npos);
@@ -283,4 +283,45 @@ TEST_CASE("SM102 allowed_types in the configuration", "[cli][SM102]") {
   CHECK(r.err.find("rules.SM102.allowed_types") != std::string::npos);
   r = RunSagelint("explain SM102");
   CHECK(r.out.find("allowed_types (default none): instance type globs hosted on deliberately") != std::string::npos);
+}
+
+TEST_CASE("SM104 with the built-in table: an ml.m4.xlarge notebook becomes ml.m5.xlarge", "[cli][prices][fix]") {
+  Scratch s;
+  s.Write("nb.yaml",
+          "Resources:\n  Explore:\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n"
+          "      InstanceType: ml.m4.xlarge\n      RoleArn: arn:aws:iam::111122223333:role/r\n");
+  auto r = RunSagelint("scan --select SM104 --format json --fail-on none --prices builtin nb.yaml", s.path());
+  REQUIRE(r.status == 0);
+  json doc = json::parse(r.out);
+  REQUIRE(doc["findings"].size() == 1);
+  const json& f = doc["findings"][0];
+  CHECK(f["message"] ==
+        "notebook instance 'Explore' uses ml.m4.xlarge, a previous-generation instance: ml.m5.xlarge, a "
+        "current-generation successor with at least its capacity (4 vCPUs, 16 GiB of memory against 4 vCPUs, 16 GiB "
+        "of memory), has a notebook price of $0.23/h in the price table, where ml.m4.xlarge has none; the successor "
+        "families have cost less in every published SageMaker price list");
+  CHECK(f["cost"]["monthly_savings_usd"].is_null());  // no comparison, no savings figure
+  CHECK(f["fix"]["applicability"] == "safe");
+  r = RunSagelint("scan --select SM104 --fix --prices builtin nb.yaml", s.path());
+  CHECK(r.status == 0);
+  CHECK(ReadFileOrDie(s.path() + "/nb.yaml").find("InstanceType: ml.m5.xlarge\n") != std::string::npos);
+}
+
+TEST_CASE("regions: a built-in table per region, exit 2 for a region without one", "[cli][prices]") {
+  Scratch s;
+  s.Write("nb.yaml",
+          "Resources:\n  Explore:\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n"
+          "      InstanceType: ml.m5.xlarge\n      RoleArn: arn:aws:iam::111122223333:role/r\n");
+  auto r = RunSagelint("scan --select SM201 --format json --fail-on none --prices builtin --region eu-west-1 nb.yaml",
+                       s.path());
+  REQUIRE(r.status == 0);
+  json cost = json::parse(r.out)["findings"][0]["cost"];
+  CHECK(cost["hourly_usd"] == 0.257);
+  CHECK(cost["monthly_usd"] == 187.61);
+  CHECK(cost["price_date"] == "2026-07-03");
+  r = RunSagelint("scan --prices builtin --region xx-nowhere-1 nb.yaml", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: no prices for xx-nowhere-1: run sagelint prices update --region xx-nowhere-1\n");
+  r = RunSagelint("prices --format json");
+  CHECK(json::parse(r.out)["built_in_regions"].size() >= 20);
 }
