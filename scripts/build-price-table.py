@@ -196,13 +196,15 @@ def us_east_1(args, offered, rows):
         if t not in p1:
             named[(t, "studio")] = figure(usd, ["P1-2025-12-05"], "named")
     # The second pass's kind-naming figures (hosting and training read from the offer file, quoted figures):
-    # a figure that differs from the first pass's replaces it (the unrounded hosting figures of g6/g6e), one
-    # that equals it confirms it.
+    # one that equals the first pass's confirms it; a hosting figure that differs replaces it (the first pass
+    # took g6/g6e hosting from sources assuming training = hosting, true only to ~0.1 %; the offer file's
+    # Hosting rows are unrounded), while a training figure that differs yields to the first pass's newer
+    # dated quote (ml.p4d.24xlarge 25.251, 2026-09-04, against 25.2512883, 2026-04-21).
     for (t, comp), found in kind_naming(rows, "us-east-1").items():
         old = named.get((t, comp))
         if old and abs(old["usd"] - found["usd"]) < 1e-9:
             old["sources"] += [s for s in found["sources"] if s not in old["sources"]]
-        else:
+        elif old is None or comp == "hosting":
             named[(t, comp)] = found
 
     def across(t):

@@ -69,7 +69,8 @@ TEST_CASE("sagelint prices: per kind, offered and priced, sources and dates", "[
   CHECK(r.out.find("endpoint variants") != std::string::npos);
   CHECK(r.out.find("AWS pricing-page data (Studio notebook table): ") != std::string::npos);
   CHECK(r.out.find("ml.t2 prices differ by kind") != std::string::npos);
-  CHECK(r.out.find("sagelint prices import OFFER [--region R] [-o FILE]") != std::string::npos);
+  CHECK(r.out.find("`sagelint prices update --region R` downloads AWS's offer file") != std::string::npos);
+  CHECK(r.out.find("Built-in tables (27 regions") != std::string::npos);
 
   r = RunSagelint("prices --format json");
   CHECK(r.status == 0);
@@ -110,10 +111,12 @@ TEST_CASE("prices import: the offer file becomes the table a scan uses", "[cli][
   CHECK(table["as_of"] == "2026-09-25");
   CHECK(table["prices"]["ml.c4.xlarge"]["processing"] == 0.24);
 
-  // The built-in table has no ml.c4 price: SM104 is silent. With the imported table it is not.
+  // The built-in table has no ml.c4 price: SM104 names the successor without a savings figure. With the
+  // imported table it compares the two prices.
   r = RunSagelint("scan --select SM104 --format json job", s.path());
   CHECK(r.status == 0);
-  CHECK(json::parse(r.out)["findings"].empty());
+  REQUIRE(json::parse(r.out)["findings"].size() == 1);
+  CHECK(json::parse(r.out)["findings"][0]["cost"]["monthly_savings_usd"].is_null());
   r = RunSagelint("scan --select SM104 --prices table.json --fail-on none --format json job", s.path());
   CHECK(r.status == 0);
   json doc = json::parse(r.out);
@@ -144,15 +147,14 @@ TEST_CASE("the region from --region or region:, and without its prices exit 2", 
   Scratch s;
   s.Write(".git/HEAD", "");  // the scan root of job/, where the configuration is read
   s.Write("job/processing.py", kC4Processing);
-  auto r = RunSagelint("scan --region eu-west-1 job", s.path());
+  auto r = RunSagelint("scan --prices builtin --region mx-central-9 job", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err ==
-        "sagelint: no prices for eu-west-1: the built-in price table is us-east-1; run sagelint prices import on the "
-        "AWS Price List offer file for AmazonSageMaker and name the result with `prices:` or --prices\n");
-  s.Write(".sagelint.yaml", "region: eu-west-1\n");
-  r = RunSagelint("scan job", s.path());
+  CHECK(r.err == "sagelint: no prices for mx-central-9: run sagelint prices update --region mx-central-9\n");
+  s.Write(".sagelint.yaml", "region: mx-central-9\n");
+  r = RunSagelint("scan --prices builtin job", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err.find("no prices for eu-west-1") != std::string::npos);
+  CHECK(r.err.find("no prices for mx-central-9") != std::string::npos);
+  s.Write(".sagelint.yaml", "region: eu-west-1\n");  // a region with a built-in table
   // --region wins over region:, and the offer file itself can be named.
   std::string offer = Arg(SourcePath("fixtures/prices/offer_sagemaker.json"));
   r = RunSagelint("scan --region us-east-1 --prices " + offer + " --select SM104 --fail-on none job", s.path());
@@ -182,14 +184,13 @@ TEST_CASE("a p4d.24xlarge training job costs about $25.25/h, its source and date
 }
 
 TEST_CASE("unpriced findings: the basis says why, the summary counts them", "[cli][prices]") {
-  std::string dir = Arg(SourcePath("fixtures/rules/SM104/builtin/clean"));
+  std::string dir = Arg(SourcePath("fixtures/rules/SM104/builtin/trigger"));
   auto r = RunSagelint("scan --format json --fail-on none " + dir);
   CHECK(r.status == 0);
   json doc = json::parse(r.out);
   int unpriced = 0;
   for (const json& f : doc["findings"]) {
     INFO(f.dump());
-    CHECK(f["rule"] != "SM104");
     if (f["cost"].is_null()) continue;
     CHECK(f["cost"]["hourly_usd"].is_null());
     CHECK(f["cost"]["price_source"].is_null());
@@ -198,7 +199,7 @@ TEST_CASE("unpriced findings: the basis says why, the summary counts them", "[cl
                      "found gives a us-east-1 figure for this type") != std::string::npos);
     ++unpriced;
   }
-  CHECK(unpriced >= 2);  // SM201 on the c4 notebook, SM401 on the p2 job
+  CHECK(unpriced >= 2);  // SM201 on the c4 notebook, SM401 on the p2 job, SM104 on both
   CHECK(doc["summary"]["unpriced"] == unpriced);
   r = RunSagelint("scan --no-color --fail-on none " + dir);
   CHECK(r.out.find("  cost: ml.c4.2xlarge has no notebook price in the built-in price table") != std::string::npos);

@@ -10881,7 +10881,7 @@ constexpr Figure r_us_east_1_figures[] = {
     {"ml.p3dn.24xlarge", PriceComponent::kTraining, 35.894, "AWS pricing-page data (Studio notebook table)", "2026-07-03", false},
     {"ml.p4d.24xlarge", PriceComponent::kNotebook, 25.2512883, "AWS pricing-page data (Studio notebook table)", "2026-07-03", false},
     {"ml.p4d.24xlarge", PriceComponent::kStudio, 25.2512883, "AWS pricing-page data (Studio notebook table)", "2026-07-03", true},
-    {"ml.p4d.24xlarge", PriceComponent::kTraining, 25.2512883, "AWS Price List figures extracted by public file J1", "2026-04-21", true},
+    {"ml.p4d.24xlarge", PriceComponent::kTraining, 25.251, "AWS Price List figure quoted by public file S9, confirmed by S4", "2026-09-04", true},
     {"ml.p4d.24xlarge", PriceComponent::kHosting, 25.2512883, "AWS Price List figures extracted by public file J1", "2026-04-21", true},
     {"ml.p4de.24xlarge", PriceComponent::kNotebook, 31.5641075, "AWS pricing-page data (Studio notebook table)", "2026-07-03", false},
     {"ml.p4de.24xlarge", PriceComponent::kStudio, 31.5641075, "AWS pricing-page data (Studio notebook table)", "2026-07-03", true},
