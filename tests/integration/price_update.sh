@@ -70,8 +70,8 @@ EOF
 "$bin" prices --region eu-west-1 > "$work/prices.txt"
 grep -q "cached price table .*eu-west-1.json (eu-west-1, as of 2026-11-20)" "$work/prices.txt" \
   || fail "sagelint prices does not name the cached table: $(head -2 "$work/prices.txt")"
-"$bin" prices --region eu-west-1 --prices builtin | grep -q "built-in price table (eu-west-1" \
-  || fail "--prices builtin does not use the built-in table"
+"$bin" prices --region eu-west-1 --prices builtin > "$work/builtin.txt"
+grep -q "built-in price table (eu-west-1" "$work/builtin.txt" || fail "--prices builtin does not use the built-in table"
 # Stale after 90 days: one note.
 SAGELINT_TODAY=2027-03-01 "$bin" prices --region eu-west-1 2>"$work/err" >/dev/null
 grep -q "note: prices for eu-west-1 are from 2026-11-20; run sagelint prices update --region eu-west-1" "$work/err" \
