@@ -63,13 +63,14 @@ TEST_CASE("sagelint prices: per kind, offered and priced, sources and dates", "[
   CHECK(r.status == 0);
   CHECK(r.err == "");
   CHECK(r.out.rfind("Prices in use: the built-in price table (us-east-1, 2026-09)\n"
-                    "Figures dated 2025-12-05 to 2026-09-27, USD per instance-hour, on-demand\n",
+                    "Figures dated 2025-12-05 to 2026-09-28, USD per instance-hour, on-demand\n",
                     0) == 0);
   CHECK(r.out.find("kind                  offered  priced  named  across kinds  unpriced\n") != std::string::npos);
   CHECK(r.out.find("endpoint variants") != std::string::npos);
   CHECK(r.out.find("AWS pricing-page data (Studio notebook table): ") != std::string::npos);
   CHECK(r.out.find("ml.t2 prices differ by kind") != std::string::npos);
-  CHECK(r.out.find("sagelint prices import OFFER [--region R] [-o FILE]") != std::string::npos);
+  CHECK(r.out.find("`sagelint prices update --region R` downloads AWS's offer file") != std::string::npos);
+  CHECK(r.out.find("Built-in tables (27 regions") != std::string::npos);
 
   r = RunSagelint("prices --format json");
   CHECK(r.status == 0);
@@ -110,10 +111,12 @@ TEST_CASE("prices import: the offer file becomes the table a scan uses", "[cli][
   CHECK(table["as_of"] == "2026-09-25");
   CHECK(table["prices"]["ml.c4.xlarge"]["processing"] == 0.24);
 
-  // The built-in table has no ml.c4 price: SM104 is silent. With the imported table it is not.
+  // The built-in table has no ml.c4 price: SM104 names the successor without a savings figure. With the
+  // imported table it compares the two prices.
   r = RunSagelint("scan --select SM104 --format json job", s.path());
   CHECK(r.status == 0);
-  CHECK(json::parse(r.out)["findings"].empty());
+  REQUIRE(json::parse(r.out)["findings"].size() == 1);
+  CHECK(json::parse(r.out)["findings"][0]["cost"]["monthly_savings_usd"].is_null());
   r = RunSagelint("scan --select SM104 --prices table.json --fail-on none --format json job", s.path());
   CHECK(r.status == 0);
   json doc = json::parse(r.out);
@@ -144,15 +147,14 @@ TEST_CASE("the region from --region or region:, and without its prices exit 2", 
   Scratch s;
   s.Write(".git/HEAD", "");  // the scan root of job/, where the configuration is read
   s.Write("job/processing.py", kC4Processing);
-  auto r = RunSagelint("scan --region eu-west-1 job", s.path());
+  auto r = RunSagelint("scan --prices builtin --region mx-central-9 job", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err ==
-        "sagelint: no prices for eu-west-1: the built-in price table is us-east-1; run sagelint prices import on the "
-        "AWS Price List offer file for AmazonSageMaker and name the result with `prices:` or --prices\n");
-  s.Write(".sagelint.yaml", "region: eu-west-1\n");
-  r = RunSagelint("scan job", s.path());
+  CHECK(r.err == "sagelint: no prices for mx-central-9: run sagelint prices update --region mx-central-9\n");
+  s.Write(".sagelint.yaml", "region: mx-central-9\n");
+  r = RunSagelint("scan --prices builtin job", s.path());
   CHECK(r.status == 2);
-  CHECK(r.err.find("no prices for eu-west-1") != std::string::npos);
+  CHECK(r.err.find("no prices for mx-central-9") != std::string::npos);
+  s.Write(".sagelint.yaml", "region: eu-west-1\n");  // a region with a built-in table
   // --region wins over region:, and the offer file itself can be named.
   std::string offer = Arg(SourcePath("fixtures/prices/offer_sagemaker.json"));
   r = RunSagelint("scan --region us-east-1 --prices " + offer + " --select SM104 --fail-on none job", s.path());
@@ -182,14 +184,13 @@ TEST_CASE("a p4d.24xlarge training job costs about $25.25/h, its source and date
 }
 
 TEST_CASE("unpriced findings: the basis says why, the summary counts them", "[cli][prices]") {
-  std::string dir = Arg(SourcePath("fixtures/rules/SM104/builtin/clean"));
+  std::string dir = Arg(SourcePath("fixtures/rules/SM104/builtin/trigger"));
   auto r = RunSagelint("scan --format json --fail-on none " + dir);
   CHECK(r.status == 0);
   json doc = json::parse(r.out);
   int unpriced = 0;
   for (const json& f : doc["findings"]) {
     INFO(f.dump());
-    CHECK(f["rule"] != "SM104");
     if (f["cost"].is_null()) continue;
     CHECK(f["cost"]["hourly_usd"].is_null());
     CHECK(f["cost"]["price_source"].is_null());
@@ -198,7 +199,7 @@ TEST_CASE("unpriced findings: the basis says why, the summary counts them", "[cl
                      "found gives a us-east-1 figure for this type") != std::string::npos);
     ++unpriced;
   }
-  CHECK(unpriced >= 2);  // SM201 on the c4 notebook, SM401 on the p2 job
+  CHECK(unpriced >= 2);  // SM201 on the c4 notebook, SM401 on the p2 job, SM104 on both
   CHECK(doc["summary"]["unpriced"] == unpriced);
   r = RunSagelint("scan --no-color --fail-on none " + dir);
   CHECK(r.out.find("  cost: ml.c4.2xlarge has no notebook price in the built-in price table") != std::string::npos);
@@ -283,4 +284,45 @@ TEST_CASE("SM102 allowed_types in the configuration", "[cli][SM102]") {
   CHECK(r.err.find("rules.SM102.allowed_types") != std::string::npos);
   r = RunSagelint("explain SM102");
   CHECK(r.out.find("allowed_types (default none): instance type globs hosted on deliberately") != std::string::npos);
+}
+
+TEST_CASE("SM104 with the built-in table: an ml.m4.xlarge notebook becomes ml.m5.xlarge", "[cli][prices][fix]") {
+  Scratch s;
+  s.Write("nb.yaml",
+          "Resources:\n  Explore:\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n"
+          "      InstanceType: ml.m4.xlarge\n      RoleArn: arn:aws:iam::111122223333:role/r\n");
+  auto r = RunSagelint("scan --select SM104 --format json --fail-on none --prices builtin nb.yaml", s.path());
+  REQUIRE(r.status == 0);
+  json doc = json::parse(r.out);
+  REQUIRE(doc["findings"].size() == 1);
+  const json& f = doc["findings"][0];
+  CHECK(f["message"] ==
+        "notebook instance 'Explore' uses ml.m4.xlarge, a previous-generation instance: ml.m5.xlarge, a "
+        "current-generation successor with at least its capacity (4 vCPUs, 16 GiB of memory against 4 vCPUs, 16 GiB "
+        "of memory), has a notebook price of $0.23/h in the price table, where ml.m4.xlarge has none; the successor "
+        "families have cost less in every published SageMaker price list");
+  CHECK(f["cost"]["monthly_savings_usd"].is_null());  // no comparison, no savings figure
+  CHECK(f["fix"]["applicability"] == "safe");
+  r = RunSagelint("scan --select SM104 --fix --prices builtin nb.yaml", s.path());
+  CHECK(r.status == 0);
+  CHECK(ReadFileOrDie(s.path() + "/nb.yaml").find("InstanceType: ml.m5.xlarge\n") != std::string::npos);
+}
+
+TEST_CASE("regions: a built-in table per region, exit 2 for a region without one", "[cli][prices]") {
+  Scratch s;
+  s.Write("nb.yaml",
+          "Resources:\n  Explore:\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n"
+          "      InstanceType: ml.m5.xlarge\n      RoleArn: arn:aws:iam::111122223333:role/r\n");
+  auto r = RunSagelint("scan --select SM201 --format json --fail-on none --prices builtin --region eu-west-1 nb.yaml",
+                       s.path());
+  REQUIRE(r.status == 0);
+  json cost = json::parse(r.out)["findings"][0]["cost"];
+  CHECK(cost["hourly_usd"] == 0.257);
+  CHECK(cost["monthly_usd"] == 187.61);
+  CHECK(cost["price_date"] == "2026-07-03");
+  r = RunSagelint("scan --prices builtin --region xx-nowhere-1 nb.yaml", s.path());
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: no prices for xx-nowhere-1: run sagelint prices update --region xx-nowhere-1\n");
+  r = RunSagelint("prices --format json");
+  CHECK(json::parse(r.out)["built_in_regions"].size() >= 20);
 }

@@ -25,6 +25,7 @@
 #include "linter/cost/alternatives.h"
 #include "linter/cost/datasets.h"
 #include "linter/cost/offer_file.h"
+#include "linter/cost/price_update.h"
 #include "linter/cost/prices.h"
 #include "linter/engine/baseline.h"
 #include "linter/engine/diff.h"
@@ -62,6 +63,7 @@ Usage:
   sagelint completion bash|zsh|fish      a shell completion script (bash: source <(sagelint completion bash))
   sagelint prices [--prices FILE] [--format json]  the price table in use: per workload kind, how many
                                          offered instance types are priced, from which sources and dates
+  sagelint prices update [--region R ...|--all-regions]  download AWS's offer files into the user cache
   sagelint prices import OFFER [--region R] [-o FILE]  the AWS Price List offer file for AmazonSageMaker
                                          (JSON or CSV) -> a compact price table for `prices:`
   sagelint merge REPORT.json|DIR ... [--repos FILE] [--format text|json|markdown|html]  one organisation
@@ -97,7 +99,9 @@ Options of scan:
   --dataset-size S3URI=SIZE  size of the data under an S3 prefix (e.g. s3://bkt/imagenet/=1.2TB)
   --s3-listing [s3://BUCKET/=]FILE  `aws s3 ls --recursive --summarize` output or an S3 Inventory CSV
   --prices FILE          price file (ours or the AWS Price List offer file for AmazonSageMaker)
-  --region R             the region whose prices to use (the built-in table is us-east-1)
+  --region R             the region whose prices to use (built-in tables: `sagelint prices`)
+  --prices builtin       the built-in table, not the one `sagelint prices update` cached
+  --all-regions          prices update: every commercial region with a built-in table
   --output FILE          prices import: write the table to FILE (default: standard output; also -o)
   --lifecycle-arn ARN    iam-policy: an approved lifecycle configuration (repeatable)
   --jobs N               worker threads (default: all cores)
@@ -139,6 +143,8 @@ struct CliOptions {
   std::vector<std::string> dataset_sizes, s3_listings;
   std::string prices;
   std::string region;                       // --region; empty: the configuration's
+  std::vector<std::string> regions;         // every --region (prices update)
+  bool all_regions = false;                 // prices update --all-regions
   std::string output;                       // prices import -o FILE
   std::string report_name;                  // scan --report-name
   std::string repos;                        // merge --repos FILE
@@ -329,6 +335,9 @@ CliOptions ParseArgs(int argc, char** argv) {
     } else if (a == "--region") {
       o.region = next();
       if (o.region.empty()) throw UsageError{"--region needs a region code, e.g. eu-west-1"};
+      o.regions.push_back(o.region);
+    } else if (a == "--all-regions") {
+      o.all_regions = true;
     } else if (a == "--output" || a == "-o") {
       o.output = next();
     } else if (a == "--report-name") {
@@ -702,8 +711,9 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
     flags.loaded = true;
   }
   so.datasets.Merge(flags.datasets);
-  std::string price_file = o.prices;
-  if (price_file.empty() && !so.config.prices.empty()) {
+  // `--prices builtin`: the built-in table, whatever the cache holds.
+  std::string price_file = o.prices == "builtin" ? "" : o.prices;
+  if (o.prices.empty() && !so.config.prices.empty()) {
     std::filesystem::path p = so.config.prices;
     price_file = p.is_absolute() ? p.string() : (std::filesystem::path(so.config.dir) / p).string();
   }
@@ -726,10 +736,24 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
       if (!o.prices.empty() && side.flags) flags.prices.emplace(so.config.region, **prices);
     }
     so.prices = &**prices;
-  } else if (so.config.region != "us-east-1") {
-    throw UsageError{"no prices for " + so.config.region +
-                     ": the built-in price table is us-east-1; run sagelint prices import on the AWS Price List "
-                     "offer file for AmazonSageMaker and name the result with `prices:` or --prices"};
+  } else if (o.prices != "builtin" && !CachedPricePath(so.config.region).empty()) {
+    // The table `sagelint prices update` keeps in the user cache wins over the built-in one.
+    std::string note, cache_error;
+    *prices = LoadCachedPrices(so.config.region, "", &note, &cache_error);
+    if (!cache_error.empty()) throw UsageError{"prices: " + cache_error};
+    if (*prices) {
+      so.prices = &**prices;
+      static bool noted = false;
+      if (!note.empty() && !noted) std::cerr << "note: " << Printable(note) << "\n";
+      noted = true;
+    }
+  }
+  if (so.prices == nullptr && so.config.region != "us-east-1") {
+    so.prices = PriceTable::BuiltInFor(so.config.region);
+    if (so.prices == nullptr) {
+      throw UsageError{"no prices for " + so.config.region + ": run sagelint prices update --region " +
+                       so.config.region};
+    }
   }
   return so;
 }
@@ -1086,6 +1110,40 @@ int CommandMerge(const CliOptions& o) {
   return 0;
 }
 
+// `sagelint prices update [--region R ...|--all-regions]`: AWS's offer files
+// into the user cache (docs/cost-data.md). Exit 1 when a region failed; its
+// previous cached table is kept.
+int CommandPricesUpdate(const CliOptions& o) {
+  if (o.args.size() != 1) throw UsageError{"prices update takes no path: sagelint prices update [--region R ...]"};
+  if (o.all_regions && !o.regions.empty()) throw UsageError{"prices update: --region or --all-regions, not both"};
+  std::vector<std::string> regions = o.all_regions ? UpdateRegions() : o.regions;
+  if (regions.empty()) {
+    std::optional<PriceTable> unused;
+    CliOptions config_only = o;
+    config_only.prices = "builtin";
+    regions.push_back(BuildScanOptions(config_only, &unused).config.region);
+  }
+  std::uint64_t cap = kMaxPriceFileBytes;
+  // Tests stand in a smaller cap for the 512 MiB one.
+  if (const char* v = std::getenv("SAGELINT_PRICE_LIST_MAX_BYTES")) {
+    if (auto n = StrictInt(v); n && *n > 0) cap = static_cast<std::uint64_t>(*n);
+  }
+  int failed = 0;
+  for (const std::string& region : regions) {
+    PriceUpdate update;
+    std::string error;
+    if (!UpdatePrices(region, cap, &update, &error)) {
+      std::cerr << "sagelint: prices update: " << Printable(error) << "\n";
+      ++failed;
+      continue;
+    }
+    std::cout << region << ": " << update.prices << " prices, published "
+              << (update.published.empty() ? "(no date)" : update.published) << " -> " << Printable(update.path)
+              << "\n";
+  }
+  return failed ? 1 : 0;
+}
+
 // `sagelint prices`: the table in use; `sagelint prices import OFFER`: an
 // offer file -> our compact table, with what was skipped on standard error.
 int CommandPrices(const CliOptions& o) {
@@ -1103,6 +1161,7 @@ int CommandPrices(const CliOptions& o) {
     if (!o.output.empty()) std::cerr << "sagelint: wrote " << Printable(o.output) << "\n";
     return 0;
   }
+  if (!o.args.empty() && o.args[0] == "update") return CommandPricesUpdate(o);
   if (!o.args.empty())
     throw UsageError{"prices takes no path; did you mean `sagelint prices import " + o.args[0] + "`?"};
   std::optional<PriceTable> prices;

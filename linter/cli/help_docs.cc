@@ -597,6 +597,7 @@ const std::vector<CliFlag>& CliFlags() {
       {"--statistics", ""},
       {"--report-name", "", true},
       {"--repos", "", true},
+      {"--all-regions", ""},
   };
   return flags;
 }

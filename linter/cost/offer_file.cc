@@ -88,11 +88,28 @@ bool IsHourlyUnit(std::string_view unit) {
   return u.rfind("hr", 0) == 0 || u.rfind("hour", 0) == 0;
 }
 
+// No SageMaker instance costs anywhere near this per hour: a larger figure is
+// a broken file (a price in cents, a misplaced column), not a price.
+constexpr double kMaxHourlyUsd = 10000;
+
+// A price as the offer file writes it: a plain decimal number of USD
+// ("0.2300000000"). Hexadecimal ("0x10"), signs ("-0", "+1"), exponents,
+// "inf"/"nan" and figures above kMaxHourlyUsd are not prices.
 std::optional<double> Number(std::string_view s) {
+  size_t digits = 0, dots = 0;
+  for (char c : s) {
+    if (c >= '0' && c <= '9') {
+      ++digits;
+    } else if (c == '.') {
+      ++dots;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (digits == 0 || dots > 1) return std::nullopt;
   std::string text(s);
-  char* end = nullptr;
-  double d = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(d) || d < 0) return std::nullopt;
+  double d = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(d) || d > kMaxHourlyUsd) return std::nullopt;
   return d;
 }
 
@@ -100,6 +117,8 @@ std::optional<double> Number(std::string_view s) {
 struct Row {
   std::string family, region, component, usage, operation, instance_name, instance_type, term, unit, currency;
   std::optional<double> price;
+  std::string price_text;  // as the file writes it, when it is not a price (for the error)
+  std::string where;       // "line 12", "product ABCD1234" (for the error)
 };
 
 constexpr std::string_view kSpot = "Spot and managed Spot training";
@@ -123,6 +142,12 @@ class Importer {
       Skip(kOtherFamily);
       ++out_->other_families[r.family.empty() ? "(none)" : r.family];
       return;
+    }
+    if (!r.price && !r.price_text.empty() && error_.empty()) {
+      // A broken figure is never skipped silently: the import fails naming the row.
+      error_ = r.where + ": \"" + r.price_text.substr(0, 40) +
+               "\" is not a price (a plain decimal number of USD, at most " + std::to_string(int(kMaxHourlyUsd)) +
+               " per hour)";
     }
     if (ContainsWord(r.usage, "spot") || ContainsWord(r.component, "spot") || ContainsWord(r.operation, "spot") ||
         ContainsWord(r.instance_type, "spot")) {
@@ -151,6 +176,10 @@ class Importer {
 
   // Imports the rows of the chosen region.
   bool Finish(std::string* error) {
+    if (!error_.empty()) {
+      *error = error_;
+      return false;
+    }
     std::string region(region_);
     if (region.empty()) {
       if (out_->regions.size() != 1) {
@@ -209,6 +238,7 @@ class Importer {
   std::string_view region_;
   OfferImport* out_;
   std::vector<Row> rows_;
+  std::string error_;  // the first price that is not one
 };
 
 std::string Str(const json& obj, const char* key) {
@@ -265,9 +295,9 @@ bool ImportJson(const json& doc, Importer& importer, OfferImport* out, std::stri
         if (ppu.is_object() && ppu.contains("USD")) {
           const json& usd = ppu.at("USD");
           r.currency = "USD";
-          r.price = usd.is_string()   ? Number(usd.get_ref<const std::string&>())
-                    : usd.is_number() ? std::optional<double>(usd.get<double>())
-                                      : std::nullopt;
+          r.price_text = usd.is_string() ? usd.get<std::string>() : usd.dump();
+          r.price = Number(r.price_text);
+          r.where = "product " + sku;
         }
         importer.Add(r);
         any = true;
@@ -369,8 +399,15 @@ bool ImportCsv(std::string_view text, Importer& importer, OfferImport* out, std:
   auto get = [](const std::vector<std::string>& f, std::optional<size_t> c) -> std::string {
     return c && *c < f.size() ? f[*c] : std::string();
   };
+  // The line a record starts on, for errors (a quoted field may span lines).
+  size_t line =
+      1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
   while (pos < text.size()) {
+    size_t start = pos;
     std::vector<std::string> f = CsvRecord(text, &pos);
+    size_t record_line = line;
+    line += static_cast<size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(start),
+                                           text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
     if (f.size() == 1 && f[0].empty()) continue;  // a blank line
     Row r;
     r.family = get(f, c_family);
@@ -383,7 +420,9 @@ bool ImportCsv(std::string_view text, Importer& importer, OfferImport* out, std:
     r.term = get(f, c_term);
     r.unit = get(f, c_unit);
     r.currency = get(f, c_currency);
-    r.price = Number(get(f, c_price));
+    r.price_text = get(f, c_price);
+    r.price = Number(r.price_text);
+    r.where = "line " + std::to_string(record_line);
     importer.Add(r);
   }
   return importer.Finish(error);
@@ -451,8 +490,24 @@ std::string CompactTable(const OfferImport& offer, std::string_view file_name) {
   if (!offer.published.empty()) source += ", published " + offer.published;
   if (!offer.version.empty()) source += ", version " + offer.version;
   source += ")";
+  // An ordered object looks keys up one by one: each type's object is built
+  // apart and appended once (the map is sorted by type), so the table is
+  // written in time linear in the number of types.
   ordered prices = ordered::object();
-  for (const auto& [key, usd] : offer.prices) prices[key.first][std::string(ComponentName(key.second))] = usd;
+  ordered type_prices = ordered::object();
+  std::string current;
+  auto flush = [&] {
+    if (!current.empty()) prices.emplace(current, std::move(type_prices));
+    type_prices = ordered::object();
+  };
+  for (const auto& [key, usd] : offer.prices) {
+    if (key.first != current) {
+      flush();
+      current = key.first;
+    }
+    type_prices.emplace(std::string(ComponentName(key.second)), usd);
+  }
+  flush();
   ordered doc = {{"source", source},
                  {"as_of", offer.published.substr(0, 10)},
                  {"region", offer.region},

@@ -108,15 +108,74 @@ std::string PriceFigure::Describe() const {
 bool AlwaysOn(const Workload& w) { return AlwaysOn(w.kind) && !DeletedByWorkflow(w); }
 
 const PriceTable& PriceTable::BuiltIn() {
-  static const PriceTable* table = [] {
-    std::string error;
-    auto t = Parse(Embedded("rules/data/prices.json"), "", "built-in price table", &error);
-    // The embedded table is checked by tests; an empty table is the safe fallback.
-    auto* out = new PriceTable(t ? std::move(*t) : PriceTable());
-    out->built_in_ = true;
-    return out;
-  }();
+  static const PriceTable* table = BuiltInFor("us-east-1");
   return *table;
+}
+
+const PriceTable* PriceTable::BuiltInFor(std::string_view region) {
+  // One table per region, built on first use from the compiled data (a scan
+  // uses one region: the others are never touched).
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<PriceTable>, std::less<>> tables;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = tables.find(region);
+  if (it != tables.end()) return it->second.get();
+  for (const builtin_prices::Region& r : builtin_prices::Regions()) {
+    if (r.region != region) continue;
+    auto t = std::unique_ptr<PriceTable>(new PriceTable(r));
+    return tables.emplace(std::string(region), std::move(t)).first->second.get();
+  }
+  return nullptr;
+}
+
+std::vector<std::string> PriceTable::BuiltInRegions() {
+  std::vector<std::string> out;
+  for (const builtin_prices::Region& r : builtin_prices::Regions()) out.emplace_back(r.region);
+  return out;
+}
+
+PriceTable::PriceTable(const builtin_prices::Region& data)
+    : data_(&data), region_(data.region), as_of_(data.as_of), label_("built-in price table"), built_in_(true) {
+  listing_ = std::make_shared<Listing>();
+  listing_->figures.resize(data.figures.size());
+  for (const builtin_prices::Source& s : data.sources) {
+    sources_.push_back(
+        PriceSource{std::string(s.id), std::string(s.label), std::string(s.date), std::string(s.citation)});
+  }
+}
+
+const std::map<std::pair<std::string, PriceComponent>, PriceFigure, std::less<>>& PriceTable::figures() const {
+  if (!data_) return prices_;
+  std::call_once(listing_->once, [this] { FillListing(); });
+  return listing_->prices;
+}
+
+const std::map<std::string, std::vector<std::string>>& PriceTable::unpriced() const {
+  if (!data_) return unpriced_by_reason_;
+  std::call_once(listing_->once, [this] { FillListing(); });
+  return listing_->unpriced;
+}
+
+const PriceFigure* PriceTable::FigureAt(size_t i) const {
+  // A figure becomes a PriceFigure the first time a rule asks for it: a scan
+  // looks up a few types, never the whole table.
+  std::lock_guard<std::mutex> lock(listing_->mu);
+  std::unique_ptr<PriceFigure>& slot = listing_->figures[i];
+  if (!slot) {
+    const builtin_prices::Figure& f = data_->figures[i];
+    slot = std::make_unique<PriceFigure>(PriceFigure{f.usd, std::string(f.source), std::string(f.date), f.named});
+  }
+  return slot.get();
+}
+
+void PriceTable::FillListing() const {
+  for (size_t i = 0; i < data_->figures.size(); ++i) {
+    const builtin_prices::Figure& f = data_->figures[i];
+    listing_->prices.emplace(std::make_pair(std::string(f.type), f.component), *FigureAt(i));
+  }
+  for (const builtin_prices::Unpriced& u : data_->unpriced) {
+    listing_->unpriced[std::string(u.reason)].emplace_back(u.type);
+  }
 }
 
 PriceTable PriceTable::FromFigures(std::map<std::pair<std::string, PriceComponent>, double> prices, std::string region,
@@ -258,6 +317,16 @@ std::optional<PriceTable> PriceTable::Load(const std::string& path, std::string_
 }
 
 const PriceFigure* PriceTable::Figure(std::string_view instance_type, PriceComponent c) const {
+  if (data_) {
+    auto figures = data_->figures;
+    auto it =
+        std::lower_bound(figures.begin(), figures.end(), std::make_pair(instance_type, c),
+                         [](const builtin_prices::Figure& f, const std::pair<std::string_view, PriceComponent>& k) {
+                           return f.type != k.first ? f.type < k.first : f.component < k.second;
+                         });
+    if (it == figures.end() || it->type != instance_type || it->component != c) return nullptr;
+    return FigureAt(static_cast<size_t>(it - figures.begin()));
+  }
   auto it = prices_.find(std::make_pair(std::string(instance_type), c));
   return it == prices_.end() ? nullptr : &it->second;
 }
@@ -270,6 +339,19 @@ std::optional<double> PriceTable::Hourly(std::string_view instance_type, PriceCo
 
 const std::string& PriceTable::UnpricedReason(std::string_view instance_type) const {
   static const std::string kNone;
+  if (data_) {
+    auto list = data_->unpriced;
+    auto u = std::lower_bound(list.begin(), list.end(), instance_type,
+                              [](const builtin_prices::Unpriced& e, std::string_view t) { return e.type < t; });
+    if (u == list.end() || u->type != instance_type) return kNone;
+    // The reasons are few: each is turned into a string once.
+    static std::mutex mu;
+    static std::map<std::string_view, std::string> reasons;
+    std::lock_guard<std::mutex> lock(mu);
+    auto [r, added] = reasons.try_emplace(u->reason);
+    if (added) r->second = std::string(u->reason);
+    return r->second;
+  }
   auto it = unpriced_.find(instance_type);
   return it == unpriced_.end() ? kNone : it->second;
 }
@@ -299,12 +381,36 @@ std::string PriceTable::Describe() const {
   return label_ + " (" + where + ")";
 }
 
-double AvoidableMonthlyUsd(const std::vector<Finding>& findings) {
-  double total = 0;
+std::string WorkloadKeyOf(const Finding& f) {
+  // A workload is one resource or call: its file, its range and its label
+  // (a construct's instances share one finding, so one key).
+  return f.root_path + "\n" + f.path + "\n" + std::to_string(f.resource_range.begin.line) + ":" +
+         std::to_string(f.resource_range.begin.column) + "\n" + f.resource;
+}
+
+std::map<std::string, const Finding*> LargestSavings(const std::vector<Finding>& findings) {
+  std::map<std::string, const Finding*> best;
   for (const Finding& f : findings) {
-    if (f.cost && f.cost->monthly_savings_usd) total += *f.cost->monthly_savings_usd;
+    if (!f.cost || !f.cost->monthly_savings_usd || *f.cost->monthly_savings_usd <= 0) continue;
+    const Finding*& b = best[WorkloadKeyOf(f)];
+    if (b == nullptr || *f.cost->monthly_savings_usd > *b->cost->monthly_savings_usd) b = &f;
   }
-  return total;
+  return best;
+}
+
+double AvoidableMonthlyUsd(const std::vector<Finding>& findings) {
+  // Two findings on one workload are two ways to save the same money: the largest counts, never the sum.
+  double total = 0;
+  for (const auto& [key, f] : LargestSavings(findings)) total += RoundCents(*f->cost->monthly_savings_usd);
+  return RoundCents(total);
+}
+
+double RoundCents(double usd) { return std::round(usd * 100) / 100; }
+
+void CountDeletionAsSaving(CostEstimate* cost) {
+  if (!cost->monthly_usd) return;
+  cost->monthly_savings_usd = cost->monthly_usd;
+  cost->basis += "; deleting the endpoint saves all of it";
 }
 
 int UnpricedFindings(const std::vector<Finding>& findings) {

@@ -15,6 +15,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "linter/base/file_source.h"
+#include "linter/cost/builtin_prices.h"
 #include "linter/model/catalog.h"
 #include "linter/model/finding.h"
 #include "linter/model/model.h"
@@ -71,8 +74,15 @@ struct PriceSource {
 
 class PriceTable {
  public:
-  // The table compiled into the binary (rules/data/prices.json).
+  PriceTable() = default;
+  // The us-east-1 table compiled into the binary (rules/data/prices.json).
   static const PriceTable& BuiltIn();
+  // The built-in table of `region` (rules/data/prices-<region>.json), read
+  // from compiled data the first time it is asked for; nullptr when the
+  // region has none.
+  static const PriceTable* BuiltInFor(std::string_view region);
+  // The regions that have a built-in table, sorted.
+  static std::vector<std::string> BuiltInRegions();
   // Parses our format or an AWS Price List offer file (JSON or CSV). `region`
   // selects the offer file's region (empty: us-east-1); our format's `region`
   // must equal it when it is not empty. `label` names the file in bases
@@ -94,18 +104,34 @@ class PriceTable {
   // The reason the built-in table gives for leaving the type unpriced; empty when it gives none.
   const std::string& UnpricedReason(std::string_view instance_type) const;
 
-  size_t size() const { return prices_.size(); }
+  size_t size() const { return data_ ? data_->figures.size() : prices_.size(); }
   const std::string& region() const { return region_; }
   const std::string& as_of() const { return as_of_; }
   bool built_in() const { return built_in_; }
   // "built-in price table (us-east-1, 2026-09)", "prices/eu.json (eu-west-1, as of 2025-03-01)".
   std::string Describe() const;
   const std::vector<PriceSource>& sources() const { return sources_; }
-  const std::map<std::pair<std::string, PriceComponent>, PriceFigure, std::less<>>& figures() const { return prices_; }
+  const std::map<std::pair<std::string, PriceComponent>, PriceFigure, std::less<>>& figures() const;
   // Unpriced reason -> types, as the table lists them (the built-in table).
-  const std::map<std::string, std::vector<std::string>>& unpriced() const { return unpriced_by_reason_; }
+  const std::map<std::string, std::vector<std::string>>& unpriced() const;
+  // What Describe() names the table as ("cached price table").
+  void set_label(std::string label) { label_ = std::move(label); }
 
  private:
+  explicit PriceTable(const builtin_prices::Region& data);
+  // A built-in table: its figures stay in the compiled data (looked up by
+  // binary search); the maps above are filled only when a report lists them.
+  const builtin_prices::Region* data_ = nullptr;
+  struct Listing {
+    std::mutex mu;
+    std::vector<std::unique_ptr<PriceFigure>> figures;  // parallel to data_->figures, made when first asked for
+    std::once_flag once;
+    std::map<std::pair<std::string, PriceComponent>, PriceFigure, std::less<>> prices;
+    std::map<std::string, std::vector<std::string>> unpriced;
+  };
+  std::shared_ptr<Listing> listing_;
+  void FillListing() const;
+  const PriceFigure* FigureAt(size_t i) const;
   std::map<std::pair<std::string, PriceComponent>, PriceFigure, std::less<>> prices_;
   std::vector<PriceSource> sources_;
   std::map<std::string, std::string, std::less<>> unpriced_;  // type -> reason
@@ -124,10 +150,21 @@ class PriceTable {
 // the basis says why.
 CostEstimate EstimateCost(const CostRequest& request, WorkloadKind kind, const PriceTable& prices);
 
-// The estimated avoidable monthly spend of a scan: the sum of the findings'
-// monthly savings (only findings naming a concrete cheaper always-on instance
-// have one). For the summary line and the markdown cost table.
+// The estimated avoidable monthly spend of a scan: the sum over workloads of
+// each workload's largest monthly saving, never the sum of its findings'
+// savings (SM101 and SM102 on one endpoint are two ways to save the same
+// money; docs/cost-data.md). Rounded to cents. For the summary line and the
+// markdown cost table.
 double AvoidableMonthlyUsd(const std::vector<Finding>& findings);
+// The finding that carries each workload's largest saving, by workload.
+std::map<std::string, const Finding*> LargestSavings(const std::vector<Finding>& findings);
+// The workload a finding is about: its file, resource range and label.
+std::string WorkloadKeyOf(const Finding& f);
+// Money as JSON, CSV and the inventory write it: rounded to cents.
+double RoundCents(double usd);
+// SM213: deleting the forgotten endpoint is the fix, so its saving is the
+// endpoint's monthly cost.
+void CountDeletionAsSaving(CostEstimate* cost);
 // How many findings are about an instance that has no price (summary.unpriced).
 int UnpricedFindings(const std::vector<Finding>& findings);
 

@@ -86,6 +86,7 @@ class FindingSink : public Sink {
     // The condition key comes from one table, so every finding names only keys that exist for the action.
     f.iam = r.iam ? std::move(r.iam) : IamHintFor(rule_.info->id, w.kind);
     if (r.cost && !r.cost->instance_type.empty()) f.cost = EstimateCost(*r.cost, w.kind, prices_);
+    if (f.cost && f.rule == "SM213") CountDeletionAsSaving(&*f.cost);
     if (r.fix && w.format != Format::kCdk) {  // an app's sources are not edited (SPEC §13)
       f.fix = std::move(r.fix);
       for (FixChange& c : f.fix->changes) {

@@ -12,6 +12,12 @@
 namespace sagelint {
 namespace {
 
+// Money in JSON: cents for monthly figures, four decimals for hourly prices (docs/cost-data.md).
+std::optional<double> Rounded(const std::optional<double>& v, double scale) {
+  if (!v) return v;
+  return std::round(*v * scale) / scale;
+}
+
 nlohmann::ordered_json OrNull(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
@@ -92,9 +98,9 @@ nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) 
     auto text_or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
     j["cost"] = {{"instance_type", f.cost->instance_type},
                  {"count", f.cost->count},
-                 {"hourly_usd", OrNull(f.cost->hourly_usd)},
-                 {"monthly_usd", OrNull(f.cost->monthly_usd)},
-                 {"monthly_savings_usd", OrNull(f.cost->monthly_savings_usd)},
+                 {"hourly_usd", OrNull(Rounded(f.cost->hourly_usd, 10000))},
+                 {"monthly_usd", OrNull(Rounded(f.cost->monthly_usd, 100))},
+                 {"monthly_savings_usd", OrNull(Rounded(f.cost->monthly_savings_usd, 100))},
                  {"basis", f.cost->basis},
                  {"price_source", text_or_null(f.cost->price_source)},
                  {"price_date", text_or_null(f.cost->price_date)}};
@@ -136,8 +142,8 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
         {"notes", t.notes},
         {"suppressed", scan.suppressed},
         {"baselined", scan.baselined},
-        // The text summary's "est. avoidable spend": the sum of the findings' computed savings.
-        {"avoidable_monthly_usd", std::round(AvoidableMonthlyUsd(scan.findings) * 100) / 100},
+        // The text summary's "est. avoidable spend": per workload its largest saving, summed (in cents).
+        {"avoidable_monthly_usd", AvoidableMonthlyUsd(scan.findings)},
         {"unpriced", UnpricedFindings(scan.findings)},
         // Baseline entries that hid no finding (their findings were fixed or changed).
         {"stale_baseline", scan.stale_baseline.size()}}},

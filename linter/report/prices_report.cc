@@ -110,10 +110,22 @@ std::string PricesText(const PriceTable& table) {
       out += "\n";
     }
   }
+  std::vector<std::string> regions = PriceTable::BuiltInRegions();
   out +=
-      "\nFor exact and complete figures, or another region, download the AWS Price List offer file for\n"
-      "AmazonSageMaker (JSON or CSV) and run `sagelint prices import OFFER [--region R] [-o FILE]`; name the\n"
-      "result with `prices:` in .sagelint.yaml or --prices.\n";
+      "\nBuilt-in tables (" + std::to_string(regions.size()) + " regions, select one with --region or `region:`):\n ";
+  size_t col = 1;
+  for (const std::string& r : regions) {
+    if (col + r.size() + 1 > 100) {
+      out += "\n ";
+      col = 1;
+    }
+    out += " " + r;
+    col += r.size() + 1;
+  }
+  out +=
+      "\n\nFor exact and complete figures, `sagelint prices update --region R` downloads AWS's offer file for\n"
+      "AmazonSageMaker into the user cache, where later scans of that region find it; `sagelint prices import\n"
+      "OFFER [--region R] [-o FILE]` converts a downloaded one for `prices:` in .sagelint.yaml or --prices.\n";
   return out;
 }
 
@@ -142,6 +154,7 @@ std::string PricesJson(const PriceTable& table) {
   json doc = {{"schema_version", 1},      {"table", table.Describe()},  {"built_in", table.built_in()},
               {"region", table.region()}, {"as_of", table.as_of()},     {"kinds", kinds},
               {"sources", sources},       {"unpriced_reasons", reasons}};
+  doc["built_in_regions"] = PriceTable::BuiltInRegions();
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

@@ -66,8 +66,8 @@ TEST_CASE("built-in price table: every figure with its source, kind basis and da
   const PriceFigure* p4d_host = t.Figure("ml.p4d.24xlarge", PriceComponent::kHosting);
   REQUIRE(p4d_host);
   CHECK(p4d_host->usd == Approx(25.2512883));
-  CHECK_FALSE(p4d_host->named);
-  CHECK(p4d_host->Describe() == "AWS pricing-page data (Studio notebook table), 2026-07-03, same price across kinds");
+  CHECK(p4d_host->named);  // the hosting component read from the offer file (J1)
+  CHECK(p4d_host->Describe() == "AWS Price List figures extracted by public file J1, 2026-04-21");
   CHECK(t.Hourly("ml.p4de.24xlarge", PriceComponent::kHosting).value_or(-1) == Approx(31.5641075));
   CHECK(t.Hourly("ml.p5.48xlarge", PriceComponent::kTraining).value_or(-1) == Approx(63.296));
   CHECK(t.Hourly("ml.g6.xlarge", PriceComponent::kNotebook).value_or(-1) == Approx(1.127));
@@ -88,7 +88,7 @@ TEST_CASE("built-in price table: every figure with its source, kind basis and da
   CHECK(t.Unpriced("ml.g7e.2xlarge", PriceComponent::kHosting)
             .rfind("ml.g7e.2xlarge has no hosting price in the built-in price table (us-east-1, 2026-09): ", 0) == 0);
   CHECK_FALSE(t.Hourly("ml.p5.4xlarge", PriceComponent::kTraining));  // S9: no on-demand training price
-  CHECK(t.Hourly("ml.p5.4xlarge", PriceComponent::kHosting));
+  CHECK_FALSE(t.Hourly("ml.p5.4xlarge", PriceComponent::kHosting));   // no source lists a hosting price
   for (const char* unsourced :
        {"ml.c4.xlarge", "ml.p2.xlarge", "ml.m4.xlarge", "ml.p5e.48xlarge", "ml.trn2.48xlarge"}) {
     INFO(unsourced);
@@ -347,7 +347,18 @@ TEST_CASE("avoidable monthly spend and unpriced findings", "[prices]") {
   findings[1].cost = CostEstimate{"ml.p3.2xlarge", 1, 3.825, std::nullopt, std::nullopt, ""};
   findings[2].cost = CostEstimate{"ml.g5.xlarge", 2, 2.816, 2055.68, 1000.5, ""};
   findings[3].cost = CostEstimate{"ml.g7e.2xlarge", 1, std::nullopt, std::nullopt, std::nullopt, "no price"};
-  CHECK(AvoidableMonthlyUsd(findings) == Approx(1501.572));
+  for (size_t i = 0; i < findings.size(); ++i) findings[i].resource = "endpoint " + std::to_string(i);
+  CHECK(AvoidableMonthlyUsd(findings) == 1501.57);  // cents
+  // Two findings on one workload (SM101 and SM102 on one endpoint): the largest saving, never the sum.
+  Finding second = findings[0];
+  second.rule = "SM102";
+  second.cost->monthly_savings_usd = 400;
+  findings.push_back(second);
+  CHECK(AvoidableMonthlyUsd(findings) == 1501.57);
+  findings.back().cost->monthly_savings_usd = 600.004;
+  CHECK(AvoidableMonthlyUsd(findings) == 1600.5);
+  CHECK(LargestSavings(findings).at(WorkloadKeyOf(second))->rule == "SM102");
+  findings.pop_back();
   CHECK(AvoidableMonthlyUsd({}) == 0);
   CHECK(UnpricedFindings(findings) == 1);
   findings.emplace_back();  // no cost at all (an IAM finding): not "unpriced"
@@ -406,4 +417,113 @@ TEST_CASE("SM102's alternatives: same stack, at least the accelerator memory, at
   CHECK(FormatGib(16) == "16 GiB");
   CHECK(FormatGib(89.4) == "89.4 GiB");
   CHECK(FormatGib(22.35) == "22.35 GiB");
+}
+
+TEST_CASE("built-in tables: the compiled figures are the JSON tables', one table per region", "[prices]") {
+  std::vector<std::string> regions = PriceTable::BuiltInRegions();
+  CHECK(regions.size() >= 20);
+  CHECK(std::is_sorted(regions.begin(), regions.end()));
+  for (const std::string& region : regions) {
+    INFO(region);
+    std::string name = region == "us-east-1" ? "rules/data/prices.json" : "rules/data/prices-" + region + ".json";
+    std::string error;
+    auto parsed = PriceTable::Parse(Embedded(name), region, "built-in price table", &error);
+    INFO(error);
+    REQUIRE(parsed);
+    const PriceTable* compiled = PriceTable::BuiltInFor(region);
+    REQUIRE(compiled);
+    CHECK(compiled->built_in());
+    CHECK(compiled->region() == region);
+    CHECK(compiled->as_of() == parsed->as_of());
+    CHECK(compiled->size() == parsed->size());
+    REQUIRE(compiled->figures().size() == parsed->figures().size());
+    for (auto a = compiled->figures().begin(), b = parsed->figures().begin(); a != compiled->figures().end();
+         ++a, ++b) {
+      INFO(a->first.first << " " << ComponentName(a->first.second));
+      CHECK(a->first == b->first);
+      CHECK(a->second.usd == b->second.usd);
+      CHECK(a->second.source == b->second.source);
+      CHECK(a->second.date == b->second.date);
+      CHECK(a->second.named == b->second.named);
+    }
+    CHECK(compiled->unpriced() == parsed->unpriced());
+    REQUIRE(compiled->sources().size() == parsed->sources().size());
+    for (size_t i = 0; i < compiled->sources().size(); ++i) {
+      const PriceSource& s = compiled->sources()[i];
+      CHECK(s.citation == parsed->sources()[i].citation);
+      // A citation names what a reader can open, never a search index's id.
+      INFO(s.citation);
+      CHECK(s.citation.find("search-index") == std::string::npos);
+      CHECK(s.citation.find("stored") == std::string::npos);
+    }
+    for (const auto& [key, figure] : compiled->figures()) {
+      CHECK(compiled->Figure(key.first, key.second) != nullptr);
+      CHECK(figure.usd > 0);
+    }
+  }
+  CHECK(PriceTable::BuiltInFor("xx-nowhere-1") == nullptr);
+  // Studio figures from AWS's own data in another region.
+  const PriceTable* euw1 = PriceTable::BuiltInFor("eu-west-1");
+  REQUIRE(euw1);
+  const PriceFigure* g5 = euw1->Figure("ml.g5.xlarge", PriceComponent::kStudio);
+  REQUIRE(g5);
+  CHECK(g5->usd == Approx(1.57));
+  CHECK(g5->named);
+  CHECK(g5->date == "2026-07-03");
+  CHECK(euw1->Describe() == "built-in price table (eu-west-1, 2026-07)");
+  // us-west-2 training from a kind-naming source; ml.p5.4xlarge has no hosting price (no source lists one).
+  CHECK(PriceTable::BuiltInFor("us-west-2")->Hourly("ml.g6e.2xlarge", PriceComponent::kTraining).value_or(-1) ==
+        Approx(2.8));
+  CHECK_FALSE(PriceTable::BuiltIn().Hourly("ml.p5.4xlarge", PriceComponent::kHosting));
+  bool listed = false;
+  for (const auto& [reason, types] : PriceTable::BuiltIn().unpriced()) {
+    if (reason.find("no source lists an on-demand hosting price") != std::string::npos)
+      listed = std::find(types.begin(), types.end(), "ml.p5.4xlarge") != types.end();
+  }
+  CHECK(listed);
+}
+
+TEST_CASE("offer file: a price that is not one fails the import, naming its row", "[prices][adversarial]") {
+  auto csv = [](const std::string& price) {
+    return "\"FormatVersion\",\"v1.0\"\n\"SKU\",\"TermType\",\"Unit\",\"PricePerUnit\",\"Currency\",\"Product "
+           "Family\",\"Region Code\",\"Instance Name\",\"Component\"\n"
+           "\"A\",\"OnDemand\",\"Hrs\",\"0.23\",\"USD\",\"ML Instance\",\"us-east-1\",\"ml.m5.xlarge\",\"Training\"\n"
+           "\"B\",\"OnDemand\",\"Hrs\",\"" +
+           price + "\",\"USD\",\"ML Instance\",\"us-east-1\",\"ml.m5.2xlarge\",\"Training\"\n";
+  };
+  for (const char* bad : {"0x10", "-0", "-1", "inf", "nan", "1e3", "+1", "1.2.3", "99999", " 1"}) {
+    INFO(bad);
+    OfferImport offer;
+    std::string error;
+    CHECK_FALSE(ImportOffer(csv(bad), "us-east-1", &offer, &error));
+    CHECK(error == std::string("line 4: \"") + bad +
+                       "\" is not a price (a plain decimal number of USD, at most 10000 per hour)");
+  }
+  OfferImport ok;
+  std::string error;
+  REQUIRE(ImportOffer(csv("0.4610000000"), "us-east-1", &ok, &error));
+  CHECK(ok.prices.at({"ml.m5.2xlarge", PriceComponent::kTraining}) == Approx(0.461));
+  // JSON: the product is named.
+  std::string json = R"({"offerCode": "AmazonSageMaker", "products": {"SKU1": {"productFamily": "ML Instance",
+    "attributes": {"regionCode": "us-east-1", "instanceName": "ml.m5.xlarge", "component": "Hosting"}}},
+    "terms": {"OnDemand": {"SKU1": {"T": {"priceDimensions": {"R": {"unit": "Hrs", "pricePerUnit": {"USD": "0x10"}}}}}}}})";
+  OfferImport j;
+  CHECK_FALSE(ImportOffer(json, "us-east-1", &j, &error));
+  CHECK(error == "product SKU1: \"0x10\" is not a price (a plain decimal number of USD, at most 10000 per hour)");
+}
+
+TEST_CASE("offer file: the compact table is written in time linear in the number of types", "[prices]") {
+  OfferImport offer;
+  offer.region = "us-east-1";
+  offer.published = "2026-11-20T00:00:00Z";
+  for (int i = 0; i < 20000; ++i) {
+    offer.prices[{"ml.x" + std::to_string(i) + ".xlarge", PriceComponent::kTraining}] = 1;
+    offer.prices[{"ml.x" + std::to_string(i) + ".xlarge", PriceComponent::kHosting}] = 2;
+  }
+  std::string table = CompactTable(offer, "index.json");
+  std::string error;
+  auto t = PriceTable::Parse(table, "us-east-1", "t.json", &error);
+  REQUIRE(t);
+  CHECK(t->size() == 40000);
+  CHECK(t->Hourly("ml.x19999.xlarge", PriceComponent::kHosting).value_or(-1) == 2);
 }

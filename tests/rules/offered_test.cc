@@ -166,13 +166,22 @@ TEST_CASE("SM104 never suggests a successor that costs more, is smaller or that 
         for (const Report& r : sink.reports) {
           INFO(KindName(kind) << " " << t << ": " << r.message);
           REQUIRE(r.cost);
+          REQUIRE(r.suggestion.rfind("switch to ", 0) == 0);
+          std::string successor = r.suggestion.substr(10);
+          CHECK(IsOffered(successor, *OfferKindFor(kind)));
           auto component = *ComponentFor(kind);
           auto old_price = prices->Hourly(t, component);
-          auto new_price = prices->Hourly(r.cost->cheaper_instance, component);
-          REQUIRE(old_price);
-          REQUIRE(new_price);
-          CHECK(*new_price <= *old_price);
-          auto from = LookupInstance(t), to = LookupInstance(r.cost->cheaper_instance);
+          auto new_price = prices->Hourly(successor, component);
+          if (old_price && new_price) {
+            // Both prices known: never paying more, and the savings are computed from them.
+            CHECK(*new_price <= *old_price);
+            CHECK(r.cost->cheaper_instance == successor);
+          } else {
+            // ml.m4, ml.c4, ml.p2 without a comparison: no savings figure; ml.t2 never.
+            CHECK(r.cost->cheaper_instance.empty());
+            CHECK(LookupInstance(t)->family != "t2");
+          }
+          auto from = LookupInstance(t), to = LookupInstance(successor);
           CHECK(*to->vcpu >= *from->vcpu);
           if (from->accelerated()) {
             CHECK(*to->total_accelerator_memory_gib() >= *from->total_accelerator_memory_gib());
@@ -190,12 +199,17 @@ TEST_CASE("SM104 never suggests a successor that costs more, is smaller or that 
     rules::CheckPreviousGenerationInstance(WithType(kind, type), ctx, sink);
     return sink.reports;
   };
-  // The built-in table prices none of the old families: nothing to compare, nothing said.
+  // The built-in table prices none of the old families: ml.t2 needs both prices, so nothing is said; ml.m4,
+  // ml.c4 and ml.p2 are reported with their successor and no savings figure.
   for (const char* t : {"ml.m4.xlarge", "ml.c4.xlarge", "ml.p2.xlarge", "ml.t2.medium"}) {
     INFO(t);
     CHECK(PriceTable::BuiltIn().UnpricedReason(t) != "");
-    for (WorkloadKind kind : kInstanceKinds) CHECK(check(kind, t, PriceTable::BuiltIn()).empty());
   }
+  for (WorkloadKind kind : kInstanceKinds) CHECK(check(kind, "ml.t2.medium", PriceTable::BuiltIn()).empty());
+  auto builtin_m4 = check(WorkloadKind::kNotebookInstance, "ml.m4.xlarge", PriceTable::BuiltIn());
+  REQUIRE(builtin_m4.size() == 1);
+  CHECK(builtin_m4[0].suggestion == "switch to ml.m5.xlarge");
+  CHECK(builtin_m4[0].cost->cheaper_instance.empty());
   // A t2 endpoint has no t3 to move to; a t2 notebook's t3 successor costs more.
   CHECK(check(WorkloadKind::kEndpointVariant, "ml.t2.medium", OldFamilyPrices()).empty());
   CHECK(check(WorkloadKind::kNotebookInstance, "ml.t2.medium", OldFamilyPrices()).empty());
