@@ -424,6 +424,31 @@ TEST_CASE("cdk ts: hostile apps are bounded", "[cdk][typescript]") {
     CHECK(Show(*app.constructs[0].props.Get("roleArn")) == "?");
     CHECK(app.constructs[0].props.Get("tags")->items.size() <= 20'001);
   }
+  SECTION("160 KB of unclosed object literals: a parse error, read in one pass") {
+    // Each statement of a block is visited once (a tree cursor, not an index per
+    // child): this file took 15 s to 2 min when every child was found by index.
+    TempDir dir;
+    std::string text = "import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';\nconst T = ";
+    for (int i = 0; i < 40000; ++i) text += "{a: ";
+    dir.Write("bin/app.ts", text + "\n");
+    cdk::App app = Evaluate(dir);
+    REQUIRE(app.errors.size() == 1);
+    CHECK(app.errors[0].second.pos.line == 1);  // where tree-sitter's recovery starts
+    CHECK(app.constructs.empty());
+  }
+  SECTION("hoisting is a step of the file's budget") {
+    // Each call of f hoists its 1000 statements before running them: with
+    // hoisting counted, 200 calls spend the 500 000 steps; without, they fit.
+    TempDir dir;
+    std::string text = "function f() {";
+    for (int i = 0; i < 1000; ++i) text += "0;";
+    text += "}\n";
+    for (int i = 0; i < 200; ++i) text += "f();\n";
+    dir.Write("bin/app.ts", text);
+    cdk::App app = Evaluate(dir);
+    REQUIRE(app.budgets.size() == 1);
+    CHECK(app.budgets[0].second.message == "CDK app evaluation stopped after 500000 steps");
+  }
   SECTION("a loop over a huge array runs once with an unknown item") {
     TempDir dir;
     dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
