@@ -898,7 +898,7 @@ void Analyzer::EmitClientCalls() {
     const ClientCall& c = client_calls_[i];
     const cfn::Node& req = requests[i];
     auto request_name = [&](const char* key) { return RequestName(c.args, key, value(req.Get(key))); };
-    std::string label = "boto3 " + c.method;
+    std::string label = c.api.empty() ? "boto3 " + c.method : c.api;
     std::vector<Workload> made;
     if (c.service == "sagemaker") {
       aws::RequestKind kind = c.method == "create_training_job"                 ? aws::RequestKind::kTraining
@@ -1069,6 +1069,52 @@ void Analyzer::EmitClientCalls() {
 
 // ---- all workloads ---------------------------------------------------------------
 
+// A training job exists where it is submitted (rules/SM401.md, docs/python.md): an
+// estimator or trainer with no fit()/train() we saw is still one when the code hands
+// it on — an argument, a return value, an element, anything but an attribute read —
+// since what receives it may submit it. One whose every use is `x.attr` (its
+// `.train()` commented out, or only where the call is expected to fail) is none.
+bool Analyzer::Submitted(const Object& o) const {
+  if (!o.fits.empty() || o.tuned || ts_node_is_null(o.call)) return true;
+  auto attribute_use = [&](TSNode x) {
+    TSNode p = ts_node_parent(x);
+    if (g_.Kind(p) != N::kAttribute || !ts_node_eq(g_.Field(p, g_.f_object), x)) return false;
+    // `est.fit` handed over uncalled (`run(est.fit)`) is a submission.
+    std::string_view attr = T(g_.Field(p, g_.f_attribute));
+    TSNode call = ts_node_parent(p);
+    bool called = g_.Kind(call) == N::kCall && ts_node_eq(g_.Field(call, g_.f_function), p);
+    return called || (attr != "fit" && attr != "train" && attr != "tune");
+  };
+  // Text is read from this file's source: an object another module made is kept.
+  if (o.call.tree != root_.tree) return true;
+  if (o.var.empty()) {
+    // `Estimator(...)` as a statement of its own is dropped as soon as it is made.
+    return g_.Kind(ts_node_parent(o.call)) != N::kExpressionStatement && !attribute_use(o.call);
+  }
+  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(o.call.tree));
+  bool handed_on = false;
+  for (bool more = true; more && !handed_on;) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    if (g_.Kind(x) == N::kIdentifier && T(x) == o.var) {
+      TSNode p = ts_node_parent(x);
+      N pk = g_.Kind(p);
+      bool binding = (pk == N::kAssignment && ts_node_eq(g_.Field(p, g_.f_left), x)) ||
+                     (pk == N::kKeywordArgument && ts_node_eq(g_.Field(p, g_.f_name), x)) ||
+                     (pk == N::kAttribute && ts_node_eq(g_.Field(p, g_.f_attribute), x));
+      if (!binding && !attribute_use(x)) handed_on = true;
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        more = false;
+        break;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&c);
+  return handed_on;
+}
+
 void Analyzer::Emit() {
   // The endpoint names deploys use: by text when known, by value identity when not.
   auto note_name = [&](const std::optional<Ev>& e) {
@@ -1099,7 +1145,7 @@ void Analyzer::Emit() {
     switch (o.kind) {
       case ObjKind::kEstimator:
         // An estimator only tuned is reported as the tuning job.
-        if (!o.tuned || o.fit_directly) {
+        if ((!o.tuned || o.fit_directly) && Submitted(o)) {
           EmitTraining(o, WorkloadKind::kTrainingJob, ClassLabel(o.cls, "estimator"), o.var, o.call, o.fits);
         }
         break;
@@ -1112,7 +1158,7 @@ void Analyzer::Emit() {
             break;
           }
         }
-        if (!o.tuned || !o.fits.empty()) {
+        if ((!o.tuned || !o.fits.empty()) && Submitted(o)) {
           EmitTraining(o, WorkloadKind::kTrainingJob, o.cls, o.var, o.call, o.fits);
         }
         break;

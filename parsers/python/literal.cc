@@ -166,6 +166,12 @@ std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name
     auto it = module.slot_of.find(text);
     if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size()) return {};
     VId v = module.env[it->second];
+    // sagemaker.core `Endpoint.create(...)`: the same class gets it back by name.
+    if (store_.Kind(v) == VK::kQual &&
+        (V(v).text == "sagemaker.core.resources.Endpoint" || V(v).text.ends_with("sagemaker_core.resources.Endpoint") ||
+         V(v).text == "sagemaker_core.main.resources.Endpoint")) {
+      return std::string(text) + ".get(endpoint_name=\"" + name + "\").delete()";
+    }
     if (store_.Kind(v) != VK::kObject || objects_[V(v).ref].kind != ObjKind::kClient) return {};
   } else if (g_.Kind(receiver) != N::kAttribute || !text.ends_with(".sagemaker_client") ||
              !std::all_of(text.begin(), text.end(), [](char c) { return IdentChar(c) || c == '.'; })) {
