@@ -706,17 +706,18 @@ void Analyzer::EmitPredictor(int id) {
 // decorator or constructor configures it (SDK defaults where it does not).
 void Analyzer::EmitRemote(const Object& o) {
   const Args& a = o.args;
-  Workload w = Base(WorkloadKind::kTrainingJob, o.call, o.cls == "@remote" ? "@remote function" : o.cls, o.var);
+  Workload w = Base(WorkloadKind::kTrainingJob, o.call, o.cls.starts_with("@") ? o.cls + " function" : o.cls, o.var);
+  std::string defaults = (o.cls == "@step" ? "@step" : "@remote") + std::string(" default");
   w.complete = !a.unknown_spread;
   auto type = Arg(a, {"instance_type"});
   w.instance_type = type ? ToVal(type) : Val::Unknown(w.range, "the SageMaker configuration file's default");
   auto count = Arg(a, {"instance_count"});
-  w.instance_count = count ? ToVal(count) : Val::Known("1", w.range, "@remote default");
+  w.instance_count = count ? ToVal(count) : Val::Known("1", w.range, defaults);
   w.volume_gb = ToVal(Arg(a, {"volume_size"}));
   w.spot = ToVal(Arg(a, {"use_spot_instances"}));
   w.max_wait_seconds = ToVal(Arg(a, {"max_wait_time_in_seconds"}));
   auto run = Arg(a, {"max_runtime_in_seconds"});
-  w.max_run_seconds = run ? ToVal(run) : Val::Known("86400", w.range, "@remote default");
+  w.max_run_seconds = run ? ToVal(run) : Val::Known("86400", w.range, defaults);
   w.keep_alive_seconds = ToVal(Arg(a, {"keep_alive_period_in_seconds"}));
   w.image = ToVal(Arg(a, {"image_uri"}));
   // A CheckpointLocation argument of a call: where the job checkpoints (its path may be unknown).

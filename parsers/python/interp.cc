@@ -453,7 +453,7 @@ bool Analyzer::Exec(TSNode n) {
         } else if (x.kind == VK::kQual && IsRemoteDecorator(x.text)) {
           Object o;
           o.kind = ObjKind::kRemote;
-          o.cls = "@remote";
+          o.cls = x.text.ends_with(".step") ? "@step" : "@remote";
           remote = NewObject(std::move(o), e);
         }
       }

@@ -268,8 +268,12 @@ bool IsRelevantName(std::string_view name) {
 
 bool IsEstimatorClassName(std::string_view cls) { return EstimatorClasses().count(cls) > 0; }
 
+// `@remote` (sagemaker.remote_function) and the pipeline's `@step`
+// (sagemaker.workflow.function_step, SDK v3 sagemaker.mlops.workflow.function_step):
+// each runs the function as a training job configured at the decorator.
 bool IsRemoteDecorator(std::string_view q) {
-  return IsSageMaker(q) && q.ends_with(".remote") && q.find("remote_function") != std::string_view::npos;
+  return IsSageMaker(q) && ((q.ends_with(".remote") && q.find("remote_function") != std::string_view::npos) ||
+                            (q.ends_with(".function_step.step")));
 }
 
 std::string Analyzer::MadeBy(TSNode call) const {
@@ -634,9 +638,9 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
       o.attached = true;
       return ObjectValue(NewObject(std::move(o), call));
     }
-    if (cls == "RemoteExecutor" || (cls == "remote" && IsRemoteDecorator(q))) {
+    if (cls == "RemoteExecutor" || ((cls == "remote" || cls == "step") && IsRemoteDecorator(q))) {
       o.kind = ObjKind::kRemote;
-      o.cls = cls == "remote" ? "@remote" : cls;
+      o.cls = cls == "RemoteExecutor" ? cls : "@" + cls;
       return ObjectValue(NewObject(std::move(o), call));
     }
     if (IsPredictorClass(cls)) {

@@ -376,3 +376,10 @@ TEST_CASE("only a submitted estimator or trainer is a job", "[python][notebook]"
   CHECK(labels == std::set<std::string>{"PyTorch estimator 'submitted'", "PyTorch estimator 'handed'",
                                         "HyperparameterTuner 'tuner'", "estimator 'est'"});
 }
+
+TEST_CASE("a pipeline's steps are jobs: @step functions, step_args and estimator steps", "[python]") {
+  ScanResult r = ScanPaths({"fixtures/parsers/python/pipeline"});
+  std::string findings;
+  for (const Finding& f : r.findings) findings += Line(f) + "\n";
+  CHECK(CompareGolden("tests/golden/python/pipeline.findings", findings) == "");
+}
