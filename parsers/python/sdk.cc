@@ -1034,7 +1034,13 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     default:
       break;
   }
-  // A receiver we cannot resolve.
+  // A receiver we cannot resolve. Where the file made endpoints through
+  // sagemaker.core, `x.delete()` (a loop over globals(), say) may delete one.
+  if (method == "delete" && std::any_of(client_calls_.begin(), client_calls_.end(),
+                                        [](const ClientCall& c) { return c.api == "Endpoint.create"; })) {
+    RecordDelete(kUnknown, call);
+    return kUnknown;
+  }
   if (method != "delete_endpoint" && LooksLikeCleanup(method)) {
     RecordDelete(kUnknown, call);
     return kUnknown;
