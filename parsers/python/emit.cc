@@ -1092,10 +1092,8 @@ bool Analyzer::Submitted(const Object& o) const {
     // `Estimator(...)` as a statement of its own is dropped as soon as it is made.
     return g_.Kind(ts_node_parent(o.call)) != N::kExpressionStatement && !attribute_use(o.call);
   }
-  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(o.call.tree));
   bool handed_on = false;
-  for (bool more = true; more && !handed_on;) {
-    TSNode x = ts_tree_cursor_current_node(&c);
+  WalkTree(ts_tree_root_node(o.call.tree), [&](TSNode x) {
     if (g_.Kind(x) == N::kIdentifier && T(x) == o.var) {
       TSNode p = ts_node_parent(x);
       N pk = g_.Kind(p);
@@ -1104,15 +1102,8 @@ bool Analyzer::Submitted(const Object& o) const {
                      (pk == N::kAttribute && ts_node_eq(g_.Field(p, g_.f_attribute), x));
       if (!binding && !attribute_use(x)) handed_on = true;
     }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) {
-        more = false;
-        break;
-      }
-    }
-  }
-  ts_tree_cursor_delete(&c);
+    return !handed_on;
+  });
   return handed_on;
 }
 

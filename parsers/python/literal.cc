@@ -65,10 +65,8 @@ TSNode Analyzer::ConstantLiteral(TSNode read) const {
   if (!constants_) {
     constants_.emplace();
     auto& table = *constants_;
-    TSTreeCursor cur = ts_tree_cursor_new(root_);
     size_t seen = 0;
-    for (bool more = true; more;) {
-      TSNode n = ts_tree_cursor_current_node(&cur);
+    WalkTree(root_, [&](TSNode n) {
       N k = g_.Kind(n);
       if (k == N::kIdentifier && ++seen < 2'000'000) {
         TSNode parent = ts_node_parent(n);
@@ -86,15 +84,8 @@ TSNode Analyzer::ConstantLiteral(TSNode read) const {
           c.literal = right;
         }
       }
-      if (ts_tree_cursor_goto_first_child(&cur)) continue;
-      while (!ts_tree_cursor_goto_next_sibling(&cur)) {
-        if (!ts_tree_cursor_goto_parent(&cur)) {
-          more = false;
-          break;
-        }
-      }
-    }
-    ts_tree_cursor_delete(&cur);
+      return true;
+    });
   }
   std::string_view name = T(read);
   auto it = constants_->find(name);
