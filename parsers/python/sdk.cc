@@ -1090,6 +1090,10 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
     case ObjKind::kModelTrainer:
     case ObjKind::kModel:
     case ObjKind::kModelBuilder: {
+      // SDK v3's fluent configuration (`trainer.with_tensorboard_output_config(...)`) returns the object.
+      if (method.starts_with("with_") && (kind == ObjKind::kModelTrainer || kind == ObjKind::kModelBuilder)) {
+        return ObjectValue(id);
+      }
       if (method == "fit" || method == "tune" || method == "train") {
         if (kind == ObjKind::kModel || kind == ObjKind::kModelBuilder || expect_failure_ > 0) return store_.None();
         objects_[id].fits.push_back(args);

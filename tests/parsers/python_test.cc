@@ -374,7 +374,8 @@ TEST_CASE("only a submitted estimator or trainer is a job", "[python][notebook]"
   std::set<std::string> labels;
   for (const Workload& w : r.workloads) labels.insert(w.label);
   CHECK(labels == std::set<std::string>{"PyTorch estimator 'submitted'", "PyTorch estimator 'handed'",
-                                        "HyperparameterTuner 'tuner'", "estimator 'est'"});
+                                        "HyperparameterTuner 'tuner'", "estimator 'est'",
+                                        "ModelTrainer created by ModelTrainer()"});
 }
 
 TEST_CASE("a pipeline's steps are jobs: @step functions, step_args and estimator steps", "[python]") {
