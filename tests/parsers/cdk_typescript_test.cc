@@ -676,3 +676,40 @@ new B(app, 'B1', { roleArn: 'arn:r', volumeSizeInGb: 10 });
   CHECK(app.constructs[2].file == 2);
   CHECK(app.files[2].root_path == "lib/b.js");
 }
+
+TEST_CASE("cdk ts: a name the branches of an unknown condition leave different is unknown after them",
+          "[cdk][typescript]") {
+  // Not the last branch's value: `autoscale` false would drop the scalable target and
+  // report a variant that may well be scaled (a false SM211).
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
+const app = new cdk.App();
+const stack = new cdk.Stack(app, 'S');
+const raw = app.node.tryGetContext('settings');
+let autoscale = true;
+let count = 2;
+let family = 'ml.m5';
+if (typeof raw === 'object') {
+  count = 3;
+} else {
+  autoscale = false;
+  count = 2;
+}
+const cfg = new sagemaker.CfnEndpointConfig(stack, 'Cfg', { productionVariants: [
+  { variantName: 'AllTraffic', modelName: 'm', instanceType: `${family}.xlarge`, initialInstanceCount: count }] });
+if (autoscale) {
+  new appscaling.CfnScalableTarget(stack, 'T', { maxCapacity: 4, minCapacity: 1,
+    resourceId: 'endpoint/e/variant/AllTraffic', roleArn: 'arn:aws:iam::1:role/r',
+    scalableDimension: 'sagemaker:variant:DesiredInstanceCount', serviceNamespace: 'sagemaker' });
+}
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 2);
+  CHECK(app.constructs[1].id == "T");
+  // `family`, assigned in neither branch, keeps its value; `count` differs by path.
+  CHECK(Show(app.constructs[0].props) ==
+        "{productionVariants: [{variantName: 'AllTraffic', modelName: 'm', instanceType: 'ml.m5.xlarge', "
+        "initialInstanceCount: ?}]}");
+}

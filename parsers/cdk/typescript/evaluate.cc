@@ -54,6 +54,22 @@ constexpr size_t kMaxString = 2u << 20;  // a computed string longer than this i
 constexpr int kMaxNodeDepth = 64;
 constexpr long kMaxNodes = 20'000;
 
+// Past this many names in scope, an `if` on an unknown condition runs its
+// branches one after the other without comparing them (the last assignment wins).
+constexpr size_t kMaxMergedNames = 4096;
+
+// Two values the same: the same scalar, or the same object, construct, function.
+bool SameBinding(const Value& a, const Value& b, int depth = 0) {
+  if (a.k != b.k || a.text != b.text || a.index != b.index || a.obj != b.obj || a.fn != b.fn || a.cls != b.cls ||
+      a.node != b.node || a.path != b.path || a.items.size() != b.items.size() || depth > 8) {
+    return false;
+  }
+  for (size_t i = 0; i < a.items.size(); ++i) {
+    if (!SameBinding(a.items[i], b.items[i], depth + 1)) return false;
+  }
+  return a.k != Value::K::kUnknown;
+}
+
 // The named children of `n`, read once with a cursor: ts_node_named_child(n, i)
 // walks the siblings before i, so indexing them in a loop is quadratic in the
 // node's width (a 160 KB run of unclosed object literals).
@@ -491,12 +507,42 @@ class Evaluator {
       } else if (truth == 0) {
         if (!ts_node_is_null(other)) Exec(other, scope);
       } else {
-        // Both branches run; a `return` in one does not end the other.
+        // Both branches run, each from the names as they were before the `if`; a
+        // `return` in one does not end the other. A name the two paths leave
+        // different is unknown after it: neither branch's value is the app's.
+        std::vector<Scope*> chain;
+        size_t names = 0;
+        for (Scope* sc = scope.get(); sc; sc = sc->parent.get()) {
+          chain.push_back(sc);
+          names += sc->vars.size();
+        }
+        bool merge = names <= kMaxMergedNames;
+        std::vector<std::map<std::string, Value>> before, after_then;
+        if (merge) {
+          for (Scope* sc : chain) before.push_back(sc->vars);
+        }
         Exec(ts::Field(s, "consequence"), scope);
         bool first = frame_->returned;
         frame_->returned = false;
+        if (merge) {
+          for (size_t i = 0; i < chain.size(); ++i) {
+            after_then.push_back(chain[i]->vars);
+            chain[i]->vars = before[i];
+          }
+        }
         if (!ts_node_is_null(other)) Exec(other, scope);
         frame_->returned = first && frame_->returned;
+        if (merge) {
+          for (size_t i = 0; i < chain.size(); ++i) {
+            for (auto& [name, v] : chain[i]->vars) {
+              auto it = after_then[i].find(name);
+              if (it == after_then[i].end() || !SameBinding(it->second, v)) v = Unknown(v.pos, v.file);
+            }
+            for (auto& [name, v] : after_then[i]) {
+              if (!chain[i]->vars.count(name)) chain[i]->vars[name] = Unknown(v.pos, v.file);
+            }
+          }
+        }
       }
     } else if (type == "for_in_statement") {
       ForIn(s, scope);
