@@ -64,8 +64,9 @@ enum class ObjKind : uint8_t {
   kPredictor,  // deploy() result, or Predictor(name) attached to an endpoint
   kClient,     // boto3 client
   kBotoSession,
-  kSession,  // sagemaker.Session / LocalSession
-  kRemote,   // a @remote function or a RemoteExecutor: a training job per call
+  kSession,   // sagemaker.Session / LocalSession
+  kRemote,    // a @remote function or a RemoteExecutor: a training job per call
+  kResource,  // a sagemaker.core resource (EndpointConfig.create(...), TrainingJob.get(...)): `cls` names it
 };
 
 struct Object {
@@ -104,6 +105,7 @@ struct ClientCall {
   Order order;
   TSNode via{};  // as Object::via
   std::string helper;
+  std::string api;  // what the code calls when it is not a boto3 client: "TrainingJob.create"
 };
 
 // An endpoint delete seen in the file (SM213).
@@ -467,10 +469,15 @@ class Analyzer {
   VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
   VId Attribute(VId object, std::string_view name, TSNode node);
   VId Helper(const std::string& cls, Args& args);
+  // sagemaker.core resources: `Resource.create(...)` sends the boto3 request of that
+  // name (recorded as a client call), `Resource.get(...)` names an existing one.
+  VId CoreResourceCall(const std::string& q, TSNode call, Args& args);
+  VId CoreRequestValue(VId v, int depth);
   int NewObject(Object o, TSNode call);
   VId ObjectValue(int obj);
   bool IsLocalValue(VId v) const;
   bool ExpectsFailure(TSNode with_item_value);
+  bool TryExpectsFailure(TSNode try_body);  // the body ends by failing a test
   void RecordDelete(VId target, TSNode call);
   // A delete of `target` (a predictor, an endpoint name) through `call`.
   Delete MakeDelete(VId target, TSNode call);
@@ -513,6 +520,7 @@ class Analyzer {
   // A workload of `kind` at `call`, labelled `what 'name'`, or — when the code
   // names nothing (`name` empty) — `what created by <the call>`.
   Workload Base(WorkloadKind kind, TSNode call, const std::string& what, const std::string& name) const;
+  bool Submitted(const Object& o) const;  // a training object that runs a job (or may)
   void EmitTraining(const Object& settings_from, WorkloadKind kind, const std::string& what, const std::string& name,
                     TSNode range_call, const std::vector<Args>& fits);
   void EstimatorSettings(const Object& o, Workload& w);

@@ -706,17 +706,18 @@ void Analyzer::EmitPredictor(int id) {
 // decorator or constructor configures it (SDK defaults where it does not).
 void Analyzer::EmitRemote(const Object& o) {
   const Args& a = o.args;
-  Workload w = Base(WorkloadKind::kTrainingJob, o.call, o.cls == "@remote" ? "@remote function" : o.cls, o.var);
+  Workload w = Base(WorkloadKind::kTrainingJob, o.call, o.cls.starts_with("@") ? o.cls + " function" : o.cls, o.var);
+  std::string defaults = (o.cls == "@step" ? "@step" : "@remote") + std::string(" default");
   w.complete = !a.unknown_spread;
   auto type = Arg(a, {"instance_type"});
   w.instance_type = type ? ToVal(type) : Val::Unknown(w.range, "the SageMaker configuration file's default");
   auto count = Arg(a, {"instance_count"});
-  w.instance_count = count ? ToVal(count) : Val::Known("1", w.range, "@remote default");
+  w.instance_count = count ? ToVal(count) : Val::Known("1", w.range, defaults);
   w.volume_gb = ToVal(Arg(a, {"volume_size"}));
   w.spot = ToVal(Arg(a, {"use_spot_instances"}));
   w.max_wait_seconds = ToVal(Arg(a, {"max_wait_time_in_seconds"}));
   auto run = Arg(a, {"max_runtime_in_seconds"});
-  w.max_run_seconds = run ? ToVal(run) : Val::Known("86400", w.range, "@remote default");
+  w.max_run_seconds = run ? ToVal(run) : Val::Known("86400", w.range, defaults);
   w.keep_alive_seconds = ToVal(Arg(a, {"keep_alive_period_in_seconds"}));
   w.image = ToVal(Arg(a, {"image_uri"}));
   // A CheckpointLocation argument of a call: where the job checkpoints (its path may be unknown).
@@ -898,7 +899,7 @@ void Analyzer::EmitClientCalls() {
     const ClientCall& c = client_calls_[i];
     const cfn::Node& req = requests[i];
     auto request_name = [&](const char* key) { return RequestName(c.args, key, value(req.Get(key))); };
-    std::string label = "boto3 " + c.method;
+    std::string label = c.api.empty() ? "boto3 " + c.method : c.api;
     std::vector<Workload> made;
     if (c.service == "sagemaker") {
       aws::RequestKind kind = c.method == "create_training_job"                 ? aws::RequestKind::kTraining
@@ -1069,6 +1070,43 @@ void Analyzer::EmitClientCalls() {
 
 // ---- all workloads ---------------------------------------------------------------
 
+// A training job exists where it is submitted (rules/SM401.md, docs/python.md): an
+// estimator or trainer with no fit()/train() we saw is still one when the code hands
+// it on — an argument, a return value, an element, anything but an attribute read —
+// since what receives it may submit it. One whose every use is `x.attr` (its
+// `.train()` commented out, or only where the call is expected to fail) is none.
+bool Analyzer::Submitted(const Object& o) const {
+  if (!o.fits.empty() || o.tuned || ts_node_is_null(o.call)) return true;
+  auto attribute_use = [&](TSNode x) {
+    TSNode p = ts_node_parent(x);
+    if (g_.Kind(p) != N::kAttribute || !ts_node_eq(g_.Field(p, g_.f_object), x)) return false;
+    // `est.fit` handed over uncalled (`run(est.fit)`) is a submission.
+    std::string_view attr = T(g_.Field(p, g_.f_attribute));
+    TSNode call = ts_node_parent(p);
+    bool called = g_.Kind(call) == N::kCall && ts_node_eq(g_.Field(call, g_.f_function), p);
+    return called || (attr != "fit" && attr != "train" && attr != "tune");
+  };
+  // Text is read from this file's source: an object another module made is kept.
+  if (o.call.tree != root_.tree) return true;
+  if (o.var.empty()) {
+    // `Estimator(...)` as a statement of its own is dropped as soon as it is made.
+    return g_.Kind(ts_node_parent(o.call)) != N::kExpressionStatement && !attribute_use(o.call);
+  }
+  bool handed_on = false;
+  WalkTree(ts_tree_root_node(o.call.tree), [&](TSNode x) {
+    if (g_.Kind(x) == N::kIdentifier && T(x) == o.var) {
+      TSNode p = ts_node_parent(x);
+      N pk = g_.Kind(p);
+      bool binding = (pk == N::kAssignment && ts_node_eq(g_.Field(p, g_.f_left), x)) ||
+                     (pk == N::kKeywordArgument && ts_node_eq(g_.Field(p, g_.f_name), x)) ||
+                     (pk == N::kAttribute && ts_node_eq(g_.Field(p, g_.f_attribute), x));
+      if (!binding && !attribute_use(x)) handed_on = true;
+    }
+    return !handed_on;
+  });
+  return handed_on;
+}
+
 void Analyzer::Emit() {
   // The endpoint names deploys use: by text when known, by value identity when not.
   auto note_name = [&](const std::optional<Ev>& e) {
@@ -1099,7 +1137,7 @@ void Analyzer::Emit() {
     switch (o.kind) {
       case ObjKind::kEstimator:
         // An estimator only tuned is reported as the tuning job.
-        if (!o.tuned || o.fit_directly) {
+        if ((!o.tuned || o.fit_directly) && Submitted(o)) {
           EmitTraining(o, WorkloadKind::kTrainingJob, ClassLabel(o.cls, "estimator"), o.var, o.call, o.fits);
         }
         break;
@@ -1112,7 +1150,7 @@ void Analyzer::Emit() {
             break;
           }
         }
-        if (!o.tuned || !o.fits.empty()) {
+        if ((!o.tuned || !o.fits.empty()) && Submitted(o)) {
           EmitTraining(o, WorkloadKind::kTrainingJob, o.cls, o.var, o.call, o.fits);
         }
         break;

@@ -132,6 +132,24 @@ struct Grammar {
 
 const Grammar& PythonGrammar();
 
+// Every node under `root` in document order, through a tree cursor (no
+// recursion, however deep the tree); stops when `visit` returns false.
+template <class Visit>
+void WalkTree(TSNode root, Visit&& visit) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  for (bool more = true; more;) {
+    if (!visit(ts_tree_cursor_current_node(&c))) break;
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        more = false;
+        break;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&c);
+}
+
 }  // namespace sagelint::py
 
 #endif  // SAGELINT_PARSERS_PYTHON_GRAMMAR_H_

@@ -453,7 +453,7 @@ bool Analyzer::Exec(TSNode n) {
         } else if (x.kind == VK::kQual && IsRemoteDecorator(x.text)) {
           Object o;
           o.kind = ObjKind::kRemote;
-          o.cls = "@remote";
+          o.cls = x.text.ends_with(".step") ? "@step" : "@remote";
           remote = NewObject(std::move(o), e);
         }
       }
@@ -823,6 +823,25 @@ void Analyzer::FinishLoop(const std::vector<VId>& before, const std::vector<uint
   }
 }
 
+bool Analyzer::TryExpectsFailure(TSNode body) {
+  if (ts_node_is_null(body)) return false;
+  TSNode last{};
+  for (TSNode c : Kids(body)) {
+    if (g_.Kind(c) != N::kComment) last = c;
+  }
+  if (ts_node_is_null(last)) return false;
+  std::string_view text = T(last);
+  switch (g_.Kind(last)) {
+    case N::kRaiseStatement:
+      return text.starts_with("raise AssertionError");
+    case N::kExpressionStatement:
+      return text.starts_with("pytest.fail(") || text.starts_with("self.fail(");
+    default:
+      // `assert False` (tree-sitter's assert_statement is not a kind of its own here).
+      return text == "assert False" || text.starts_with("assert False,");
+  }
+}
+
 bool Analyzer::ExecTry(TSNode n) {
   if (literal_) {  // past the budget: every clause runs once, in order
     ExecBlockImpl(g_.Field(n, g_.f_body));
@@ -838,7 +857,12 @@ bool Analyzer::ExecTry(TSNode n) {
     return true;
   }
   std::vector<VId> before = scope_->env;
+  // A try body that ends by failing the test (`raise AssertionError(...)`,
+  // `assert False`, `pytest.fail(...)`) expects the calls before it to raise.
+  int failing = TryExpectsFailure(g_.Field(n, g_.f_body)) ? 1 : 0;
+  expect_failure_ += failing;
   bool through = ExecBlockImpl(g_.Field(n, g_.f_body));
+  expect_failure_ -= failing;
   std::vector<std::vector<VId>> envs;
   std::vector<std::string> conds;
   TSNode finally_clause{};

@@ -65,10 +65,8 @@ TSNode Analyzer::ConstantLiteral(TSNode read) const {
   if (!constants_) {
     constants_.emplace();
     auto& table = *constants_;
-    TSTreeCursor cur = ts_tree_cursor_new(root_);
     size_t seen = 0;
-    for (bool more = true; more;) {
-      TSNode n = ts_tree_cursor_current_node(&cur);
+    WalkTree(root_, [&](TSNode n) {
       N k = g_.Kind(n);
       if (k == N::kIdentifier && ++seen < 2'000'000) {
         TSNode parent = ts_node_parent(n);
@@ -86,15 +84,8 @@ TSNode Analyzer::ConstantLiteral(TSNode read) const {
           c.literal = right;
         }
       }
-      if (ts_tree_cursor_goto_first_child(&cur)) continue;
-      while (!ts_tree_cursor_goto_next_sibling(&cur)) {
-        if (!ts_tree_cursor_goto_parent(&cur)) {
-          more = false;
-          break;
-        }
-      }
-    }
-    ts_tree_cursor_delete(&cur);
+      return true;
+    });
   }
   std::string_view name = T(read);
   auto it = constants_->find(name);
@@ -166,6 +157,12 @@ std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name
     auto it = module.slot_of.find(text);
     if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size()) return {};
     VId v = module.env[it->second];
+    // sagemaker.core `Endpoint.create(...)`: the same class gets it back by name.
+    if (store_.Kind(v) == VK::kQual &&
+        (V(v).text == "sagemaker.core.resources.Endpoint" || V(v).text.ends_with("sagemaker_core.resources.Endpoint") ||
+         V(v).text == "sagemaker_core.main.resources.Endpoint")) {
+      return std::string(text) + ".get(endpoint_name=\"" + name + "\").delete()";
+    }
     if (store_.Kind(v) != VK::kObject || objects_[V(v).ref].kind != ObjKind::kClient) return {};
   } else if (g_.Kind(receiver) != N::kAttribute || !text.ends_with(".sagemaker_client") ||
              !std::all_of(text.begin(), text.end(), [](char c) { return IdentChar(c) || c == '.'; })) {

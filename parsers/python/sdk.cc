@@ -162,6 +162,54 @@ const Names& SageMakerCreateMethods() {
   return k;
 }
 
+// The sagemaker_core package (`sagemaker_core.resources`, `sagemaker_core.main.shapes`)
+// became SDK v3's `sagemaker.core`: one library under two names.
+std::string CoreModuleName(const std::string& q) {
+  for (std::string_view old : {"sagemaker_core.main.", "sagemaker_core."}) {
+    if (q.rfind(old, 0) == 0) return "sagemaker.core." + q.substr(old.size());
+  }
+  return q;
+}
+
+// The boto3 request a sagemaker.core resource's create() sends, by resource.
+const char* CoreCreateMethod(std::string_view resource) {
+  static const std::pair<std::string_view, const char*> k[] = {
+      {"TrainingJob", "create_training_job"},
+      {"HyperParameterTuningJob", "create_hyper_parameter_tuning_job"},
+      {"ProcessingJob", "create_processing_job"},
+      {"TransformJob", "create_transform_job"},
+      {"NotebookInstance", "create_notebook_instance"},
+      {"NotebookInstanceLifecycleConfig", "create_notebook_instance_lifecycle_config"},
+      {"EndpointConfig", "create_endpoint_config"},
+      {"Endpoint", "create_endpoint"},
+      {"Model", "create_model"},
+  };
+  for (const auto& [name, method] : k) {
+    if (name == resource) return method;
+  }
+  return nullptr;
+}
+
+// A sagemaker.core shape or create() keyword as the boto3 request spells it:
+// `volume_size_in_gb` -> `VolumeSizeInGB`, `s3_uri` -> `S3Uri`, `max_payload_in_mb` -> `MaxPayloadInMB`.
+std::string CorePascal(std::string_view snake) {
+  std::string out;
+  size_t start = 0;
+  while (start <= snake.size()) {
+    size_t end = snake.find('_', start);
+    if (end == std::string_view::npos) end = snake.size();
+    std::string_view word = snake.substr(start, end - start);
+    if (word == "gb" || word == "mb") {
+      for (char c : word) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    } else if (!word.empty()) {
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(word[0])));
+      out += word.substr(1);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 // Names without which a piece of code cannot create, use or delete a SageMaker
@@ -220,8 +268,12 @@ bool IsRelevantName(std::string_view name) {
 
 bool IsEstimatorClassName(std::string_view cls) { return EstimatorClasses().count(cls) > 0; }
 
+// `@remote` (sagemaker.remote_function) and the pipeline's `@step`
+// (sagemaker.workflow.function_step, SDK v3 sagemaker.mlops.workflow.function_step):
+// each runs the function as a training job configured at the decorator.
 bool IsRemoteDecorator(std::string_view q) {
-  return IsSageMaker(q) && q.ends_with(".remote") && q.find("remote_function") != std::string_view::npos;
+  return IsSageMaker(q) && ((q.ends_with(".remote") && q.find("remote_function") != std::string_view::npos) ||
+                            (q.ends_with(".function_step.step")));
 }
 
 std::string Analyzer::MadeBy(TSNode call) const {
@@ -448,6 +500,92 @@ VId Analyzer::Helper(const std::string& cls, Args& args) {
   return store_.New(std::move(h));
 }
 
+// The name a sagemaker.core resource is known by: `model_name=` of Model.create(),
+// the first argument of TrainingJob.get().
+static std::optional<Ev> CoreResourceName(const Analyzer& a, const Object& o) {
+  std::string key = aws::SnakeCase(o.cls) + "_name";
+  return a.Arg(o.args, {key}, 0);
+}
+
+VId Analyzer::CoreRequestValue(VId v, int depth) {
+  const Value& x = V(v);
+  if (depth > 12) return kUnknown;
+  switch (x.kind) {
+    case VK::kObject: {
+      // A resource passed where the request takes its name (`model_name=model`).
+      const Object& o = objects_[x.ref];
+      if (o.kind != ObjKind::kResource && !(o.kind == ObjKind::kPredictor && o.cls == "Endpoint")) return v;
+      auto name = CoreResourceName(*this, o);
+      return name ? name->v : kUnknown;
+    }
+    case VK::kHelper:
+    case VK::kDict: {
+      Value d;
+      d.kind = VK::kDict;
+      d.complete = x.complete;
+      for (const Entry& e : x.entries) {
+        // Hyperparameters and environment variables are the user's own keys.
+        bool data = e.key == "hyper_parameters" || e.key == "environment" || e.key == "HyperParameters" ||
+                    e.key == "Environment";
+        std::string key = PascalCase(e.key) ? e.key : CorePascal(e.key);
+        d.entries.push_back({key, {data ? e.value.v : CoreRequestValue(e.value.v, depth + 1), e.value.at}});
+      }
+      return store_.New(std::move(d));
+    }
+    case VK::kList: {
+      Value l;
+      l.kind = VK::kList;
+      l.complete = x.complete;
+      for (const Ev& e : x.items) l.items.push_back({CoreRequestValue(e.v, depth + 1), e.at});
+      return store_.New(std::move(l));
+    }
+    case VK::kOneOf: {
+      std::vector<Alt> alts;
+      for (const Alt& alt : x.alts)
+        alts.push_back({alt.cond, {CoreRequestValue(alt.value.v, depth + 1), alt.value.at}});
+      return store_.OneOf(std::move(alts));
+    }
+    default:
+      return v;
+  }
+}
+
+VId Analyzer::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
+  constexpr std::string_view kResources = "sagemaker.core.resources.";
+  constexpr std::string_view kShapes = "sagemaker.core.shapes.";
+  bool shapes = q.rfind(kShapes, 0) == 0;
+  if (!shapes && q.rfind(kResources, 0) != 0) return kUnbound;
+  std::string_view rest = std::string_view(q).substr(shapes ? kShapes.size() : kResources.size());
+  size_t dot = rest.find('.');
+  std::string cls(rest.substr(0, dot));
+  if (!PascalCase(cls)) return kUnbound;
+  // A shape (`ResourceConfig(instance_type=...)`, also imported from the resources
+  // module): its fields, as the request will carry them.
+  if (dot == std::string_view::npos) return Helper(cls, args);
+  std::string_view method = rest.substr(dot + 1);
+  const char* api = CoreCreateMethod(cls);
+  if (shapes || !api) return kUnbound;
+  Object o;
+  o.cls = cls;
+  o.args = args;
+  o.kind = cls == "Endpoint" ? ObjKind::kPredictor : ObjKind::kResource;
+  o.attached = true;  // an endpoint object names its endpoint; a deploy is the create_endpoint request
+  if (method == "get" && cls != "Endpoint") return ObjectValue(NewObject(std::move(o), call));
+  if (method != "create") return kUnbound;  // Endpoint.get / get_all: the SDK's own (below)
+  if (expect_failure_ == 0 && std::string_view(api) != "create_model") {
+    Args request;
+    request.call = args.call;
+    request.unknown_spread = args.unknown_spread || !args.positional.empty();
+    for (const auto& [key, ev] : args.keywords) {
+      if (key == "session" || key == "region") continue;
+      request.keywords.emplace_back(PascalCase(key) ? key : CorePascal(key), Ev{CoreRequestValue(ev.v, 0), ev.at});
+    }
+    client_calls_.push_back(
+        {api, "sagemaker", std::move(request), order_, inline_call_, MadeBy(call), cls + ".create"});
+  }
+  return ObjectValue(NewObject(std::move(o), call));
+}
+
 VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
   VId r = kUnknown;
   for (Library* lib : libraries_) {
@@ -456,7 +594,9 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
   return kUnknown;
 }
 
-VId Analyzer::SdkCall(const std::string& q, TSNode call, Args& args) {
+VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
+  const std::string q = CoreModuleName(written);
+  if (VId r = CoreResourceCall(q, call, args); r != kUnbound) return r;
   if (IsSageMaker(q)) {
     std::string cls = Last(q);
     std::string owner = Last(q, 1);
@@ -498,9 +638,9 @@ VId Analyzer::SdkCall(const std::string& q, TSNode call, Args& args) {
       o.attached = true;
       return ObjectValue(NewObject(std::move(o), call));
     }
-    if (cls == "RemoteExecutor" || (cls == "remote" && IsRemoteDecorator(q))) {
+    if (cls == "RemoteExecutor" || ((cls == "remote" || cls == "step") && IsRemoteDecorator(q))) {
       o.kind = ObjKind::kRemote;
-      o.cls = cls == "remote" ? "@remote" : cls;
+      o.cls = cls == "RemoteExecutor" ? cls : "@" + cls;
       return ObjectValue(NewObject(std::move(o), call));
     }
     if (IsPredictorClass(cls)) {
@@ -894,7 +1034,13 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     default:
       break;
   }
-  // A receiver we cannot resolve.
+  // A receiver we cannot resolve. Where the file made endpoints through
+  // sagemaker.core, `x.delete()` (a loop over globals(), say) may delete one.
+  if (method == "delete" && std::any_of(client_calls_.begin(), client_calls_.end(),
+                                        [](const ClientCall& c) { return c.api == "Endpoint.create"; })) {
+    RecordDelete(kUnknown, call);
+    return kUnknown;
+  }
   if (method != "delete_endpoint" && LooksLikeCleanup(method)) {
     RecordDelete(kUnknown, call);
     return kUnknown;
@@ -932,12 +1078,22 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
   };
   // The object whose model a deploy / transformer / create_model uses.
   int model_source = kind == ObjKind::kTuner ? objects_[id].source : id;
+  // A sagemaker.core resource's name (`endpoint_config.get_name()`).
+  if (method == "get_name" &&
+      (kind == ObjKind::kResource || (kind == ObjKind::kPredictor && objects_[id].cls == "Endpoint"))) {
+    auto name = CoreResourceName(*this, objects_[id]);
+    return name ? name->v : kUnknown;
+  }
   switch (kind) {
     case ObjKind::kEstimator:
     case ObjKind::kTuner:
     case ObjKind::kModelTrainer:
     case ObjKind::kModel:
     case ObjKind::kModelBuilder: {
+      // SDK v3's fluent configuration (`trainer.with_tensorboard_output_config(...)`) returns the object.
+      if (method.starts_with("with_") && (kind == ObjKind::kModelTrainer || kind == ObjKind::kModelBuilder)) {
+        return ObjectValue(id);
+      }
       if (method == "fit" || method == "tune" || method == "train") {
         if (kind == ObjKind::kModel || kind == ObjKind::kModelBuilder || expect_failure_ > 0) return store_.None();
         objects_[id].fits.push_back(args);
@@ -1097,6 +1253,10 @@ VId Analyzer::SdkAttribute(VId object, std::string_view name) {
         return store_.New(std::move(v));
       }
       return kUnknown;
+    }
+    if (kind == ObjKind::kResource && name == aws::SnakeCase(objects_[id].cls) + "_name") {
+      auto n = CoreResourceName(*this, objects_[id]);
+      return n ? n->v : kUnknown;
     }
     if (kind == ObjKind::kSession && (name == "sagemaker_client" || name == "boto_session")) {
       auto& cache = name == "sagemaker_client" ? session_clients_ : session_boto_;

@@ -424,6 +424,31 @@ TEST_CASE("cdk ts: hostile apps are bounded", "[cdk][typescript]") {
     CHECK(Show(*app.constructs[0].props.Get("roleArn")) == "?");
     CHECK(app.constructs[0].props.Get("tags")->items.size() <= 20'001);
   }
+  SECTION("160 KB of unclosed object literals: a parse error, read in one pass") {
+    // Each statement of a block is visited once (a tree cursor, not an index per
+    // child): this file took 15 s to 2 min when every child was found by index.
+    TempDir dir;
+    std::string text = "import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';\nconst T = ";
+    for (int i = 0; i < 40000; ++i) text += "{a: ";
+    dir.Write("bin/app.ts", text + "\n");
+    cdk::App app = Evaluate(dir);
+    REQUIRE(app.errors.size() == 1);
+    CHECK(app.errors[0].second.pos.line == 1);  // where tree-sitter's recovery starts
+    CHECK(app.constructs.empty());
+  }
+  SECTION("hoisting is a step of the file's budget") {
+    // Each call of f hoists its 1000 statements before running them: with
+    // hoisting counted, 200 calls spend the 500 000 steps; without, they fit.
+    TempDir dir;
+    std::string text = "function f() {";
+    for (int i = 0; i < 1000; ++i) text += "0;";
+    text += "}\n";
+    for (int i = 0; i < 200; ++i) text += "f();\n";
+    dir.Write("bin/app.ts", text);
+    cdk::App app = Evaluate(dir);
+    REQUIRE(app.budgets.size() == 1);
+    CHECK(app.budgets[0].second.message == "CDK app evaluation stopped after 500000 steps");
+  }
   SECTION("a loop over a huge array runs once with an unknown item") {
     TempDir dir;
     dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
@@ -650,4 +675,41 @@ new B(app, 'B1', { roleArn: 'arn:r', volumeSizeInGb: 10 });
   CHECK(Show(app.constructs[2].props) == "{instanceType: 'ml.t3.medium', roleArn: 'arn:r', volumeSizeInGb: 10}");
   CHECK(app.constructs[2].file == 2);
   CHECK(app.files[2].root_path == "lib/b.js");
+}
+
+TEST_CASE("cdk ts: a name the branches of an unknown condition leave different is unknown after them",
+          "[cdk][typescript]") {
+  // Not the last branch's value: `autoscale` false would drop the scalable target and
+  // report a variant that may well be scaled (a false SM211).
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
+const app = new cdk.App();
+const stack = new cdk.Stack(app, 'S');
+const raw = app.node.tryGetContext('settings');
+let autoscale = true;
+let count = 2;
+let family = 'ml.m5';
+if (typeof raw === 'object') {
+  count = 3;
+} else {
+  autoscale = false;
+  count = 2;
+}
+const cfg = new sagemaker.CfnEndpointConfig(stack, 'Cfg', { productionVariants: [
+  { variantName: 'AllTraffic', modelName: 'm', instanceType: `${family}.xlarge`, initialInstanceCount: count }] });
+if (autoscale) {
+  new appscaling.CfnScalableTarget(stack, 'T', { maxCapacity: 4, minCapacity: 1,
+    resourceId: 'endpoint/e/variant/AllTraffic', roleArn: 'arn:aws:iam::1:role/r',
+    scalableDimension: 'sagemaker:variant:DesiredInstanceCount', serviceNamespace: 'sagemaker' });
+}
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 2);
+  CHECK(app.constructs[1].id == "T");
+  // `family`, assigned in neither branch, keeps its value; `count` differs by path.
+  CHECK(Show(app.constructs[0].props) ==
+        "{productionVariants: [{variantName: 'AllTraffic', modelName: 'm', instanceType: 'ml.m5.xlarge', "
+        "initialInstanceCount: ?}]}");
 }

@@ -96,14 +96,15 @@ TEST_CASE("A one-line call in a one-string source is edited inside that string",
                                    "\"from sagemaker.pytorch import PyTorch\\nest = PyTorch(entry_point=\\\"t.py\\\", "
                                    "instance_type=\\\"ml.p3.2xlarge\\\", use_spot_instances=True)\\nest.fit()\\n\"")));
   // A multi-line call in a one-string source: the new line is a `\n` in that string.
-  std::string multi = Notebook(CodeCell(
-      "a", "\"from sagemaker.pytorch import PyTorch\\nest = PyTorch(\\n    instance_type='ml.p3.2xlarge',\\n)\\n\""));
+  std::string multi = Notebook(CodeCell("a",
+                                        "\"from sagemaker.pytorch import PyTorch\\nest = PyTorch(\\n    "
+                                        "instance_type='ml.p3.2xlarge',\\n)\\nest.fit()\\n\""));
   FileResult m = Nb(multi);
   CHECK(Edit(multi,
              Change(FixChange::Op::kInsert, First(m, WorkloadKind::kTrainingJob).range, "max_wait_seconds", "86400")) ==
         Notebook(CodeCell("a",
                           "\"from sagemaker.pytorch import PyTorch\\nest = PyTorch(\\n    "
-                          "instance_type='ml.p3.2xlarge',\\n    max_wait=86400,\\n)\\n\"")));
+                          "instance_type='ml.p3.2xlarge',\\n    max_wait=86400,\\n)\\nest.fit()\\n\"")));
 }
 
 TEST_CASE("An argument alone on its line is removed with its array element", "[notebook][fix][edit]") {

@@ -170,6 +170,7 @@ TEST_CASE("nested and self-referencing constants stay linear, and the per-file b
   }
   path += "[\"instance_type\"]";
   src += "deep = Estimator(image_uri=\"img\", role=\"r\", instance_count=1, instance_type=" + path + ")\n";
+  src += "deep.fit()\n";
   src +=
       "boto3.client(\"sagemaker\").create_training_job(TrainingJobName=\"big\", HyperParameters=a22, "
       "ResourceConfig={\"InstanceType\": \"ml.m5.xlarge\", \"InstanceCount\": 1})\n";
@@ -179,14 +180,14 @@ TEST_CASE("nested and self-referencing constants stay linear, and the per-file b
     src += "s" + std::to_string(i) + " = s" + std::to_string(i - 1) + " + s" + std::to_string(i - 1) + "\n";
   }
   for (int i = 0; i < 50; ++i) {
-    src += "Estimator(image_uri=s40, role=\"r\", instance_count=1, instance_type=\"ml.m5.large\")\n";
+    src += "Estimator(image_uri=s40, role=\"r\", instance_count=1, instance_type=\"ml.m5.large\").fit()\n";
   }
   // Lists that double the same way.
   src += "l0 = [\"ml.m5.large\"]\n";
   for (int i = 1; i <= 40; ++i) {
     src += "l" + std::to_string(i) + " = l" + std::to_string(i - 1) + " + l" + std::to_string(i - 1) + "\n";
   }
-  src += "Estimator(image_uri=\"img\", role=\"r\", instance_count=1, instance_type=l40[0])\n";
+  src += "Estimator(image_uri=\"img\", role=\"r\", instance_count=1, instance_type=l40[0]).fit()\n";
 
   for (const bool notebook : {false, true}) {
     FileResult r;
@@ -282,6 +283,7 @@ TEST_CASE("a file that outgrows the evaluation budget says where (SM007) and its
   lines.push_back("est.fit(\"s3://ml-data/train/\")");
   // Past the stop only literals count: a constant set before it may have changed since.
   lines.push_back("late = Estimator(image_uri=\"img\", role=\"r\", instance_count=1, instance_type=itype)");
+  lines.push_back("late.fit()");
   std::string src;
   for (const std::string& l : lines) src += l + "\n";
   for (const bool notebook : {false, true}) {
@@ -343,4 +345,42 @@ TEST_CASE("a notebook cell Python rejects is read alone: only it is lost, and on
   REQUIRE(r.workloads.size() == 1);
   CHECK(r.workloads[0].instance_type.text == "ml.m5.xlarge");
   CHECK(r.workloads[0].deleted.text == "false");
+}
+
+TEST_CASE("sagemaker.core resources send the requests they name: every rule reads them", "[python][notebook]") {
+  // TrainingJob.create, ProcessingJob.create, TransformJob.create, EndpointConfig.create with
+  // ProductionVariant shapes, Endpoint.create, Model.create; SDK v3 and the sagemaker_core
+  // package; endpoint.delete() and Endpoint.get(...).delete() for SM213 (cleaned/).
+  ScanResult r = ScanPaths({"fixtures/parsers/python/core"});
+  std::string findings;
+  for (const Finding& f : r.findings) findings += Line(f) + "\n";
+  CHECK(CompareGolden("tests/golden/python/core.findings", findings) == "");
+  std::string workloads;
+  for (const Workload& w : r.workloads)
+    workloads +=
+        w.path + ":" + std::to_string(w.range.begin.line) + " " + w.label +
+        (w.kind == WorkloadKind::kEndpointVariant ? " deleted=" + (w.deleted.known() ? w.deleted.text : "?") : "") +
+        "\n";
+  CHECK(CompareGolden("tests/golden/python/core.workloads", workloads) == "");
+}
+
+TEST_CASE("only a submitted estimator or trainer is a job", "[python][notebook]") {
+  // Never fit (train() commented out), only in a try that fails the test when the call
+  // returns, dropped as made: no job. Fit, tuned, handed on or returned: a job.
+  ScanResult r = ScanPaths({"fixtures/parsers/python/submitted"});
+  std::string findings;
+  for (const Finding& f : r.findings) findings += Line(f) + "\n";
+  CHECK(CompareGolden("tests/golden/python/submitted.findings", findings) == "");
+  std::set<std::string> labels;
+  for (const Workload& w : r.workloads) labels.insert(w.label);
+  CHECK(labels == std::set<std::string>{"PyTorch estimator 'submitted'", "PyTorch estimator 'handed'",
+                                        "HyperparameterTuner 'tuner'", "estimator 'est'",
+                                        "ModelTrainer created by ModelTrainer()"});
+}
+
+TEST_CASE("a pipeline's steps are jobs: @step functions, step_args and estimator steps", "[python]") {
+  ScanResult r = ScanPaths({"fixtures/parsers/python/pipeline"});
+  std::string findings;
+  for (const Finding& f : r.findings) findings += Line(f) + "\n";
+  CHECK(CompareGolden("tests/golden/python/pipeline.findings", findings) == "");
 }

@@ -54,6 +54,38 @@ constexpr size_t kMaxString = 2u << 20;  // a computed string longer than this i
 constexpr int kMaxNodeDepth = 64;
 constexpr long kMaxNodes = 20'000;
 
+// Past this many names in scope, an `if` on an unknown condition runs its
+// branches one after the other without comparing them (the last assignment wins).
+constexpr size_t kMaxMergedNames = 4096;
+
+// Two values the same: the same scalar, or the same object, construct, function.
+bool SameBinding(const Value& a, const Value& b, int depth = 0) {
+  if (a.k != b.k || a.text != b.text || a.index != b.index || a.obj != b.obj || a.fn != b.fn || a.cls != b.cls ||
+      a.node != b.node || a.path != b.path || a.items.size() != b.items.size() || depth > 8) {
+    return false;
+  }
+  for (size_t i = 0; i < a.items.size(); ++i) {
+    if (!SameBinding(a.items[i], b.items[i], depth + 1)) return false;
+  }
+  return a.k != Value::K::kUnknown;
+}
+
+// The named children of `n`, read once with a cursor: ts_node_named_child(n, i)
+// walks the siblings before i, so indexing them in a loop is quadratic in the
+// node's width (a 160 KB run of unclosed object literals).
+std::vector<TSNode> NamedChildren(TSNode n) {
+  std::vector<TSNode> out;
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      TSNode x = ts_tree_cursor_current_node(&c);
+      if (ts_node_is_named(x)) out.push_back(x);
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+  return out;
+}
+
 struct File {
   std::string abs;  // canonical absolute path
   std::string text;
@@ -374,10 +406,10 @@ class Evaluator {
   // ---- statements --------------------------------------------------------
 
   // Function declarations and classes of a block, declared before it runs.
+  // Each statement looked at is a step of the file's budget.
   void Hoist(TSNode block, const std::shared_ptr<Scope>& scope) {
-    uint32_t count = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode s = ts_node_named_child(block, i);
+    for (TSNode s : NamedChildren(block)) {
+      if (!Step(s)) return;
       if (ts::Type(s) == "export_statement") {
         TSNode d = ts::Field(s, "declaration");
         if (ts_node_is_null(d)) continue;
@@ -395,8 +427,10 @@ class Evaluator {
   }
 
   void ExecStatements(TSNode block, const std::shared_ptr<Scope>& scope) {
-    uint32_t count = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < count && !frame_->returned && !Spent(); ++i) Exec(ts_node_named_child(block, i), scope);
+    for (TSNode s : NamedChildren(block)) {
+      if (frame_->returned || Spent()) return;
+      Exec(s, scope);
+    }
   }
 
   void Exec(TSNode s, const std::shared_ptr<Scope>& scope) {
@@ -417,9 +451,7 @@ class Evaluator {
       TSNode e = ts_node_named_child(s, 0);
       if (!ts_node_is_null(e)) Eval(e, scope);
     } else if (type == "lexical_declaration" || type == "variable_declaration") {
-      uint32_t count = ts_node_named_child_count(s);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode d = ts_node_named_child(s, i);
+      for (TSNode d : NamedChildren(s)) {
         if (ts::Type(d) != "variable_declarator") continue;
         TSNode value = ts::Field(d, "value");
         Value v;
@@ -441,10 +473,8 @@ class Evaluator {
       TSNode name = ts::Field(s, "name");
       TSNode body = ts::Field(s, "body");
       Value e = NewObject(false, ts::Start(s));
-      uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
       double next = 0;
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode m = ts_node_named_child(body, i);
+      for (TSNode m : ts_node_is_null(body) ? std::vector<TSNode>() : NamedChildren(body)) {
         bool assigned = ts::Type(m) == "enum_assignment";
         TSNode key = assigned ? ts::Field(m, "name") : m;
         if (ts::Type(key) == "comment") continue;
@@ -477,12 +507,42 @@ class Evaluator {
       } else if (truth == 0) {
         if (!ts_node_is_null(other)) Exec(other, scope);
       } else {
-        // Both branches run; a `return` in one does not end the other.
+        // Both branches run, each from the names as they were before the `if`; a
+        // `return` in one does not end the other. A name the two paths leave
+        // different is unknown after it: neither branch's value is the app's.
+        std::vector<Scope*> chain;
+        size_t names = 0;
+        for (Scope* sc = scope.get(); sc; sc = sc->parent.get()) {
+          chain.push_back(sc);
+          names += sc->vars.size();
+        }
+        bool merge = names <= kMaxMergedNames;
+        std::vector<std::map<std::string, Value>> before, after_then;
+        if (merge) {
+          for (Scope* sc : chain) before.push_back(sc->vars);
+        }
         Exec(ts::Field(s, "consequence"), scope);
         bool first = frame_->returned;
         frame_->returned = false;
+        if (merge) {
+          for (size_t i = 0; i < chain.size(); ++i) {
+            after_then.push_back(chain[i]->vars);
+            chain[i]->vars = before[i];
+          }
+        }
         if (!ts_node_is_null(other)) Exec(other, scope);
         frame_->returned = first && frame_->returned;
+        if (merge) {
+          for (size_t i = 0; i < chain.size(); ++i) {
+            for (auto& [name, v] : chain[i]->vars) {
+              auto it = after_then[i].find(name);
+              if (it == after_then[i].end() || !SameBinding(it->second, v)) v = Unknown(v.pos, v.file);
+            }
+            for (auto& [name, v] : after_then[i]) {
+              if (!chain[i]->vars.count(name)) chain[i]->vars[name] = Unknown(v.pos, v.file);
+            }
+          }
+        }
       }
     } else if (type == "for_in_statement") {
       ForIn(s, scope);
@@ -493,8 +553,7 @@ class Evaluator {
       TSNode init = ts::Field(s, "initializer");
       if (!ts_node_is_null(init) &&
           (ts::Type(init) == "lexical_declaration" || ts::Type(init) == "variable_declaration")) {
-        uint32_t count = ts_node_named_child_count(init);
-        for (uint32_t i = 0; i < count; ++i) Bind(ts::Field(ts_node_named_child(init, i), "name"), Unknown(), inner);
+        for (TSNode d : NamedChildren(init)) Bind(ts::Field(d, "name"), Unknown(), inner);
       }
       TSNode body = ts::Field(s, "body");
       ++open_loops_;
@@ -517,12 +576,8 @@ class Evaluator {
       frame_->returned = true;
     } else if (type == "switch_statement") {
       TSNode body = ts::Field(s, "body");
-      uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_named_child(body, i);
-        uint32_t n = ts_node_named_child_count(c);
-        for (uint32_t j = 0; j < n; ++j) {
-          TSNode st = ts_node_named_child(c, j);
+      for (TSNode c : NamedChildren(body)) {
+        for (TSNode st : NamedChildren(c)) {
           if (ts_node_is_named(st) && !ts_node_eq(st, ts::Field(c, "value"))) Exec(st, scope);
         }
       }
@@ -568,9 +623,7 @@ class Evaluator {
 
   void Import(TSNode s, const std::shared_ptr<Scope>& scope) {
     TSNode source = ts::Field(s, "source");
-    uint32_t count = ts_node_named_child_count(s);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(s, i);
+    for (TSNode c : NamedChildren(s)) {
       if (ts::Type(c) == "import_require_clause") {  // import x = require('y')
         TSNode name = ts_node_named_child(c, 0);
         TSNode src = ts::Field(c, "source");
@@ -581,12 +634,9 @@ class Evaluator {
     if (ts_node_is_null(source)) return;
     std::string spec = StringText(source, Src(frame_->file));
     Value mod = Require(spec, ts::Start(s));
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode clause = ts_node_named_child(s, i);
+    for (TSNode clause : NamedChildren(s)) {
       if (ts::Type(clause) != "import_clause") continue;
-      uint32_t n = ts_node_named_child_count(clause);
-      for (uint32_t j = 0; j < n; ++j) {
-        TSNode c = ts_node_named_child(clause, j);
+      for (TSNode c : NamedChildren(clause)) {
         std::string_view t = ts::Type(c);
         if (t == "identifier") {  // default import
           Value d = Member(mod, "default", false, ts::Start(c));
@@ -599,9 +649,7 @@ class Evaluator {
           TSNode id = ts_node_named_child(c, 0);
           if (!ts_node_is_null(id)) scope->vars[std::string(T(id))] = mod;
         } else if (t == "named_imports") {
-          uint32_t m = ts_node_named_child_count(c);
-          for (uint32_t k = 0; k < m; ++k) {
-            TSNode spec_node = ts_node_named_child(c, k);
+          for (TSNode spec_node : NamedChildren(c)) {
             if (ts::Type(spec_node) != "import_specifier") continue;
             TSNode name = ts::Field(spec_node, "name");
             TSNode alias = ts::Field(spec_node, "alias");
@@ -645,9 +693,8 @@ class Evaluator {
       Exec(decl, scope);
       std::string_view t = ts::Type(decl);
       if (t == "lexical_declaration" || t == "variable_declaration") {
-        uint32_t count = ts_node_named_child_count(decl);
-        for (uint32_t i = 0; i < count; ++i) {
-          TSNode name = ts::Field(ts_node_named_child(decl, i), "name");
+        for (TSNode d : NamedChildren(decl)) {
+          TSNode name = ts::Field(d, "name");
           if (!ts_node_is_null(name) && ts::Type(name) == "identifier") {
             std::string nm(T(name));
             if (Value* v = scope->Find(nm)) f.exports->Set(nm, *v);
@@ -673,16 +720,12 @@ class Evaluator {
     TSNode source = ts::Field(s, "source");
     Value from;
     if (!ts_node_is_null(source)) from = Require(StringText(source, Src(frame_->file)), ts::Start(s));
-    uint32_t count = ts_node_named_child_count(s);
     bool any_clause = false;
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(s, i);
+    for (TSNode c : NamedChildren(s)) {
       std::string_view t = ts::Type(c);
       if (t == "export_clause") {
         any_clause = true;
-        uint32_t n = ts_node_named_child_count(c);
-        for (uint32_t j = 0; j < n; ++j) {
-          TSNode sp = ts_node_named_child(c, j);
+        for (TSNode sp : NamedChildren(c)) {
           TSNode name = ts::Field(sp, "name");
           TSNode alias = ts::Field(sp, "alias");
           if (ts_node_is_null(name)) continue;
@@ -728,9 +771,7 @@ class Evaluator {
       Bind(ts::Field(pattern, "left"), x, scope);
     } else if (t == "object_pattern") {
       std::set<std::string> taken;
-      uint32_t count = ts_node_named_child_count(pattern);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode p = ts_node_named_child(pattern, i);
+      for (TSNode p : NamedChildren(pattern)) {
         std::string_view pt = ts::Type(p);
         if (pt == "shorthand_property_identifier_pattern") {
           std::string k(T(p));
@@ -764,14 +805,14 @@ class Evaluator {
         }
       }
     } else if (t == "array_pattern") {
-      uint32_t count = ts_node_named_child_count(pattern);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode p = ts_node_named_child(pattern, i);
+      size_t i = 0;
+      for (TSNode p : NamedChildren(pattern)) {
         if (ts::Type(p) == "rest_pattern") {
           Bind(ts_node_named_child(p, 0), Unknown(), scope);
+          ++i;
           continue;
         }
-        Bind(p, Member(v, std::to_string(i), true, ts::Start(p)), scope);
+        Bind(p, Member(v, std::to_string(i++), true, ts::Start(p)), scope);
       }
     } else if (t == "member_expression") {
       Assign(pattern, v, scope);
@@ -956,9 +997,7 @@ class Evaluator {
     if (t == "template_string") return Template(n, scope);
     if (t == "parenthesized_expression" || t == "as_expression" || t == "satisfies_expression" ||
         t == "non_null_expression" || t == "type_assertion") {
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : NamedChildren(n)) {
         if (ts::Type(c) != "type_arguments" && ts::Type(c) != "comment") return Eval(c, scope);
       }
       return Unknown(at, file);
@@ -1047,8 +1086,7 @@ class Evaluator {
     if (t == "await_expression") return Eval(ts_node_named_child(n, 0), scope);
     if (t == "sequence_expression") {
       Value last = Unknown(at, file);
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) last = Eval(ts_node_named_child(n, i), scope);
+      for (TSNode c : NamedChildren(n)) last = Eval(c, scope);
       return last;
     }
     return Unknown(at, file);
@@ -1097,9 +1135,7 @@ class Evaluator {
         }
       }
     };
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : NamedChildren(n)) {
       if (ts::Type(c) != "template_substitution") continue;
       flush(ts_node_start_byte(c));
       a = ts_node_end_byte(c);
@@ -1244,9 +1280,7 @@ class Evaluator {
 
   Value ObjectLiteral(TSNode n, const std::shared_ptr<Scope>& scope) {
     Value v = NewObject(false, ts::Start(n));
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : NamedChildren(n)) {
       std::string_view t = ts::Type(c);
       if (t == "pair") {
         TSNode key = ts::Field(c, "key");
@@ -1278,9 +1312,7 @@ class Evaluator {
 
   Value ArrayLiteral(TSNode n, const std::shared_ptr<Scope>& scope) {
     Value v = NewObject(true, ts::Start(n));
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : NamedChildren(n)) {
       if (ts::Type(c) == "comment") continue;
       if (ts::Type(c) == "spread_element") {
         Value s = Eval(ts_node_named_child(c, 0), scope);
@@ -1440,9 +1472,7 @@ class Evaluator {
   Value StaticMember(const std::shared_ptr<Class>& c, const std::string& name, SourcePos at) {
     if (ts_node_is_null(c->body)) return Unknown(at, frame_->file);
     std::string_view src = Src(c->file);
-    uint32_t count = ts_node_named_child_count(c->body);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode m = ts_node_named_child(c->body, i);
+    for (TSNode m : NamedChildren(c->body)) {
       TSNode nm = ts::Field(m, "name");
       if (ts_node_is_null(nm) || ts::Text(nm, src) != name || !ts::Text(m, src).starts_with("static")) continue;
       if (ts::Type(m) == "method_definition") return FunctionValue(m, c->file, c->scope);
@@ -1463,9 +1493,7 @@ class Evaluator {
   std::optional<TSNode> FindMethod(const std::shared_ptr<Class>& c, const std::string& name) {
     if (ts_node_is_null(c->body)) return std::nullopt;
     std::string_view src = Src(c->file);
-    uint32_t count = ts_node_named_child_count(c->body);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode m = ts_node_named_child(c->body, i);
+    for (TSNode m : NamedChildren(c->body)) {
       if (ts::Type(m) != "method_definition") continue;
       TSNode nm = ts::Field(m, "name");
       if (!ts_node_is_null(nm) && ts::Text(nm, src) == name && name != "constructor") return m;
@@ -1500,13 +1528,9 @@ class Evaluator {
     v.cls->base.k = K::kUndefined;
     TSNode name = ts::Field(n, "name");
     if (!ts_node_is_null(name)) v.cls->name = std::string(T(name));
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : NamedChildren(n)) {
       if (ts::Type(c) == "class_heritage") {
-        uint32_t m = ts_node_named_child_count(c);
-        for (uint32_t j = 0; j < m; ++j) {
-          TSNode e = ts_node_named_child(c, j);
+        for (TSNode e : NamedChildren(c)) {
           if (ts::Type(e) == "extends_clause") v.cls->base = Eval(ts::Field(e, "value"), scope);
         }
       } else if (ts::Type(c) == "extends_clause") {  // JavaScript form
@@ -1545,9 +1569,7 @@ class Evaluator {
       out.values.push_back(Eval(args, scope));
       return out;
     }
-    uint32_t count = ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(args, i);
+    for (TSNode c : NamedChildren(args)) {
       if (ts::Type(c) == "comment") continue;
       if (ts::Type(c) == "spread_element") {
         Value s = Eval(ts_node_named_child(c, 0), scope);
@@ -1714,9 +1736,7 @@ class Evaluator {
     scope->parent = cls->scope;
     // Field initializers, then the constructor (the base's first when there is none).
     std::optional<TSNode> ctor;
-    uint32_t count = ts_node_is_null(cls->body) ? 0 : ts_node_named_child_count(cls->body);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode m = ts_node_named_child(cls->body, i);
+    for (TSNode m : NamedChildren(cls->body)) {
       std::string_view t = ts::Type(m);
       if (t == "public_field_definition" || t == "field_definition") {
         TSNode name = ts::Field(m, "name");
@@ -1750,10 +1770,8 @@ class Evaluator {
       Bind(params, args.values.empty() ? Undefined() : args.values[0], scope);
       return;
     }
-    uint32_t count = ts_node_named_child_count(params);
     size_t k = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode p = ts_node_named_child(params, i);
+    for (TSNode p : NamedChildren(params)) {
       std::string_view t = ts::Type(p);
       if (t != "required_parameter" && t != "optional_parameter") {
         if (t == "identifier" || t == "assignment_pattern" || t == "object_pattern" || t == "array_pattern") {
