@@ -8,8 +8,8 @@
 
 #include "linter/base/strings.h"
 #include "linter/cost/prices.h"
-#include "linter/report/cost_line.h"
 #include "linter/model/rule.h"
+#include "linter/report/cost_line.h"
 #include "linter/report/emit.h"
 
 namespace sagelint {
@@ -34,6 +34,16 @@ const char* SeverityColor(Severity s) {
   return "0";
 }
 
+// A finding's first line, as text and concise print it: "path:line:col: severity[ID] message [fix]".
+void FindingLine(std::ostream& out, const Finding& f, const Style& st) {
+  out << st("1", Printable(f.path) + ":" + std::to_string(f.range.begin.line) + ":" +
+                     std::to_string(f.range.begin.column) + ":")
+      << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + Printable(f.rule) + "]")
+      << " " << Printable(f.message) << (f.fix ? " " + st("32", "[fix]") : std::string()) << "\n";
+}
+
+void Summary(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
+
 }  // namespace
 
 std::string CostLine(const CostEstimate& c) {
@@ -46,18 +56,6 @@ std::string CostLine(const CostEstimate& c) {
   if (c.monthly_savings_usd) s += "; the suggested change saves ≈ " + FormatUsd(*c.monthly_savings_usd) + "/month";
   return s;
 }
-
-// A finding's first line, as text and concise print it: "path:line:col: severity[ID] message [fix]".
-void FindingLine(std::ostream& out, const Finding& f, const Style& st) {
-  out << st("1", Printable(f.path) + ":" + std::to_string(f.range.begin.line) + ":" +
-                     std::to_string(f.range.begin.column) + ":")
-      << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + Printable(f.rule) + "]")
-      << " " << Printable(f.message) << (f.fix ? " " + st("32", "[fix]") : std::string()) << "\n";
-}
-
-void Summary(std::ostream& out, const ScanResult& scan, const EmitOptions& opts);
-
-}  // namespace
 
 void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
   Style st{opts.color};
