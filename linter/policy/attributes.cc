@@ -1,6 +1,7 @@
 #include "linter/policy/attributes.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "linter/cost/prices.h"
 #include "linter/model/catalog.h"

@@ -3,7 +3,7 @@
 #define SAGELINT_LINTER_REPORT_EMIT_H_
 
 #include <functional>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
