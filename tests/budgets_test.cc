@@ -1,7 +1,6 @@
 // Budgets on what a hostile input can make sagelint do: each ends in a
 // finding or an error that names the limit, never in silence, a hang or an
 // exhausted machine (issue: a hostile pull request cannot fill or hang the gate).
-#include <re2/re2.h>
 #include <sys/stat.h>
 
 #include <filesystem>
