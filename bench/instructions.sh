@@ -39,7 +39,7 @@ count() {
 }
 version=$(count "$work/version.out" --version)
 scan=$(count "$work/scan.out" scan "$name" --jobs 1 --format json --fail-on none)
-findings=$(grep -c '^    "rule": "SM' "$work/stdout" || true)
+findings=$(grep -c '^ *"rule": "SM' "$work/stdout" || true)
 millions() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 
 echo "binary:   $bin"
@@ -60,6 +60,7 @@ callgrind_annotate --inclusive=yes "$work/scan.out" 2>/dev/null |
       if ($0 ~ /PROGRAM TOTALS|below main|libc_start|ld-linux|main\.cc:main|RunCli/) next
       sub(/^[^ ]*\/(linter|parsers|rules)\//, "")  # the source path from the project root
       sub(/ \[[^]]*\]$/, "")                       # the object file
+      if (seen[$0]++) next                         # the same function through another path
       if (++shown > 15) exit
       printf "  %5.1f %%  %s\n", 100 * n / total, substr($0, 1, 120)
     }'
