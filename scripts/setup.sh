@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what sagelint needs and builds it into build/ (or $BUILD_DIR).
 #
-# Usage: scripts/setup.sh [--install-only | --check] [extra cmake -D options]
+# Usage: scripts/setup.sh [--install-only | --check] [--target NAME] [extra cmake -D options]
 #
 # Packages come from the system's package manager:
 #   apt-get (Debian, Ubuntu)  dnf (Fedora)  brew (macOS)
@@ -11,6 +11,8 @@
 # root and stops (exit 1). Only missing packages are installed.
 #
 #   BUILD_DIR, BUILD_TYPE       where and how to build (build/, RelWithDebInfo)
+#   --target NAME               build only that target and what it needs (e.g.
+#                               `sagelint`, without the tests); default: all
 #   SAGELINT_EXTRA_PACKAGES     more packages to install (same names on all three)
 #   SAGELINT_SKIP_INSTALL=1     do not look at packages at all, only build
 #   -DSAGELINT_TESTS=OFF        also skips Catch2, which only the tests need
@@ -22,13 +24,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-install_only=0 check_only=0
+install_only=0 check_only=0 target=()
 if [ "${1:-}" = "--install-only" ]; then
   install_only=1
   shift
 elif [ "${1:-}" = "--check" ]; then
   check_only=1
   shift
+fi
+if [ "${1:-}" = "--target" ]; then
+  [ -n "${2:-}" ] || { echo "setup: --target needs a target name (e.g. sagelint)" >&2; exit 2; }
+  target=(--target "$2")
+  shift 2
 fi
 tests=1
 for arg in "$@"; do
@@ -170,4 +177,4 @@ build="${BUILD_DIR:-build}"
 generator=()
 if command -v ninja >/dev/null 2>&1 && ! [ -f "$build/Makefile" ]; then generator=(-G Ninja); fi
 cmake -S . -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" "$@" >/dev/null
-cmake --build "$build" --parallel "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)"
+cmake --build "$build" --parallel "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" ${target[@]+"${target[@]}"}

@@ -188,3 +188,37 @@ TEST_CASE("tests include Catch2 only through tests/catch.h", "[architecture]") {
   INFO(report);
   CHECK(direct.empty());
 }
+
+// docs/maintaining.md, "Building and testing": a header includes nlohmann's
+// json.hpp, RE2 or yaml-cpp only where its own declarations need the whole
+// type; the others name them (<nlohmann/json_fwd.hpp>, forward declarations),
+// so a file compiles those libraries only if it uses them.
+TEST_CASE("headers include json.hpp, RE2 and yaml-cpp only where they need them", "[architecture]") {
+  const std::map<std::string, std::set<std::string>> allowed = {
+      {"nlohmann/json.hpp", {"tests/test_util.h"}},
+      {"re2/re2.h", {}},
+      {"yaml-cpp/yaml.h", {"linter/base/yaml_keys.h", "linter/cli/config.h"}},
+  };
+  std::vector<std::string> found;
+  int seen = 0;
+  for (const char* dir : {"linter", "parsers", "rules", "tests"}) {
+    for (const auto& e : fs::recursive_directory_iterator(SourcePath(dir))) {
+      if (!e.is_regular_file() || e.path().extension() != ".h") continue;
+      std::string rel = fs::relative(e.path(), SourcePath("")).generic_string();
+      ++seen;
+      std::istringstream in(ReadFileOrDie(e.path().string()));
+      std::string line;
+      while (std::getline(in, line)) {
+        for (const auto& [lib, headers] : allowed) {
+          if (line.rfind("#include <" + lib + ">", 0) == 0 && !headers.contains(rel))
+            found.push_back(rel + ": " + line);
+        }
+      }
+    }
+  }
+  REQUIRE(seen > 50);
+  std::string report;
+  for (const std::string& f : found) report += f + "\n";
+  INFO(report);
+  CHECK(found.empty());
+}

@@ -1,5 +1,7 @@
 #include "linter/cli/gate_config.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>

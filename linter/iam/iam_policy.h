@@ -5,7 +5,7 @@
 #ifndef SAGELINT_LINTER_IAM_IAM_POLICY_H_
 #define SAGELINT_LINTER_IAM_IAM_POLICY_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 
-#include "linter/base/embedded.h"
+#include "linter/model/catalog_tables.h"
 
 namespace sagelint {
 namespace {
@@ -22,12 +21,10 @@ struct Size {
 const std::vector<AcceleratorRow>& Rows() {
   static const auto* rows = [] {
     auto* v = new std::vector<AcceleratorRow>();
-    nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/accelerators.json"));
-    for (const auto& [type, r] : doc.at("types").items()) {
-      v->push_back(AcceleratorRow{type, r.at("accelerator").get<std::string>(), r.at("count").get<int>(),
-                                  r.at("memory_per_accelerator_gib").get<double>(), r.at("vcpu").get<int>(),
-                                  r.at("memory_gib").get<double>(), r.at("memory_basis").get<std::string>(),
-                                  r.at("source").get<std::string>()});
+    for (const catalog_tables::AcceleratorData& r : catalog_tables::Accelerators()) {
+      v->push_back(AcceleratorRow{std::string(r.instance_type), std::string(r.accelerator), r.count,
+                                  r.memory_per_accelerator_gib, r.vcpu, r.memory_gib, std::string(r.memory_basis),
+                                  std::string(r.source)});
     }
     std::sort(v->begin(), v->end(),
               [](const AcceleratorRow& a, const AcceleratorRow& b) { return a.instance_type < b.instance_type; });
@@ -44,11 +41,10 @@ struct Family {
 const std::map<std::string, Family, std::less<>>& Families() {
   static const auto* families = [] {
     auto* m = new std::map<std::string, Family, std::less<>>();
-    nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/instances.json"));
-    for (const auto& [name, f] : doc.at("families").items()) {
+    for (const catalog_tables::FamilyData& f : catalog_tables::Families()) {
       InstanceInfo info;
-      info.family = name;
-      std::string acc = f.value("accelerator", "none");
+      info.family = f.name;
+      std::string_view acc = f.accelerator;
       if (acc == "gpu")
         info.accelerator = Accelerator::kGpu;
       else if (acc == "inferentia")
@@ -59,27 +55,22 @@ const std::map<std::string, Family, std::less<>>& Families() {
         info.accelerator = Accelerator::kGaudi;
       else if (acc == "elastic_inference")
         info.accelerator = Accelerator::kElasticInference;
-      info.training_class = f.value("training_class", false);
-      info.inference_class = f.value("inference_class", false);
-      info.previous_generation = f.value("previous_generation", false);
-      if (f.contains("successor")) {
-        const auto& succ = f.at("successor");
-        if (succ.is_string()) {
-          info.successors.push_back(succ.get<std::string>());
-        } else {
-          for (const auto& s : succ) info.successors.push_back(s.get<std::string>());
-        }
+      info.training_class = f.training_class;
+      info.inference_class = f.inference_class;
+      info.previous_generation = f.previous_generation;
+      for (std::string_view rest = f.successors; !rest.empty();) {
+        size_t space = rest.find(' ');
+        info.successors.emplace_back(rest.substr(0, space));
+        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
       }
-      info.nvme = f.value("storage", "ebs") == "nvme";
-      Family& fam = (*m)[name];
+      info.nvme = f.storage == "nvme";
+      Family& fam = (*m)[std::string(f.name)];
       fam.info = std::move(info);
-      if (f.contains("sizes")) {
-        for (const auto& [size, z] : f.at("sizes").items()) {
-          Size& sz = fam.sizes[size];
-          sz.vcpu = z.at("vcpu").get<int>();
-          sz.memory_gib = z.at("memory_gib").get<double>();
-          if (z.contains("accelerators")) sz.accelerators = z.at("accelerators").get<int>();
-        }
+      for (const catalog_tables::SizeData& z : catalog_tables::Sizes(f)) {
+        Size& sz = fam.sizes[std::string(z.size)];
+        sz.vcpu = z.vcpu;
+        sz.memory_gib = z.memory_gib;
+        if (z.accelerators >= 0) sz.accelerators = z.accelerators;
       }
     }
     // Accelerated types: their sizes are the accelerator table's rows.
@@ -105,18 +96,17 @@ struct Offered {
   std::set<std::string, std::less<>> any;         // offered for some kind
 };
 
-constexpr std::array<std::string_view, 7> kOfferKeys = {
-    "notebook_instance", "training", "processing", "transform", "endpoint_variant", "studio_app", "hyperpod_cluster"};
+// The kinds of offered.json, in OfferKind order (as cmake/catalog-tables.cmake writes them).
+constexpr size_t kOfferKinds = 7;
 
 const Offered& OfferedData() {
   static const auto* offered = [] {
     auto* o = new Offered();
-    nlohmann::json doc = nlohmann::json::parse(Embedded("rules/data/offered.json"));
-    o->source = doc.at("source").get<std::string>();
-    for (size_t k = 0; k < kOfferKeys.size(); ++k) {
-      for (const auto& t : doc.at("kinds").at(std::string(kOfferKeys[k])).at("types")) {
-        o->types[k].push_back(t.get<std::string>());
-        o->any.insert(t.get<std::string>());
+    o->source = catalog_tables::OfferedSource();
+    for (size_t k = 0; k < kOfferKinds; ++k) {
+      for (std::string_view t : catalog_tables::OfferedTypes(k)) {
+        o->types[k].emplace_back(t);
+        o->any.emplace(t);
       }
       std::sort(o->types[k].begin(), o->types[k].end());
     }

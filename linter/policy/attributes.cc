@@ -1,6 +1,7 @@
 #include "linter/policy/attributes.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "linter/cost/prices.h"
 #include "linter/model/catalog.h"
@@ -73,6 +74,12 @@ AttrValue KnownBool(bool b, SourceRange r = {}) {
   a.boolean = b;
   a.text = b ? "true" : "false";
   a.range = r;
+  return a;
+}
+
+AttrValue UnknownValue() {
+  AttrValue a;
+  a.state = AttrValue::State::kUnknown;
   return a;
 }
 
@@ -206,13 +213,13 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
     bool maybe_managed = m.AnyUnknown();
     m.ForEach([&](const Val& v) { maybe_managed = maybe_managed || (v.known() && v.text == "ENABLED"); });
     AttrValue registered = FromVal(w.autoscaling, AttrType::kBool);
-    if (maybe_managed && registered.known() && !registered.boolean) return AttrValue{AttrValue::State::kUnknown};
+    if (maybe_managed && registered.known() && !registered.boolean) return UnknownValue();
     return registered;
   }
   if (name == "serverless") {
     if (w.kind != WorkloadKind::kEndpointVariant) return AttrValue{};
     if (w.serverless.present()) return FromVal(w.serverless, AttrType::kBool);
-    return w.complete ? KnownBool(false) : AttrValue{AttrValue::State::kUnknown};
+    return w.complete ? KnownBool(false) : UnknownValue();
   }
   if (name == "instance_groups") {
     AttrValue a;

@@ -3,7 +3,7 @@
 #ifndef SAGELINT_LINTER_POLICY_ATTRIBUTES_H_
 #define SAGELINT_LINTER_POLICY_ATTRIBUTES_H_
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>

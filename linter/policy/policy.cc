@@ -1,5 +1,8 @@
 #include "linter/policy/policy.h"
 
+#include <re2/re2.h>
+#include <yaml-cpp/yaml.h>
+
 #include <cmath>
 #include <filesystem>
 #include <set>

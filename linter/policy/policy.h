@@ -3,9 +3,6 @@
 #ifndef SAGELINT_LINTER_POLICY_POLICY_H_
 #define SAGELINT_LINTER_POLICY_POLICY_H_
 
-#include <re2/re2.h>
-#include <yaml-cpp/yaml.h>
-
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +13,15 @@
 #include "linter/model/model.h"
 #include "linter/policy/attributes.h"
 
+// Named here only; policy.cc includes RE2 and yaml-cpp, so the engine and CLI
+// files that include this header do not compile them.
+namespace re2 {
+class RE2;
+}  // namespace re2
+namespace YAML {
+class Node;
+}  // namespace YAML
+
 namespace sagelint {
 
 struct PolicyCondition {
@@ -24,7 +30,7 @@ struct PolicyCondition {
   std::vector<std::string> values;  // equals: one; in/not_in: several
   double number = 0;                // gt/ge/lt/le
   bool flag = false;                // exists
-  std::shared_ptr<RE2> regex;       // matches/not_matches
+  std::shared_ptr<re2::RE2> regex;  // matches/not_matches
 };
 
 struct Policy {

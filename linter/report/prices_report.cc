@@ -36,7 +36,7 @@ struct Stats {
 Stats Collect(const PriceTable& table) {
   Stats s;
   for (OfferKind k : kKinds) {
-    KindStats ks{k};
+    KindStats ks{k, 0, 0, 0, {}};
     PriceComponent c = ComponentFor(k);
     for (const std::string& t : OfferedTypes(k)) {
       ++ks.offered;

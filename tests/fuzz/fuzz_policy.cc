@@ -3,6 +3,8 @@
 // served from memory), compiled under the regular expressions' budget, then
 // matched against a workload of every kind. Any input is policies or a clear
 // error; no regular expression compiles past its limits.
+#include <re2/re2.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

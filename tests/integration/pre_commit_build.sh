@@ -120,8 +120,14 @@ for case in other badsum; do
 done
 echo "ok: a release of another commit or with a wrong checksum is refused; without a compiler the hook names what to install and runs no package manager"
 
-# 4. No release, the compiler present: a quiet build from source.
-export SAGELINT_RELEASE_URL="file://$work/no-release" SAGELINT_BUILD_CACHE="$work/cache-build"
+# 4. No release, the compiler present: a quiet build from source, in the hook's
+# default cache inside pre-commit's clone of the hook repository. That build
+# lies two levels under its sources as static_build's does under the source tree,
+# so where ccache is on (CTest's environment), it finds the same relative paths
+# under CCACHE_BASEDIR and hits.
+clone=$(cd "$(dirname "$(find "$PRE_COMMIT_HOME" -path '*/scripts/pre-commit-build.sh' | head -n 1)")/.." && pwd)
+export SAGELINT_RELEASE_URL="file://$work/no-release" SAGELINT_BUILD_CACHE="$clone/.build-pre-commit"
+export CCACHE_BASEDIR="$clone"
 start=$(date +%s)
 commit_blocked
 seconds=$(($(date +%s) - start))

@@ -111,3 +111,19 @@ env -i PATH="$dir" HOME="$work" BUILD_DIR="$work/build" SAGELINT_SKIP_INSTALL=1 
 expect_call "cmake -S . -B $work/build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DX=1"
 expect_call "cmake --build $work/build --parallel $(getconf _NPROCESSORS_ONLN)"
 echo "ok: SAGELINT_SKIP_INSTALL=1 only builds"
+
+# 7. --target NAME: only that target is built (scripts/demo.sh builds just `sagelint`).
+newcase target
+stub cmake
+rc=0
+env -i PATH="$dir" HOME="$work" BUILD_DIR="$work/build" SAGELINT_SKIP_INSTALL=1 /bin/bash "$src/scripts/setup.sh" \
+  --target sagelint -DX=1 > "$work/out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "exit $rc with --target sagelint"
+expect_call "cmake -S . -B $work/build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DX=1"
+expect_call "cmake --build $work/build --parallel $(getconf _NPROCESSORS_ONLN) --target sagelint"
+rc=0
+env -i PATH="$dir" HOME="$work" BUILD_DIR="$work/build" SAGELINT_SKIP_INSTALL=1 /bin/bash "$src/scripts/setup.sh" \
+  --target > "$work/out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "--target without a name: exit $rc, not 2"
+expect_out "setup: --target needs a target name (e.g. sagelint)"
+echo "ok: --target sagelint builds only that target"

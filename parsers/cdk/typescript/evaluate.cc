@@ -1993,7 +1993,9 @@ class Evaluator {
     };
     if (name == "toLowerCase" || name == "toUpperCase") {
       std::string t = s.text;
-      for (char& c : t) c = name == "toLowerCase" ? std::tolower(c) : std::toupper(c);
+      for (char& c : t)
+        c = name == "toLowerCase" ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
+                                  : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       return Str(t, at);
     }
     if (name == "trim") {
