@@ -147,7 +147,7 @@ TEST_CASE("a parse is bounded by its work, not by the clock: a stopped run parse
   CHECK(Findings(stopped, {"SM000"}) == Findings(free_run.out, {"SM000"}));
 }
 
-TEST_CASE("--fix never reads or writes through a link out of the scan root", "[issue45][fixes]") {
+TEST_CASE("fixes: --fix never reads or writes through a link out of the scan root", "[issue45][fixes]") {
   TempDir d;
   std::string victim = ReadFileOrDie(SourcePath("fixtures/fixes/SM103/before/template.yaml"));
   d.Write("outside/victim.yaml", victim);
@@ -165,7 +165,8 @@ TEST_CASE("--fix never reads or writes through a link out of the scan root", "[i
   CHECK(ReadFileOrDie(d.path() + "/repo/common/nb.yaml") != victim);
 }
 
-TEST_CASE("--fix leaves a file that changed since the plan, a read-only one and another user's", "[issue45][fixes]") {
+TEST_CASE("fixes: --fix leaves a file that changed since the plan, a read-only one and another user's",
+          "[issue45][fixes]") {
   TempDir d;
   std::string victim = ReadFileOrDie(SourcePath("fixtures/fixes/SM103/before/template.yaml"));
   d.Write("t.yaml", victim);
@@ -224,7 +225,7 @@ TEST_CASE("--fix leaves a file that changed since the plan, a read-only one and 
   CHECK(ReadFileOrDie(path).find("InstanceType: ml.t3.medium") != std::string::npos);
 }
 
-TEST_CASE("--diff shows control characters of names and lines as escapes", "[issue45][fixes]") {
+TEST_CASE("fixes: --diff shows control characters of names and lines as escapes", "[issue45][fixes]") {
   std::string diff = UnifiedDiff("a\x1b]0;x\x07.yaml", "k: \x1b[2Jold\r\n\tx\n", "k: \x1b[2Jnew\r\n\tx\n");
   CHECK(diff ==
         "--- a/a\\x1b]0;x\\x07.yaml\n+++ b/a\\x1b]0;x\\x07.yaml\n@@ -1,2 +1,2 @@\n-k: \\x1b[2Jold\r\n+k: "
