@@ -82,7 +82,7 @@ TEST_CASE("fixes: a literal's new text keeps its quotes and the rest of the file
   REQUIRE(findings[0].fix->edits.size() == 1);
   CHECK(findings[0].fix->edits[0].range.begin == SourcePos{5, 22});
   CHECK(findings[0].fix->edits[0].range.end == SourcePos{5, 34});
-  FixPlan plan = PlanFixes(findings, false);
+  FixPlan plan = PlanFixes(findings, false, FixRoots({dir.path()}));
   REQUIRE(plan.files.size() == 1);
   CHECK(plan.fixes == 1);
   std::string expected = kTemplate;
@@ -110,12 +110,12 @@ TEST_CASE("fixes: overlapping fixes wait for the next run, unsafe ones for --uns
                                    WithFix(path, Replace(5, 21, 35, "ml.m4.xlarge", "ml.m5.xlarge")),
                                    WithFix(path, Replace(6, 16, 48, "aws", "aws-cn"), Applicability::kUnsafe)};
   ResolveFixes(findings);
-  FixPlan safe = PlanFixes(findings, false);
+  FixPlan safe = PlanFixes(findings, false, FixRoots({dir.path()}));
   CHECK(safe.fixes == 2);  // the first, and the third: the same edit
   CHECK(safe.unsafe_skipped == 1);
   REQUIRE(safe.notes.size() == 1);
   CHECK(safe.notes[0].find("overlaps another fix") != std::string::npos);
-  FixPlan all = PlanFixes(findings, true);
+  FixPlan all = PlanFixes(findings, true, FixRoots({dir.path()}));
   CHECK(all.fixes == 3);
   REQUIRE(all.files.size() == 1);
   CHECK(all.files[0].after.find("arn:aws-cn:iam") != std::string::npos);
@@ -128,7 +128,7 @@ TEST_CASE("fixes: a file that would no longer parse is left as it is", "[fixes]"
   // The edit leaves a quoted scalar unterminated.
   std::vector<Finding> findings = {WithFix(path, Replace(5, 21, 35, "\"ml.m4.xlarge\"", "\"ml.m5.xlarge"))};
   ResolveFixes(findings);
-  FixPlan plan = PlanFixes(findings, false);
+  FixPlan plan = PlanFixes(findings, false, FixRoots({dir.path()}));
   CHECK(plan.files.empty());
   CHECK(plan.fixes == 0);
   REQUIRE(plan.notes.size() == 1);

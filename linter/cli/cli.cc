@@ -928,7 +928,7 @@ void PrintStatistics(const CliOptions& o, const ScanResult& result) {
 // exit status; --fix writes them and returns nothing, the caller then reports
 // what a new scan still finds.
 std::optional<int> ApplyFixes(const CliOptions& o, const ScanResult& result) {
-  FixPlan plan = PlanFixes(result.findings, o.unsafe_fixes);
+  FixPlan plan = PlanFixes(result.findings, o.unsafe_fixes, FixRoots(o.args));
   for (const std::string& note : plan.notes) std::cerr << "sagelint: note: " << Printable(note) << "\n";
   auto count = [](int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
   std::string more;
@@ -945,13 +945,22 @@ std::optional<int> ApplyFixes(const CliOptions& o, const ScanResult& result) {
     }
     return plan.fixes > 0 ? 1 : 0;
   }
+  // A file that changed since the plan, or may not be replaced, is left with a note.
+  int files = 0;
   for (const FileFix& f : plan.files) {
-    std::string error;
-    if (!WriteFileAtomic(f.path, f.after, &error)) throw UsageError{"cannot write " + f.path + ": " + error};
+    std::string why;
+    WriteOutcome written = WriteFix(f, &why);
+    if (written == WriteOutcome::kFailed) throw UsageError{"cannot write " + f.path + ": " + why};
+    if (written == WriteOutcome::kLeft) {
+      std::cerr << "sagelint: note: " << Printable(f.path + ": " + why) << "\n";
+      plan.fixes -= f.fixes;
+      continue;
+    }
+    ++files;
   }
   if (!o.quiet) {
     std::cerr << "sagelint: fixed " << count(plan.fixes, "finding", "findings") << " in "
-              << count(static_cast<int>(plan.files.size()), "file", "files") << more << "\n";
+              << count(files, "file", "files") << more << "\n";
   }
   return std::nullopt;
 }

@@ -1,36 +1,160 @@
 #include "linter/engine/fixes.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <utility>
 
 #include "linter/base/files.h"
+#include "linter/base/paths.h"
+#include "linter/base/strings.h"
 #include "linter/engine/front_ends.h"
 
 namespace sagelint {
 namespace {
 
-// The texts of the files fixes touch, each read once.
+namespace fs = std::filesystem;
+
+// A file descriptor closed when it goes out of scope.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  bool ok() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
+
+// The directory at the real path `dir`, opened one component at a time with
+// no link followed: what is opened is the directory that path names now.
+Fd OpenRealDir(const fs::path& dir) {
+  int at = ::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  for (const fs::path& part : dir.relative_path()) {
+    if (at < 0) break;
+    int next = ::openat(at, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    ::close(at);
+    at = next;
+  }
+  return Fd(at);
+}
+
+int64_t MtimeNs(const struct stat& st) {
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+}
+
+// Reads the file `name` of the directory `dir` (never through a link), capped,
+// with its identity, size and modification time as they were while it was read.
+bool ReadAt(int dir, const std::string& name, std::string* text, FileState* state, std::string* why) {
+  // O_NONBLOCK: a FIFO put in the file's place must not wait for a writer.
+  Fd fd(::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  struct stat st {};
+  if (!fd.ok() || ::fstat(fd.get(), &st) != 0) {
+    *why = errno == ELOOP ? "it is a symbolic link now" : std::strerror(errno);
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *why = "it is not a regular file";
+    return false;
+  }
+  if (static_cast<uint64_t>(st.st_size) > kMaxSourceBytes) {
+    *why = "it is larger than " + FormatCap(kMaxSourceBytes);
+    return false;
+  }
+  text->clear();
+  char buf[1 << 16];
+  for (ssize_t n; (n = ::read(fd.get(), buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 || text->size() + static_cast<size_t>(n) > kMaxSourceBytes) {
+      *why = n < 0 ? std::strerror(errno) : "it grew while it was read";
+      return false;
+    }
+    text->append(buf, static_cast<size_t>(n));
+  }
+  struct stat after {};
+  if (::fstat(fd.get(), &after) != 0 || after.st_size != st.st_size || MtimeNs(after) != MtimeNs(st) ||
+      static_cast<size_t>(st.st_size) != text->size()) {
+    *why = "it changed while it was read";
+    return false;
+  }
+  state->device = st.st_dev;
+  state->inode = st.st_ino;
+  state->size = st.st_size;
+  state->mtime_ns = MtimeNs(st);
+  return true;
+}
+
+// Reads a file a fix changes: every component of its path resolved first,
+// and only when that real path lies inside one of `roots`.
+bool ReadForFix(const std::string& path, const std::vector<std::string>& roots, std::string* text, FileState* state,
+                std::string* why) {
+  std::error_code ec;
+  fs::path real = fs::canonical(path, ec);
+  if (ec) {
+    *why = ec.message();
+    return false;
+  }
+  if (std::none_of(roots.begin(), roots.end(),
+                   [&](const std::string& r) { return PathBelow(real.string(), r).has_value(); })) {
+    *why = "its real path " + real.string() + " is outside the scan root";
+    return false;
+  }
+  Fd dir = OpenRealDir(real.parent_path());
+  if (!dir.ok()) {
+    *why = "a directory on its path changed while it was read";
+    return false;
+  }
+  state->real = real.string();
+  return ReadAt(dir.get(), real.filename().string(), text, state, why);
+}
+
+// The texts of the files fixes touch, each read once: as the scan names them,
+// or (with roots) only where a fix may write, with the state they were read in.
 class Texts {
  public:
-  explicit Texts(const FileSource& files) : files_(files) {}
+  // Reads through the scan's view of the files (unsaved editor buffers over the disk) ...
+  explicit Texts(const FileSource& files) : files_(&files) {}
+  // ... or, to write fixes, the disk by each file's real path inside `roots` (ReadForFix).
+  explicit Texts(const std::vector<std::string>* roots) : roots_(roots) {}
   const std::string* Get(const std::string& path) {
     auto it = texts_.find(path);
     if (it == texts_.end()) {
-      std::string text, why;
-      std::optional<std::string> read;
-      if (files_.Read(path, kMaxSourceBytes, &text, &why)) read = std::move(text);
-      it = texts_.emplace(path, std::move(read)).first;
+      Entry e;
+      std::string text;
+      bool ok = roots_ ? ReadForFix(path, *roots_, &text, &e.state, &e.why)
+                       : files_->Read(path, kMaxSourceBytes, &text, &e.why);
+      if (ok) e.text = std::move(text);
+      it = texts_.emplace(path, std::move(e)).first;
     }
-    return it->second ? &*it->second : nullptr;
+    return it->second.text ? &*it->second.text : nullptr;
   }
+  const FileState& State(const std::string& path) const { return texts_.at(path).state; }
+  // Why a file could not be read (after Get returned nullptr).
+  const std::string& Why(const std::string& path) const { return texts_.at(path).why; }
 
  private:
-  const FileSource& files_;
-  std::map<std::string, std::optional<std::string>> texts_;
+  struct Entry {
+    std::optional<std::string> text;
+    FileState state;
+    std::string why;
+  };
+  const FileSource* files_ = nullptr;
+  const std::vector<std::string>* roots_ = nullptr;
+  std::map<std::string, Entry> texts_;
 };
 
 // The front end that reads `path` with this content.
@@ -139,10 +263,19 @@ std::vector<int> EditScript(const std::vector<std::string_view>& a, const std::v
   return script;
 }
 
+// A line as the terminal may show it: its ending (\n or \r\n) and tabs as
+// they are, every other control character as an escape (Printable).
 void AppendLine(std::string& out, char mark, std::string_view line) {
   out += mark;
-  out += line;
-  if (line.empty() || line.back() != '\n') out += "\n\\ No newline at end of file\n";
+  std::string_view ending = line.ends_with("\r\n") ? "\r\n" : line.ends_with('\n') ? "\n" : "";
+  std::string_view text = line.substr(0, line.size() - ending.size());
+  for (size_t tab; (tab = text.find('\t')) != std::string_view::npos; text.remove_prefix(tab + 1)) {
+    out += Printable(text.substr(0, tab));
+    out += '\t';
+  }
+  out += Printable(text);
+  out += ending;
+  if (ending.empty()) out += "\n\\ No newline at end of file\n";
 }
 
 std::string Range(int start, int count) {
@@ -174,9 +307,10 @@ void ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
   }
 }
 
-FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe) {
+FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::vector<std::string>& roots) {
   FixPlan plan;
-  Texts texts(DiskFiles());
+  Texts texts(&roots);
+  std::set<std::string> unread;  // files a fix would change that cannot be read for it
   // Each file's edits, by the finding they fix; a fix whose edits overlap an
   // edit taken already (or a different one at the same place) waits.
   std::map<std::string, std::vector<PlannedEdit>> taken;
@@ -192,6 +326,9 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe) {
     bool ok = true;
     for (const FixEdit& e : f.fix->edits) {
       const std::string* text = texts.Get(e.path);
+      if (!text && unread.insert(e.path).second) {
+        plan.notes.push_back(e.path + ": left unchanged: " + texts.Why(e.path));
+      }
       std::optional<size_t> b = text ? OffsetOf(*text, e.range.begin) : std::nullopt;
       std::optional<size_t> en = text ? OffsetOf(*text, e.range.end) : std::nullopt;
       if (!b || !en || *en < *b) {
@@ -250,7 +387,7 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe) {
       for (const PlannedEdit& p : edits) applied[p.finding] = false;
       continue;
     }
-    FileFix file{path, *text, std::move(after), 0};
+    FileFix file{path, *text, std::move(after), 0, texts.State(path)};
     for (size_t i = 0; i < findings.size(); ++i) {
       if (!applied[i]) continue;
       for (const FixEdit& e : findings[i].fix->edits) {
@@ -266,12 +403,128 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe) {
   return plan;
 }
 
+std::vector<std::string> FixRoots(const std::vector<std::string>& named) {
+  std::error_code ec;
+  fs::path cwd = fs::canonical(fs::current_path(ec), ec);
+  // A directory that is its own real path: nothing on the way to it is a link.
+  auto real_dir = [](const fs::path& d) {
+    std::error_code e;
+    return fs::is_directory(d, e) && fs::canonical(d, e) == d;
+  };
+  std::vector<std::string> roots;
+  for (const std::string& p : named.empty() ? std::vector<std::string>{"."} : named) {
+    fs::path lexical = (cwd / p).lexically_normal();
+    if (!lexical.has_filename() && lexical.has_relative_path()) lexical = lexical.parent_path();  // "dir/"
+    std::optional<fs::path> plain, git;
+    for (fs::path d = lexical;; d = d.parent_path()) {
+      if (real_dir(d)) {
+        if (!plain) plain = d;
+        if (fs::exists(d / ".git", ec)) {
+          git = d;
+          break;
+        }
+      }
+      if (d == d.parent_path()) break;
+    }
+    if (git || plain) roots.push_back((git ? *git : *plain).string());
+  }
+  return roots;
+}
+
+namespace {
+
+// Whether the file `name` of `dir` is still what `file.before` was read from.
+bool Unchanged(int dir, const std::string& name, const FileFix& file) {
+  std::string text, why;
+  FileState now;
+  if (!ReadAt(dir, name, &text, &now, &why)) return false;
+  return now.device == file.read.device && now.inode == file.read.inode && now.size == file.read.size &&
+         now.mtime_ns == file.read.mtime_ns && text == file.before;
+}
+
+}  // namespace
+
+WriteOutcome WriteFix(const FileFix& file, std::string* why) {
+  std::error_code ec;
+  fs::path real = file.read.real;
+  if (real.empty() || fs::canonical(file.path, ec) != real) {
+    *why = "left unchanged: its path leads somewhere else now";
+    return WriteOutcome::kLeft;
+  }
+  std::string name = real.filename().string();
+  Fd dir = OpenRealDir(real.parent_path());
+  struct stat st {};
+  if (!dir.ok() || ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
+    *why = "left unchanged: it is not the regular file it was any more";
+    return WriteOutcome::kLeft;
+  }
+  // A write replaces the file with a new one: never another user's (it would
+  // change hands), never one its owner made read-only, never one of several names.
+  if (st.st_uid != ::geteuid()) {
+    *why = "left unchanged: it belongs to another user, and a fix never changes a file's owner";
+    return WriteOutcome::kLeft;
+  }
+  if ((st.st_mode & S_IWUSR) == 0) {
+    *why = "left unchanged: it is read-only";
+    return WriteOutcome::kLeft;
+  }
+  if (st.st_nlink > 1) {
+    *why = "left unchanged: it has " + std::to_string(st.st_nlink) + " hard links, which a rewrite would separate";
+    return WriteOutcome::kLeft;
+  }
+  if (!Unchanged(dir.get(), name, file)) {
+    *why = "left unchanged: it changed after the fixes were planned; run again";
+    return WriteOutcome::kLeft;
+  }
+  // The new text beside it, with the file's mode and group, then renamed over it.
+  std::string tmp;
+  int fd = -1;
+  for (int n = 0; fd < 0 && n < 100; ++n) {
+    tmp = "." + name + ".sagelint-" + std::to_string(::getpid()) + "-" + std::to_string(n);
+    fd = ::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) {
+    *why = std::strerror(errno);
+    return WriteOutcome::kFailed;
+  }
+  Fd out(fd);
+  auto fail = [&](WriteOutcome outcome, std::string reason) {
+    ::unlinkat(dir.get(), tmp.c_str(), 0);
+    *why = std::move(reason);
+    return outcome;
+  };
+  struct stat created {};
+  if (::fstat(out.get(), &created) != 0) return fail(WriteOutcome::kFailed, std::strerror(errno));
+  if (created.st_gid != st.st_gid && ::fchown(out.get(), static_cast<uid_t>(-1), st.st_gid) != 0) {
+    return fail(WriteOutcome::kLeft, "left unchanged: its group cannot be kept, and a fix never changes it");
+  }
+  if (::fchmod(out.get(), st.st_mode & 07777) != 0) return fail(WriteOutcome::kFailed, std::strerror(errno));
+  for (std::string_view rest = file.after; !rest.empty();) {
+    ssize_t n = ::write(out.get(), rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(WriteOutcome::kFailed, std::strerror(errno));
+    rest.remove_prefix(static_cast<size_t>(n));
+  }
+  if (::fsync(out.get()) != 0 && errno != EINVAL && errno != EROFS) {
+    return fail(WriteOutcome::kFailed, std::strerror(errno));
+  }
+  // Once more right before the rename: a change saved meanwhile is kept.
+  if (!Unchanged(dir.get(), name, file)) {
+    return fail(WriteOutcome::kLeft, "left unchanged: it changed while the fixes were written; run again");
+  }
+  if (::renameat(dir.get(), tmp.c_str(), dir.get(), name.c_str()) != 0) {
+    return fail(WriteOutcome::kFailed, std::strerror(errno));
+  }
+  return WriteOutcome::kWritten;
+}
+
 std::string UnifiedDiff(std::string_view path, std::string_view before, std::string_view after) {
   if (before == after) return {};
   std::vector<std::string_view> a = Lines(before), b = Lines(after);
   std::vector<int> script = EditScript(a, b);
   constexpr int kContext = 3;
-  std::string out = "--- a/" + std::string(path) + "\n+++ b/" + std::string(path) + "\n";
+  std::string out = "--- a/" + Printable(path) + "\n+++ b/" + Printable(path) + "\n";
   // Walk the script in hunks: a change and the kept lines around it.
   size_t i = 0;
   int ai = 0, bi = 0;  // positions in a and b at script[i]

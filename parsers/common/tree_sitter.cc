@@ -1,18 +1,29 @@
 #include "parsers/common/tree_sitter.h"
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 
 namespace sagelint::ts {
 namespace {
 
-struct Deadline {
-  std::chrono::steady_clock::time_point until;
+// tree-sitter calls the progress callback once per this many parse operations.
+constexpr long kOperationsPerCallback = 100;
+
+long ThreadCpuMilliseconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<long>(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
+}
+
+struct Budget {
+  long callbacks_left;
+  long cpu_until;
 };
 
-bool Expired(TSParseState* state) {
-  auto* d = static_cast<Deadline*>(state->payload);
-  return std::chrono::steady_clock::now() > d->until;
+bool Spent(TSParseState* state) {
+  auto* b = static_cast<Budget*>(state->payload);
+  // The clock is read every 16th time: it is a system call.
+  return --b->callbacks_left < 0 || (b->callbacks_left % 16 == 0 && ThreadCpuMilliseconds() > b->cpu_until);
 }
 
 struct ParserDeleter {
@@ -21,11 +32,12 @@ struct ParserDeleter {
 
 }  // namespace
 
-Tree Parse(const TSLanguage* language, std::string_view text, int deadline_ms) {
+Tree Parse(const TSLanguage* language, std::string_view text) {
   std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
   if (!ts_parser_set_language(parser.get(), language)) return nullptr;
-  Deadline d{std::chrono::steady_clock::now() + std::chrono::milliseconds(deadline_ms)};
-  TSParseOptions options{&d, Expired};
+  long operations = kParseBaseOperations + kParseOperationsPerByte * static_cast<long>(text.size());
+  Budget b{operations / kOperationsPerCallback, ThreadCpuMilliseconds() + kParseCpuMilliseconds};
+  TSParseOptions options{&b, Spent};
   struct Source {
     std::string_view text;
   } src{text};

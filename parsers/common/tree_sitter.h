@@ -1,5 +1,5 @@
-// tree-sitter with guards: a parse deadline, owned trees, positions, and the
-// first syntax error of a tree.
+// tree-sitter with guards: a budget of parse work, owned trees, positions,
+// and the first syntax error of a tree.
 #ifndef SAGELINT_PARSERS_COMMON_TREE_SITTER_H_
 #define SAGELINT_PARSERS_COMMON_TREE_SITTER_H_
 
@@ -20,8 +20,20 @@ struct TreeDeleter {
 };
 using Tree = std::unique_ptr<TSTree, TreeDeleter>;
 
-// Parses `text` with `language`; nullptr if the deadline passed (pathological input).
-Tree Parse(const TSLanguage* language, std::string_view text, int deadline_ms);
+// Parses `text` with `language`; nullptr when the parse needs more work than
+// a text of its size may take (pathological input). The budget counts parse
+// operations, so whether a file parses never depends on how busy the machine
+// is: `kParseBaseOperations` plus `kParseOperationsPerByte` for each byte —
+// several times what the densest real code needs. Error recovery can make
+// one operation some thirty times costlier than a plain one, so a crafted
+// file could run long within that count: a backstop of
+// `kParseCpuMilliseconds` of the parsing thread's CPU time bounds it. CPU
+// time, not wall-clock time: time spent waiting for a processor on a loaded
+// machine does not count, and no real file comes near it.
+inline constexpr long kParseBaseOperations = 400'000;
+inline constexpr long kParseOperationsPerByte = 8;
+inline constexpr long kParseCpuMilliseconds = 5'000;
+Tree Parse(const TSLanguage* language, std::string_view text);
 
 inline std::string_view Text(TSNode n, std::string_view src) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);

@@ -28,7 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kDeadlineMs = 3000;
 constexpr size_t kMaxFileBytes = 1u << 20;  // a module or JSON file the app reads
 constexpr size_t kMaxFiles = 64;            // Python files of one app
 constexpr int kMaxNodeDepth = 64;
@@ -175,7 +174,7 @@ class Finder final : public ModuleFinder {
 
  private:
   std::optional<ModuleFile> Parse(int id, std::string_view text) {
-    ts::Tree tree = ts::Parse(PythonGrammar().language, text, kDeadlineMs);
+    ts::Tree tree = ts::Parse(PythonGrammar().language, text);
     if (!tree) {
       app_->errors.push_back({id, ParseError{"parsing took too long; file skipped", {1, 1}}});
       return std::nullopt;

@@ -20,11 +20,9 @@ namespace sagelint {
 namespace py {
 namespace {
 
-constexpr int kDeadlineMs = 3000;
-
 class Source {
  public:
-  Source(std::string_view src) : src_(src), g_(PythonGrammar()) { tree_ = ts::Parse(g_.language, src, kDeadlineMs); }
+  Source(std::string_view src) : src_(src), g_(PythonGrammar()) { tree_ = ts::Parse(g_.language, src); }
   bool ok() const { return static_cast<bool>(tree_); }
   TSNode Root() const { return ts_tree_root_node(tree_.get()); }
   std::string_view T(TSNode n) const { return ts::Text(n, src_); }

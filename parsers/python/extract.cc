@@ -15,7 +15,6 @@ namespace py {
 namespace {
 
 constexpr size_t kMaxBytes = 8u << 20;
-constexpr int kDeadlineMs = 3000;
 
 // The text of 1-based line `n` of `src`.
 std::string_view LineOf(std::string_view src, int n) {
@@ -92,7 +91,7 @@ void BrokenCells(const NotebookSource& nb, std::string* text, FileResult* out) {
     std::string cell;
     for (size_t i = first; i < end; ++i) (cell += lines[i]) += '\n';
     if (cell.find_first_not_of(" \t\r\n") == std::string::npos) continue;
-    ts::Tree tree = ts::Parse(PythonGrammar().language, cell, kDeadlineMs);
+    ts::Tree tree = ts::Parse(PythonGrammar().language, cell);
     if (!tree) continue;
     auto err = ts::FirstError(ts_tree_root_node(tree.get()), cell);
     if (!err) continue;
@@ -116,11 +115,11 @@ void BrokenCells(const NotebookSource& nb, std::string* text, FileResult* out) {
 void Analyze(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out) {
   if (!MayDeclareWorkloads(src)) return;
   std::string text(src);
-  ts::Tree tree = ts::Parse(PythonGrammar().language, text, kDeadlineMs);
+  ts::Tree tree = ts::Parse(PythonGrammar().language, text);
   if (tree && nb && ts_node_has_error(ts_tree_root_node(tree.get()))) {
     size_t reported = out->errors.size();
     BrokenCells(*nb, &text, out);
-    if (out->errors.size() > reported) tree = ts::Parse(PythonGrammar().language, text, kDeadlineMs);
+    if (out->errors.size() > reported) tree = ts::Parse(PythonGrammar().language, text);
   }
   if (!tree) {
     out->errors.push_back({"parsing took too long; file skipped", {1, 1}});

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstdint>
+#include <set>
 
 namespace sagelint::py {
 namespace {
@@ -137,8 +138,9 @@ class Reader {
         ++i_;
         return;
       }
+      std::set<std::string> keys;
       while (true) {
-        SkipString();
+        Key(&keys);
         Expect(':');
         SkipValue(depth + 1);
         if (Peek() == ',') {
@@ -181,10 +183,11 @@ class Reader {
       ++i_;
       return;
     }
+    std::set<std::string> keys;
     while (true) {
-      StringToken key = String();
+      std::string key = Key(&keys);
       Expect(':');
-      on_key(key.value);
+      on_key(key);
       if (Peek() == ',') {
         ++i_;
         continue;
@@ -210,6 +213,15 @@ class Reader {
       Expect(']');
       return;
     }
+  }
+
+  // A key of an object, once: Jupyter's JSON reader keeps the last of two
+  // equal keys where ours would read both, so a notebook that repeats one is
+  // refused (SM000), as a CloudFormation JSON template is.
+  std::string Key(std::set<std::string>* seen) {
+    StringToken key = String();
+    if (!seen->insert(key.value).second) throw JsonError{"duplicate key '" + key.value + "'", key.pos};
+    return std::move(key.value);
   }
 
   void End() {

@@ -61,6 +61,24 @@ std::string JsonEscape(std::string_view s) {
 
 bool Ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// Python source with the line endings a cell's strings use: a notebook saved
+// on Windows may end its source lines with \r\n (stored as the escapes
+// `\r\n`), and an edit keeps them.
+std::string WithLineEndings(std::string_view source, bool crlf) {
+  std::string out;
+  for (size_t i = 0; i < source.size(); ++i) {
+    if (crlf && source[i] == '\n' && (i == 0 || source[i - 1] != '\r')) out += '\r';
+    out += source[i];
+  }
+  return out;
+}
+
+// Whether the JSON text `raw` (a cell's source strings as stored) ends its lines with \r\n.
+bool CrlfLines(std::string_view raw) {
+  size_t nl = raw.find("\\n");
+  return nl != std::string_view::npos && nl >= 2 && raw.substr(nl - 2, 2) == "\\r";
+}
+
 // The offset just past the closing quote of the JSON string opening at `q`.
 std::optional<size_t> StringEnd(std::string_view json, size_t q) {
   for (size_t i = q + 1; i < json.size(); ++i) {
@@ -131,14 +149,25 @@ std::optional<TextEdit> EditCell(std::string_view json, const FixChange& change)
       separator = std::string(json.substr(before, *quote - before));
     }
   }
+  // The cell's own line endings, read from its strings as stored.
+  bool crlf = false;
+  for (const py::LineOrigin& o : nb.lines) {
+    auto q = o.cell == ob.cell ? OffsetOf(json, o.token) : std::nullopt;
+    auto end = q ? StringEnd(json, *q) : std::nullopt;
+    if (end && json.substr(*q, *end - *q).find("\\n") != std::string_view::npos) {
+      crlf = CrlfLines(json.substr(*q, *end - *q));
+      break;
+    }
+  }
+  std::string edited = WithLineEndings(edit->content, crlf);
   std::string content;
   size_t from = 0;
-  for (size_t nl = edit->content.find('\n'); nl != std::string::npos; nl = edit->content.find('\n', from)) {
-    content += JsonEscape(std::string_view(edit->content).substr(from, nl + 1 - from));
+  for (size_t nl = edited.find('\n'); nl != std::string::npos; nl = edited.find('\n', from)) {
+    content += JsonEscape(std::string_view(edited).substr(from, nl + 1 - from));
     if (array) content += "\"," + separator + "\"";
     from = nl + 1;
   }
-  content += JsonEscape(std::string_view(edit->content).substr(from));
+  content += JsonEscape(std::string_view(edited).substr(from));
   return TextEdit{*raw_b, *raw_e, content};
 }
 
@@ -313,15 +342,30 @@ std::optional<TextEdit> AppendCell(std::string_view json, const FixChange& chang
     if (!taken) break;
     id = "sagelint-cleanup-" + std::to_string(n);
   }
-  // The source as lines, each a string.
+  // The source as lines, each a string, ending as the notebook's cells end theirs.
+  bool crlf = false;
+  for (const JValue& c : cells->items) {
+    const JValue* src = c.Get("source");
+    std::string_view raw = src ? json.substr(src->begin, src->end - src->begin) : std::string_view();
+    if (raw.find("\\n") != std::string_view::npos) {
+      crlf = CrlfLines(raw);
+      break;
+    }
+  }
+  std::string value = WithLineEndings(change.value, crlf);
   std::vector<std::string> lines;
-  for (size_t from = 0; from < change.value.size();) {
-    size_t e = change.value.find('\n', from);
-    e = e == std::string::npos ? change.value.size() : e + 1;
-    lines.push_back("\"" + JsonEscape(std::string_view(change.value).substr(from, e - from)) + "\"");
+  for (size_t from = 0; from < value.size();) {
+    size_t e = value.find('\n', from);
+    e = e == std::string::npos ? value.size() : e + 1;
+    lines.push_back("\"" + JsonEscape(std::string_view(value).substr(from, e - from)) + "\"");
     from = e;
   }
-  if (!lines.empty() && lines.back().ends_with("\\n\"")) lines.back().erase(lines.back().size() - 3, 2);
+  for (std::string_view ending : {"\\r\\n\"", "\\n\""}) {
+    if (!lines.empty() && lines.back().ends_with(ending)) {
+      lines.back().erase(lines.back().size() - ending.size(), ending.size() - 1);
+      break;
+    }
+  }
   std::string source;
   if (lines.empty()) {
     source = "[]";

@@ -22,7 +22,6 @@ namespace fs = std::filesystem;
 using K = TfVal::Kind;
 
 constexpr size_t kMaxFileBytes = kMaxTerraformFileBytes;
-constexpr int kDeadlineMs = 2000;
 constexpr int kMaxDepth = 64;
 constexpr int kMaxModuleDepth = 8;
 constexpr size_t kMaxReadBytes = 1u << 20;  // file(), templatefile()
@@ -103,6 +102,16 @@ std::string Dedent(const std::string& s) {
     out += '\n';
   }
   if (!s.empty() && s.back() != '\n' && !out.empty()) out.pop_back();
+  return out;
+}
+
+// A quoted template's literal text: its escapes decoded, and an escaped
+// interpolation or directive ($${, %%{) the literal ${ or %{ it stands for.
+std::string TemplateLiteral(std::string_view written) {
+  std::string out = DecodeEscapes(written);
+  for (const char* esc : {"$${", "%%{"}) {
+    for (size_t p = out.find(esc); p != std::string::npos; p = out.find(esc, p + 2)) out.erase(p, 1);
+  }
   return out;
 }
 
@@ -350,7 +359,7 @@ std::unique_ptr<HclFile> ParseHclFile(std::string abs, std::string display, std:
     }
   } else {
     if (f->text.find_first_of("eE") != std::string::npos) MarkExponentNumbers(f.get());
-    f->tree = ts::Parse(tree_sitter_hcl(), f->text, kDeadlineMs);
+    f->tree = ts::Parse(tree_sitter_hcl(), f->text);
     if (!f->tree) {
       f->errors.push_back({"parsing took too long; file skipped", {1, 1}});
     } else if (auto err = ts::InnermostFirstError(ts_tree_root_node(f->tree.get()), f->text,
@@ -407,6 +416,53 @@ std::optional<fs::path> Unit::Inside(const fs::path& p) const {
   if (!canonical) return std::nullopt;
   if (root_.empty() || PathBelow(*canonical, root_.string())) return fs::path(*canonical);
   return std::nullopt;
+}
+
+bool Unit::Step(long n) {
+  steps_ += n;
+  if (steps_ < max_steps_) return true;
+  Spent("it needs more than 4,000,000 evaluation steps");
+  return steps_ < max_steps_;
+}
+
+bool Unit::Charge(const ValueSize& size, SourceRange at) {
+  if (Oversized(size)) {
+    TooLarge(at);
+    return false;
+  }
+  if (nodes_ + size.nodes > max_nodes_ || bytes_ + size.bytes > max_bytes_) {
+    Spent("the values it builds exceed the budget (250,000 values or 64 MiB of text)");
+    if (nodes_ + size.nodes > max_nodes_ || bytes_ + size.bytes > max_bytes_) return false;
+  }
+  nodes_ += size.nodes;
+  bytes_ += size.bytes;
+  return true;
+}
+
+// The budget is spent: say where, and read on with literal values, on a
+// reserve of a quarter of the budget. Past the reserve nothing more is said.
+void Unit::Spent(const std::string& why) {
+  if (literal_) return;
+  literal_ = true;
+  max_steps_ = std::max(max_steps_, steps_) + kMaxSteps / 4;
+  max_nodes_ = std::max(max_nodes_, nodes_) + kMaxNodes / 4;
+  max_bytes_ = std::max(max_bytes_, bytes_) + kMaxBytes / 4;
+  if (!at_file_) return;
+  bounds.push_back({at_file_->path,
+                    {"sagelint stopped evaluating this module here: " + why +
+                         "; every value after this point that is not written literally (a reference to a variable, "
+                         "local, resource, module output or iterator) is unknown",
+                     at_.valid() ? at_ : SourcePos{1, 1}}});
+}
+
+void Unit::TooLarge(SourceRange at) {
+  if (!at_file_ || !too_large_in_.insert(at_file_->path).second) return;
+  bounds.push_back({at_file_->path,
+                    {"sagelint stopped evaluating a value here: it is larger than one value may be (25,000 values or "
+                     "4 MiB of text), so it and what is computed from it are unknown",
+                     at.begin.valid() ? at.begin
+                     : at_.valid()    ? at_
+                                      : SourcePos{1, 1}}});
 }
 
 std::string Unit::RootRelative(const fs::path& abs) const {
@@ -1036,29 +1092,18 @@ TfVal Module::Output(const std::string& name, SourceRange at) {
 
 // ---- values -----------------------------------------------------------------
 
-namespace {
-size_t CountNodes(const TfVal& v, int depth) {
-  size_t n = 1;
-  if (depth > kMaxDepth) return n;
-  for (const TfVal& i : v.items) n += CountNodes(i, depth + 1);
-  for (const auto& f : v.fields) n += CountNodes(f.second, depth + 1);
-  return n;
-}
-}  // namespace
-
-TfVal Module::Moved(TfVal v, SourceRange at) {
-  if (!unit_.Step(static_cast<long>(CountNodes(v, 0)))) return Unknown(at);
-  return Rehome(std::move(v), at);
+TfVal Module::Moved(const TfVal& v, SourceRange at) {
+  // Measured before it is copied: a copy past the budget is never made.
+  ValueSize size = SizeOf(v, kMaxValueNodes);
+  if (!unit_.Step(static_cast<long>(size.nodes)) || !unit_.Charge(size, at)) return Unknown(at);
+  return Rehome(v, at);
 }
 
-TfVal Module::Lookup(const std::string& name) {
+const TfVal* Module::Lookup(const std::string& name) {
   for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
-    if (it->first == name) return it->second;
+    if (it->first == name) return &it->second;
   }
-  TfVal none;
-  none.error = true;
-  none.origin = "\x01none";
-  return none;
+  return nullptr;
 }
 
 namespace {
@@ -1193,7 +1238,10 @@ TfVal Module::Local(const std::string& name, SourceRange at) {
 
 TfVal Module::Eval(TSNode n, const HclFile& f, int depth) {
   if (ts_node_is_null(n)) return TfVal{};
-  if (depth > kMaxDepth || !unit_.Step()) return Unknown(Range(n));
+  if (!f.snippet) unit_.At(&f, ts::Start(n));
+  // Each expression is one step and one value of its own; what it copies or
+  // builds is charged where that happens.
+  if (depth > kMaxDepth || !unit_.Step() || !unit_.Charge({1, 0}, Range(n))) return Unknown(Range(n));
   TfVal v = EvalInner(n, f, depth);
   // What a function, condition, operator or for expression gives is no token
   // of the file, even when it is one of its operands.
@@ -1336,8 +1384,10 @@ TfVal Module::Traversal(TSNode parent, uint32_t first, uint32_t* next, const Hcl
   const std::string& root = parts[0];
   size_t used = 1;
   TfVal v;
-  if (TfVal s = Lookup(root); !(s.error && s.origin == "\x01none")) {
-    v = Moved(std::move(s), at);
+  // Past the budget only what is written literally is read.
+  if (unit_.literal()) return Unknown(at);
+  if (const TfVal* s = Lookup(root)) {
+    v = Moved(*s, at);
     ClearLiteral(v);  // each.value, a for or dynamic iterator: one value per instance
   } else if (root == "var" && parts.size() > 1) {
     v = Variable(parts[1], at);
@@ -1611,6 +1661,11 @@ void Module::DynamicBlock(TSNode block, const HclFile& f, int depth, TfVal* into
   TfVal list;
   list.kind = K::kList;
   for (auto& [k, v] : *els) {
+    if (unit_.literal()) {  // past the budget: what the blocks would add is unknown
+      into->dynamic = true;
+      into->dynamic_blocks = {name};
+      return;
+    }
     TfVal key = collection.kind == K::kList && v.known() ? v : k;
     scope_.emplace_back(iterator, MapOf({{"key", key}, {"value", v}}));
     TfVal child = BodyValue(BlockBody(content), f, depth + 1, false);
@@ -1681,7 +1736,9 @@ TfVal Module::Interpolated(const std::string& text, SourceRange at, int depth, c
     escaped += c;
   }
   f->text = "v = \"" + escaped + "\"\n";
-  f->tree = ts::Parse(tree_sitter_hcl(), f->text, kDeadlineMs);
+  f->snippet = true;
+  unit_.At(&from, at.begin);
+  f->tree = ts::Parse(tree_sitter_hcl(), f->text);
   TfVal v = Unknown(at);
   if (!f->tree) return v;
   TSNode body = Body(ts_tree_root_node(f->tree.get()));
@@ -1698,6 +1755,12 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
   TfVal v = Unknown(Range(n));
   std::string text, link, shape;
   bool known = true, linkable = true, failed = false, plain = true;
+  // A string past one value's limit stops growing: it is unknown.
+  auto fits = [&](const std::string& a, const std::string& b, const std::string& c) {
+    if (a.size() <= kMaxValueBytes && b.size() <= kMaxValueBytes && c.size() <= kMaxValueBytes) return true;
+    unit_.TooLarge(v.range);
+    return false;
+  };
   auto append = [&](const TfVal& part) {
     if (part.error) failed = true;
     if (part.known()) {
@@ -1730,7 +1793,7 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
       std::string_view t = Type(c);
       if (t != "template_literal") plain = false;
       if (t == "template_literal") {
-        std::string lit = DecodeEscapes(ts::Text(c, f.text));
+        std::string lit = TemplateLiteral(ts::Text(c, f.text));
         text += lit;
         link += lit;
         shape += lit;
@@ -1740,6 +1803,7 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
         known = linkable = false;
         shape += kHole;
       }
+      if (!fits(text, link, shape)) return v;
     }
   } else {
     // The raw text between the two identifiers, with interpolations spliced in.
@@ -1776,8 +1840,10 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
             raw += part.link;
             raw_shape += kHole;
           }
+          plain = false;
         }
         pos = ts_node_end_byte(c);
+        if (!fits(raw, {}, raw_shape)) return v;
       }
     }
     if (end > pos) {
@@ -1797,6 +1863,8 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
     shape = raw_shape;
   }
   if (failed) return MakeError(v.range, "a template part failed");
+  // A string built from interpolations is new text (a literal one is the file's).
+  if (!plain && !unit_.Charge({0, text.size() + link.size() + shape.size()}, v.range)) return v;
   TfVal out = v;
   if (known) {
     out = MakeKnown(K::kStr, text, v.range);
@@ -1934,6 +2002,8 @@ TfVal Module::ForExpr(TSNode n, const HclFile& f, int depth) {
   out.kind = object ? K::kMap : K::kList;
   out.range = at;
   for (auto& [k, v] : *els) {
+    // Past the budget a loop stops: its result is unknown.
+    if (unit_.literal()) return Unknown(at);
     size_t pushed = 0;
     if (names.size() == 2) {
       scope_.emplace_back(names[0], k);
@@ -2014,9 +2084,17 @@ TfVal Module::Function(TSNode n, const HclFile& f, int depth) {
     cfn::Node doc;
     std::vector<cfn::LoadError> errors;
     if (!cfn::LoadDocument(args[0].text, 0, cfn::LoadLimits{}, &doc, &errors)) return MakeError(at, name + " failed");
-    return Rehome(JsonValue(doc, at, 0), at);
+    TfVal decoded = Rehome(JsonValue(doc, at, 0), at);
+    if (!unit_.Charge(SizeOf(decoded, kMaxValueNodes), at)) return Unknown(at);
+    return decoded;
   }
-  std::optional<TfVal> r = CallBuiltin(name, args, at);
+  CallCost cost;
+  std::optional<TfVal> r = CallBuiltin(name, args, at, &cost);
+  if (cost.too_large) unit_.TooLarge(at);
+  // A comparison costs about a sixty-fourth of an evaluation step.
+  if (cost.work >= 64 && !unit_.Step(cost.work / 64)) return Unknown(at);
+  // What a call returns is a new value, or a copy of its arguments' parts.
+  if (r && !unit_.Charge(SizeOf(*r, kMaxValueNodes), at)) return Unknown(at);
   if (r) {
     // An encoding of one value was written where that value was (pre-commit attribution).
     static const std::set<std::string> kSameValue = {"base64encode", "base64decode", "trimspace", "lower",     "upper",
@@ -2046,10 +2124,12 @@ TfVal Module::FileFunction(const std::string& name, const std::vector<TfVal>& ar
   if (!ReadModuleFile(args[0].text, f, &content, &shown)) return Unknown(at);
   if (name == "templatefile") {
     TfVal out = RenderTemplate(content, args.size() > 1 ? &args[1] : nullptr, at);
+    if (!unit_.Charge(SizeOf(out), at)) return Unknown(at);
     if (out.known()) out.origin = "file " + shown;
     return out;
   }
   if (name == "filebase64") content = Base64Encode(content);
+  if (!unit_.Charge({1, content.size()}, at)) return Unknown(at);
   return MakeKnown(K::kStr, content, at, "file " + shown);
 }
 
@@ -2069,6 +2149,10 @@ TfVal Module::RenderTemplate(const std::string& content, const TfVal* vars, Sour
       const TfVal* x = vars && vars->kind == K::kMap ? vars->Get(key) : nullptr;
       if (!x || !x->known()) return Unknown(at);
       out += x->text;
+      if (out.size() > kMaxValueBytes) {
+        unit_.TooLarge(at);
+        return Unknown(at);
+      }
       i = close + 1;
     } else if (content.compare(i, 2, "%{") == 0) {
       return Unknown(at);

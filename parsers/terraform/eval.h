@@ -20,6 +20,7 @@
 #include "parsers/common/node.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/frontend.h"
+#include "parsers/terraform/functions.h"
 #include "parsers/terraform/resources.h"
 #include "parsers/terraform/value.h"
 
@@ -34,8 +35,9 @@ struct HclFile {
   ts::Tree tree;
   bool json = false;
   cfn::Node json_root;
-  bool vars = false;    // a variable file
-  bool broken = false;  // not parsed: `errors` says why
+  bool vars = false;     // a variable file
+  bool snippet = false;  // a JSON string's interpolation, parsed alone (positions are not the file's)
+  bool broken = false;   // not parsed: `errors` says why
   std::vector<ParseError> errors;
   // Numbers written with an exponent and no fraction (`1e2`), which HCL
   // allows and the grammar does not read: `text` holds zeros of the same
@@ -51,6 +53,16 @@ std::vector<std::string> LocalModuleSources(const HclFile& f);
 
 // What every module of one evaluation shares: the options, the scan root,
 // the files read so far, and a budget that bounds the work on hostile input.
+//
+// The budget (docs/security.md, "Size and time budgets"): evaluation steps,
+// and the values built or copied (nodes and bytes of text; Terraform values
+// are copied wherever they are used, so a copy counts as much as a new
+// value). When it runs out, an SM007 note says where, and the evaluation goes
+// on reading what is written literally — a reference (var., local., a
+// resource, a module output, an iterator) is unknown from there — on a
+// reserve of a quarter of the budget; past the reserve every value is
+// unknown. One value larger than a value's limit (functions.h) is unknown,
+// with an SM007 note at the first place in each file where one is.
 class Unit {
  public:
   explicit Unit(const ResolveOptions& opts);
@@ -61,8 +73,20 @@ class Unit {
   // A file outside the unit's own list (a called module's, a --var-file),
   // read and parsed once; nullptr if it cannot be read.
   HclFile* File(const std::filesystem::path& canonical);
-  // Counts one evaluation step; false once the budget is spent.
-  bool Step(long n = 1) { return (steps_ += n) < kMaxSteps; }
+  // Counts evaluation steps; false once the budget is spent.
+  bool Step(long n = 1);
+  // Accounts for a value about to be built or copied; false (the value is
+  // then unknown) past one value's limit or the budget.
+  bool Charge(const ValueSize& size, SourceRange at);
+  // The budget is spent: only what is written literally is read.
+  bool literal() const { return literal_; }
+  // The expression being evaluated, where a bound that stops the evaluation is reported.
+  void At(const HclFile* f, SourcePos pos) {
+    at_file_ = f;
+    at_ = pos;
+  }
+  // One value too large to keep, at `at` of the expression's file (SM007).
+  void TooLarge(SourceRange at);
   // References followed inside references (resource -> local -> resource …):
   // bounded so hostile input cannot exhaust the stack.
   bool Enter() { return ++nesting_ <= kMaxNesting; }
@@ -79,9 +103,14 @@ class Unit {
   std::string root_dir;
   // The linking scope of every resource of this evaluation.
   std::string scope;
+  // Where a bound stopped the evaluation (SM007 notes), by display path.
+  std::vector<std::pair<std::string, ParseError>> bounds;
 
  private:
   static constexpr long kMaxSteps = 4'000'000;
+  static constexpr size_t kMaxNodes = 250'000;
+  static constexpr size_t kMaxBytes = 64u << 20;
+  void Spent(const std::string& why);
   static constexpr int kMaxNesting = 128;
   static constexpr int kMaxModules = 512;
   int nesting_ = 0;
@@ -90,6 +119,13 @@ class Unit {
   std::filesystem::path root_;
   std::map<std::string, std::unique_ptr<HclFile>> files_;
   long steps_ = 0;
+  size_t nodes_ = 0, bytes_ = 0;
+  long max_steps_ = kMaxSteps;
+  size_t max_nodes_ = kMaxNodes, max_bytes_ = kMaxBytes;
+  bool literal_ = false;
+  const HclFile* at_file_ = nullptr;
+  SourcePos at_;
+  std::set<std::string> too_large_in_;  // files with a too-large value reported
 };
 
 class Module {
@@ -169,12 +205,12 @@ class Module {
   void LoadCalls();
   TfVal ModuleAttr(const TfVal& base, const std::string& attr, SourceRange at);
 
-  TfVal Lookup(const std::string& name);  // the scope's each / count / iterators / for variables
+  const TfVal* Lookup(const std::string& name);  // the scope's each / count / iterators / for variables
   // How many times the module's files mention `root.name` (var.x, local.y),
   // anywhere: expressions, templates, validations, outputs, module arguments.
   int Uses(std::string_view root, const std::string& name);
   // A value used away from where it was written: every range at the use (the work counts against the budget).
-  TfVal Moved(TfVal v, SourceRange at);
+  TfVal Moved(const TfVal& v, SourceRange at);
 
   Unit& unit_;
   std::vector<HclFile*> files_;

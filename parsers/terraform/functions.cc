@@ -55,7 +55,7 @@ TfVal Unknown(SourceRange at) {
 }
 
 // format() and formatlist() verbs: %s %d %v %q %f %t and %% (width/flags are dropped).
-std::optional<TfVal> Format(const std::vector<TfVal>& args, SourceRange at) {
+std::optional<TfVal> Format(const std::vector<TfVal>& args, SourceRange at, CallCost* cost) {
   if (args.empty() || !args[0].known()) return Unknown(at);
   const std::string& fmt = args[0].text;
   std::string out, shape;
@@ -92,6 +92,10 @@ std::optional<TfVal> Format(const std::vector<TfVal>& args, SourceRange at) {
     }
     out += piece;
     shape += piece;
+    if (out.size() > kMaxValueBytes || shape.size() > kMaxValueBytes) {
+      cost->too_large = true;
+      return Unknown(at);
+    }
   }
   if (!known) {
     TfVal v = Unknown(at);
@@ -203,7 +207,17 @@ TfVal Rehome(TfVal v, SourceRange at) {
   return v;
 }
 
-std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>& args, SourceRange at) {
+namespace {
+
+// A string a call builds piece by piece: false (and the call's result
+// unknown) once it passes one value's limit, before it grows further.
+bool Fits(const std::string& s, CallCost* cost) {
+  if (s.size() <= kMaxValueBytes) return true;
+  cost->too_large = true;
+  return false;
+}
+
+std::optional<TfVal> Builtin(std::string_view name, const std::vector<TfVal>& args, SourceRange at, CallCost* cost) {
   auto arg = [&](size_t i) -> const TfVal* { return i < args.size() ? &args[i] : nullptr; };
   auto at_range = [&](TfVal v) {
     v.range = at;
@@ -271,6 +285,7 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
         if (!e) return Unknown(at);
         dup = dup || *e;
       }
+      cost->work += static_cast<long>(out.size());  // the comparisons above
       if (!dup) out.push_back(i);
     }
     // Sets of strings iterate in lexical order.
@@ -460,13 +475,13 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
     double r = name == "abs" ? std::fabs(*d) : name == "ceil" ? std::ceil(*d) : std::floor(*d);
     return MakeKnown(K::kNum, NumText(r), at);
   }
-  if (name == "format") return Format(args, at);
+  if (name == "format") return Format(args, at, cost);
   if (name == "formatlist") {
     // Only the form whose arguments are all scalars (a list of one).
     for (size_t i = 1; i < args.size(); ++i) {
       if (args[i].kind == K::kList) return Unknown(at);
     }
-    auto one = Format(args, at);
+    auto one = Format(args, at, cost);
     if (!one) return Unknown(at);
     return List({*one}, at);
   }
@@ -489,6 +504,7 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
         known = false;
         shape += kHole;
       }
+      if (!Fits(out, cost) || !Fits(shape, cost)) return Unknown(at);
     }
     if (!known) {
       TfVal v = Unknown(at);
@@ -506,6 +522,10 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
       size_t next = s1->find(*s0, pos);
       out.push_back(
           MakeKnown(K::kStr, s1->substr(pos, next == std::string::npos ? std::string::npos : next - pos), at));
+      if (out.size() > kMaxValueNodes) {
+        cost->too_large = true;
+        return Unknown(at);
+      }
       if (next == std::string::npos) break;
       pos = next + s0->size();
     }
@@ -554,6 +574,7 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
       out += s0->substr(pos, next == std::string::npos ? std::string::npos : next - pos);
       if (next == std::string::npos) break;
       out += *s2;
+      if (!Fits(out, cost)) return Unknown(at);
       pos = next + s1->size();
     }
     return MakeKnown(K::kStr, out, at);
@@ -573,6 +594,35 @@ std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>
     return MakeKnown(K::kStr, d, at);
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+ValueSize SizeOf(const TfVal& v, size_t limit) {
+  ValueSize s;
+  std::vector<const TfVal*> stack{&v};
+  while (!stack.empty() && s.nodes <= limit) {
+    const TfVal* x = stack.back();
+    stack.pop_back();
+    ++s.nodes;
+    s.bytes += x->text.size() + x->link.size() + x->shape.size() + x->condition.size();
+    for (const TfVal& i : x->items) stack.push_back(&i);
+    for (const auto& f : x->fields) stack.push_back(&f.second);
+  }
+  return s;
+}
+
+std::optional<TfVal> CallBuiltin(std::string_view name, const std::vector<TfVal>& args, SourceRange at,
+                                 CallCost* cost) {
+  std::optional<TfVal> r = Builtin(name, args, at, cost);
+  if (cost->too_large) return Unknown(at);
+  // A result made of its arguments' parts (concat, flatten, merge, a
+  // conversion) is measured whole.
+  if (r && Oversized(SizeOf(*r, kMaxValueNodes))) {
+    cost->too_large = true;
+    return Unknown(at);
+  }
+  return r;
 }
 
 }  // namespace sagelint::tf

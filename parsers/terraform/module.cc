@@ -180,7 +180,7 @@ std::vector<FileResult> ParseTerraformModule(const TerraformRoot& root, const Re
     std::vector<FileResult> out;
     for (FileResult& r : rs) {
       if (precommit && !named.count(r.path)) r.context = true;
-      if (!r.workloads.empty() || !r.errors.empty()) out.push_back(std::move(r));
+      if (!r.workloads.empty() || !r.errors.empty() || !r.bounds.empty()) out.push_back(std::move(r));
     }
     return out;
   };
@@ -229,6 +229,8 @@ std::vector<FileResult> ParseTerraformModule(const TerraformRoot& root, const Re
       result_for(path).errors.push_back(std::move(error));
     }
   }
+  // Where the evaluation's budget stopped it (SM007).
+  for (auto& [path, bound] : unit.bounds) result_for(path).bounds.push_back(std::move(bound));
 
   // Pre-commit: a workload of an unnamed file whose values a named file sets
   // (a variable default, a tfvars value, a module argument) is reported in

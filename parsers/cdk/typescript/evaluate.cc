@@ -48,7 +48,6 @@ constexpr long kMaxSteps = 500'000;
 constexpr int kMaxCallDepth = 48;
 constexpr int kMaxExprDepth = 300;
 constexpr size_t kMaxLoop = 256;
-constexpr int kDeadlineMs = 2000;
 constexpr size_t kMaxString = 2u << 20;  // a computed string longer than this is unknown
 // One value handed over: its nesting and its size (a value may refer to itself).
 constexpr int kMaxNodeDepth = 64;
@@ -260,7 +259,7 @@ class Evaluator {
     File& f = *files_[index];
     if (f.done) return;
     f.done = true;
-    f.tree = ts::Parse(tree_sitter_typescript(), f.text, kDeadlineMs);
+    f.tree = ts::Parse(tree_sitter_typescript(), f.text);
     if (!f.tree) {
       app_.errors.push_back({index, ParseError{"parsing took too long; file skipped", {1, 1}}});
       return;
