@@ -76,7 +76,7 @@ TEST_CASE("git work tree: a .gitignore never hides a tracked file from scan or d
   repo.Write("infra/untracked.yaml", "x: 1\n");
   r = RunSagelint("diff --base HEAD~1 --format json", repo.path());
   CHECK(r.status == 1);
-  CHECK(Where(Json(r.out)["new"]) == std::multiset<std::string>{"infra/nb.yaml:3 SM103", "infra/nb.yaml:3 SM201"});
+  CHECK(Where(Json(r.out)["new"]) == std::multiset<std::string>{"infra/nb.yaml:3 SM201", "infra/nb.yaml:6 SM103"});
   // Outside git (a copy of the tree without .git), .gitignore still applies.
   TempDir plain;
   fs::copy(repo.path() + "/infra", plain.path() + "/infra", fs::copy_options::recursive);
@@ -108,8 +108,8 @@ TEST_CASE("a link in the scanned path is read once at its target in the reposito
   INFO(r.err);
   auto j = Json(r.out);
   CHECK(Where(j["findings"]) == std::multiset<std::string>{"infra/gone.yaml:1 SM008", "infra/out.yaml:1 SM008",
-                                                           "other/stack.yaml:3 SM103", "other/stack.yaml:3 SM201",
-                                                           "shared/more/nb.yaml:3 SM103",
+                                                           "other/stack.yaml:6 SM103", "other/stack.yaml:3 SM201",
+                                                           "shared/more/nb.yaml:6 SM103",
                                                            "shared/more/nb.yaml:3 SM201"});
   CHECK(NotScanned(j["findings"]) ==
         std::multiset<std::string>{"infra/gone.yaml: " + kLinkOut, "infra/out.yaml: " + kLinkOut});
