@@ -3,6 +3,7 @@
 // hide a tracked file; a link inside the scanned paths is read at its target
 // when that is in the repository, and is an SM008 when it leaves it; a
 // directory too deep is an SM008 in every format, and `diff` fails on it.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
