@@ -25,6 +25,14 @@ const std::string kNotebook = sagelint::testing::NotebookTemplate("Nb", "ml.p3.2
 
 nlohmann::json Json(const std::string& out) { return sagelint::testing::ParseJson(out); }
 
+// The paths of the findings of a JSON report.
+std::set<std::string> Paths(const std::string& out) {
+  nlohmann::json j = Json(out);
+  std::set<std::string> paths;
+  for (const auto& f : j["findings"]) paths.insert(f["path"].get<std::string>());
+  return paths;
+}
+
 // "path:line rule" of each finding of a JSON list.
 std::multiset<std::string> Where(const nlohmann::json& findings) {
   std::multiset<std::string> out;
@@ -64,14 +72,10 @@ TEST_CASE("git work tree: a .gitignore never hides a tracked file from scan or d
   auto r = RunSagelint("scan --format json --fail-on none .", repo.path());
   INFO(r.err);
   CHECK(r.status == 0);
-  std::set<std::string> paths;
-  for (const auto& f : Json(r.out)["findings"]) paths.insert(f["path"].get<std::string>());
-  CHECK(paths == std::set<std::string>{"infra/nb.yaml", "infra/untracked.yaml"});
+  CHECK(Paths(r.out) == std::set<std::string>{"infra/nb.yaml", "infra/untracked.yaml"});
   // Named below the top: the same list.
   r = RunSagelint("scan --format json --fail-on none infra", repo.path());
-  paths.clear();
-  for (const auto& f : Json(r.out)["findings"]) paths.insert(f["path"].get<std::string>());
-  CHECK(paths == std::set<std::string>{"infra/nb.yaml", "infra/untracked.yaml"});
+  CHECK(Paths(r.out) == std::set<std::string>{"infra/nb.yaml", "infra/untracked.yaml"});
 
   // The gate: the tracked notebook is new.
   repo.Write("infra/untracked.yaml", "x: 1\n");
@@ -82,9 +86,7 @@ TEST_CASE("git work tree: a .gitignore never hides a tracked file from scan or d
   TempDir plain;
   fs::copy(repo.path() + "/infra", plain.path() + "/infra", fs::copy_options::recursive);
   r = RunSagelint("scan --format json --fail-on none .", plain.path());
-  paths.clear();
-  for (const auto& f : Json(r.out)["findings"]) paths.insert(f["path"].get<std::string>());
-  CHECK(paths.empty());
+  CHECK(Paths(r.out).empty());
 }
 
 TEST_CASE("a link in the scanned path is read once at its target in the repository; one leaving it is SM008",
@@ -145,16 +147,16 @@ TEST_CASE("a directory nested too deep is SM008 in every format, and diff fails 
   for (int i = 0; i < 257; ++i) deep += "/d";
   repo.Write(deep + "/t.yaml", kNotebook);
   repo.Commit("deep");
-  std::string dir = deep.substr(0, deep.size() - 2);  // the 257th level is past the limit
+  std::string dir = deep.substr(0, deep.size() - 2);  // 257 levels below the scanned directory: past the limit
   std::string message =
       "sagelint did not read this directory: it is nested deeper than 256 levels, so no file below it was scanned";
 
   auto r = RunSagelint("scan --no-color --quiet .", repo.path());
   CHECK(r.status == 1);
-  CHECK(r.out == dir + "/d:1:1: warning[SM008] " + message + "\n");
+  CHECK(r.out == dir + ":1:1: warning[SM008] " + message + "\n");
   CHECK(r.err.empty());
   r = RunSagelint("scan --format json .", repo.path());
-  CHECK(NotScanned(Json(r.out)["findings"]) == std::multiset<std::string>{dir + "/d: " + message});
+  CHECK(NotScanned(Json(r.out)["findings"]) == std::multiset<std::string>{dir + ": " + message});
   for (const char* format : {"sarif", "junit", "github", "gitlab", "markdown"}) {
     INFO(format);
     r = RunSagelint(std::string("scan --format ") + format + " .", repo.path());
@@ -166,7 +168,7 @@ TEST_CASE("a directory nested too deep is SM008 in every format, and diff fails 
   TempDir out;
   r = RunSagelint("diff --base HEAD~1 --format markdown=" + out.path() + "/c.md --format json", repo.path());
   CHECK(r.status == 1);
-  CHECK(NotScanned(Json(r.out)["new"]) == std::multiset<std::string>{dir + "/d: " + message});
+  CHECK(NotScanned(Json(r.out)["new"]) == std::multiset<std::string>{dir + ": " + message});
   std::string comment = sagelint::testing::ReadFileOrDie(out.path() + "/c.md");
   CHECK(comment.find("SM008") != std::string::npos);
   CHECK(comment.find("no new findings") == std::string::npos);
