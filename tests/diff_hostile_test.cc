@@ -200,7 +200,7 @@ TEST_CASE("diff: a base tree of very many files is read up to a cap, with a note
   CHECK(r.status == 1);  // the notebook was not read at the base: its findings are new
   auto j = Json(r.out);
   CHECK(HasNote(j,
-                "infra: more than 20000 files to scan at this revision; the files after the 20000th are absent "
+                ".: more than 20000 files to scan at this revision; the files after the 20000th are absent "
                 "there"));
   CHECK(j["new"].size() == 1);
   CHECK(j["new"][0]["path"] == "infra/zz.yaml");
