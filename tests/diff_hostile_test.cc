@@ -177,7 +177,7 @@ TEST_CASE("diff: a loose object missing from the repository is absent at the bas
                        " (the object is missing from the repository); it is absent at the base"));
 }
 
-TEST_CASE("diff: a base tree of very many files is read up to a cap, with a note; what is past it counts as new",
+TEST_CASE("diff: a base tree of very many files is read up to a cap, with a note, and what is past it counts as new",
           "[diff][adversarial][memory]") {
   GitRepo repo;
   repo.Write("e.yaml", "x: 1\n");

@@ -655,7 +655,7 @@ TEST_CASE("peak memory does not grow with --jobs on large YAML", "[adversarial][
   CHECK(six < one * 3 / 2);
 }
 
-TEST_CASE("a run of bytes YAML cannot read is one U+FFFD and one record; the records are capped",
+TEST_CASE("a run of bytes YAML cannot read is one U+FFFD and one record, and the records are capped",
           "[adversarial][yaml][memory]") {
   using sagelint::cfn::LoadDocument;
   using sagelint::cfn::LoadError;

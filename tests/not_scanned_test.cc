@@ -89,7 +89,7 @@ TEST_CASE("git work tree: a .gitignore never hides a tracked file from scan or d
   CHECK(Paths(r.out).empty());
 }
 
-TEST_CASE("a link in the scanned path is read once at its target in the repository; one leaving it is SM008",
+TEST_CASE("a link in the scanned path is read once at its target in the repository, and one leaving it is SM008",
           "[discover][links][SM008]") {
   TempDir outside;
   outside.Write("out.yaml", kNotebook);
