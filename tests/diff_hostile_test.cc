@@ -96,7 +96,14 @@ TEST_CASE("diff: a link in the base tree is never followed out of the tree", "[d
   auto r = RunSagelint("diff --base " + base + " --format json --fail-on none infra", repo.path());
   CHECK(r.status == 0);
   auto j = Json(r.out);
-  CHECK(j["resolved"].empty());
+  // Not read at the base: each link is an SM008 there (rules/SM008.md), gone from the work tree.
+  REQUIRE(j["resolved"].size() == 2);
+  for (const auto& f : j["resolved"]) {
+    CHECK(f["rule"] == "SM008");
+    CHECK(f["message"] == "sagelint did not read this file: it is a symbolic link to a path outside the repository");
+  }
+  CHECK(j["resolved"][0]["path"] == "infra/abs.yaml");
+  CHECK(j["resolved"][1]["path"] == "infra/rel.yaml");
   CHECK(j["spend_delta"]["workloads"].empty());
   CHECK(HasNote(j, "infra/abs.yaml: a symbolic link to an absolute path; not followed out of the tree"));
   CHECK(HasNote(j, "infra/rel.yaml: a symbolic link whose target climbs above the top of the tree; not followed"));
@@ -168,4 +175,33 @@ TEST_CASE("diff: a loose object missing from the repository is absent at the bas
   CHECK(j["new"].size() == 1);
   CHECK(HasNote(j, "infra/notebook.yaml: git cannot read object " + oid.substr(0, 12) +
                        " (the object is missing from the repository); it is absent at the base"));
+}
+
+TEST_CASE("diff: a base tree of very many files is read up to a cap, with a note, and what is past it counts as new",
+          "[diff][adversarial][memory]") {
+  GitRepo repo;
+  repo.Write("e.yaml", "x: 1\n");
+  repo.Write("infra/zz.yaml", kNotebook);
+  repo.Commit("head");
+  // One small blob under 20,005 names, then the notebook (sorted last): ~1 MB of git objects.
+  std::string small = Blob(repo, "x: 1\n");
+  std::string lines;
+  for (int i = 0; i < 20'005; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "f%07d.yaml", i);
+    lines += "100644 blob " + small + "\t" + name + "\n";
+  }
+  lines += "100644 blob " + repo.Git("rev-parse HEAD:infra/zz.yaml") + "\tzz.yaml\n";
+  std::string infra = Tree(repo, lines);
+  std::string base = CommitTree(repo, Tree(repo, "040000 tree " + infra + "\tinfra\n100644 blob " +
+                                                     repo.Git("rev-parse HEAD:e.yaml") + "\te.yaml\n"));
+  auto r = RunSagelint("diff --base " + base + " --format json", repo.path());
+  INFO(r.err);
+  CHECK(r.status == 1);  // the notebook was not read at the base: its findings are new
+  auto j = Json(r.out);
+  CHECK(HasNote(j,
+                ".: more than 20000 files to scan at this revision; the files after the 20000th are absent "
+                "there"));
+  CHECK(j["new"].size() == 1);
+  CHECK(j["new"][0]["path"] == "infra/zz.yaml");
 }

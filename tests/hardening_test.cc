@@ -660,3 +660,75 @@ TEST_CASE("peak memory does not grow with --jobs on large YAML", "[adversarial][
   INFO("peak RSS with --jobs 1: " << one << " KiB, with --jobs 6: " << six << " KiB");
   CHECK(six < one * 3 / 2);
 }
+
+TEST_CASE("a run of bytes YAML cannot read is one U+FFFD and one record, and the records are capped",
+          "[adversarial][yaml][memory]") {
+  using sagelint::cfn::LoadDocument;
+  using sagelint::cfn::LoadError;
+  using sagelint::cfn::LoadLimits;
+  using sagelint::cfn::Node;
+  const std::string fffd = "\xEF\xBF\xBD";
+  Node doc;
+  std::vector<LoadError> errors;
+  // A run is one replacement; positions after it stay those of the file.
+  std::string text = "A: {x: a\xFF\xFE\xFD\x01z, y: w}\nB: \xE9t\xE9\n";
+  REQUIRE(LoadDocument(text, 0, LoadLimits{}, &doc, &errors));
+  CHECK(doc.Get("A")->Get("x")->text == "a" + fffd + "z");
+  CHECK(doc.Get("A")->Get("y")->pos.column == static_cast<int>(text.find("w}")) + 1);
+  CHECK(doc.Get("B")->text == fffd + "t" + fffd);
+  CHECK(doc.Get("B")->pos.line == 2);
+
+  // 8 MiB of 0xFF: one replacement, not 8 million.
+  std::string run = "A: x" + std::string(8u << 20, '\xFF') + "\nB: y\n";
+  REQUIRE(LoadDocument(run, 0, LoadLimits{}, &doc, &errors));
+  CHECK(doc.Get("A")->text == "x" + fffd);
+  CHECK(doc.Get("B")->pos.line == 2);
+
+  // Unreadable bytes between readable ones cannot make a run: past 2^20 records the text is not read.
+  std::string spread = "A: ";
+  for (int i = 0; i <= (1 << 20); ++i)
+    spread +=
+        "\xFF"
+        "a";
+  errors.clear();
+  CHECK(!LoadDocument(spread, 0, LoadLimits{}, &doc, &errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].message ==
+        "more than 1048576 characters or runs of bytes that YAML cannot read (not UTF-8, or control characters); not "
+        "parsed");
+  CHECK(errors[0].pos.line == 1);
+  CHECK(errors[0].pos.column == 3 + 2 * (1 << 20) + 2);  // the byte after the last record kept
+}
+
+TEST_CASE("a parameter file of 32 MiB of invalid bytes costs memory in proportion to its size, not 45 times it",
+          "[adversarial][memory]") {
+  Scratch s;
+  s.Write(".sagelint.yaml", "parameter_files:\n  \"**/template.yml\": [config.json]\n");
+  s.Write("x/template.yml", Notebook("Nb", "ml.p3.2xlarge"));
+  s.Write("x/config.json", std::string(32u << 20, '\xFF'));
+  // Max RSS of the run, measured in a child so that earlier runs do not count.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    std::string cmd = "cd '" + s.path() + "' && '" + sagelint::testing::Binary() + "' scan --quiet . >/dev/null 2>&1";
+    int rc = std::system(cmd.c_str());
+    struct rusage u;
+    ::getrusage(RUSAGE_CHILDREN, &u);
+    long out[2] = {rc, u.ru_maxrss};
+    ssize_t w = ::write(fds[1], out, sizeof out);
+    (void)w;
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  long got[2] = {0, 0};
+  ssize_t n = ::read(fds[0], got, sizeof got);
+  ::close(fds[0]);
+  ::waitpid(pid, nullptr, 0);
+  REQUIRE(n == static_cast<ssize_t>(sizeof got));
+  INFO("peak RSS " << got[1] << " KiB");
+  CHECK(WIFEXITED(got[0]));
+  CHECK(WEXITSTATUS(got[0]) == 1);  // the template's findings, with the file not applied
+  CHECK(got[1] < 400 * 1024);       // was 1.45 GB
+}

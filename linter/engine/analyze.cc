@@ -355,7 +355,7 @@ struct PendingFile {
   std::string path, root_path;
   Format format = Format::kCloudFormation;
   std::vector<Comment> comments;
-  std::vector<PackedFinding> head;  // SM000, SM007
+  std::vector<PackedFinding> head;  // SM000, SM007, SM008
   std::vector<PendingWorkload> workloads;
   bool done = false;  // its findings are final: only `links` is still needed
   LinkIndex links;    // what its scalable targets and lifecycle scripts say
@@ -469,6 +469,8 @@ std::vector<Finding> Analyzer::ParseErrorFindings(const ParsedFile& pf) const {
   for (const ParseError& e : pf.result.errors) add("SM000", "parse-error", e);
   // A bound that stopped the evaluation early is said, never silent (SM007).
   for (const ParseError& e : pf.result.bounds) add("SM007", "evaluation-incomplete", e);
+  // What could not be read is said too, and can fail the gate (SM008).
+  for (const ParseError& e : pf.result.unread) add("SM008", "file-not-scanned", e);
   return found;
 }
 

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -13,11 +15,17 @@
 #include "linter/base/files.h"
 #include "linter/base/strings.h"
 #include "linter/engine/front_ends.h"
+#include "linter/engine/git.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr int kMaxDepth = 256;  // directory levels below a walked root
+// Files of a revision's tree (the base side of `diff`) read in one walk: what
+// each keeps until the comparison is bounded, whatever a crafted tree lists.
+constexpr int kMaxTreeFiles = 20'000;
 
 // Compares a1+a2 with b1+b2 as std::string compares them, without joining them.
 int CompareJoined(std::string_view a1, std::string_view a2, std::string_view b1, std::string_view b2) {
@@ -104,21 +112,53 @@ IgnoreFile ReadIgnoreFile(const fs::path& dir, const FileSource& files, std::str
   return f;
 }
 
+// What git lists in a work tree (`git ls-files`, GitListFiles): the files of
+// a scanned kind among them and the directories that hold one, relative to
+// the top ("." the top itself). A tracked file is listed whatever a
+// .gitignore says; an untracked one only when none covers it.
+struct GitListing {
+  std::set<std::string> files, dirs;
+};
+
+std::optional<GitListing> ListGitFiles(const std::string& top, std::string* error, bool* not_a_repository) {
+  GitListing listing;
+  listing.dirs.insert(".");
+  auto each = [&](std::string_view rel) {
+    if (!FrontEndForPath(rel)) return;  // only the names a front end reads are looked up
+    auto [it, fresh] = listing.files.emplace(rel);
+    if (!fresh) return;
+    for (size_t slash = rel.rfind('/'); slash != std::string_view::npos && slash > 0;
+         slash = rel.rfind('/', slash - 1)) {
+      if (!listing.dirs.emplace(rel.substr(0, slash)).second) break;  // and the directories above it, known
+    }
+  };
+  if (!GitListFiles(top, each, error, not_a_repository)) return std::nullopt;
+  return listing;
+}
+
 class Walker {
  public:
   // With a `sink`, files go to it as they are found (see DiscoverDirectory); else to `out.files`.
+  // A revision's tree (the base side of `diff`) holds tracked files alone: no .gitignore applies there.
   Walker(const DiscoverOptions& opts, DiscoverResult& out, const std::function<void(DiscoveredFile)>* sink = nullptr)
-      : opts_(opts), files_(*opts.files), out_(out), sink_(sink) {}
+      : opts_(opts),
+        files_(*opts.files),
+        tree_(dynamic_cast<const GitTreeFiles*>(opts.files)),
+        out_(out),
+        sink_(sink) {}
 
   void WalkRoot(const fs::path& root, const std::string& given) {
     root_ = files_.Canonical(root.string()).value_or(root.string());
     scan_root_ = ScanRootOf(root_.string(), files_);
+    // In a git work tree the files are those git lists (docs/architecture.md, "Discovery").
+    git_ = nullptr;
+    if (!opts_.no_ignore && !tree_ && files_.Exists(scan_root_ + "/.git")) git_ = Listing(scan_root_);
     // Ignore files inside the root apply, and, when the root lies inside a git
     // work tree, those of the work tree above it (git applies them too). A
     // .gitignore in some unrelated parent directory (a home directory, /tmp)
     // never hides files.
     std::vector<IgnoreFile> stack;
-    if (!opts_.no_ignore && !files_.Exists((root_ / ".git").string())) {
+    if (ReadsIgnoreFiles() && !files_.Exists((root_ / ".git").string())) {
       std::vector<fs::path> parents;
       bool in_work_tree = false;
       for (fs::path d = root_.parent_path(); !d.empty(); d = d.parent_path()) {
@@ -135,9 +175,10 @@ class Walker {
     }
     root_stack_ = stack;
     int before = out_.found;
+    size_t not_scanned = out_.not_scanned.size();
     Walk(root_, stack, 0);
     if (sink_) SendLinked();
-    if (out_.found == before) {
+    if (out_.found == before && out_.not_scanned.size() == not_scanned) {
       out_.warnings.push_back(given + ": no file to scan here (none of a scanned kind, or all excluded by " +
                               (opts_.no_ignore ? std::string("exclude:") : std::string(".gitignore or exclude:")) +
                               ")");
@@ -146,7 +187,7 @@ class Walker {
 
   // Pushes dir/.gitignore onto `stack` if there is one; false if none was pushed.
   bool PushIgnoreFile(const fs::path& dir, std::vector<IgnoreFile>& stack, bool report = true) {
-    if (!files_.Exists((dir / ".gitignore").string())) return false;
+    if (!ReadsIgnoreFiles() || !files_.Exists((dir / ".gitignore").string())) return false;
     std::string error;
     IgnoreFile f = ReadIgnoreFile(dir, files_, &error);
     if (!error.empty()) {
@@ -163,6 +204,7 @@ class Walker {
   // after the walk, SendLinked).
   void AddFile(const fs::path& p, bool named, std::optional<const FrontEnd*> front_end = std::nullopt,
                std::shared_ptr<const DirPaths>* dir = nullptr, bool through_link = false) {
+    if (!named && Full()) return;
     if (named) scan_root_ = ScanRootOf(p.string(), files_);
     DiscoveredFile f = DescribeFile(p.string(), scan_root_, named, dir, files_, front_end);
     if (!named && !f.front_end) return;
@@ -190,7 +232,46 @@ class Walker {
   }
 
  private:
+  // Whether a revision's tree has given as many files as one walk reads
+  // (kMaxTreeFiles): the rest are absent at that revision, with a note.
+  bool Full() {
+    if (!tree_ || out_.found + static_cast<int>(linked_.size()) < kMaxTreeFiles) return false;
+    if (!full_) {
+      full_ = true;
+      out_.skipped.push_back(DisplayPath(root_.string()) + ": more than " + std::to_string(kMaxTreeFiles) +
+                             " files to scan at this revision; the files after the " + std::to_string(kMaxTreeFiles) +
+                             "th are absent there");
+    }
+    return true;
+  }
+
+  // .gitignore files are read outside git only: in a work tree git lists the
+  // files, and a revision's tree holds tracked files alone.
+  bool ReadsIgnoreFiles() const { return !opts_.no_ignore && !git_ && !tree_; }
+
+  // git's list of the files of the work tree at `top`, listed once per scan
+  // root; nullptr (and .gitignore files read instead) when git cannot list them.
+  const GitListing* Listing(const std::string& top) {
+    auto it = listings_.find(top);
+    if (it == listings_.end()) {
+      std::string error;
+      bool not_a_repository = false;
+      std::optional<GitListing> listing = ListGitFiles(top, &error, &not_a_repository);
+      if (!listing && !not_a_repository) {
+        out_.warnings.push_back(DisplayPath(top) + ": git cannot list the files of this work tree (" + error +
+                                "); its .gitignore files are read instead");
+      }
+      it = listings_.emplace(top, std::move(listing)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
   bool Ignored(const fs::path& p, bool is_dir, const std::vector<IgnoreFile>& stack) const {
+    if (git_) {
+      // What git does not list is not part of the work tree's files.
+      std::optional<std::string> rel = PathBelow(p.native(), scan_root_);
+      return !rel || (is_dir ? git_->dirs.count(*rel) == 0 : git_->files.count(*rel) == 0);
+    }
     bool ignored = false;
     const std::string& path = p.native();
     std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
@@ -236,18 +317,31 @@ class Walker {
     return front_end;
   }
 
+  // A file (or directory) the walk does not read, said as SM008; once each.
+  void NotRead(const fs::path& p, const FrontEnd* front_end, const std::string& why) {
+    std::string display = DisplayPath(p.string());
+    if (!not_read_.insert(display).second) return;
+    out_.not_scanned.push_back({display, RootRelativePath(p.string(), scan_root_, files_), front_end, why});
+  }
+
   void Walk(const fs::path& dir, std::vector<IgnoreFile>& stack, int depth) {
-    if (depth > 256) {
-      out_.skipped.push_back(DisplayPath(dir.string()) + ": directory nesting deeper than 256 levels");
+    if (depth > kMaxDepth) {
+      NotRead(dir, nullptr,
+              "sagelint did not read this directory: it is nested deeper than " + std::to_string(kMaxDepth) +
+                  " levels, so no file below it was scanned");
       return;
     }
     bool pushed = !opts_.no_ignore && PushIgnoreFile(dir, stack);
     std::vector<DirEntry> entries;
     std::string error;
-    if (!files_.List(dir.string(), &entries, &error)) out_.skipped.push_back(DisplayPath(dir.string()) + ": " + error);
+    if (!files_.List(dir.string(), &entries, &error)) {
+      NotRead(dir, nullptr, "sagelint did not read this directory: it cannot be listed (" + error + ")");
+    }
     std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+    if (full_) entries.clear();
     std::shared_ptr<const DirPaths> here;  // this directory's paths, once a file in it is added
     for (const DirEntry& e : entries) {
+      if (full_) break;
       // One configuration per scan root: one below it is not read, and says so.
       if ((e.name == ".sagelint.yaml" || e.name == ".sagelint.yml") && dir.native() != scan_root_) {
         out_.warnings.push_back(DisplayPath((dir / e.name).string()) +
@@ -259,14 +353,35 @@ class Walker {
       fs::path target = p;
       if (link) {
         auto canonical = files_.Canonical(p.string());
-        if (!canonical || !InsideRoot(*canonical)) continue;  // dangling, looping, or leaving the root
+        if (canonical ? !PathBelow(*canonical, scan_root_) : Outside(p.string(), scan_root_)) {
+          // Nothing outside the repository is read; a file the scan would read is said to be unread.
+          if (const FrontEnd* front_end = KeptFrontEnd(p, stack)) {
+            NotRead(p, front_end,
+                    "sagelint did not read this file: it is a symbolic link to a path outside the repository");
+          }
+          continue;
+        }
+        if (!canonical) continue;  // dangling or looping inside the repository: nothing to read
         target = *canonical;
       }
       // The entry's own type comes with the directory listing (no stat); a
       // link's target needs one.
       bool is_dir = link ? files_.IsDirectory(target.string()) : e.type == FileType::kDirectory;
       if (is_dir) {
-        if (link) continue;  // linked directories inside the root are walked where they live
+        if (link) {
+          // Inside the walked root a linked directory is walked where it
+          // lives; elsewhere in the repository at its own path, once.
+          if (!InsideRoot(target) && linked_dirs_.insert(target.string()).second &&
+              EntersDirectory(target.parent_path(), target, stack)) {
+            std::vector<IgnoreFile> none;
+            ++via_link_;
+            Walk(target, none, depth + 1);
+            --via_link_;
+          }
+          continue;
+        }
+        // Reached through a link: what lies inside the walked root is walked there.
+        if (via_link_ && InsideRoot(p)) continue;
         if (!EntersDirectory(dir, p, stack)) continue;
         Walk(p, stack, depth + 1);
         continue;
@@ -276,7 +391,7 @@ class Walker {
       if (!(link ? files_.IsRegularFile(target.string()) : e.type == FileType::kRegular)) {
         // A FIFO or a device with a scanned file's name is told, never opened.
         if ((link ? files_.Type(target.string()) : e.type) == FileType::kOther) {
-          out_.skipped.push_back(DisplayPath(p.string()) + ": not a regular file");
+          NotRead(p, front_end, "sagelint did not read this file: it is not a regular file");
         }
         continue;
       }
@@ -284,6 +399,8 @@ class Walker {
       // however many links lead to it.
       if (link) {
         AddFile(target, false, front_end, nullptr, true);
+      } else if (via_link_) {
+        if (!InsideRoot(p)) AddFile(p, false, front_end, nullptr, true);
       } else {
         AddFile(p, false, front_end, &here);
       }
@@ -317,21 +434,35 @@ class Walker {
     for (auto it = rel.begin(); it != rel.end(); ++it) {
       fs::path p = dir / *it;
       if (std::next(it) == rel.end()) return KeepsFile(p, stack);
-      if (!EntersDirectory(dir, p, stack) || ++depth > 256) return false;
+      if (!EntersDirectory(dir, p, stack) || ++depth > kMaxDepth) return false;
       dir = p;
       if (!opts_.no_ignore) PushIgnoreFile(dir, stack, false);
     }
     return false;
   }
 
+  // Whether `path`, its links followed (a dangling one too), lies outside `root`.
+  bool Outside(const std::string& path, const std::string& root) const {
+    if (tree_) return tree_->Outside(path, root);
+    std::optional<std::string> resolved = files_.WeaklyCanonical(path);
+    return resolved && !PathBelow(*resolved, root);
+  }
+
   const DiscoverOptions& opts_;
   const FileSource& files_;
+  const GitTreeFiles* tree_;  // when files_ is a revision's tree
   DiscoverResult& out_;
   const std::function<void(DiscoveredFile)>* sink_;
   fs::path root_;
   std::string scan_root_;
   std::vector<IgnoreFile> root_stack_;  // the ignore files that apply above the root
   std::vector<DiscoveredFile> linked_;
+  std::map<std::string, std::optional<GitListing>> listings_;  // by scan root
+  const GitListing* git_ = nullptr;                            // the scan root's, in a git work tree
+  std::set<std::string> linked_dirs_;  // directories outside the walked root walked through a link
+  int via_link_ = 0;                   // walking such a directory
+  std::set<std::string> not_read_;     // NotRead's paths
+  bool full_ = false;                  // Full() said so
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // File discovery: walk the given paths, skip tool directories, honour
-// .gitignore and `exclude:`, never follow links out of the scanned root.
+// `exclude:` and — in a git work tree — git's own list of its files (else
+// .gitignore), never follow links out of the scan root.
 #ifndef SAGELINT_LINTER_ENGINE_DISCOVER_H_
 #define SAGELINT_LINTER_ENGINE_DISCOVER_H_
 
@@ -57,8 +58,21 @@ struct DiscoverOptions {
   const FileSource* files = &DiskFiles();  // where the tree is read
 };
 
+// A file of a scanned kind inside the scanned paths (or a directory that may
+// hold some) that discovery did not read: a link out of the repository, a
+// directory nested too deep or that cannot be listed, an entry that is not a
+// regular file. Each is an SM008 warning (rules/SM008.md), never a line on
+// standard error alone.
+struct NotScanned {
+  std::string display;                  // relative to the working directory, '/' separators
+  std::string root_path;                // relative to the scan root
+  const FrontEnd* front_end = nullptr;  // the front end of its name; nullptr for a directory
+  std::string why;                      // the finding's message
+};
+
 struct DiscoverResult {
   std::vector<DiscoveredFile> files;  // sorted by display path
+  std::vector<NotScanned> not_scanned;
   int found = 0;                      // files found (listed in `files`, or sent to a sink)
   std::vector<std::string> missing;   // named paths that do not exist
   std::vector<std::string> skipped;   // "path: reason" for unreadable entries, link loops …

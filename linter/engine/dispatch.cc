@@ -476,7 +476,10 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
     SourceFile s{f.display(), f.abs_path(), {}, f.root_path()};
     std::string error;
     if (!ReadWholeFile(*opts.files, f.abs_path(), &s.text, &error)) {
-      skipped->push_back(f.display() + ": " + error);
+      out.push_back(NotScannedFile(f.display(), f.root_path(), Format::kTerraform,
+                                   "sagelint did not read this file (" + error + ")"));
+      // Of a file named with its module's (pre-commit), only the named ones are reported.
+      out.back().result.context = !unit.named.empty() && !f.named;
       continue;
     }
     root.files.push_back(std::move(s));
@@ -505,6 +508,15 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
   return out;
 }
 
+ParsedFile NotScannedFile(std::string display, std::string root_path, Format format, std::string why) {
+  ParsedFile pf;
+  pf.result.path = std::move(display);
+  pf.result.root_path = std::move(root_path);
+  pf.result.format = format;
+  pf.result.unread.push_back({std::move(why), {1, 1}});
+  return pf;
+}
+
 std::vector<ParsedFile> ParseFile(const DiscoveredFile& f, const ResolveOptions& base_opts,
                                   std::vector<std::string>* skipped) {
   std::vector<ParsedFile> out;
@@ -514,7 +526,8 @@ std::vector<ParsedFile> ParseFile(const DiscoveredFile& f, const ResolveOptions&
   SourceFile s{f.display(), f.abs_path(), {}, f.root_path()};
   std::string error;
   if (!ReadWholeFile(*opts.files, f.abs_path(), &s.text, &error)) {
-    skipped->push_back(f.display() + ": " + error);
+    out.push_back(NotScannedFile(f.display(), f.root_path(), f.front_end->format,
+                                 "sagelint did not read this file (" + error + ")"));
     return out;
   }
   // A cheap byte scan first: only files that can mention SageMaker are parsed.

@@ -42,11 +42,17 @@ struct Plan {
 // (walked with `discover`'s exclusions).
 Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover = {});
 
-// Parses a unit; never throws. Files that cannot be read are reported in `skipped`.
+// Parses a unit; never throws. A file that cannot be read is a result of its
+// own that says so (NotScannedFile); what a front end read but did not
+// evaluate is reported in `skipped`.
 std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& opts, std::vector<std::string>* skipped);
 // Parses a file that is a unit alone (not Terraform); never throws.
 std::vector<ParsedFile> ParseFile(const DiscoveredFile& file, const ResolveOptions& opts,
                                   std::vector<std::string>* skipped);
+
+// The result of a file (or directory) of the scan that was not read: its
+// SM008 warning (rules/SM008.md), `why` its message.
+ParsedFile NotScannedFile(std::string display, std::string root_path, Format format, std::string why);
 
 // A CloudFormation template, evaluated once per template configuration file
 // that applies to it (--param-file, config `parameter_files:`), or once.

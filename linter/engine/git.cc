@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "linter/base/files.h"
+#include "linter/base/paths.h"
 #include "linter/base/process.h"
 #include "linter/base/strings.h"
 
@@ -84,6 +85,35 @@ bool GitRenames(const std::string& top, const std::string& commit, const std::ve
     if (i + paths > fields.size()) break;
     if (two && status[0] == 'R') (*renames)[std::string(fields[i])] = std::string(fields[i + 1]);
     i += paths;
+  }
+  return true;
+}
+
+bool GitListFiles(const std::string& top, const std::function<void(std::string_view)>& each, std::string* error,
+                  bool* not_a_repository) {
+  *not_a_repository = false;
+  std::vector<std::string> argv = Git(top, {"ls-files", "-z", "--cached", "--others", "--exclude-standard"});
+  std::string partial;  // a name split across two chunks of output
+  auto on_output = [&](std::string_view chunk) {
+    for (size_t nul; (nul = chunk.find('\0')) != std::string_view::npos; chunk.remove_prefix(nul + 1)) {
+      if (partial.empty()) {
+        if (nul > 0) each(chunk.substr(0, nul));
+      } else {
+        partial.append(chunk.substr(0, nul));
+        each(partial);
+        partial.clear();
+      }
+    }
+    partial.append(chunk);
+    return true;
+  };
+  ProcessResult r;
+  if (!RunProcess(argv, "", on_output, &r, error)) return false;
+  if (r.exit_status != 0) {
+    std::string msg = Chomp(r.err);
+    *not_a_repository = msg.find("not a git repository") != std::string::npos;
+    *error = msg.empty() ? "git exited with status " + std::to_string(r.exit_status) : msg.substr(0, msg.find('\n'));
+    return false;
   }
   return true;
 }
@@ -701,6 +731,19 @@ std::optional<std::uintmax_t> GitTreeFiles::FileSize(const std::string& path) co
   std::string why;
   if (s.Size(w.entry->oid, &size, &why) != Got::kOk) return std::nullopt;
   return size;
+}
+
+bool GitTreeFiles::Outside(const std::string& path, const std::string& root) const {
+  State& s = *state_;
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto parts = s.Parts(path);
+  if (!parts) return true;
+  State::Walked w = s.Walk(*parts, true);
+  if (w.outside) return true;
+  // Inside the tree: outside `root` when it is a directory below the top.
+  fs::path reached = s.Path(w.done);
+  for (const std::string& part : w.rest) reached /= part;
+  return !w.loop && !PathBelow(reached.lexically_normal().string(), root);
 }
 
 void GitTreeFiles::AllowDiskFile(const std::string& abs_path) {

@@ -7,10 +7,12 @@
 #define SAGELINT_LINTER_ENGINE_GIT_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "linter/base/file_source.h"
@@ -29,6 +31,15 @@ std::optional<std::string> GitResolveCommit(const std::string& top, const std::s
 // path in the work tree (both relative to `top`).
 bool GitRenames(const std::string& top, const std::string& commit, const std::vector<std::string>& paths,
                 std::map<std::string, std::string>* renames, std::string* error);
+
+// The files of the work tree at `top` that git would commit: the tracked
+// ones and the untracked ones that no ignore rule covers (`git ls-files -z
+// --cached --others --exclude-standard`), each handed to `each` relative to
+// `top` (a file of a merge conflict may come once per stage). False with
+// `error` when git cannot list them; `not_a_repository` says whether git
+// found no repository there (a directory named .git that is not one).
+bool GitListFiles(const std::string& top, const std::function<void(std::string_view)>& each, std::string* error,
+                  bool* not_a_repository);
 
 // Bounds on what the base side of a diff reads from git (docs/security.md).
 struct GitTreeLimits {
@@ -70,6 +81,10 @@ class GitTreeFiles final : public FileSource {
   std::optional<std::string> Canonical(const std::string& path) const override;
   std::optional<std::string> WeaklyCanonical(const std::string& path) const override;
   std::optional<std::uintmax_t> FileSize(const std::string& path) const override;
+  // Whether `path`, its links followed, lies outside `root`: a link out of
+  // the tree (an absolute target, or one that climbs above the top) does,
+  // whatever its target; false when its links loop.
+  bool Outside(const std::string& path, const std::string& root) const;
 
   // A file outside the tree that is read from the disk (a --var-file or
   // --param-file that lies outside the work tree).

@@ -265,6 +265,16 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
   producer.join();
   if (failed) std::rethrow_exception(failed);
 
+  // What discovery could not read is a finding of its own (SM008), in scan order with the files.
+  for (NotScanned& n : found.not_scanned) {
+    UnitOutput out;
+    out.display = n.display;
+    Format format = n.front_end ? n.front_end->format : Format::kCloudFormation;
+    FileOutcome o = analyzer.Start(NotScannedFile(n.display, std::move(n.root_path), format, std::move(n.why)));
+    if (Empty(o)) continue;
+    out.files.push_back(std::move(o));
+    outputs.push_back(std::move(out));
+  }
   result->missing = std::move(found.missing);
   result->skipped = std::move(found.skipped);
   result->warnings = std::move(found.warnings);

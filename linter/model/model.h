@@ -303,6 +303,9 @@ struct FileResult {
   // Where a bound (an evaluation budget, an expansion limit) stopped the
   // evaluation of the file before its end: each becomes an SM007 note.
   std::vector<ParseError> bounds;
+  // What the file names but could not be read (a module imported with a name
+  // known only at run time): each becomes an SM008 warning at that line.
+  std::vector<ParseError> unread;
   // Notebooks: the endpoints this notebook deletes for the other notebooks of
   // its workflow (NotebookWorkflow), by name ("my-endpoint", a shared name such
   // as "%store:…"), "*" for every endpoint it lists and deletes, "*NAME" for

@@ -110,6 +110,9 @@ struct App {
   std::vector<std::pair<int, ParseError>> notes;
   // Where an evaluation bound stopped (SM007), by file index.
   std::vector<std::pair<int, ParseError>> budgets;
+  // Modules imported by a name known only at run time, at the importing
+  // line (SM008, rules/SM008.md), by file index.
+  std::vector<std::pair<int, ParseError>> unread;
   // Values known only at deploy time that the code put inside a string (an
   // f-string or template literal naming `Aws.ACCOUNT_ID` or an attribute): the
   // string holds Token(i) where tokens[i] is the value (a `Ref` / attribute
@@ -120,6 +123,10 @@ struct App {
 
 // The text standing for App::tokens[i] inside a string.
 std::string Token(size_t i);
+
+// The SM008 record of a call that loads a module named only at run time
+// (`call` as written: whitespace collapsed, shortened to 120 bytes).
+ParseError DynamicImport(std::string_view call, SourcePos at);
 
 // What an evaluator is given: the entry (read), `cdk.json`'s `context`
 // (a map, or null) for try_get_context / tryGetContext, and the options

@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -119,9 +120,13 @@ class Synth {
     for (const auto& [f, e] : app_.errors) results.at(f).errors.push_back(e);
     for (const auto& [f, e] : app_.notes) results.at(f).notes.push_back(e);
     for (const auto& [f, e] : app_.budgets) results.at(f).bounds.push_back(e);
+    std::set<std::tuple<int, int, int>> unread;  // a call run more than once is said once
+    for (const auto& [f, e] : app_.unread) {
+      if (unread.insert({f, e.pos.line, e.pos.column}).second) results.at(f).unread.push_back(e);
+    }
     std::vector<FileResult> out;
     for (FileResult& r : results) {
-      if (!r.workloads.empty() || !r.errors.empty() || !r.notes.empty() || !r.bounds.empty()) {
+      if (!r.workloads.empty() || !r.errors.empty() || !r.notes.empty() || !r.bounds.empty() || !r.unread.empty()) {
         out.push_back(std::move(r));
       }
     }

@@ -278,6 +278,26 @@ cfn::Node Struct(std::string_view module, std::string_view cls, std::span<const 
 
 std::string Token(size_t i) { return "\x02" + std::to_string(i) + "\x02"; }
 
+ParseError DynamicImport(std::string_view call, SourcePos at) {
+  std::string shown;
+  for (char c : call) {
+    bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (!space) {
+      shown += c;
+    } else if (!shown.empty() && shown.back() != ' ') {
+      shown += ' ';
+    }
+  }
+  if (shown.size() > 120) {
+    size_t cut = 117;
+    while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    shown = shown.substr(0, cut) + "...";
+  }
+  return {"sagelint did not read the module this line loads: " + shown +
+              " names it only at run time, so the stacks it defines were not checked",
+          at};
+}
+
 std::string ModuleOf(std::string_view path) {
   std::string p(path);
   for (std::string_view prefix : {"aws_cdk.", "aws-cdk-lib/", "@aws-cdk/", "aws_cdk/"}) {

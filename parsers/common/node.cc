@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace sagelint::cfn {
@@ -80,14 +81,19 @@ Char CharAt(std::string_view text, size_t i) {
 // a JSON string and as U+FFFD elsewhere (YAML 1.2 and editors see no line
 // break there). Each edit says
 // where its replacement starts and how much longer the original was, so
-// positions map back to the text as written.
+// positions map back to the text as written. A run of bytes that are not
+// characters (or are control characters) is one U+FFFD and one edit, so
+// that neither the text nor the edits grow with such a run; past
+// kMaxEdits edits the text is not read at all.
 struct Edit {
   size_t at;
   std::ptrdiff_t longer;
 };
+constexpr size_t kMaxEdits = 1u << 20;
 struct Rewritten {
   std::string text;
   std::vector<Edit> edits;
+  std::optional<size_t> too_many;  // where in the original the edit past kMaxEdits fell
 };
 
 int HexValue(char c) {
@@ -165,6 +171,10 @@ Rewritten Rewrite(std::string_view text) {
   const bool json = LooksLikeJson(text);
   bool in_string = false;
   for (size_t i = 0; i < text.size();) {
+    if (r.edits.size() > kMaxEdits) {
+      r.too_many = i;
+      return r;
+    }
     char c = text[i];
     if (json && c == '"' && !in_string) {
       size_t end = JsonStringEnd(text, i);
@@ -197,8 +207,19 @@ Rewritten Rewrite(std::string_view text) {
     } else if (ch.readable && !IsYamlOnlyBreak(seq)) {
       r.text.append(text.substr(i, ch.length));
     } else {
-      r.edits.push_back({r.text.size(), static_cast<std::ptrdiff_t>(ch.length) - 3});
+      // One replacement for the whole run of single unreadable bytes.
+      size_t length = ch.length;
+      if (length == 1) {
+        while (i + length < text.size()) {
+          Char next = CharAt(text, i + length);
+          if (next.length != 1 || next.readable) break;
+          ++length;
+        }
+      }
+      r.edits.push_back({r.text.size(), static_cast<std::ptrdiff_t>(length) - 3});
       r.text += "\xEF\xBF\xBD";
+      i += length;
+      continue;
     }
     i += ch.length;
   }
@@ -612,6 +633,19 @@ bool Load(std::string_view text, int line_offset, const LoadLimits& limits, bool
   // A text with NEL, LS or PS is rewritten before the first attempt.
   int first = HasYamlOnlyBreak(text) ? 1 : 0;
   if (first) rewritten = Rewrite(text);
+  // Where the text holds more stretches YAML cannot read than the edits may record: not parsed.
+  auto too_many = [&](size_t at) {
+    size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+    line_start = line_start == std::string_view::npos || at == 0 ? 0 : line_start + 1;
+    int line = 1 + line_offset + static_cast<int>(std::count(text.begin(), text.begin() + line_start, '\n'));
+    errors->push_back({"more than " + std::to_string(kMaxEdits) +
+                           " characters or runs of bytes that YAML cannot read (not UTF-8, or control characters); "
+                           "not parsed",
+                       {line, static_cast<int>(at - line_start) + 1}});
+    out->clear();
+    return false;
+  };
+  if (rewritten.too_many) return too_many(*rewritten.too_many);
   for (int attempt = first; attempt < 2; ++attempt) {
     Builder b(text, attempt == 0 ? text : std::string_view(rewritten.text), rewritten.edits, line_offset, limits,
               errors);
@@ -632,6 +666,7 @@ bool Load(std::string_view text, int line_offset, const LoadLimits& limits, bool
         errors->resize(errors_before);
         out->clear();
         rewritten = Rewrite(text);
+        if (rewritten.too_many) return too_many(*rewritten.too_many);
         continue;
       }
       errors->push_back(e.error);

@@ -218,6 +218,23 @@ class Cdk final : public Library {
       *result = q == "json.load" ? LoadJson(a, args) : LoadJsonText(a, args);
       return true;
     }
+    if (q == "importlib.import_module") {
+      // A module of the app by a literal name is run as `import` runs it; a
+      // name known only at run time is said (SM008, rules/SM008.md).
+      const Value* name = args.positional.empty() ? nullptr : &a.V(args.positional[0].v);
+      if (name && name->kind == VK::kStr && !name->text.empty() && name->text[0] != '.') {
+        int mod = a.LoadModule(a.FileOf(call), name->text, 0);
+        if (mod >= 0) {
+          Value v;
+          v.kind = VK::kModule;
+          v.ref = mod;
+          *result = a.store_.New(std::move(v));
+        }
+      } else {
+        app_->unread.push_back({a.FileOf(call), cdk::DynamicImport(a.TextOf(call), a.R(call).begin)});
+      }
+      return true;
+    }
     if (q == "dataclasses.field") {
       for (const auto& [k, e] : args.keywords) {
         if (k == "default") *result = e.v;

@@ -661,6 +661,11 @@ class Evaluator {
     }
   }
 
+  // A module named only at run time (`require('../lib/' + name)`,
+  // `import(name)`): what it defines is not read, and that is said at the
+  // call (SM008, rules/SM008.md).
+  void Unread(TSNode call, SourcePos at) { app_.unread.push_back({frame_->file, DynamicImport(T(call), at)}); }
+
   // What `require(spec)` / `import … from spec` gives.
   Value Require(const std::string& spec, SourcePos at) {
     if (spec.empty()) return Unknown(at, frame_->file);
@@ -1884,10 +1889,22 @@ class Evaluator {
         RunConstructor(frame_->home->base.cls, frame_->self, args, at, 1);
       return Undefined();
     }
-    if (ft == "import") return Unknown(at, frame_->file);
+    if (ft == "import") {  // import(spec): a promise of the module
+      Args args = EvalArgs(ts::Field(n, "arguments"), scope);
+      if (!args.values.empty() && args.values[0].k == K::kStr) {
+        Require(args.values[0].text, at);
+      } else {
+        Unread(n, at);
+      }
+      return Unknown(at, frame_->file);
+    }
     Value callee = Eval(fnode, scope);
     Args args = EvalArgs(ts::Field(n, "arguments"), scope);
     if (Spent()) return Unknown(at, frame_->file);
+    if (callee.k == K::kExternal && callee.text == "global" && callee.path == std::vector<std::string>{"require"} &&
+        (args.values.empty() || args.values[0].k != K::kStr)) {
+      Unread(n, at);
+    }
     if (callee.k == K::kMethod && callee.index == -3 && callee.obj && callee.obj->complete &&
         (callee.text == "forEach" || callee.text == "map") && !args.values.empty() &&
         args.values[0].k == K::kFunction && callee.obj->fields.size() <= kMaxLoop) {
