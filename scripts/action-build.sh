@@ -111,7 +111,7 @@ from_image() {
   docker rm "$cid" >/dev/null 2>&1 || true
   version=$(sed -n 's/^project(sagelint VERSION \([0-9][0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
   got=$("$dir/sagelint.new" --version 2>/dev/null) || got=""
-  if [ "$got" != "sagelint $version" ]; then
+  if [ "${got% (commit *)}" != "sagelint $version" ]; then
     echo "sagelint: the binary in $image is not sagelint $version (${got:-it does not run})" >&2
     rm -f "$dir/sagelint.new"
     return 1

@@ -70,7 +70,7 @@ chmod 755 "$bin"
 
 scripts/check-macos-libs.sh "$bin"
 got=$(env -i "$bin" --version)
-[ "$got" = "sagelint $version" ] || { say "$bin --version printed '$got'"; exit 1; }
+[ "${got% (commit *)}" = "sagelint $version" ] || { say "$bin --version printed '$got'"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -R examples "$work/examples"

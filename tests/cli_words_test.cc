@@ -68,7 +68,7 @@ TEST_CASE("bash completion offers each command once and prices' subcommands afte
   std::string commands = " " + m[1].str() + " ";
   CHECK(commands.find(" prices ") != std::string::npos);
   CHECK(commands.find(" prices ") == commands.rfind(" prices "));
-  CHECK(r.out.find("    prices) [ \"$i\" -eq $((COMP_CWORD - 1)) ] && COMPREPLY=($(compgen -W 'import") !=
+  CHECK(r.out.find("    prices) [ \"$i\" -eq $((COMP_CWORD - 1)) ] && COMPREPLY=($(compgen -W 'update import'") !=
         std::string::npos);
   // The script is valid bash, and completes `sagelint prices im` to import.
   sagelint::testing::TempDir dir;

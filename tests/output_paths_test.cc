@@ -19,7 +19,7 @@ using sagelint::testing::RunSagelint;
 namespace {
 
 // An accelerated notebook: SM103 (with a fix) and SM201.
-const std::string kOldNotebook = NotebookTemplate("Explore", "ml.p2.xlarge");
+const std::string kOldNotebook = NotebookTemplate("Explore", "ml.g4dn.xlarge");
 
 std::string Canonical(const std::string& dir) { return fs::weakly_canonical(dir).generic_string(); }
 
@@ -171,11 +171,11 @@ TEST_CASE("statistics credit each workload's largest saving to its rule", "[cli]
   CHECK(rows[1].avoidable_monthly_usd == 300);
 
   GitRepo repo;
-  repo.Write("a.yaml", NotebookTemplate("A", "ml.p2.xlarge"));
+  repo.Write("a.yaml", NotebookTemplate("A", "ml.g4dn.xlarge"));
   auto r = RunSagelint("scan --statistics --quiet --no-color .", repo.path());
   CHECK(r.status == 1);
   CHECK(r.out.find("\ncount  fixable  avoidable $/month  rule\n"
-                   "    1        1                  -  SM103 accelerated-notebook\n"
+                   "    1        1               $501  SM103 accelerated-notebook\n"
                    "    1        -                  -  SM201 notebook-without-lifecycle-config\n") !=
         std::string::npos);
   // With a machine format on standard output, the table goes to standard error.

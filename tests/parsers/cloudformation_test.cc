@@ -96,7 +96,9 @@ TEST_CASE("lines are counted by newlines alone, as editors count them", "[cloudf
   std::vector<cfn::LoadError> errors;
   // libyaml (YAML 1.1) also breaks lines at NEL, LS and PS: in YAML they are
   // U+FFFD (YAML 1.2 and editors see no line break there).
-  std::string yaml = "A: x # a\xE2\x80\xA8" "comment\nC: \xC2\x85\xC2\x85, d\nB: y\n";
+  std::string yaml =
+      "A: x # a\xE2\x80\xA8"
+      "comment\nC: \xC2\x85\xC2\x85, d\nB: y\n";
   REQUIRE(cfn::LoadDocument(yaml, 0, cfn::LoadLimits{}, &doc, &errors));
   CHECK(doc.Get("C")->text == "\xEF\xBF\xBD\xEF\xBF\xBD, d");
   CHECK(doc.Get("B")->pos.line == 3);
