@@ -30,7 +30,7 @@ struct ResolveOptions {
   std::string cfn_param_base;
   std::map<std::string, std::string> tf_variables;  // --var, config `variables:`
   std::vector<std::string> tf_var_files;            // --var-file (paths as given)
-  // The absolute scan root (SPEC §2): module sources, file reads and var
+  // The absolute scan root (README "Usage"): module sources, file reads and var
   // files are resolved against the directory of the file that names them and
   // refused outside it. The driver sets it per unit of work.
   std::string root;
@@ -101,7 +101,7 @@ bool LooksLikeIamPolicyDocument(std::string_view text);
 FileResult ParsePython(const SourceFile& file, const ResolveOptions& opts);
 FileResult ParseNotebook(const SourceFile& file, const ResolveOptions& opts);
 
-// Fixes (SPEC §13): each format's edit for a change that inserts or removes a
+// Fixes (README "Fixes"): each format's edit for a change that inserts or removes a
 // member, or appends a notebook cell (FrontEnd::edit). The edit keeps the
 // file's indentation, quoting and layout outside the edited bytes; nullopt
 // where the change cannot be written there.

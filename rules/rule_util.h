@@ -79,7 +79,7 @@ std::string WholeSeconds(double seconds);
 // when it cannot be known.
 std::optional<double> MaxRunSeconds(const Workload& w);
 
-// Fixes (SPEC §13). The change that makes `v`'s literal say `text`; nullopt
+// Fixes (README "Fixes"). The change that makes `v`'s literal say `text`; nullopt
 // when `v` is not one literal the workload alone reads (Val::literal).
 std::optional<FixChange> ReplaceChange(const Val& v, std::string text);
 // The setting `field` (FixChange) with the JSON value `json` added to the

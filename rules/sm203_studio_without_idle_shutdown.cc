@@ -18,8 +18,8 @@ std::optional<bool> IdleShutdownOn(const StudioApp& app, WorkloadKind kind) {
   return timeout && app.idle_management.known() && app.idle_management.text == "ENABLED";
 }
 
-// Idle shutdown switched on in a settings block the workload declares (SPEC
-// §13): the idle settings added where none are written, or a DISABLED
+// Idle shutdown switched on in a settings block the workload declares (rules/SM203.md
+// "Fix"): the idle settings added where none are written, or a DISABLED
 // lifecycle management enabled where a timeout is set. A missing settings
 // block is never created.
 std::optional<Fix> IdleFix(const Workload& w, const StudioApp& app) {

@@ -45,7 +45,7 @@ std::optional<Size> KnownSize(const Channel& ch, const RuleContext& ctx) {
   return std::nullopt;
 }
 
-// The channel's mode set to FastFile (SPEC §13): its own literal, else the
+// The channel's mode set to FastFile (README "Fixes"): its own literal, else the
 // job's literal, else the job's mode added where neither is written.
 std::optional<Fix> FastFileFix(const Workload& w, const Channel& ch) {
   std::optional<FixChange> change;

@@ -8,7 +8,7 @@
 namespace sagelint::rules {
 namespace {
 
-// Managed Spot switched on (SPEC §13): max wait twice the max run where none
+// Managed Spot switched on (README "Fixes"): max wait twice the max run where none
 // is set, and a checkpoint location under the job's output path where none is
 // set — offered only where that path is known.
 std::optional<Fix> SpotFix(const Workload& w) {

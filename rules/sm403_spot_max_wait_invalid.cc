@@ -6,7 +6,7 @@
 namespace sagelint::rules {
 namespace {
 
-// A training job's missing max wait, set to its max run (SPEC §13).
+// A training job's missing max wait, set to its max run (README "Fixes").
 std::optional<Fix> MaxWaitFix(const Workload& w) {
   std::optional<double> run = MaxRunSeconds(w);
   if (w.kind != WorkloadKind::kTrainingJob || !run || !w.max_wait_seconds.absent() ||

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Which of a report's fixes the Action suggests on a pull request (SPEC §13).
+"""Which of a report's fixes the Action suggests on a pull request (README "Fixes").
 
 A safe fix becomes one review comment with a ```suggestion block when all its
 edits lie in one file, on lines the pull request adds or changes (the `+`

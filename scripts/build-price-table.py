@@ -20,7 +20,7 @@ RESEARCH_DIR holds (every figure there was read in a source it names):
                                             with "provenance" / "provenance_weaker"
   candidates_S4_kind_agnostic_us-east-1.json  the broad list: one figure per type, kind not stated
 
-Which figure a (type, kind) gets — SPEC §6 "Prices", in order:
+Which figure a (type, kind) gets — docs/cost-data.md, in order:
   1. a figure whose source names that kind ("named");
   2. else the type's figure from AWS's own data for another kind, or from the
      broad list (it equals AWS's data on every type both list), for every kind
@@ -75,7 +75,7 @@ NO_SOURCE = "no AWS data and no public source found gives a us-east-1 figure for
 # prices.csv kinds -> price components (async inference and kind-less rows are not used).
 CSV_KINDS = {"hosting": "hosting", "training": "training", "transform": "transform",
              "studio_classic": "studio", "studio_jupyterlab": "studio"}
-# The sources of prices.csv that are used, and how a reader opens them (SPEC: never an internal id).
+# The sources of prices.csv that are used, and how a reader opens them (docs/cost-data.md: never an internal id).
 CSV_SOURCES = {
     "P1-2026-07-03": ("AWS pricing-page data (Studio notebook table)", None),
     "P1-2025-12-05": ("AWS pricing-page data (Studio notebook table, 2025-12-05 copy)", None),

@@ -68,7 +68,7 @@ TEST_CASE("Fn::ForEach stops at CloudFormation's 500 resources per template, wit
   d.Write("600.yaml", NestedLoops(1, 600));
   r = RunSagelint("scan --format json --fail-on none 600.yaml", d.path());
   CHECK(Sm000Message(r.out).find("more than 500 resources") != std::string::npos);
-  // 400 are fine: every one is checked, and as one construct they give one finding (SPEC §5) costing all 400.
+  // 400 are fine: every one is checked, and as one construct they give one finding (README "Usage") costing all 400.
   d.Write("400.yaml", NestedLoops(2, 20));
   r = RunSagelint("scan --format json --fail-on none --select SM201 400.yaml", d.path());
   CHECK(Sm000Message(r.out).empty());

@@ -1,4 +1,4 @@
-// One configuration per scan root (SPEC §2 `--config`): the `.sagelint.yaml`
+// One configuration per scan root (README "Usage" `--config`): the `.sagelint.yaml`
 // at the scan root applies wherever sagelint is started from; one below the
 // root is not read, and says so; `exclude:` applies to named files too.
 #include <string>

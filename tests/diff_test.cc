@@ -1,4 +1,4 @@
-// `sagelint diff` and fingerprints (SPEC §9, §10), end to end on git
+// `sagelint diff` and fingerprints (README "Adopting it", §10), end to end on git
 // repositories the tests build themselves.
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-// The `sagelint-fix` pre-commit hook (SPEC §7, §13): declared as the
+// The `sagelint-fix` pre-commit hook (docs/maintaining.md, §13): declared as the
 // `sagelint` hook is, with `--fix`; what pre-commit runs fails while findings
 // remain and passes a clean file. (tests/integration/pre_commit.sh runs it
 // with the real pre-commit.)

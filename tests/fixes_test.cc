@@ -1,4 +1,4 @@
-// Fixes (SPEC §13): the engine's edits, plans and diffs, and every rule's fix
+// Fixes (README "Fixes"): the engine's edits, plans and diffs, and every rule's fix
 // fixtures. fixtures/fixes/<ID>/before/ holds files with findings of the rule
 // whose fix applies; after/ the exact bytes `sagelint scan --fix` (with
 // --unsafe-fixes for an unsafe rule) leaves; nofix/ findings of the rule

@@ -1,4 +1,4 @@
-// One source construct, one finding per rule (SPEC §5): the instances of a
+// One source construct, one finding per rule (README "Usage"): the instances of a
 // Terraform count/for_each, the branches of a conditional CloudFormation
 // resource and the workloads sharing one SDK v3 Compute give one finding when
 // their findings agree, and keep their own when they differ.

@@ -1,4 +1,4 @@
-// Reports a gate can rely on (SPEC §2 colour, §5 numbers and summary, §7
+// Reports a gate can rely on (README "Usage" colour, §5 numbers and summary, §7
 // JUnit and standard output): the binary end to end.
 #include <cstdlib>
 #include <nlohmann/json.hpp>

@@ -527,7 +527,7 @@ int ExplainTo(const CliOptions& o, std::ostream& out) {
     CheckRuleIds({id}, "explain");
   }
   out << r->id << " " << r->name << " (" << SeverityName(r->severity) << ")\n" << r->summary << "\n";
-  // Whether its findings fix themselves (SPEC §13), and with which flag.
+  // Whether its findings fix themselves (README "Fixes"), and with which flag.
   if (std::optional<Applicability> fix = RuleFix(r->id); !fix) {
     out << "Fix: none\n\n";
   } else if (*fix == Applicability::kSafe) {
@@ -864,7 +864,7 @@ void PrintTiming(const ScanResult& r) {
   std::fprintf(stderr, "%-10s %8s %8s %10s %8.3f\n", "analysis", "", "", "", r.analysis_cpu_seconds);
 }
 
-// Whether an output is coloured (SPEC §2): --color always/never wins; else a
+// Whether an output is coloured (README "Usage"): --color always/never wins; else a
 // non-empty NO_COLOR turns colours off, a FORCE_COLOR other than 0 on, and
 // otherwise standard output is coloured when it is a terminal. Files are
 // coloured only with --color always.
@@ -923,7 +923,7 @@ void PrintStatistics(const CliOptions& o, const ScanResult& result) {
   to.flush();
 }
 
-// --fix and --diff (SPEC §13): the fixes of the findings that `result` keeps
+// --fix and --diff (README "Fixes"): the fixes of the findings that `result` keeps
 // (baselined ones are accepted, not fixed). --diff prints them and gives the
 // exit status; --fix writes them and returns nothing, the caller then reports
 // what a new scan still finds.
@@ -1182,7 +1182,7 @@ int CommandPrices(const CliOptions& o) {
   return 0;
 }
 
-// `sagelint diff --base REF [PATH ...]` (SPEC §9): the work tree against the
+// `sagelint diff --base REF [PATH ...]` (README "Adopting it"): the work tree against the
 // same paths at REF, read from git's object store into memory (nothing of
 // the base tree is written anywhere).
 int CommandDiff(const CliOptions& o) {

@@ -1,4 +1,4 @@
-// SM006 gate-config-weakened (SPEC §6, §9): in `diff`, how the change edits
+// SM006 gate-config-weakened (the rule docs, rules/SMxxx.md, §9): in `diff`, how the change edits
 // the configuration the gate runs under — the configuration file, its custom
 // policies and the baseline — judged against the base revision's.
 #ifndef SAGELINT_LINTER_CLI_GATE_CONFIG_H_

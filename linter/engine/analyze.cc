@@ -87,7 +87,7 @@ class FindingSink : public Sink {
     f.iam = r.iam ? std::move(r.iam) : IamHintFor(rule_.info->id, w.kind);
     if (r.cost && !r.cost->instance_type.empty()) f.cost = EstimateCost(*r.cost, w.kind, prices_);
     if (f.cost && f.rule == "SM213") CountDeletionAsSaving(&*f.cost);
-    if (r.fix && w.format != Format::kCdk) {  // an app's sources are not edited (SPEC §13)
+    if (r.fix && w.format != Format::kCdk) {  // an app's sources are not edited (README "Fixes")
       f.fix = std::move(r.fix);
       for (FixChange& c : f.fix->changes) {
         if (c.path.empty()) c.path = w.path;
@@ -536,7 +536,7 @@ void Analyzer::Finalize(const FileFacts& file, std::vector<Finding> found, int s
   const RuleSet& rules = rules_;
   SuppressionIndex index(FindIgnoreDirectives(file.comments));
   std::vector<Finding> kept;
-  // One construct, one finding per rule (SPEC §5): its instances' or branches' identical findings merge first,
+  // One construct, one finding per rule (README "Usage"): its instances' or branches' identical findings merge first,
   // so a comment on the construct suppresses the one finding.
   for (Finding& f : GroupConstructFindings(std::move(found))) {
     if (index.Suppresses(f)) {

@@ -1,5 +1,5 @@
 // Baselines: record today's findings, then hide them in later scans so only
-// new ones fail. Findings are matched by fingerprint (SPEC §10: rule, the
+// new ones fail. Findings are matched by fingerprint (README "Adopting it": rule, the
 // workload's identity, the offending value, an occurrence number, the path
 // relative to the scan root), which survives moved lines, reformatting and
 // the working directory but changes when the finding's substance does

@@ -143,7 +143,7 @@ class TouchedFiles {
   std::map<std::string, std::optional<bool>> memo_;
 };
 
-// SPEC §9: a new finding in a called module's file that the change did not
+// README "Adopting it": a new finding in a called module's file that the change did not
 // touch is reported where the change reached it — where its value was
 // written (a module argument, a root variable, a tfvars value) if that file
 // changed, else at the root module's `module` block if its file changed —

@@ -1,6 +1,6 @@
 // Comparing two scans of the same paths (the work tree and a git revision):
 // new and resolved findings by file-local fingerprint, following renames,
-// and the change in SageMaker spend per workload (SPEC §9).
+// and the change in SageMaker spend per workload (README "Adopting it").
 #ifndef SAGELINT_LINTER_ENGINE_DIFF_H_
 #define SAGELINT_LINTER_ENGINE_DIFF_H_
 

@@ -44,7 +44,7 @@ struct DiscoveredFile {
   bool in_module() const;
 };
 
-// The scan root of a path (SPEC §2): the git work tree containing it (the
+// The scan root of a path (README "Usage"): the git work tree containing it (the
 // nearest directory upward holding `.git`), else the directory itself (for a
 // file: its directory). Absolute and canonical.
 std::string ScanRootOf(const std::string& path, const FileSource& files = DiskFiles());

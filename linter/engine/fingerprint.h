@@ -1,4 +1,4 @@
-// Finding identity across edits (SPEC §10): rule + the workload's stable
+// Finding identity across edits (README "Adopting it"): rule + the workload's stable
 // identity + the offending value + an occurrence number among otherwise
 // identical findings of the same file. No line, no column, no path that
 // depends on the working directory.

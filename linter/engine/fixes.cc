@@ -177,7 +177,7 @@ std::optional<TextEdit> ReplaceLiteral(std::string_view text, const FixChange& c
 
 std::optional<TextEdit> EditFor(std::string_view text, const FixChange& c) {
   // Only the formats with an editor take fixes (not CDK sources, Terraform
-  // plans or JSON, policy documents: SPEC §13).
+  // plans or JSON, policy documents: README "Fixes").
   const FrontEnd* fe = FrontEndFor(c.path, text);
   if (!fe || !fe->edit || (fe->format == Format::kTerraform && !c.path.ends_with(".tf"))) return std::nullopt;
   if (c.op == FixChange::Op::kReplace) return ReplaceLiteral(text, c);

@@ -1,4 +1,4 @@
-// Fixes (SPEC §13) after a scan: the findings' changes resolved into edits of
+// Fixes (README "Fixes") after a scan: the findings' changes resolved into edits of
 // the files as stored, and the edits a `--fix` or `--diff` run applies.
 #ifndef SAGELINT_LINTER_ENGINE_FIXES_H_
 #define SAGELINT_LINTER_ENGINE_FIXES_H_

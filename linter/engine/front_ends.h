@@ -58,7 +58,7 @@ struct FrontEnd {
   // cdk.json: the files it brings decide).
   bool ungated;
   // Turns a fix's change that is more than a literal's new text (an inserted
-  // or removed member, an appended notebook cell; SPEC §13) into an edit of
+  // or removed member, an appended notebook cell; README "Fixes") into an edit of
   // `text`, a file of this front end; nullopt where it cannot (the change is
   // then not offered). nullptr: the format takes no such change.
   std::optional<TextEdit> (*edit)(std::string_view text, const FixChange& change);

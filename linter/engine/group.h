@@ -1,4 +1,4 @@
-// One source construct, one finding per rule (SPEC §5). A construct that makes
+// One source construct, one finding per rule (README "Usage"). A construct that makes
 // several workloads — a Terraform resource with count or for_each, a
 // CloudFormation resource whose whole Properties are conditional, a setting
 // several workloads share (an SDK v3 Compute) — gives each of them the same

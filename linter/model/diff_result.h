@@ -1,4 +1,4 @@
-// What `sagelint diff` reports (SPEC §9): the findings a change adds and
+// What `sagelint diff` reports (README "Adopting it"): the findings a change adds and
 // resolves, and how it changes SageMaker spend, workload by workload.
 #ifndef SAGELINT_LINTER_MODEL_DIFF_RESULT_H_
 #define SAGELINT_LINTER_MODEL_DIFF_RESULT_H_

@@ -41,7 +41,7 @@ struct Finding {
   std::string name;  // training-without-spot
   Severity severity = Severity::kWarning;
   std::string path;            // as displayed: relative to the working directory
-  std::string root_path;       // relative to the scan root (identity; SPEC §10)
+  std::string root_path;       // relative to the scan root (identity; README "Adopting it")
   SourceRange range;           // the offending setting (or the resource if absent)
   SourceRange resource_range;  // the whole resource / call
   std::string resource;        // "SKLearn estimator 'est'"
@@ -53,12 +53,12 @@ struct Finding {
   std::optional<CostEstimate> cost;
   std::string fingerprint;
   Format format = Format::kCloudFormation;
-  // The change that removes the finding (SPEC §13), if the rule knows one
+  // The change that removes the finding (README "Fixes"), if the rule knows one
   // and the literal it edits is the workload's alone.
   std::optional<Fix> fix;
   // The workload's place among the workloads of its construct (engine only,
   // never printed): identical findings of a construct's instances or of all
-  // its branches become one finding (SPEC §5).
+  // its branches become one finding (README "Usage").
   ConstructMember member_of;
   bool operator==(const Finding&) const = default;
 };

@@ -1,4 +1,4 @@
-// Fixes (SPEC §13): what a finding's fix changes, first as the rule states it
+// Fixes (README "Fixes"): what a finding's fix changes, first as the rule states it
 // (a change to the model's value, independent of the format), then as the
 // edits to the files as stored that the scan resolves it into.
 #ifndef SAGELINT_LINTER_MODEL_FIX_H_

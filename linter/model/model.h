@@ -44,8 +44,8 @@ struct Val {
   std::string origin;     // how a non-literal was resolved, e.g. "parameter InstanceType default"
   std::string condition;  // for an alternative: when it applies, e.g. "condition UseGpu is true"
   std::vector<Val> alternatives;
-  // Where a known value is written as one literal that a fix may edit (SPEC
-  // §13): the token as stored, quotes included, in `literal_path` (a display
+  // Where a known value is written as one literal that a fix may edit (README
+  // "Fixes"): the token as stored, quotes included, in `literal_path` (a display
   // path; empty: the workload's own file). Invalid when the value is
   // computed, comes from outside the files (--param, --var), or its literal
   // is read by something else too (a parameter, variable or constant used
@@ -95,11 +95,11 @@ enum class WorkloadKind : std::uint8_t {
   kInferenceComponent,  // a model's copies on an endpoint variant (no instances of its own)
   kHyperPodCluster,     // a HyperPod cluster: its instance groups run until the cluster is deleted
 };
-std::string_view KindName(WorkloadKind k);  // training_job, tuning_job, ... (SPEC §8)
+std::string_view KindName(WorkloadKind k);  // training_job, tuning_job, ... (docs/policies.md)
 std::optional<WorkloadKind> KindFromName(std::string_view name);
 inline constexpr int kWorkloadKindCount = 15;
 
-// One of several workloads a single source construct makes (SPEC §5): a
+// One of several workloads a single source construct makes (README "Usage"): a
 // Terraform count/for_each instance, or one branch of a resource whose whole
 // Properties are conditional. Their identical findings are reported once, at
 // the construct.
@@ -167,7 +167,7 @@ struct IamStatement {
 // Where a workload of a called Terraform module comes from: the root module's
 // call that leads to it, and where its values were written outside the
 // module's file. `diff` reports a new finding of a module file the change did
-// not touch there (SPEC §9).
+// not touch there (README "Adopting it").
 struct ModuleCaller {
   std::string path;  // display path of the root module's file with the `module "x" {` block
   SourceRange call;  // that block
@@ -319,7 +319,7 @@ std::string NotebookWorkflow(std::string_view path);
 
 // An endpoint variant that its notebook's workflow deletes (`deleted` is
 // "true"): ephemeral. It bills by the hour while the notebook runs and never
-// counts as always-on monthly spend (SPEC §6 `cost`); SM213 is silent on it.
+// counts as always-on monthly spend (docs/cost-data.md); SM213 is silent on it.
 // The one test SM213, cost estimates and `diff`'s monthly delta share.
 bool DeletedByWorkflow(const Workload& w);
 

@@ -93,7 +93,7 @@ std::span<const RuleInfo> AllRules();
 const RuleInfo* FindRule(std::string_view id);
 // The rule whose kebab-case name is `name` (previous-generation-instance).
 const RuleInfo* FindRuleByName(std::string_view name);
-// Whether the rule's findings can carry a fix and of which kind (SPEC §13);
+// Whether the rule's findings can carry a fix and of which kind (README "Fixes");
 // nullopt: the rule has none.
 std::optional<Applicability> RuleFix(std::string_view id);
 // The rule's documentation (markdown, rules/<id>.md), embedded at build time.

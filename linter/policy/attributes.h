@@ -1,4 +1,4 @@
-// The attribute view of a workload (SPEC §8): what `sagelint inventory`
+// The attribute view of a workload (docs/policies.md): what `sagelint inventory`
 // prints and what custom policies test.
 #ifndef SAGELINT_LINTER_POLICY_ATTRIBUTES_H_
 #define SAGELINT_LINTER_POLICY_ATTRIBUTES_H_
@@ -33,7 +33,7 @@ struct AttrInfo {
   AttrType type;
   std::string_view help;
 };
-// Every attribute, in SPEC order.
+// Every attribute, in the order docs/policies.md lists them.
 const std::vector<AttrInfo>& Attributes();
 const AttrInfo* FindAttribute(std::string_view name);
 

@@ -1,4 +1,4 @@
-// Custom policies (SPEC §8): teams' own rules over the workload attributes,
+// Custom policies (docs/policies.md): teams' own rules over the workload attributes,
 // from `policies:` in .sagelint.yaml and the files `policy_files:` lists.
 #ifndef SAGELINT_LINTER_POLICY_POLICY_H_
 #define SAGELINT_LINTER_POLICY_POLICY_H_

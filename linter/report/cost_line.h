@@ -1,4 +1,4 @@
-// The `cost:` line of a finding as the text report prints it (SPEC §5), which
+// The `cost:` line of a finding as the text report prints it (README "Usage"), which
 // the editor server puts into a diagnostic's message as well.
 #ifndef SAGELINT_LINTER_REPORT_COST_LINE_H_
 #define SAGELINT_LINTER_REPORT_COST_LINE_H_

@@ -135,7 +135,7 @@ class MachinePaths {
   mutable bool uses_cwd_ = false;
 };
 
-// One finding as the JSON object of SPEC §5 (also used by other emitters);
+// One finding as the JSON object of README "Usage" (also used by other emitters);
 // its paths (and its fix's) through `paths`.
 nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths);
 

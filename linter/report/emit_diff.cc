@@ -1,4 +1,4 @@
-// `sagelint diff` in every output format (SPEC §9). Text, JSON and markdown
+// `sagelint diff` in every output format (README "Adopting it"). Text, JSON and markdown
 // have a diff shape of their own; SARIF, JUnit, GitHub and GitLab carry the
 // new findings only, through their scan emitters.
 #include <algorithm>

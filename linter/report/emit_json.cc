@@ -1,4 +1,4 @@
-// The stable machine format (SPEC §5 "JSON", schema_version 1).
+// The stable machine format (README "Usage", schema_version 1).
 #include <cmath>
 #include <nlohmann/json.hpp>
 

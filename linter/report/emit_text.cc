@@ -1,4 +1,4 @@
-// The default output, for people (SPEC §5 "Text").
+// The default output, for people (README "Usage").
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

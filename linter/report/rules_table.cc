@@ -32,7 +32,7 @@ std::string Row(std::string_view id, std::string_view name, std::string_view sev
   return row;
 }
 
-// Whether the rule's findings carry a fix (SPEC §13): "safe", "unsafe" or `none`.
+// Whether the rule's findings carry a fix (README "Fixes"): "safe", "unsafe" or `none`.
 std::string_view FixName(std::string_view id, std::string_view none) {
   std::optional<Applicability> fix = RuleFix(id);
   return fix ? ApplicabilityName(*fix) : none;

@@ -1,4 +1,4 @@
-// IAM policy documents in their own JSON files (SPEC §1): the statements of
+// IAM policy documents in their own JSON files (README): the statements of
 // `{"Version": …, "Statement": […]}`, read as CloudFormation reads an
 // AWS::IAM::Policy's PolicyDocument.
 #include <string>

@@ -1,4 +1,4 @@
-// AWS CDK apps (SPEC §12). A language evaluator (Python: parsers/python,
+// AWS CDK apps (docs/architecture.md "CDK apps"). A language evaluator (Python: parsers/python,
 // TypeScript/JavaScript: parsers/cdk/typescript) runs an app's entry file and
 // the files it imports, and records every construct the app creates and every
 // method it calls on one, with the values of their arguments as plain

@@ -1,4 +1,4 @@
-// The CDK front end's entry points (SPEC §12): an app directory's `cdk.json`
+// The CDK front end's entry points (docs/architecture.md "CDK apps"): an app directory's `cdk.json`
 // brings the app (its entry and what the entry imports), and a source file
 // of an app named alone (pre-commit) is evaluated from its app's entry.
 #ifndef SAGELINT_PARSERS_CDK_FRONT_END_H_

@@ -1,4 +1,4 @@
-// Fix edits of CloudFormation templates (SPEC §13): a member removed from a
+// Fix edits of CloudFormation templates (README "Fixes"): a member removed from a
 // mapping, or members inserted into one, in the template as stored — YAML in
 // block or flow style, or JSON — with the file's indentation, quoting and line
 // breaks, and every other byte as it was.

@@ -30,8 +30,8 @@ class Template {
   // written (its loops expanded); counted in `root` otherwise.
   Template(const Node& root, const ResolveOptions& opts, const std::map<std::string, int>* mentions = nullptr);
 
-  // Whether known values carry the literal a fix may edit (Val::literal, SPEC
-  // §13): a scalar at the use site, or a parameter's Default that nothing
+  // Whether known values carry the literal a fix may edit (Val::literal, README
+  // "Fixes"): a scalar at the use site, or a parameter's Default that nothing
   // overrides and nothing else mentions. Off while a workload that is one
   // branch of its resource's `Properties: !If` is read.
   void set_literals(bool on) { literals_ = on; }

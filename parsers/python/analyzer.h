@@ -487,7 +487,7 @@ class Analyzer {
   VId SharedValue(const std::string& name);
   std::string ResolveStarImport(std::string_view name) const;
 
-  // ---- literal.cc: literal sites for fixes (SPEC §13) ------------------------------
+  // ---- literal.cc: literal sites for fixes (README "Fixes") ------------------------------
   TSNode root_{};
   // The call whose arguments ToVal reads: a value written in it as a literal
   // (or as a constant read only there) gets its literal site. Null: none.

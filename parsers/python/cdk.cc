@@ -1,4 +1,4 @@
-// AWS CDK apps in Python (SPEC §12): the app's entry and the modules it
+// AWS CDK apps in Python (docs/architecture.md "CDK apps"): the app's entry and the modules it
 // imports within the scan root, run by the interpreter as a whole program
 // (program.cc) with the CDK library model in front of the SDK model. The
 // model records what the app builds (cdk::App): every construct created from

@@ -1,4 +1,4 @@
-// Fix edits for Python source (SPEC §13): see parsers/frontend.h and edit.h.
+// Fix edits for Python source (README "Fixes"): see parsers/frontend.h and edit.h.
 //
 // The call or value a change names is found by its range in the tree-sitter
 // tree. An inserted argument or dict entry goes beside its siblings: on a new

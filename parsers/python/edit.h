@@ -1,4 +1,4 @@
-// Fix edits of Python source (SPEC §13): an argument or dict entry inserted
+// Fix edits of Python source (README "Fixes"): an argument or dict entry inserted
 // beside its siblings, or removed with its comma. Shared by .py files and the
 // code cells of notebooks.
 #ifndef SAGELINT_PARSERS_PYTHON_EDIT_H_

@@ -1,4 +1,4 @@
-// Literal sites (SPEC §13): where a setting's value is written as one literal
+// Literal sites (README "Fixes"): where a setting's value is written as one literal
 // token that a fix may edit, and only where nothing else reads that token.
 #include <algorithm>
 

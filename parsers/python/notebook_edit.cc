@@ -1,4 +1,4 @@
-// Fix edits for notebooks (SPEC §13): see parsers/frontend.h.
+// Fix edits for notebooks (README "Fixes"): see parsers/frontend.h.
 //
 // An argument inserted or removed in a code cell is edited as Python (edit.h)
 // in the notebook's joined code, then written back into the JSON strings of

@@ -1,4 +1,4 @@
-// Fix edits for Terraform HCL (SPEC §13): see parsers/frontend.h. The file is
+// Fix edits for Terraform HCL (README "Fixes"): see parsers/frontend.h. The file is
 // read with the evaluator's parser; an edit touches only the bytes of the
 // member it removes or the lines it inserts, in the file's own indentation
 // and line endings.
@@ -417,7 +417,7 @@ std::optional<TextEdit> AppendToObject(std::string_view text, TSNode object, con
   return TextEdit{after, after, indent + member + (commas ? "," : "") + nl};
 }
 
-// A request object's setting (SPEC §13): `field` of the model with its
+// A request object's setting (README "Fixes"): `field` of the model with its
 // JSON value, in the API's names and the object's own style.
 std::optional<TextEdit> InsertIntoRequest(std::string_view text, TSNode req, const std::string& field,
                                           const nlohmann::ordered_json& value) {

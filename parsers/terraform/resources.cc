@@ -40,7 +40,7 @@ bool LoadText(const Resource& r, const TfVal& v, cfn::Node* doc) {
   return true;
 }
 
-// The request mapper's values with their literal sites (SPEC §13): ToNode
+// The request mapper's values with their literal sites (README "Fixes"): ToNode
 // places each node at its value's range, so a scalar node's position names
 // the value it came from. A position where two values stand (an object read
 // whole from a variable or local, placed at its use) gives no literal unless

@@ -51,7 +51,7 @@ struct TfVal {
   SourceRange src;
   // A known value read from one literal token (`src`, quotes included)
   // through nothing but a variable default or a local that only this use
-  // reads: a fix may edit that token (Val::literal, SPEC §13).
+  // reads: a fix may edit that token (Val::literal, README "Fixes").
   bool literal = false;
   // A nested block: the whole block, from its first byte to one past its last
   // (`range` holds only its start).

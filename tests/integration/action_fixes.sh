@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Action's `suggest-fixes` (SPEC §13), offline: which fixes of a report
+# The Action's `suggest-fixes` (README "Fixes"), offline: which fixes of a report
 # become suggestion review comments and which are listed in the pull request's
 # comment (scripts/action-fixes.py, against a JSON report and the pull
 # request's diff in tests/integration/action_fixes/), then the comment step

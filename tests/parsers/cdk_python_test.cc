@@ -1,4 +1,4 @@
-// CDK apps in Python (SPEC §12): what the Python evaluator records of an app —
+// CDK apps in Python (docs/architecture.md "CDK apps"): what the Python evaluator records of an app —
 // its files, stacks, constructs with their props (values from constructor
 // defaults, dataclass defaults, imported module constants, a JSON config
 // file, cdk.json context), references between constructs, IAM statements and

@@ -1,4 +1,4 @@
-// CloudFormation fix edits (SPEC §13): members removed from and inserted into
+// CloudFormation fix edits (README "Fixes"): members removed from and inserted into
 // templates as stored, YAML (block and flow) and JSON, every other byte kept;
 // each result re-parsed. Positions come from the front end, as a fix's do.
 #include <optional>

@@ -1,4 +1,4 @@
-// EditNotebook (SPEC §13): Python edits written back into a cell's JSON
+// EditNotebook (README "Fixes"): Python edits written back into a cell's JSON
 // strings (array and one-string sources), the clean-up cell appended in the
 // notebook's own layout; every other byte unchanged, and the result a
 // notebook that reads as before.

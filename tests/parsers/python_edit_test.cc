@@ -1,4 +1,4 @@
-// EditPython (SPEC §13): arguments and dict entries inserted beside their
+// EditPython (README "Fixes"): arguments and dict entries inserted beside their
 // siblings and removed with their comma, on the calls the front end reports;
 // every edited text parses again.
 #include <optional>

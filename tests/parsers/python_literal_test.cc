@@ -1,4 +1,4 @@
-// Literal sites of Python and notebook values (SPEC §13): a value written as
+// Literal sites of Python and notebook values (README "Fixes"): a value written as
 // one literal that only its setting reads, and nothing else.
 #include <string>
 

@@ -1,4 +1,4 @@
-// Terraform fix edits (SPEC §13): removing a member, inserting Studio idle
+// Terraform fix edits (README "Fixes"): removing a member, inserting Studio idle
 // settings and training job settings — byte for byte unchanged outside the edit,
 // and the result parses.
 #include <string>

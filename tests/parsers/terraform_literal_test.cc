@@ -1,4 +1,4 @@
-// Terraform literal sites (SPEC §13): a value a fix may edit names the one
+// Terraform literal sites (README "Fixes"): a value a fix may edit names the one
 // token it was read from — at the use, a variable default or a local — and
 // only when nothing else reads that token and nothing outside the files sets it.
 #include <filesystem>

@@ -23,7 +23,7 @@ fi
 results=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['runs'][0]['results']))" "$work/fixtures.sarif")
 echo "SARIF valid: $results results"
 [ "$results" -gt 0 ]
-# The fix fixtures' results carry their fixes (SPEC §13), validated with the rest.
+# The fix fixtures' results carry their fixes (README "Fixes"), validated with the rest.
 fixes=$(python3 -c "import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))['runs'][0]['results'] if r.get('fixes')))" "$work/fixtures.sarif")
 echo "SARIF results with fixes: $fixes"
 [ "$fixes" -gt 0 ]

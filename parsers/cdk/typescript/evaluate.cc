@@ -1,4 +1,4 @@
-// The TypeScript/JavaScript evaluator of CDK apps (SPEC §12): runs the entry
+// The TypeScript/JavaScript evaluator of CDK apps (docs/architecture.md "CDK apps"): runs the entry
 // file and the files it imports within the scan root, parsed with the
 // TypeScript grammar, and records the constructs the app creates, the
 // methods it calls on them and its stacks (parsers/cdk/app.h).

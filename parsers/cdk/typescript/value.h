@@ -1,4 +1,4 @@
-// Values of the TypeScript/JavaScript evaluator of CDK apps (SPEC §12).
+// Values of the TypeScript/JavaScript evaluator of CDK apps (docs/architecture.md "CDK apps").
 #ifndef SAGELINT_PARSERS_CDK_TYPESCRIPT_VALUE_H_
 #define SAGELINT_PARSERS_CDK_TYPESCRIPT_VALUE_H_
 
