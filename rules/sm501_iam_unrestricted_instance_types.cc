@@ -114,10 +114,30 @@ constexpr const char* kAddDeny =
     "add a Deny with \"ForAnyValue:StringLike\" on explicit GPU families (ml.p4d.*, ml.p5.*, ml.g5.*, …; not ml.g*, "
     "which also matches ml.geospatial.*); `sagelint iam-policy` writes one";
 
+// "only lambda.amazonaws.com can use this role; code running there can …":
+// the services are the only ones who can act with the grant, so it is a
+// note (rules/SM501.md "Roles only AWS services assume").
+std::string ServicesOnly(const std::vector<std::string>& services) {
+  std::string list;
+  for (size_t i = 0; i < services.size(); ++i) {
+    list += (i ? (i + 1 == services.size() ? " and " : ", ") : "") + services[i];
+  }
+  return "only " + list + " can use this role; code running there ";
+}
+
 void Emit(const Workload& w, SourceRange at, std::string message, std::string suggestion,
           std::vector<std::string> actions, Sink& sink) {
   Report r;
   r.at = at;
+  if (!w.iam.trusted_services.empty()) {
+    // "…: whoever holds it can launch …" becomes "…: only X can use this role; code running there can launch …".
+    static constexpr std::string_view kHolder = "whoever holds it ";
+    size_t at_holder = message.find(kHolder);
+    if (at_holder != std::string::npos) {
+      message.replace(at_holder, kHolder.size(), ServicesOnly(w.iam.trusted_services));
+    }
+    r.at_most = Severity::kNote;
+  }
   r.message = std::move(message);
   r.suggestion = std::move(suggestion);
   r.iam = IamHint{std::string(kKey), std::move(actions)};

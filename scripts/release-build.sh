@@ -35,18 +35,7 @@ bin="$dist/sagelint-linux-$arch"
 cp "$build/sagelint" "$bin"
 chmod 755 "$bin"
 
-got=$(env -i "$bin" --version)
-[ "${got% (commit *)}" = "sagelint $version" ] || { say "$bin --version printed '$got'"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp -R examples "$work/examples"
-rc=0
-abs_bin=$(realpath "$bin")
-(cd "$work" && env -i "$abs_bin" scan --no-color examples/) > "$work/scan.txt" 2>&1 || rc=$?
-if [ "$rc" != 1 ] || ! grep -q "SM[0-9]" "$work/scan.txt"; then
-  say "$bin scan examples/ exited $rc:"; head -20 "$work/scan.txt" >&2; exit 1
-fi
-say "$bin: static, sagelint $version, scans examples/ ($(grep -c "SM[0-9]" "$work/scan.txt") finding lines)"
+scripts/check-release-binary.sh "$bin" "static"
 
 wheel=$(python3 scripts/build-wheel.py "$bin" "$dist")
 scripts/check-wheel.sh "$wheel"

@@ -72,3 +72,16 @@ TEST_CASE("inventory: serverless, unused Studio defaults, blank months and whole
   CHECK(r.out.find("no app uses it") == std::string::npos);
   CHECK(r.out.find("always on ≈ ") != std::string::npos);
 }
+
+TEST_CASE("inventory: money in JSON is rounded as in the CSV and the scan's JSON", "[cli][inventory]") {
+  TempDir d;
+  // ml.p4d.24xlarge's notebook price has seven decimals in the table.
+  d.Write("nb.yaml", sagelint::testing::NotebookTemplate("Big", "ml.p4d.24xlarge"));
+  auto r = RunSagelint("inventory --format json .", d.path());
+  REQUIRE(r.status == 0);
+  auto doc = sagelint::testing::ParseJson(r.out);
+  REQUIRE(doc["workloads"].size() == 1);
+  CHECK(doc["workloads"][0]["hourly_usd"].get<double>() == 25.2513);
+  r = RunSagelint("inventory --format csv .", d.path());
+  CHECK(r.out.find(",25.2513,18433.44,USD\n") != std::string::npos);
+}

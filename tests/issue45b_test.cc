@@ -14,6 +14,7 @@
 
 namespace fs = std::filesystem;
 using namespace sagelint;
+using sagelint::testing::AddressSpaceLimit;
 using sagelint::testing::ParseJson;
 using sagelint::testing::ReadFileOrDie;
 using sagelint::testing::RunSagelint;
@@ -82,7 +83,7 @@ TEST_CASE("Terraform: a value that doubles is cut at one value's limit, with SM0
     d.Write("main.tf", Doubling(kind));
     // Before: minutes and gigabytes (killed here at 60 s or 2 GB).
     auto r = RunSagelint("scan --format json --fail-on none --select SM007,SM103 .", d.path(),
-                         "ulimit -v 2000000 && timeout 60");
+                         AddressSpaceLimit(2000000) + "timeout 60");
     REQUIRE(r.status == 0);
     std::string found = Findings(r.out, {"SM007", "SM103"});
     CHECK(found.find(kLiteral) != std::string::npos);
@@ -100,7 +101,7 @@ TEST_CASE("Terraform: past the evaluation's budget an SM007 says where, and lite
           "resource \"aws_sagemaker_notebook_instance\" \"y\" {\n  name          = \"y\"\n  role_arn      = \"r\"\n"
           "  instance_type = \"ml.p4d.24xlarge\"\n}\n");
   auto r = RunSagelint("scan --format json --fail-on none --select SM007,SM103 .", d.path(),
-                       "ulimit -v 2000000 && timeout 60");
+                       AddressSpaceLimit(2000000) + "timeout 60");
   REQUIRE(r.status == 0);
   std::string found = Findings(r.out, {"SM007", "SM103"});
   CHECK(found.find("main.tf:2:58 SM007 sagelint stopped evaluating this module here: the values it builds exceed the "

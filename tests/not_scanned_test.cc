@@ -139,6 +139,36 @@ TEST_CASE("a link in the scanned path is read once at its target in the reposito
   CHECK(Json(r.out)["resolved"].empty());
 }
 
+TEST_CASE("a path named on the command line that is a link out of the repository is SM008 and not read",
+          "[discover][links][SM008]") {
+  TempDir outside;
+  outside.Write("victim/nb.yaml", kNotebook);
+  outside.Write("out.yaml", kNotebook);
+  GitRepo repo;
+  repo.Write("infra/e.yaml", "x: 1\n");
+  repo.Write("shared/nb.yaml", kNotebook);
+  fs::create_symlink(outside.path() + "/victim", repo.path() + "/infra/outside");  // a directory
+  fs::create_symlink(outside.path() + "/out.yaml", repo.path() + "/infra/out.yaml");
+  fs::create_symlink("../shared", repo.path() + "/infra/shared");  // inside the repository: read
+  repo.Git("add -A");
+  repo.Git("commit -q -m links");
+
+  auto r = RunSagelint("scan --format json --fail-on none infra/outside infra/out.yaml infra/shared", repo.path());
+  INFO(r.err);
+  auto j = Json(r.out);
+  CHECK(Where(j["findings"]) == std::multiset<std::string>{"infra/out.yaml:1 SM008", "infra/outside:1 SM008",
+                                                           "shared/nb.yaml:6 SM103", "shared/nb.yaml:3 SM201"});
+  CHECK(NotScanned(j["findings"]) ==
+        std::multiset<std::string>{"infra/out.yaml: " + kLinkOut,
+                                   "infra/outside: sagelint did not read this directory: it is a symbolic link to a "
+                                   "path outside the repository"});
+  // The gate fails on it.
+  CHECK(RunSagelint("scan infra/outside", repo.path()).status == 1);
+  // Named where it lives (in no repository), the directory is read: the user named it.
+  r = RunSagelint("scan --format json --fail-on none " + outside.path() + "/victim");
+  CHECK(Where(Json(r.out)["findings"]) == std::multiset<std::string>{"nb.yaml:6 SM103", "nb.yaml:3 SM201"});
+}
+
 TEST_CASE("a directory nested too deep is SM008 in every format, and diff fails on it", "[discover][SM008]") {
   GitRepo repo;
   repo.Write("e.yaml", "x: 1\n");

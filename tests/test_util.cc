@@ -1,5 +1,6 @@
 #include "tests/test_util.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,6 +51,47 @@ std::string CompareGolden(const std::string& rel, const std::string& actual) {
     }
   }
   return rel + ": golden differs (line endings)";
+}
+
+bool Sanitized() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
+std::string AddressSpaceLimit(long kib) { return Sanitized() ? "" : "ulimit -v " + std::to_string(kib) + " && "; }
+
+long PeakRssKib(const std::string& command, int* status) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    ::close(fds[0]);
+    int rc = std::system(command.c_str());
+    struct rusage u;
+    ::getrusage(RUSAGE_CHILDREN, &u);
+    long out[2] = {rc, u.ru_maxrss};
+    ssize_t w = ::write(fds[1], out, sizeof out);
+    (void)w;
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  long got[2] = {0, 0};
+  ssize_t n = ::read(fds[0], got, sizeof got);
+  ::close(fds[0]);
+  ::waitpid(pid, nullptr, 0);
+  if (n != static_cast<ssize_t>(sizeof got)) throw std::runtime_error("no measurement from the child");
+  if (status) *status = static_cast<int>(got[0]);
+  return got[1];
 }
 
 std::string Binary() {

@@ -29,6 +29,17 @@ CommandResult RunSagelint(const std::string& args, const std::string& cwd = "", 
 // Runs `command` with the shell; its standard output, or throws when it fails.
 std::string ShellOut(const std::string& command);
 
+// True when this build runs under AddressSanitizer. Its shadow memory reserves
+// terabytes of address space (`ulimit -v` stops such a binary before main) and
+// its redzones and quarantine multiply memory use, so tests of memory bounds
+// keep their other checks and leave the bound out.
+bool Sanitized();
+// "ulimit -v KIB && " for RunSagelint's prefix; empty under a sanitizer.
+std::string AddressSpaceLimit(long kib);
+// Runs `command` with the shell in a child process and returns its peak
+// resident memory in KiB (earlier runs do not count); its wait status in *status.
+long PeakRssKib(const std::string& command, int* status);
+
 // A scratch directory with files, removed when it goes out of scope.
 class TempDir {
  public:

@@ -553,8 +553,8 @@ int ExplainTo(const CliOptions& o, std::ostream& out) {
   if (r->severity != Severity::kNote || !r->iam.condition_key.empty()) {
     out << "\nPrices in cost estimates: the " << PriceTable::BuiltIn().Describe()
         << ", each figure with its source and date (`sagelint prices` lists them). For exact figures or another "
-           "region, run `sagelint prices import` on the AWS Price List offer file and name the result with "
-           "`prices:` in .sagelint.yaml or --prices FILE.\n";
+           "region, run `sagelint prices update --region R`: later scans of that region use AWS's offer file "
+           "(docs/cost-data.md).\n";
   }
   return 0;
 }
@@ -1127,11 +1127,12 @@ int CommandPricesUpdate(const CliOptions& o) {
   if (o.args.size() != 1) throw UsageError{"prices update takes no path: sagelint prices update [--region R ...]"};
   if (o.all_regions && !o.regions.empty()) throw UsageError{"prices update: --region or --all-regions, not both"};
   std::vector<std::string> regions = o.all_regions ? UpdateRegions() : o.regions;
+  // Without --region: the region the configuration of this directory names
+  // (a region with no table yet is exactly what an update is for).
   if (regions.empty()) {
-    std::optional<PriceTable> unused;
-    CliOptions config_only = o;
-    config_only.prices = "builtin";
-    regions.push_back(BuildScanOptions(config_only, &unused).config.region);
+    CliOptions here = o;
+    here.args.clear();
+    regions.push_back(LoadConfigFor(here, DiskFiles(), ".").region);
   }
   std::uint64_t cap = kMaxPriceFileBytes;
   // Tests stand in a smaller cap for the 512 MiB one.

@@ -372,7 +372,7 @@ std::string PriceTable::Unpriced(std::string_view instance_type, PriceComponent 
                     (built_in_ ? "the " : "") + Describe();
   const std::string& reason = UnpricedReason(instance_type);
   if (!reason.empty()) out += ": " + reason;
-  if (built_in_) out += "; run `sagelint prices import` on the AWS Price List offer file for complete figures";
+  if (built_in_) out += "; `sagelint prices update --region " + region_ + "` downloads AWS's complete figures";
   return out;
 }
 

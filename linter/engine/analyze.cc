@@ -72,7 +72,7 @@ class FindingSink : public Sink {
     Finding f;
     f.rule = std::string(rule_.info->id);
     f.name = std::string(rule_.info->name);
-    f.severity = rule_.severity;
+    f.severity = r.at_most ? std::min(rule_.severity, *r.at_most) : rule_.severity;
     f.path = w.path;
     f.format = w.format;
     f.range = r.at.valid() ? r.at : w.range;

@@ -519,6 +519,23 @@ DiscoveredFile DescribeFile(const std::string& abs_path, const std::string& root
 
 bool DiscoveredFile::in_module() const { return front_end && front_end->reads_modules(); }
 
+namespace {
+
+// The git work tree (canonical) that the path `p` lies in as written, found
+// without following a link on the way up — a link's target never becomes the
+// repository; nullopt outside any work tree.
+std::optional<std::string> WorkTreeAsWritten(const fs::path& p, const FileSource& files) {
+  for (fs::path d = p;; d = d.parent_path()) {
+    std::optional<std::string> real = files.Canonical(d.string());
+    std::optional<std::string> up = files.Canonical(d.parent_path().string());
+    bool link = d.has_relative_path() && real && up && fs::path(*real) != fs::path(*up) / d.filename();
+    if (real && !link && files.IsDirectory(*real) && files.Exists(*real + "/.git")) return real;
+    if (d == d.parent_path()) return std::nullopt;
+  }
+}
+
+}  // namespace
+
 DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOptions& opts) {
   DiscoverResult out;
   Walker walker(opts, out);
@@ -529,6 +546,19 @@ DiscoverResult Discover(const std::vector<std::string>& paths, const DiscoverOpt
     if (type == FileType::kNone) {
       out.missing.push_back(given);
       continue;
+    }
+    // A named path that is (or goes through) a link out of the repository it
+    // is named in is not read, as a link met by the walk (docs/security.md).
+    if (std::optional<std::string> repo = WorkTreeAsWritten(p, *opts.files)) {
+      std::optional<std::string> real = opts.files->Canonical(p.string());
+      if (real && !PathBelow(*real, *repo)) {
+        bool dir = type == FileType::kDirectory;
+        out.not_scanned.push_back({DisplayPath(p.string()), RootRelativePath(p.string(), *repo, *opts.files),
+                                   dir ? nullptr : FrontEndForPath(p.string()),
+                                   std::string("sagelint did not read this ") + (dir ? "directory" : "file") +
+                                       ": it is a symbolic link to a path outside the repository"});
+        continue;
+      }
     }
     if (type == FileType::kDirectory) {
       walker.WalkRoot(p, given);

@@ -162,6 +162,10 @@ struct IamStatement {
   bool conditions_known = true;  // false if the Condition block could not be resolved
   std::string policy;            // the policy / role name the statement belongs to
   std::string managed_policy;    // set when the statement stands for an attached AWS managed policy
+  // The AWS service principals ("lambda.amazonaws.com") that alone can assume
+  // the role holding the statement, as its trust policy says; empty when
+  // unknown, when the holder is not a role, or when anyone else can.
+  std::vector<std::string> trusted_services;
 };
 
 // Where a workload of a called Terraform module comes from: the root module's

@@ -51,6 +51,9 @@ struct Report {
   std::optional<IamHint> iam;
   std::optional<CostRequest> cost;
   std::optional<Fix> fix;  // its changes only: the scan resolves them into edits
+  // At most this severity, whatever the rule's (SM501: a role only AWS
+  // services can assume is a note, rules/SM501.md).
+  std::optional<Severity> at_most;
 };
 
 class Sink {

@@ -413,6 +413,10 @@ void EmitInventory(std::ostream& out, std::string_view format, const std::vector
     WriteJsonWithList(out, doc, workloads.size(), [&](size_t i) {
       nlohmann::ordered_json j = AttributesJson(workloads[i], &prices);
       if (j.contains("path")) j["path"] = paths(workloads[i].path);
+      // Money as the scan's JSON and the CSV give it: hourly prices to 1/100 of a cent.
+      if (auto h = j.find("hourly_usd"); h != j.end() && h->is_number()) {
+        *h = std::round(h->get<double>() * 1e4) / 1e4;
+      }
       return j;
     });
     return;

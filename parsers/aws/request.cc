@@ -1,5 +1,6 @@
 #include "parsers/aws/request.h"
 
+#include <algorithm>
 #include <string>
 
 #include "parsers/cloudformation/sub.h"
@@ -380,6 +381,41 @@ void MapPolicyDocument(const Node& document, const ValueFn& value, const Workloa
   if (statements->is_map()) list.push_back(statements);
   for (const Node& s : statements->items) list.push_back(&s);
   for (size_t i = 0; i < list.size(); ++i) Statement(*list[i], value, base, policy, i + 1, noun, out);
+}
+
+std::vector<std::string> TrustedServices(const Node& trust_policy, const ValueFn& value) {
+  const Node* statements = trust_policy.Get("Statement");
+  if (!statements) return {};
+  std::vector<const Node*> list;
+  if (statements->is_map()) list.push_back(statements);
+  for (const Node& s : statements->items) list.push_back(&s);
+  std::vector<std::string> services;
+  for (const Node* s : list) {
+    if (!s->is_map()) return {};
+    Val effect = value(s->Get("Effect"));
+    if (!effect.known()) return {};
+    if (effect.text == "Deny") continue;  // a Deny lets no one in
+    if (s->Get("NotPrincipal")) return {};
+    const Node* principal = s->Get("Principal");
+    if (!principal || !principal->is_map() || principal->entries.empty()) return {};  // "*" or unreadable
+    for (const auto& [kind, who] : principal->entries) {
+      if (kind != "Service") return {};
+      std::vector<const Node*> names;
+      if (who.is_seq()) {
+        for (const Node& n : who.items) names.push_back(&n);
+      } else {
+        names.push_back(&who);
+      }
+      for (const Node* n : names) {
+        Val v = value(n);
+        if (!v.known() || v.text.empty() || v.text.find('*') != std::string::npos) return {};
+        services.push_back(v.text);
+      }
+    }
+  }
+  std::sort(services.begin(), services.end());
+  services.erase(std::unique(services.begin(), services.end()), services.end());
+  return services;
 }
 
 }  // namespace sagelint::aws

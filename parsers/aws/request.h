@@ -44,6 +44,12 @@ const char* RequestKindLabel(RequestKind kind);
 void MapStateMachine(const cfn::Node& definition, const ValueFn& value, const Workload& base,
                      std::vector<Workload>* out);
 
+// The AWS service principals a role's trust policy (AssumeRolePolicyDocument)
+// lets assume it, when they are all it lets: every Allow names only `Service`
+// principals, all known. Empty otherwise (an account, a user, a federated
+// principal, "*", a NotPrincipal, anything unresolved). Sorted, each once.
+std::vector<std::string> TrustedServices(const cfn::Node& trust_policy, const ValueFn& value);
+
 // The statements of an IAM policy document (`Statement` object or list), one
 // iam_statement workload each, labelled "<noun> '<policy>' statement N".
 void MapPolicyDocument(const cfn::Node& document, const ValueFn& value, const Workload& base, const std::string& policy,

@@ -392,9 +392,39 @@ class Extractor {
     Emit(std::move(w));
   }
 
-  void Iam(const Workload& base, const Node& res, const Node* props) {
+  // The services that alone can assume a role of this template (its logical ID); empty when unknown.
+  std::vector<std::string> RoleTrust(std::string_view role) {
+    const Node* res = t_.Resource(role);
+    if (!res || t_.ResourceType(role) != "AWS::IAM::Role") return {};
+    const Node* props = res->Get("Properties");
+    const Node* trust = props && props->is_map() ? props->Get("AssumeRolePolicyDocument") : nullptr;
+    return trust ? aws::TrustedServices(*trust, TemplateValues()) : std::vector<std::string>{};
+  }
+
+  // The services that alone can use a policy: a role's own trust, or that of
+  // every role a policy names in `Roles` (with no user or group).
+  std::vector<std::string> HolderTrust(const Workload& base, std::string_view type, const Node* props) {
+    if (type == "AWS::IAM::Role") return RoleTrust(base.name);
+    if (props->Get("Users") || props->Get("Groups")) return {};
+    const Node* roles = props->Get("Roles");
+    if (!roles || !roles->is_seq() || roles->items.empty()) return {};
+    std::vector<std::string> services;
+    for (const Node& r : roles->items) {
+      std::optional<std::string> target = t_.RefTarget(&r);
+      std::vector<std::string> trust = target ? RoleTrust(*target) : std::vector<std::string>{};
+      if (trust.empty()) return {};
+      services.insert(services.end(), trust.begin(), trust.end());
+    }
+    std::sort(services.begin(), services.end());
+    services.erase(std::unique(services.begin(), services.end()), services.end());
+    return services;
+  }
+
+  void Iam(const Workload& holder, const Node& res, const Node* props) {
     if (!props) return;
     const Node* type = res.Get("Type");
+    Workload base = holder;
+    base.iam.trusted_services = HolderTrust(holder, type->text, props);
     auto policy_doc = [&](const Node* doc, const std::string& policy) {
       if (doc) aws::MapPolicyDocument(*doc, TemplateValues(), base, policy, &out_->workloads);
     };
@@ -504,9 +534,12 @@ class Extractor {
 
   // SAM `Policies`: AWS managed policy names or ARNs, and inline policy
   // documents (policy templates such as S3ReadPolicy grant no SageMaker action).
-  void SamPolicies(const Workload& base, const Node* props, const std::string& what) {
+  void SamPolicies(const Workload& holder, const Node* props, const std::string& what) {
     const Node* policies = props && props->is_map() ? props->Get("Policies") : nullptr;
     if (!policies) return;
+    // SAM makes the function's (state machine's) role, which only Lambda (Step Functions) assumes.
+    Workload base = holder;
+    base.iam.trusted_services = {what == "function" ? "lambda.amazonaws.com" : "states.amazonaws.com"};
     std::vector<const Node*> items;
     if (policies->is_seq()) {
       for (const Node& p : policies->items) items.push_back(&p);

@@ -1,5 +1,6 @@
 #include "parsers/terraform/resources.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -425,11 +426,78 @@ class Extractor {
     out_->push_back(std::move(w));
   }
 
+  // The services that alone can assume a role, from a data.aws_iam_policy_document's
+  // statements: every Allow's principals of type Service, all known. Empty otherwise.
+  std::vector<std::string> DocumentTrust(const Resource& d) {
+    std::vector<std::string> services;
+    bool allows = false;
+    for (const TfVal* s : d.body.Blocks("statement")) {
+      const TfVal* effect = s->Get("effect");
+      if (s->dynamic || (effect && !effect->known())) return {};
+      if (effect && effect->text == "Deny") continue;
+      std::vector<const TfVal*> principals = s->Blocks("principals");
+      if (principals.empty() || !s->Blocks("not_principals").empty()) return {};
+      for (const TfVal* p : principals) {
+        const TfVal* type = p->Get("type");
+        const TfVal* ids = p->Get("identifiers");
+        if (!type || !type->known() || type->text != "Service" || !ids || ids->kind != TfVal::Kind::kList) return {};
+        for (const TfVal& id : ids->items) {
+          if (!id.known() || id.text.empty() || id.text.find('*') != std::string::npos) return {};
+          services.push_back(id.text);
+        }
+      }
+      allows = true;
+    }
+    if (!allows) return {};
+    std::sort(services.begin(), services.end());
+    services.erase(std::unique(services.begin(), services.end()), services.end());
+    return services;
+  }
+
+  // The services that alone can assume an aws_iam_role, from its assume_role_policy.
+  std::vector<std::string> RoleTrust(const Resource& role) {
+    const TfVal* trust = role.body.Get("assume_role_policy");
+    if (!trust) return {};
+    if (std::string ref = RefOf(trust); !ref.empty()) {
+      for (const Resource& d : rs_) {
+        if (d.address == ref && d.type == "aws_iam_policy_document") return DocumentTrust(d);
+      }
+      return {};
+    }
+    cfn::Node doc;
+    if (trust->kind == TfVal::Kind::kMap) {
+      bool complete = true;
+      doc = ToNode(*trust, false, &complete);
+      if (!complete) return {};
+    } else if (!trust->known() || !LoadText(role, *trust, &doc)) {
+      return {};
+    }
+    return aws::TrustedServices(doc, aws::PlainValue);
+  }
+
+  // The services that alone can use what `r` grants: a role's own trust, or
+  // that of the one role an aws_iam_role_policy or a role attachment names.
+  std::vector<std::string> HolderTrust(const Resource& r) {
+    if (r.type == "aws_iam_role") return RoleTrust(r);
+    if (r.type != "aws_iam_role_policy" && r.type != "aws_iam_role_policy_attachment") return {};
+    const TfVal* role = r.body.Get("role");
+    if (!role) return {};
+    std::string ref = RefOf(role);
+    for (const Resource& c : rs_) {
+      if (c.type != "aws_iam_role" || c.scope != r.scope) continue;
+      const TfVal* name = c.body.Get("name");
+      bool named = !ref.empty() ? ref == c.address : role->known() && name && name->known() && name->text == role->text;
+      if (named) return RoleTrust(c);
+    }
+    return {};
+  }
+
   void Policy(const Resource& r, const TfVal* policy) {
     if (!policy) return;
     // `policy = data.aws_iam_policy_document.x.json`: reported with the data source.
     if (!RefOf(policy).empty()) return;
     Workload base = Base(r, WorkloadKind::kIamStatement, "IAM policy");
+    base.iam.trusted_services = HolderTrust(r);
     const TfVal* name = r.body.Get("name");
     std::string label = name && name->known() ? name->text : r.address;
     if (policy->kind == TfVal::Kind::kMap) {
@@ -457,9 +525,10 @@ class Extractor {
     if (!arn) return;
     const std::string& text = arn->known() ? arn->text : arn->shape;
     if (!aws::IsSageMakerFullAccessArn(text)) return;
-    out_->push_back(aws::SageMakerFullAccess(Base(r, WorkloadKind::kIamStatement, "IAM"),
-                                             arn->range.valid() ? arn->range : r.range, "'" + r.address + "'",
-                                             r.address));
+    Workload base = Base(r, WorkloadKind::kIamStatement, "IAM");
+    base.iam.trusted_services = HolderTrust(r);
+    out_->push_back(
+        aws::SageMakerFullAccess(base, arn->range.valid() ? arn->range : r.range, "'" + r.address + "'", r.address));
   }
 
   void PolicyDocumentData(const Resource& r) {

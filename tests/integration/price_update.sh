@@ -20,10 +20,10 @@ stop_server() {
 trap 'stop_server; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-start_server() {  # MODE
+start_server() {  # MODE [DIR]
   stop_server
   rm -f "$work/port"
-  python3 "$src/tests/integration/price_list_server.py" "$src/fixtures/prices/update" --mode "$1" \
+  python3 "$src/tests/integration/price_list_server.py" "${2:-$src/fixtures/prices/update}" --mode "$1" \
     --port-file "$work/port" &
   server_pid=$!
   for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
@@ -85,6 +85,18 @@ set -e
 [ "$rc" = 2 ] || fail "an unknown region exits $rc"
 grep -q "no prices for xx-nowhere-1: run sagelint prices update --region xx-nowhere-1" "$work/err" \
   || fail "unexpected message: $(cat "$work/err")"
+# Without --region: the configured region, also one with no table yet (what an update is for).
+mkdir -p "$work/offers/ap-east-2" "$work/taipei"
+sed 's/eu-west-1/ap-east-2/g' "$src/fixtures/prices/update/eu-west-1/index.json" >"$work/offers/ap-east-2/index.json"
+printf 'region: ap-east-2\n' >"$work/taipei/.sagelint.yaml"
+cp "$work/scan/endpoint.yaml" "$work/taipei/"
+start_server files "$work/offers"
+out="$(cd "$work/taipei" && "$bin" prices update)" || fail "prices update without --region failed"
+grep -q "^ap-east-2: 4 prices" <<<"$out" || fail "the configured region was not updated: $out"
+(cd "$work/taipei" && "$bin" scan --select SM211 --format json --fail-on none .) >"$work/taipei.json" \
+  || fail "the scan of the configured region did not use its new table"
+grep -q '"hourly_usd": 3.14' "$work/taipei.json" || fail "not priced from the new table: $(cat "$work/taipei.json")"
+start_server files
 cp "$cached" "$work/good.json"
 
 # 2. Failures keep the cached table.

@@ -32,30 +32,8 @@ for pair in "0100000C macosx_11_0_arm64" "01000007 macosx_10_15_x86_64"; do
   wheel=$(python3 "$src/scripts/build-wheel.py" "$work/sagelint-$tag" "$work/out-$tag")
   want="$work/out-$tag/sagelint-$version-py3-none-$tag.whl"
   [ "$wheel" = "$want" ] || fail "wheel name: $wheel, expected $want"
-  python3 - "$wheel" "$work/sagelint-$tag" "$version" "$tag" <<'PY'
-import base64, hashlib, sys, zipfile
-wheel, binary, version, tag = sys.argv[1:]
-z = zipfile.ZipFile(wheel)
-names = z.namelist()
-di = "sagelint-%s.dist-info/" % version
-script = "sagelint-%s.data/scripts/sagelint" % version
-assert names == [script, di + "LICENSE", di + "METADATA", di + "WHEEL", di + "RECORD"], names
-assert z.read(script) == open(binary, "rb").read(), "the wheel's entry is not the binary"
-assert (z.getinfo(script).external_attr >> 16) & 0o111, "the entry is not executable in the wheel"
-wheel_meta = z.read(di + "WHEEL").decode().splitlines()
-assert "Root-Is-Purelib: false" in wheel_meta, wheel_meta
-assert [l for l in wheel_meta if l.startswith("Tag: ")] == ["Tag: py3-none-" + tag], wheel_meta
-meta = z.read(di + "METADATA").decode().splitlines()
-assert meta[:3] == ["Metadata-Version: 2.1", "Name: sagelint", "Version: " + version], meta
-assert "Classifier: Operating System :: MacOS" in meta, meta
-rows = [l.split(",") for l in z.read(di + "RECORD").decode().splitlines()]
-assert [r[0] for r in rows] == names, rows
-for name, digest, size in rows[:-1]:
-    data = z.read(name)
-    want = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-    assert digest == want and int(size) == len(data), (name, digest, want)
-assert rows[-1] == [di + "RECORD", "", ""], rows[-1]
-PY
+  python3 "$src/tests/integration/wheel_layout.py" "$wheel" "$work/sagelint-$tag" "$version" "py3-none-$tag" \
+    "Classifier: Operating System :: MacOS"
   echo "ok: $(basename "$wheel"): tag, entry under data/scripts, RECORD hashes"
 done
 

@@ -329,8 +329,8 @@ TEST_CASE("EstimateCost: Spot is a range with its basis, and missing prices say 
   e = EstimateCost(CostRequest{"ml.c6in.large", 1, true, "", false}, WorkloadKind::kEndpointVariant, builtin);
   CHECK(e.basis ==
         "ml.c6in.large has no hosting price in the built-in price table (us-east-1, 2026-09): no AWS data and no "
-        "public source found gives a us-east-1 figure for this type; run `sagelint prices import` on the AWS "
-        "Price List offer file for complete figures");
+        "public source found gives a us-east-1 figure for this type; `sagelint prices update --region us-east-1` "
+        "downloads AWS's complete figures");
 
   CostRequest c4{"ml.c4.xlarge", 1, true, "", false};
   e = EstimateCost(c4, WorkloadKind::kNotebookInstance, builtin);
