@@ -462,6 +462,7 @@ void Analyzer::EmitProcessor(const Object& o) {
       c.input_mode = ToVal(Arg(p, {"s3_input_mode"}));
       c.distribution = ToVal(Arg(p, {"s3_data_distribution_type"}));
       c.s3_data_type = ToVal(Arg(p, {"s3_data_type"}));
+      c.code = aws::IsCodeInput(ToVal(n), ToVal(Arg(p, {"destination"})));
       w.complete = w.complete && x.complete;
       w.channels.push_back(std::move(c));
     }
@@ -627,6 +628,12 @@ void Analyzer::EmitPredictor(int id) {
     if (w.instance_count.absent()) w.instance_count = ToVal(Arg(c, {"instance_count"}));
     if (compute && V(compute->v).kind != VK::kHelper && V(compute->v).kind != VK::kNone && w.instance_type.absent()) {
       w.instance_type = Val::Unknown(R(compute->at));
+    }
+    if (builder->recommended && w.instance_type.absent()) {
+      w.instance_type = Val::Unknown(w.range, "the inference recommendation's instance type");
+    }
+    if (builder->recommended && w.instance_count.absent()) {
+      w.instance_count = Val::Unknown(w.range, "the inference recommendation's instance count");
     }
     // Named nowhere: ModelBuilder picks one when it deploys (not serverless or a transform).
     if (w.instance_type.absent() && !Arg(a, {"inference_config", "serverless_inference_config"})) {
