@@ -90,6 +90,7 @@ struct Object {
   VId value = kUnknown;      // the value standing for the object
   bool jumpstart = false;    // JumpStart fills what is not written (from_jumpstart_config, JumpStartModel)
   bool recommended = false;  // ModelBuilder.from_recommendation_job: the job's recommendation fills the deploy
+  bool chosen = false;       // a predictor deployed by one of several objects chosen at run time
   // A model-customization trainer (SDK v3 SFTTrainer, DPOTrainer, …): a training
   // job only with TrainingJobCompute (serverless or on a HyperPod cluster otherwise).
   bool customization = false;

@@ -1584,7 +1584,26 @@ VId Analyzer::Eval(TSNode n) {
       TSNode key = g_.Field(n, g_.f_subscript);
       VId k = Eval(key);
       if (g_.Kind(key) == N::kSlice) return kUnknown;
-      return Subscript(container, k);
+      VId r = Subscript(container, k);
+      // An SDK object chosen from a known list by a position known only at run time
+      // (`builders[best]`): one of them, each under its condition, as a loop variable is.
+      const Value& c = V(container);
+      if (r == kUnknown && c.kind == VK::kList && c.complete && !c.items.empty() && c.items.size() <= Store::kMaxAlts &&
+          !store_[k].scalar() &&
+          std::all_of(c.items.begin(), c.items.end(), [&](const Ev& e) { return store_.Kind(e.v) == VK::kObject; })) {
+        std::vector<Ev> items = c.items;
+        std::string shown = "`" + Shorten(T(n), 40) + "`";
+        std::vector<VId> vals;
+        std::vector<std::string> conds;
+        std::vector<TSNode> at;
+        for (size_t i = 0; i < items.size(); ++i) {
+          vals.push_back(items[i].v);
+          conds.push_back(shown + " is item " + std::to_string(i));
+          at.push_back(items[i].at);
+        }
+        return MergeValues(vals, conds, at);
+      }
+      return r;
     }
     case N::kCall:
       return Call(n);

@@ -904,7 +904,14 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
         VId v = CallMethod(a.value.v, method, call, args);
         if (first) result = v;
         first = false;
-        if (creates) break;  // one deploy call makes one endpoint, whichever object deploys it
+        if (creates) {
+          // One deploy call makes one endpoint, whichever object deploys it.
+          bool others = std::any_of(alts.begin(), alts.end(), [&](const Alt& o) {
+            return store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v;
+          });
+          if (others && store_.Kind(v) == VK::kObject) objects_[store_[v].ref].chosen = true;
+          break;
+        }
       }
       if (first && method == "delete_endpoint") RecordDelete(kUnknown, call);
       return result;
