@@ -618,11 +618,21 @@ void Analyzer::EmitPredictor(int id) {
     // The builder's instance type: its own argument, its Compute, or what optimize() targeted.
     std::optional<Ev> compute = Arg(builder->args, {"compute"});
     Args c = compute && V(compute->v).kind == VK::kHelper ? KeywordArgs(V(compute->v)) : Args{};
-    // Deployed by whichever of several builders the code chose at run time: its instance type is that one's.
-    if ((p.chosen || src->chosen) && w.instance_type.absent()) {
-      w.instance_type = Val::Unknown(w.range, "the instance type of the builder chosen at run time");
-    }
     if (w.instance_type.absent()) w.instance_type = ToVal(Arg(builder->args, {"instance_type"}));
+    // Deployed by whichever of several builders the code chose at run time: their instance type when
+    // they all name the same one, else unknown.
+    if (w.instance_type.present() && !Arg(a, {"instance_type"})) {
+      for (const Object* o : {&p, src}) {
+        for (int other : o->chosen_from) {
+          const Object* b = &objects_[other];
+          if (b->kind == ObjKind::kModel && b->source >= 0) b = &objects_[b->source];
+          Val t = ToVal(Arg(b->args, {"instance_type"}));
+          if (!t.known() || !w.instance_type.known() || t.text != w.instance_type.text) {
+            w.instance_type = Val::Unknown(w.range, "the instance type of the builder chosen at run time");
+          }
+        }
+      }
+    }
     if (w.instance_type.absent()) w.instance_type = ToVal(Arg(c, {"instance_type"}));
     for (const Object* o : {src, builder}) {
       for (const Args& b : o->builds) {

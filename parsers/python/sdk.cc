@@ -906,10 +906,13 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
         first = false;
         if (creates) {
           // One deploy call makes one endpoint, whichever object deploys it.
-          bool others = std::any_of(alts.begin(), alts.end(), [&](const Alt& o) {
-            return store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v;
-          });
-          if (others && store_.Kind(v) == VK::kObject) objects_[store_[v].ref].chosen = true;
+          if (store_.Kind(v) == VK::kObject) {
+            for (const Alt& o : alts) {
+              if (store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
+                objects_[store_[v].ref].chosen_from.push_back(store_[o.value.v].ref);
+              }
+            }
+          }
           break;
         }
       }
