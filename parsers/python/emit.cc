@@ -974,8 +974,35 @@ void Analyzer::EmitClientCalls() {
         }
         if (config_name.empty() && !deploys.empty()) config_name = deploys.front()->name_text;
         if (config_name.empty()) config_name = CallText(c.args.call);
+        // A configuration only ever applied by update_endpoint to an endpoint this notebook created from
+        // another of its configurations: that configuration's variants report the endpoint already
+        // (one SM213, one inventory row), so this one adds none.
+        auto created_here = [&](const EndpointCall& c) {
+          for (size_t j = 0; j < client_calls_.size(); ++j) {
+            if (client_calls_[j].method != "create_endpoint_config" || client_calls_[j].service != "sagemaker")
+              continue;
+            Val other = value(requests[j].Get("EndpointConfigName"));
+            auto other_arg = Arg(client_calls_[j].args, {"EndpointConfigName"});
+            if ((other.known() && c.config.known() && other.text == c.config.text) ||
+                (other_arg && other_arg->v == c.config_v && store_.Kind(c.config_v) == VK::kOpaque)) {
+              return true;
+            }
+          }
+          return false;
+        };
+        auto reported_elsewhere = [&](const EndpointCall* e) {
+          return e->update && std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
+                   bool same_endpoint =
+                       !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
+                                     (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+                   bool same_config = (config.known() && c.config.known() && config.text == c.config.text) ||
+                                      (config_arg && config_arg->v == c.config_v);
+                   return same_endpoint && !same_config && created_here(c);
+                 });
+        };
+        bool replacement = !deploys.empty() && std::all_of(deploys.begin(), deploys.end(), reported_elsewhere);
         const cfn::Node* variants = req.Get("ProductionVariants");
-        if (variants && variants->is_seq()) {
+        if (variants && variants->is_seq() && !replacement) {
           int index = 0;
           for (const cfn::Node& v : variants->items) {
             ++index;
