@@ -9,7 +9,7 @@ void CheckReplicatedInputMultiInstance(const Workload& w, const RuleContext&, Si
   auto count = w.instance_count.number();
   if (!count || *count <= 1) return;
   for (const Channel& c : w.channels) {
-    if (c.file_system) continue;
+    if (c.file_system || c.code) continue;  // code and configuration: every instance needs all of it
     const Val& d = c.distribution;
     bool replicated = (d.known() && d.text == "FullyReplicated") || (d.absent() && w.complete);
     if (!replicated) continue;

@@ -121,7 +121,8 @@ struct Channel {
   Val dataset_size_gb;       // from an inline `sagelint:dataset-size=` annotation
   bool file_system = false;  // FileSystemInput (EFS / FSx): no download
   SourceRange range;
-  Val s3_data_type;  // S3Prefix | ManifestFile | AugmentedManifestFile; absent = S3Prefix
+  Val s3_data_type;   // S3Prefix | ManifestFile | AugmentedManifestFile; absent = S3Prefix
+  bool code = false;  // the job's code or configuration, which every instance needs (rules/SM303.md)
 };
 
 // A Studio app settings block (JupyterLab, CodeEditor, KernelGateway) of a

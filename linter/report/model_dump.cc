@@ -90,7 +90,8 @@ std::string DumpWorkload(const Workload& w) {
   Field(out, in, "keep_alive_seconds", w.keep_alive_seconds);
   Field(out, in, "input_mode", w.input_mode);
   for (const Channel& c : w.channels) {
-    out << "  channel " << Quote(c.name) << Pos(c.range) << (c.file_system ? " file_system" : "") << "\n";
+    out << "  channel " << Quote(c.name) << Pos(c.range) << (c.file_system ? " file_system" : "")
+        << (c.code ? " code" : "") << "\n";
     Field(out, "    ", "s3_uri", c.s3_uri);
     Field(out, "    ", "input_mode", c.input_mode);
     Field(out, "    ", "distribution", c.distribution);

@@ -1,6 +1,7 @@
 #include "parsers/aws/request.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "parsers/cloudformation/sub.h"
@@ -133,6 +134,7 @@ class Mapper {
         c.s3_uri = At(s3, "S3Uri");
         c.input_mode = At(s3, "S3InputMode");
         c.distribution = At(s3, "S3DataDistributionType");
+        c.code = IsCodeInput(name, At(s3, "LocalPath"));
         w_->channels.push_back(std::move(c));
       }
     }
@@ -207,6 +209,23 @@ void MapRequest(RequestKind kind, const Node& request, const ValueFn& value, con
     case RequestKind::kNone:
       break;
   }
+}
+
+bool IsCodeInput(const Val& name, const Val& local_path) {
+  // The SDK's inputs for the processing script and its dependencies, and the directories it places them in.
+  static constexpr std::string_view kNames[] = {"code", "entrypoint", "py-files", "jars", "files", "conf", "flow"};
+  static constexpr std::string_view kDirs[] = {
+      "/opt/ml/processing/input/code", "/opt/ml/processing/input/entrypoint", "/opt/ml/processing/input/py-files",
+      "/opt/ml/processing/input/jars", "/opt/ml/processing/input/files",      "/opt/ml/processing/input/conf",
+      "/opt/ml/processing/flow"};
+  if (name.known() && std::find(std::begin(kNames), std::end(kNames), name.text) != std::end(kNames)) return true;
+  if (!local_path.known()) return false;
+  std::string_view path = local_path.text;
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  for (std::string_view dir : kDirs) {
+    if (path == dir || (path.starts_with(dir) && path[dir.size()] == '/')) return true;
+  }
+  return false;
 }
 
 Val PlainValue(const Node* n) {

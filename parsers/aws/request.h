@@ -36,6 +36,14 @@ RequestKind RequestKindOfPipelineStep(std::string_view type);  // "Training", "T
 void MapRequest(RequestKind kind, const cfn::Node& request, const ValueFn& value, const Workload& base,
                 std::vector<Workload>* out);
 
+// Whether a processing input carries the job's code or configuration rather
+// than data (rules/SM303.md): named as the SDK names the inputs it makes for a
+// script and its dependencies (`code`, `entrypoint`, the PySpark processor's
+// `py-files`, `jars`, `files`, `conf`, Data Wrangler's `flow`), or placed in one
+// of their directories (`/opt/ml/processing/input/code`, …). Every instance
+// needs all of such an input, so FullyReplicated is right for it.
+bool IsCodeInput(const Val& name, const Val& local_path);
+
 // "training job", "tuning job", …: how labels name a request's workload.
 const char* RequestKindLabel(RequestKind kind);
 

@@ -86,9 +86,11 @@ struct Object {
   std::vector<Args> fits;         // fit / train / run / tune calls
   std::vector<Args> builds;       // ModelBuilder.build() arguments (mode)
   Order order;
-  std::string key;         // predictors: the link key "ref:<path>#<var>@<line>:<col>"
-  VId value = kUnknown;    // the value standing for the object
-  bool jumpstart = false;  // JumpStart fills what is not written (from_jumpstart_config, JumpStartModel)
+  std::string key;               // predictors: the link key "ref:<path>#<var>@<line>:<col>"
+  VId value = kUnknown;          // the value standing for the object
+  bool jumpstart = false;        // JumpStart fills what is not written (from_jumpstart_config, JumpStartModel)
+  bool recommended = false;      // ModelBuilder.from_recommendation_job: the job's recommendation fills the deploy
+  std::vector<int> chosen_from;  // the other objects one of which deployed this predictor (chosen at run time)
   // A model-customization trainer (SDK v3 SFTTrainer, DPOTrainer, …): a training
   // job only with TrainingJobCompute (serverless or on a HyperPod cluster otherwise).
   bool customization = false;
@@ -414,6 +416,7 @@ class Analyzer {
   Args EvalArgs(TSNode call_or_list, bool is_list);
   void SpreadInto(VId dict, Args& a);
   VId Lookup(std::string_view name);
+  VId GlobalValue(std::string_view name);  // `globals()[name]`
   void Bind(std::string_view name, VId v);
   void Assign(TSNode target, VId v, TSNode value_node);
   int Slot(Scope* s, std::string_view name);

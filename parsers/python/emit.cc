@@ -462,6 +462,7 @@ void Analyzer::EmitProcessor(const Object& o) {
       c.input_mode = ToVal(Arg(p, {"s3_input_mode"}));
       c.distribution = ToVal(Arg(p, {"s3_data_distribution_type"}));
       c.s3_data_type = ToVal(Arg(p, {"s3_data_type"}));
+      c.code = aws::IsCodeInput(ToVal(n), ToVal(Arg(p, {"destination"})));
       w.complete = w.complete && x.complete;
       w.channels.push_back(std::move(c));
     }
@@ -618,6 +619,20 @@ void Analyzer::EmitPredictor(int id) {
     std::optional<Ev> compute = Arg(builder->args, {"compute"});
     Args c = compute && V(compute->v).kind == VK::kHelper ? KeywordArgs(V(compute->v)) : Args{};
     if (w.instance_type.absent()) w.instance_type = ToVal(Arg(builder->args, {"instance_type"}));
+    // Deployed by whichever of several builders the code chose at run time: their instance type when
+    // they all name the same one, else unknown.
+    if (w.instance_type.present() && !Arg(a, {"instance_type"})) {
+      for (const Object* o : {&p, src}) {
+        for (int other : o->chosen_from) {
+          const Object* b = &objects_[other];
+          if (b->kind == ObjKind::kModel && b->source >= 0) b = &objects_[b->source];
+          Val t = ToVal(Arg(b->args, {"instance_type"}));
+          if (!t.known() || !w.instance_type.known() || t.text != w.instance_type.text) {
+            w.instance_type = Val::Unknown(w.range, "the instance type of the builder chosen at run time");
+          }
+        }
+      }
+    }
     if (w.instance_type.absent()) w.instance_type = ToVal(Arg(c, {"instance_type"}));
     for (const Object* o : {src, builder}) {
       for (const Args& b : o->builds) {
@@ -627,6 +642,12 @@ void Analyzer::EmitPredictor(int id) {
     if (w.instance_count.absent()) w.instance_count = ToVal(Arg(c, {"instance_count"}));
     if (compute && V(compute->v).kind != VK::kHelper && V(compute->v).kind != VK::kNone && w.instance_type.absent()) {
       w.instance_type = Val::Unknown(R(compute->at));
+    }
+    if (builder->recommended && w.instance_type.absent()) {
+      w.instance_type = Val::Unknown(w.range, "the inference recommendation's instance type");
+    }
+    if (builder->recommended && w.instance_count.absent()) {
+      w.instance_count = Val::Unknown(w.range, "the inference recommendation's instance count");
     }
     // Named nowhere: ModelBuilder picks one when it deploys (not serverless or a transform).
     if (w.instance_type.absent() && !Arg(a, {"inference_config", "serverless_inference_config"})) {
@@ -953,8 +974,35 @@ void Analyzer::EmitClientCalls() {
         }
         if (config_name.empty() && !deploys.empty()) config_name = deploys.front()->name_text;
         if (config_name.empty()) config_name = CallText(c.args.call);
+        // A configuration only ever applied by update_endpoint to an endpoint this notebook created from
+        // another of its configurations: that configuration's variants report the endpoint already
+        // (one SM213, one inventory row), so this one adds none.
+        auto created_here = [&](const EndpointCall& c) {
+          for (size_t j = 0; j < client_calls_.size(); ++j) {
+            if (client_calls_[j].method != "create_endpoint_config" || client_calls_[j].service != "sagemaker")
+              continue;
+            Val other = value(requests[j].Get("EndpointConfigName"));
+            auto other_arg = Arg(client_calls_[j].args, {"EndpointConfigName"});
+            if ((other.known() && c.config.known() && other.text == c.config.text) ||
+                (other_arg && other_arg->v == c.config_v && store_.Kind(c.config_v) == VK::kOpaque)) {
+              return true;
+            }
+          }
+          return false;
+        };
+        auto reported_elsewhere = [&](const EndpointCall* e) {
+          return e->update && std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
+                   bool same_endpoint =
+                       !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
+                                     (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+                   bool same_config = (config.known() && c.config.known() && config.text == c.config.text) ||
+                                      (config_arg && config_arg->v == c.config_v);
+                   return same_endpoint && !same_config && created_here(c);
+                 });
+        };
+        bool replacement = !deploys.empty() && std::all_of(deploys.begin(), deploys.end(), reported_elsewhere);
         const cfn::Node* variants = req.Get("ProductionVariants");
-        if (variants && variants->is_seq()) {
+        if (variants && variants->is_seq() && !replacement) {
           int index = 0;
           for (const cfn::Node& v : variants->items) {
             ++index;

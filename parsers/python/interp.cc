@@ -260,6 +260,22 @@ VId Analyzer::Lookup(std::string_view name) {
   return kUnbound;
 }
 
+// `globals()["name"]`: the module's binding of `name`; after a bare `%store -r`, an unbound name is
+// read back from the store; else unbound.
+VId Analyzer::GlobalValue(std::string_view name) {
+  Scope* module = scope_;
+  while (module && module->parent) module = module->parent;
+  if (module) {
+    auto it = module->slot_of.find(name);
+    if (it != module->slot_of.end() && static_cast<size_t>(it->second) < module->env.size() &&
+        module->env[it->second] != kUnbound) {
+      return module->env[it->second];
+    }
+  }
+  if (restore_all_) return SharedValue("%store:" + workflow_ + ":" + std::string(name));
+  return kUnbound;
+}
+
 void Analyzer::Bind(std::string_view name, VId v) {
   int slot = Slot(scope_, name);
   if (scope_->loop_access) {
@@ -743,7 +759,17 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
         element = store_.OneOf(std::move(alts));
       }
     }
-    if (eager_ && it.kind == VK::kList && it.complete && it.items.size() <= kMaxUnrolled) {
+    // A client's method taken as a value, in an item (`(client.delete_endpoint, "EndpointName", name)`):
+    // the body calls it with that item's other values, so it runs per item as below.
+    auto method_value = [&](const Ev& e) {
+      const Value& x = V(e.v);
+      if (x.kind == VK::kOpaque) return x.aux.starts_with("method:");
+      return x.kind == VK::kList && std::any_of(x.items.begin(), x.items.end(), [&](const Ev& y) {
+               return store_.Kind(y.v) == VK::kOpaque && V(y.v).aux.starts_with("method:");
+             });
+    };
+    bool per_item = eager_ || (it.kind == VK::kList && std::any_of(it.items.begin(), it.items.end(), method_value));
+    if (per_item && it.kind == VK::kList && it.complete && it.items.size() <= kMaxUnrolled) {
       // A program run (a CDK app) runs the body once per known item: each iteration may
       // create its own constructs. A body that leaves the loop (break, return, raise) ends it.
       std::vector<Ev> items = it.items;
@@ -1499,10 +1525,10 @@ VId Analyzer::Eval(TSNode n) {
       if (v != kUnbound) return v;
       std::string star = ResolveStarImport(name);
       if (!star.empty()) return store_.Qual(star);
-      // After a bare `%store -r`, a name nothing binds is read back from the store.
-      if (restore_all_) return SharedValue("%store:" + workflow_ + ":" + std::string(name));
-      static const std::set<std::string_view> kBuiltins = {"dict",  "str", "int", "float", "bool",  "list",
-                                                           "tuple", "len", "min", "max",   "print", "open"};
+      static const std::set<std::string_view> kBuiltins = {"dict", "str", "int", "float", "bool", "list",   "tuple",
+                                                           "len",  "min", "max", "print", "open", "globals"};
+      // After a bare `%store -r`, a name nothing binds is read back from the store (a builtin is itself).
+      if (restore_all_ && !kBuiltins.count(name)) return SharedValue("%store:" + workflow_ + ":" + std::string(name));
       if (kBuiltins.count(name)) return store_.Qual("builtins." + std::string(name));
       return kUnknown;
     }
@@ -1541,6 +1567,16 @@ VId Analyzer::Eval(TSNode n) {
       if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
         RecordDelete(obj, n);
       }
+      // `client.delete_endpoint` handed on uncalled (a clean-up loop over `(fn, "EndpointName", name)`
+      // tuples calling `fn(**{arg: name})`): the client's method, which deletes where it is called.
+      if (o.kind == VK::kObject && attr == "delete_endpoint" &&
+          (objects_[o.ref].kind == ObjKind::kClient || objects_[o.ref].kind == ObjKind::kSession)) {
+        Value m;
+        m.kind = VK::kOpaque;
+        m.ref = o.ref;
+        m.aux = "method:delete_endpoint";
+        return store_.New(std::move(m));
+      }
       return Attribute(obj, attr, n);
     }
     case N::kSubscript: {
@@ -1548,7 +1584,26 @@ VId Analyzer::Eval(TSNode n) {
       TSNode key = g_.Field(n, g_.f_subscript);
       VId k = Eval(key);
       if (g_.Kind(key) == N::kSlice) return kUnknown;
-      return Subscript(container, k);
+      VId r = Subscript(container, k);
+      // An SDK object chosen from a known list by a position known only at run time
+      // (`builders[best]`): one of them, each under its condition, as a loop variable is.
+      const Value& c = V(container);
+      if (r == kUnknown && c.kind == VK::kList && c.complete && !c.items.empty() && c.items.size() <= Store::kMaxAlts &&
+          !store_[k].scalar() &&
+          std::all_of(c.items.begin(), c.items.end(), [&](const Ev& e) { return store_.Kind(e.v) == VK::kObject; })) {
+        std::vector<Ev> items = c.items;
+        std::string shown = "`" + Shorten(T(n), 40) + "`";
+        std::vector<VId> vals;
+        std::vector<std::string> conds;
+        std::vector<TSNode> at;
+        for (size_t i = 0; i < items.size(); ++i) {
+          vals.push_back(items[i].v);
+          conds.push_back(shown + " is item " + std::to_string(i));
+          at.push_back(items[i].at);
+        }
+        return MergeValues(vals, conds, at);
+      }
+      return r;
     }
     case N::kCall:
       return Call(n);
@@ -1647,7 +1702,11 @@ VId Analyzer::Eval(TSNode n) {
       if (t && ((op == "and" && !*t) || (op == "or" && *t))) return a;
       VId b = Eval(g_.Field(n, g_.f_right));
       if (t) return b;
-      return kUnknown;
+      // Truth unknown: the left value when it decides, else the right one (alternatives).
+      std::string text = CondText(g_.Field(n, g_.f_left));
+      bool is_or = op == "or";
+      return MergeValues({a, b}, {text + (is_or ? " is true" : " is false"), text + (is_or ? " is false" : " is true")},
+                         {g_.Field(n, g_.f_left), g_.Field(n, g_.f_right)});
     }
     case N::kComparisonOperator:
       return Compare(n);
@@ -2082,6 +2141,10 @@ VId Analyzer::Format(VId fmt, const Args& args) {
 VId Analyzer::Subscript(VId container, VId key) {
   const Value& c = V(container);
   const Value& k = V(key);
+  if (c.kind == VK::kOpaque && c.aux == "globals:") {
+    VId v = k.kind == VK::kStr ? GlobalValue(k.text) : kUnbound;
+    return v == kUnbound ? kUnknown : v;
+  }
   if (c.kind == VK::kOpaque && !c.aux.empty()) {
     // What list_endpoints() returned, by a key: still the listed endpoints;
     // by a position: one of them.

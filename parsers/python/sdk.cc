@@ -244,6 +244,7 @@ bool IsRelevantName(std::string_view name) {
                "register",
                "optimize",
                "from_jumpstart_config",
+               "from_recommendation_job",
                "RemoteExecutor",
                "Endpoint",
                "retrieve",
@@ -466,6 +467,12 @@ VId Analyzer::Call(TSNode call) {
     } else {
       RecordFunctionCall(c.ref, args, call);
     }
+  } else if (c.kind == VK::kOpaque && c.aux.starts_with("method:")) {
+    // A client's method taken as a value (`fn = client.delete_endpoint`), called.
+    int id = c.ref;
+    std::string method = c.aux.substr(7);
+    pending_var_.clear();
+    r = CallMethod(ObjectValue(id), method, call, args);
   } else if (c.kind == VK::kOneOf) {
     // `Cls = A if x else B; Cls(...)`: the first class alternative stands for the call.
     std::vector<Alt> alts = c.alts;
@@ -624,6 +631,16 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
       o.jumpstart = true;
       return ObjectValue(NewObject(std::move(o), call));
     }
+    // SDK v3: a builder whose deploy() creates the endpoint an inference recommendation job
+    // recommends (instance type and count from the recommendation unless deploy() names them).
+    if (cls == "from_recommendation_job" && owner == "ModelBuilder") {
+      o.kind = ObjKind::kModelBuilder;
+      o.cls = owner;
+      o.recommended = true;
+      o.args = Args{};
+      if (auto session = Arg(args, {"sagemaker_session"})) o.args.keywords.emplace_back("sagemaker_session", *session);
+      return ObjectValue(NewObject(std::move(o), call));
+    }
     // SDK v3 `Endpoint.get_all()`: every endpoint of the account, as list_endpoints().
     if (cls == "get_all" && owner == "Endpoint") {
       Value v;
@@ -641,7 +658,19 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
     if (cls == "RemoteExecutor" || ((cls == "remote" || cls == "step") && IsRemoteDecorator(q))) {
       o.kind = ObjKind::kRemote;
       o.cls = cls == "RemoteExecutor" ? cls : "@" + cls;
-      return ObjectValue(NewObject(std::move(o), call));
+      // `step(fn, instance_type=...)` and `remote(fn, ...)`: the decorator applied to `fn` in a call;
+      // the job is that function's.
+      std::string function;
+      if (cls != "RemoteExecutor") {
+        if (auto fn = Arg(args, {"_func"}, 0); fn && store_.Kind(fn->v) == VK::kFunction) {
+          function = std::string(functions_[store_[fn->v].ref].name);
+        } else if (fn && g_.Kind(fn->at) == N::kLambda) {
+          function = "lambda";
+        }
+      }
+      int id = NewObject(std::move(o), call);
+      if (!function.empty()) objects_[id].var = std::move(function);
+      return ObjectValue(id);
     }
     if (IsPredictorClass(cls)) {
       o.kind = ObjKind::kPredictor;
@@ -770,6 +799,12 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
   }
   if (q.rfind("builtins.", 0) == 0) {
     std::string fn = q.substr(9);
+    if (fn == "globals" && args.positional.empty() && args.keywords.empty()) {
+      Value g;  // the module's names, read by `globals()["x"]` and `globals().get("x")`
+      g.kind = VK::kOpaque;
+      g.aux = "globals:";
+      return store_.New(std::move(g));
+    }
     if (fn == "dict") {
       Value d;
       d.kind = VK::kDict;
@@ -869,12 +904,30 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
         VId v = CallMethod(a.value.v, method, call, args);
         if (first) result = v;
         first = false;
-        if (creates) break;  // one deploy call makes one endpoint, whichever object deploys it
+        if (creates) {
+          // One deploy call makes one endpoint, whichever object deploys it.
+          if (store_.Kind(v) == VK::kObject) {
+            for (const Alt& o : alts) {
+              if (store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
+                objects_[store_[v].ref].chosen_from.push_back(store_[o.value.v].ref);
+              }
+            }
+          }
+          break;
+        }
       }
       if (first && method == "delete_endpoint") RecordDelete(kUnknown, call);
       return result;
     }
     case VK::kOpaque: {
+      if (r.aux == "globals:") {
+        if (method != "get" || args.positional.empty() || store_.Kind(args.positional[0].v) != VK::kStr) {
+          return kUnknown;
+        }
+        VId v = GlobalValue(V(args.positional[0].v).text);
+        if (v != kUnbound) return v;
+        return args.positional.size() > 1 ? args.positional[1].v : store_.None();
+      }
       if (r.aux.starts_with("endpoints:")) {
         // list_endpoints()["Endpoints"] also as .get("Endpoints"); one of them by position.
         if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) return recv;
