@@ -35,6 +35,9 @@ namespace sagelint::cdk {
 // - an attribute of a construct: `.ref` / `.attrEndpointName` /
 //   `.attr_endpoint_name` / `.roleArn` / `.role_arn` → a map tagged
 //   kAttributeTag {"construct": index, "attribute": name as written};
+// - a value with alternatives (a name assigned differently in the branches of
+//   an unknown condition): `Fn::If` [condition, then, else] whose condition is
+//   the code's ("`props.gpu`"), as CloudFormation writes one;
 // - a value-producing CDK call or enum member the evaluator cannot know
 //   itself (`ec2.InstanceType("p3.2xlarge")`, `InstanceType.of(…)`,
 //   `Size.gibibytes(50)`, `Duration.hours(2)`,
@@ -77,6 +80,10 @@ struct Construct {
   int file = 0;        // index into App::files: where the call is written
   SourceRange call;    // the call, in that file
   int stack = -1;      // index into App::stacks of the stack it belongs to (-1: not known)
+  // The unknown conditions the app creates it under, outermost first ("`props.gpu`
+  // is true"); none when it is created unconditionally. Its workloads are
+  // conditional, as those of a CloudFormation resource with a Condition.
+  std::vector<std::string> conditions;
 };
 
 // `obj.method(args)` on a recorded construct: `add_to_policy`,

@@ -108,7 +108,13 @@ class Synth {
   std::vector<FileResult> Run() {
     AssignLogicalIds();
     stacks_.resize(std::max<size_t>(app_.stacks.size(), 1) + 1);
-    for (size_t i = 0; i < app_.constructs.size(); ++i) Declare(static_cast<int>(i));
+    for (size_t i = 0; i < app_.constructs.size(); ++i) {
+      Declare(static_cast<int>(i));
+      const Construct& c = app_.constructs[i];
+      std::string when;
+      for (const std::string& cond : c.conditions) when += (when.empty() ? "condition " : " and condition ") + cond;
+      if (!when.empty()) stacks_[StackOf(static_cast<int>(i))].condition_of[logical_[i]] = when;
+    }
     for (const MethodCall& m : app_.methods) Method(m);
     std::vector<FileResult> results(app_.files.size());
     for (size_t f = 0; f < app_.files.size(); ++f) {
@@ -136,7 +142,8 @@ class Synth {
  private:
   struct StackTemplate {
     Node resources = Map({});
-    std::map<std::string, int> file_of;  // logical ID → the file of its construct call
+    std::map<std::string, int> file_of;               // logical ID → the file of its construct call
+    std::map<std::string, std::string> condition_of;  // logical ID → "condition … is true" (Construct::conditions)
   };
 
   // Stack index of a construct: its own, or the last slot for constructs outside any stack.
@@ -699,6 +706,11 @@ class Synth {
       auto f = i < owners.size() ? st.file_of.find(owners[i]) : st.file_of.end();
       int file = f == st.file_of.end() ? 0 : f->second;
       FileResult& r = results->at(file);
+      // A construct made under an unknown condition: its workloads are conditional.
+      if (auto c = i < owners.size() ? st.condition_of.find(owners[i]) : st.condition_of.end();
+          c != st.condition_of.end() && w.condition.empty()) {
+        w.condition = c->second;
+      }
       w.format = Format::kCdk;
       w.path = r.path;
       r.workloads.push_back(std::move(w));

@@ -518,6 +518,7 @@ class Cdk final : public Library {
     cdk::Construct c;
     c.module = module;
     c.cls = cls;
+    c.conditions = a.branch_conds_;
     c.file = a.FileOf(call);
     c.call = a.R(call);
     SourcePos at = c.call.begin;
@@ -722,13 +723,34 @@ class Cdk final : public Library {
         return v ? *v : Unknown(at);
       }
       case VK::kOneOf: {
-        // Alternatives that agree (scalars) are that value; else unknown.
+        // Alternatives that agree (scalars) are that value; the two of an `if`/`else`
+        // (conditions "C is true", "C is false") are `Fn::If` [C, then, else]; else unknown.
         std::vector<Alt> alts = x.alts;
-        if (alts.empty() || !a.store_[alts[0].value.v].scalar()) return Unknown(at);
+        if (alts.empty()) return Unknown(at);
+        bool agree = a.store_[alts[0].value.v].scalar();
         for (const Alt& alt : alts) {
-          if (!Equal(a.store_, alt.value.v, alts[0].value.v).value_or(false)) return Unknown(at);
+          agree = agree && Equal(a.store_, alt.value.v, alts[0].value.v).value_or(false);
         }
-        return ToNode(a, Ev{alts[0].value.v, e.at}, file, fallback, depth + 1);
+        if (agree) return ToNode(a, Ev{alts[0].value.v, e.at}, file, fallback, depth + 1);
+        constexpr std::string_view kTrue = " is true", kFalse = " is false";
+        if (alts.size() != 2 || !alts[0].cond.ends_with(kTrue) ||
+            alts[1].cond != alts[0].cond.substr(0, alts[0].cond.size() - kTrue.size()).append(kFalse)) {
+          return Unknown(at);
+        }
+        std::string cond = alts[0].cond.substr(0, alts[0].cond.size() - kTrue.size());
+        cfn::Node args;
+        args.kind = cfn::Node::Kind::kSeq;
+        args.pos = at;
+        cfn::Node name;
+        name.kind = cfn::Node::Kind::kScalar;
+        name.text = cond;
+        name.pos = at;
+        args.items.push_back(std::move(name));
+        for (const Alt& alt : alts) args.items.push_back(ToNode(a, alt.value, file, at, depth + 1));
+        n.kind = cfn::Node::Kind::kMap;
+        n.entries.emplace_back("Fn::If", std::move(args));
+        n.key_pos.push_back(at);
+        return n;
       }
       default:
         return Unknown(at);
