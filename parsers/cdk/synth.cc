@@ -143,6 +143,7 @@ class Synth {
   struct StackTemplate {
     Node resources = Map({});
     std::map<std::string, int> file_of;               // logical ID → the file of its construct call
+    Node parameters = Map({});                        // CfnParameter constructs: the template's Parameters
     std::map<std::string, std::string> condition_of;  // logical ID → "condition … is true" (Construct::conditions)
   };
 
@@ -182,7 +183,9 @@ class Synth {
     if (!target || !a || !a->is_scalar()) return cfn::MakeScalar(std::string(aws::kUnknownMarker), v.pos);
     const std::string& id = logical_[IndexOf(target)];
     std::string attr = PropertyName(a->text);
-    if (attr == "Ref" || attr == "RoleName" || attr == "PolicyName" || attr == "ManagedPolicyArn" ||
+    // A CfnParameter's value (`valueAsString`, `value_as_number`) is its Ref, as the CDK renders it.
+    bool parameter = target->module == "core" && target->cls == "CfnParameter" && attr.starts_with("ValueAs");
+    if (parameter || attr == "Ref" || attr == "RoleName" || attr == "PolicyName" || attr == "ManagedPolicyArn" ||
         attr == "PolicyArn") {
       Node ref = Map(v.pos);
       Put(&ref, "Ref", cfn::MakeScalar(id, v.pos), v.pos);
@@ -348,6 +351,12 @@ class Synth {
       return;
     }
     const Node& p = c.props;
+    if (c.module == "core" && c.cls == "CfnParameter") {
+      // The stack's parameter: its Default, and a --param of its id over it, resolve as
+      // CloudFormation resolves them.
+      Put(&stacks_[stack].parameters, id, Value(p.is_map() ? p : Map(at), false), at);
+      return;
+    }
     if (c.module == "iam") {
       if (c.cls == "Role") {
         Node props = Map(at);
@@ -695,6 +704,7 @@ class Synth {
     StackTemplate& st = stacks_[s];
     if (st.resources.entries.empty() || app_.files.empty()) return;
     Node root = Map({1, 1});
+    if (!st.parameters.entries.empty()) Put(&root, "Parameters", std::move(st.parameters), {1, 1});
     Put(&root, "Resources", std::move(st.resources), {1, 1});
     std::string stack_id = s < app_.stacks.size() && !app_.stacks[s].id.empty() ? app_.stacks[s].id : "app";
     std::string scope = "cdk:" + app_.files[0].path + "#" + stack_id;

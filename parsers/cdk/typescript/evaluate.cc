@@ -1499,7 +1499,8 @@ class Evaluator {
           return n;
         }
         bool attribute = name == "ref" || (name.size() > 4 && name.starts_with("attr") && std::isupper(name[4])) ||
-                         name.ends_with("Arn") || name.ends_with("Name") || name.ends_with("Id");
+                         name.ends_with("Arn") || name.ends_with("Name") || name.ends_with("Id") ||
+                         name.starts_with("valueAs");  // a CfnParameter's value
         if (attribute) {
           v.k = K::kAttr;
           v.index = o.index;
@@ -1759,7 +1760,7 @@ class Evaluator {
     if (callee.path.size() == 1) {
       if (auto node = CallValue(module, cls, "", nodes, at)) return NodeValue(std::move(*node), callee, at);
     }
-    if (module == "core") return Unknown(at, frame_->file);
+    if (module == "core" && cls != "CfnParameter") return Unknown(at, frame_->file);
     Construct c;
     c.module = module;
     c.cls = cls;
