@@ -63,6 +63,12 @@ std::string ModuleOf(std::string_view import_path);
 // value or its arguments are unknown.
 std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls, std::string_view member,
                                    std::span<const cfn::Node> args, SourcePos at);
+// What serializing `value` to JSON gives (`JSON.stringify`, `json.dumps`,
+// `Fn.toJsonString`, a stack's `toJsonString`): for an object or an array,
+// `Fn::ToJsonString` of it, as the CDK renders one holding tokens — so a
+// pipeline or state machine definition built as an object is read as that
+// object. nullopt for anything else.
+std::optional<cfn::Node> JsonString(const cfn::Node& value, SourcePos at);
 // An enum member or static constant: `InstanceClass.P3` → "p3",
 // `InstanceSize.XLARGE2` → "2xlarge", sagemaker-alpha `InstanceType.M5_LARGE`
 // → "ml.m5.large", `RemovalPolicy.DESTROY` → nullopt (no meaning here).

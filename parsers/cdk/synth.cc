@@ -347,7 +347,18 @@ class Synth {
     size_t stack = StackOf(i);
     SourcePos at = c.call.begin;
     if (auto type = CfnType(c.module, c.cls)) {
-      Add(stack, id, *type, Properties(c), at, c.file);
+      Node props = Properties(c);
+      if (*type == "AWS::StepFunctions::StateMachine") {
+        // A DefinitionString serialized from an object (cdk::JsonString) is that object's Definition.
+        for (auto& [k, v] : props.entries) {
+          const Node* object = v.Get("Fn::ToJsonString");
+          if (k == "DefinitionString" && v.entries.size() == 1 && object && object->is_map()) {
+            k = "Definition";
+            v = Node(*object);
+          }
+        }
+      }
+      Add(stack, id, *type, std::move(props), at, c.file);
       return;
     }
     const Node& p = c.props;

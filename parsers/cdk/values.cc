@@ -359,9 +359,22 @@ std::optional<cfn::Node> MemberValue(std::string_view module, std::string_view c
   return std::nullopt;
 }
 
+std::optional<cfn::Node> JsonString(const cfn::Node& value, SourcePos at) {
+  if (!value.is_map() && !value.is_seq()) return std::nullopt;
+  cfn::Node n;
+  n.kind = cfn::Node::Kind::kMap;
+  n.pos = at;
+  n.entries.emplace_back("Fn::ToJsonString", value);
+  n.key_pos.push_back(at);
+  return n;
+}
+
 std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls, std::string_view member,
                                    std::span<const cfn::Node> args, SourcePos at) {
   std::string m = Folded(member);
+  if (module == "core" && (cls == "Fn" || cls == "Stack") && m == "tojsonstring" && !args.empty()) {
+    return JsonString(args[0], at);
+  }
   if (module == "ec2" && cls == "InstanceType") {
     if (m.empty()) {
       if (auto t = Text(args, 0)) return cfn::MakeScalar(*t, at);

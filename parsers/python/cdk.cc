@@ -214,6 +214,11 @@ class Cdk final : public Library {
       *result = Open(a, args);
       return true;
     }
+    if (q == "json.dumps" && !args.positional.empty()) {
+      // A definition built as a dict and serialized: read as the dict (cdk::JsonString).
+      *result = JsonOf(a, args.positional[0], call);
+      return true;
+    }
     if (q == "json.load" || q == "json.loads") {
       *result = q == "json.load" ? LoadJson(a, args) : LoadJsonText(a, args);
       return true;
@@ -298,6 +303,10 @@ class Cdk final : public Library {
         *result = Context(a, args);
         return true;
       }
+      if (method == "to_json_string" && !args.positional.empty()) {  // a stack's (Stack.to_json_string)
+        *result = JsonOf(a, args.positional[0], call);
+        return true;
+      }
       return false;
     }
     if (r.kind != VK::kForeign) return false;
@@ -329,7 +338,19 @@ class Cdk final : public Library {
       }
       return true;
     }
+    if (kind == "stack" && method == "to_json_string" && !args.positional.empty()) {
+      *result = JsonOf(a, args.positional[0], call);
+      return true;
+    }
     return kind == "app" || kind == "stack" || kind == "file" || kind == "value";
+  }
+
+  // `value` serialized to JSON (cdk::JsonString), or unknown.
+  VId JsonOf(Analyzer& a, const Ev& value, TSNode call) {
+    int file = a.FileOf(call);
+    SourcePos at = a.R(call).begin;
+    std::optional<cfn::Node> v = cdk::JsonString(ToNode(a, value, file, at, 0), at);
+    return v ? NodeValue(a, std::move(*v), file) : kUnknown;
   }
 
   bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) override {

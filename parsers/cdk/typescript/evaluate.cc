@@ -1482,6 +1482,13 @@ class Evaluator {
             c = c->base.k == K::kClass ? c->base.cls : nullptr;
           }
         }
+        if ((o.obj->cls || o.obj->is_stack) && name == "toJsonString") {  // a stack's (Stack.toJsonString)
+          Value m;
+          m.k = K::kMethod;
+          m.text = name;
+          m.index = -4;
+          return m;
+        }
         if ((o.obj->cls || o.obj->is_app) && name == "node") {
           Value n;
           n.k = K::kNodeOf;
@@ -2074,6 +2081,17 @@ class Evaluator {
   Value MethodCallOn(const Value& m, const Args& args, TSNode n) {
     SourcePos at = ts::Start(n);
     if (m.index == -2 && !m.items.empty()) return StringMethod(m.items[0], m.text, args, at);
+    if (m.index == -4 && !args.values.empty()) {
+      if (auto node = JsonString(ToNode(args.values[0], at, 0), at)) {
+        Value v;
+        v.k = K::kNode;
+        v.node = std::make_shared<cfn::Node>(std::move(*node));
+        v.pos = at;
+        v.file = frame_->file;
+        return v;
+      }
+      return Unknown(at, frame_->file);
+    }
     if (m.index == -3 && m.obj) {
       if (m.text == "push" && !args.spread_unknown && open_loops_ == 0 &&
           m.obj->fields.size() + args.values.size() <= kMaxLoop) {
@@ -2166,6 +2184,10 @@ class Evaluator {
     };
     if (callee.text == "global" && p.size() == 1 && p[0] == "require") {
       if (const std::string* s = str(0)) return Require(*s, at);
+      return Unknown(at, frame_->file);
+    }
+    if (callee.text == "global" && p.size() == 2 && p[0] == "JSON" && p[1] == "stringify" && !args.values.empty()) {
+      if (auto node = JsonString(ToNode(args.values[0], at, 0), at)) return NodeValue(std::move(*node), callee, at);
       return Unknown(at, frame_->file);
     }
     if (callee.text == "global" && p.size() == 2 && p[0] == "JSON" && p[1] == "parse") {
