@@ -69,6 +69,11 @@ std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls
 // pipeline or state machine definition built as an object is read as that
 // object. nullopt for anything else.
 std::optional<cfn::Node> JsonString(const cfn::Node& value, SourcePos at);
+// `{fn: [args…]}`, an intrinsic function as CloudFormation writes it.
+cfn::Node Intrinsic(const std::string& fn, std::vector<cfn::Node> args, SourcePos at);
+// A value with alternatives: `Fn::If` [cond, then, otherwise], `cond` the code's
+// condition ("`props.gpu`"), as CloudFormation writes one.
+cfn::Node Alternatives(const std::string& cond, cfn::Node then, cfn::Node otherwise, SourcePos at);
 // An enum member or static constant: `InstanceClass.P3` → "p3",
 // `InstanceSize.XLARGE2` → "2xlarge", sagemaker-alpha `InstanceType.M5_LARGE`
 // → "ml.m5.large", `RemovalPolicy.DESTROY` → nullopt (no meaning here).

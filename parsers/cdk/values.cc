@@ -359,6 +359,27 @@ std::optional<cfn::Node> MemberValue(std::string_view module, std::string_view c
   return std::nullopt;
 }
 
+cfn::Node Intrinsic(const std::string& fn, std::vector<cfn::Node> args, SourcePos at) {
+  cfn::Node list;
+  list.kind = cfn::Node::Kind::kSeq;
+  list.pos = at;
+  list.items = std::move(args);
+  cfn::Node n;
+  n.kind = cfn::Node::Kind::kMap;
+  n.pos = at;
+  n.entries.emplace_back(fn, std::move(list));
+  n.key_pos.push_back(at);
+  return n;
+}
+
+cfn::Node Alternatives(const std::string& cond, cfn::Node then, cfn::Node otherwise, SourcePos at) {
+  std::vector<cfn::Node> args;
+  args.push_back(cfn::MakeScalar(cond, at, false));
+  args.push_back(std::move(then));
+  args.push_back(std::move(otherwise));
+  return Intrinsic("Fn::If", std::move(args), at);
+}
+
 std::optional<cfn::Node> JsonString(const cfn::Node& value, SourcePos at) {
   if (!value.is_map() && !value.is_seq()) return std::nullopt;
   cfn::Node n;

@@ -759,19 +759,8 @@ class Cdk final : public Library {
           return Unknown(at);
         }
         std::string cond = alts[0].cond.substr(0, alts[0].cond.size() - kTrue.size());
-        cfn::Node args;
-        args.kind = cfn::Node::Kind::kSeq;
-        args.pos = at;
-        cfn::Node name;
-        name.kind = cfn::Node::Kind::kScalar;
-        name.text = cond;
-        name.pos = at;
-        args.items.push_back(std::move(name));
-        for (const Alt& alt : alts) args.items.push_back(ToNode(a, alt.value, file, at, depth + 1));
-        n.kind = cfn::Node::Kind::kMap;
-        n.entries.emplace_back("Fn::If", std::move(args));
-        n.key_pos.push_back(at);
-        return n;
+        return cdk::Alternatives(cond, ToNode(a, alts[0].value, file, at, depth + 1),
+                                 ToNode(a, alts[1].value, file, at, depth + 1), at);
       }
       default:
         return Unknown(at);

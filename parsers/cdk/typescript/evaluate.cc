@@ -993,18 +993,10 @@ class Evaluator {
   static Value Merged(const std::string& cond, const Value& a, const Value& b) {
     if (SameBinding(a, b)) return a;
     if (!a.known_scalar() || !b.known_scalar() || a.file != b.file) return Unknown(a.pos, a.file);
-    cfn::Node args;
-    args.kind = cfn::Node::Kind::kSeq;
-    args.pos = a.pos;
-    args.items.push_back(cfn::MakeScalar(cond, a.pos, false));
-    for (const Value* x : {&a, &b}) args.items.push_back(cfn::MakeScalar(x->text, x->pos, x->k == K::kStr));
     Value v;
     v.k = K::kNode;
-    v.node = std::make_shared<cfn::Node>();
-    v.node->kind = cfn::Node::Kind::kMap;
-    v.node->pos = a.pos;
-    v.node->entries.emplace_back("Fn::If", std::move(args));
-    v.node->key_pos.push_back(a.pos);
+    v.node = std::make_shared<cfn::Node>(Alternatives(cond, cfn::MakeScalar(a.text, a.pos, a.k == K::kStr),
+                                                      cfn::MakeScalar(b.text, b.pos, b.k == K::kStr), a.pos));
     v.pos = a.pos;
     v.file = a.file;
     return v;
@@ -2275,17 +2267,10 @@ class Evaluator {
         list.kind = cfn::Node::Kind::kSeq;
         list.pos = pos;
         for (const auto& p : v.items) list.items.push_back(ToNode(p, pos, depth + 1));
-        cfn::Node args;
-        args.kind = cfn::Node::Kind::kSeq;
-        args.pos = pos;
-        args.items.push_back(cfn::MakeScalar("", pos, true));
-        args.items.push_back(std::move(list));
-        cfn::Node n;
-        n.kind = cfn::Node::Kind::kMap;
-        n.pos = pos;
-        n.entries.emplace_back("Fn::Join", std::move(args));
-        n.key_pos.push_back(pos);
-        return n;
+        std::vector<cfn::Node> args;
+        args.push_back(cfn::MakeScalar("", pos, true));
+        args.push_back(std::move(list));
+        return Intrinsic("Fn::Join", std::move(args), pos);
       }
       case K::kNode:
         if (v.node) {
