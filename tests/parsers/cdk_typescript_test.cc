@@ -764,3 +764,23 @@ new sagemaker.CfnEndpointConfig(stack, 'Cfg', { productionVariants: [
   CHECK(Show(app.constructs[3].props) ==
         "{productionVariants: [{instanceType: 'ml.m5.large', initialInstanceCount: 2, extra: ?}]}");
 }
+
+TEST_CASE("cdk ts: a ternary on an unknown condition is alternatives; a construct made in one arm is conditional",
+          "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
+const app = new cdk.App();
+const stack = new cdk.Stack(app, 'S');
+const gpu = process.env.GPU === 'yes';
+new sagemaker.CfnNotebookInstance(stack, 'Nb', { instanceType: gpu ? 'ml.g5.xlarge' : 'ml.t3.medium', roleArn: 'r',
+  volumeSizeInGb: gpu ? 50 : 50 });
+const target = gpu ? new appscaling.CfnScalableTarget(stack, 'T', { resourceId: 'endpoint/e/variant/A' }) : undefined;
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 2);
+  CHECK(Show(app.constructs[0].props) ==
+        "{instanceType: {Fn::If: [`gpu`, 'ml.g5.xlarge', 'ml.t3.medium']}, roleArn: 'r', volumeSizeInGb: 50}");
+  CHECK(app.constructs[1].conditions == std::vector<std::string>{"`gpu` is true"});
+}

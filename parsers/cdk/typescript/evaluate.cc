@@ -1136,9 +1136,14 @@ class Evaluator {
       int truth = Truth(c);
       if (truth == 1) return Eval(ts::Field(n, "consequence"), scope);
       if (truth == 0) return Eval(ts::Field(n, "alternative"), scope);
+      // Both run (a construct made in one is conditional); two known scalars are alternatives.
+      std::string cond = ConditionText(ts::Field(n, "condition"));
+      branch_conds_.push_back(cond + " is true");
       Value a = Eval(ts::Field(n, "consequence"), scope);
+      branch_conds_.back() = cond + " is false";
       Value b = Eval(ts::Field(n, "alternative"), scope);
-      return SameValue(a, b) ? a : Unknown(at, file);
+      branch_conds_.pop_back();
+      return SameValue(a, b) ? a : Merged(cond, a, b);
     }
     if (t == "unary_expression") {
       TSNode op = ts::Field(n, "operator");
