@@ -765,7 +765,7 @@ new sagemaker.CfnEndpointConfig(stack, 'Cfg', { productionVariants: [
         "{productionVariants: [{instanceType: 'ml.m5.large', initialInstanceCount: 2, extra: ?}]}");
 }
 
-TEST_CASE("cdk ts: a ternary on an unknown condition is alternatives; a construct made in one arm is conditional",
+TEST_CASE("cdk ts: a ternary on an unknown condition is alternatives, and a construct made in one arm is conditional",
           "[cdk][typescript]") {
   TempDir dir;
   dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
