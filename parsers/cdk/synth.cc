@@ -416,6 +416,23 @@ class Synth {
       Add(stack, id, "AWS::ApplicationAutoScaling::ScalableTarget", std::move(props), at, c.file);
       return;
     }
+    if (c.module == "stepfunctions" && c.cls == "StateMachine") {
+      // `definitionBody: DefinitionBody.fromString(…)`: a serialized object is the Definition, text the
+      // DefinitionString (a chain of task constructs is read from the tasks themselves).
+      const Node* body = Prop(p, "DefinitionBody");
+      if (!body) return;
+      Node props = Map(at);
+      const Node* object = body->Get("Fn::ToJsonString");
+      if (object && object->is_map() && body->entries.size() == 1) {
+        Put(&props, "Definition", Value(*object, true), KeyPos(p, "DefinitionBody"));
+      } else if ((body->is_scalar() && body->tag.empty()) || body->Get("Fn::Join")) {
+        Put(&props, "DefinitionString", Value(*body, true), KeyPos(p, "DefinitionBody"));
+      } else {
+        return;
+      }
+      Add(stack, id, "AWS::StepFunctions::StateMachine", std::move(props), at, c.file);
+      return;
+    }
     if (c.module == "stepfunctions-tasks") StepFunctionsTask(c, id, stack);
   }
 

@@ -396,6 +396,8 @@ std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls
   if (module == "core" && (cls == "Fn" || cls == "Stack") && m == "tojsonstring" && !args.empty()) {
     return JsonString(args[0], at);
   }
+  // `DefinitionBody.fromString(text)`: the definition text itself (a serialized object stays one).
+  if (module == "stepfunctions" && cls == "DefinitionBody" && m == "fromstring" && !args.empty()) return args[0];
   if (module == "ec2" && cls == "InstanceType") {
     if (m.empty()) {
       if (auto t = Text(args, 0)) return cfn::MakeScalar(*t, at);
