@@ -425,7 +425,8 @@ class Synth {
       const Node* object = body->Get("Fn::ToJsonString");
       if (object && object->is_map() && body->entries.size() == 1) {
         Put(&props, "Definition", Value(*object, true), KeyPos(p, "DefinitionBody"));
-      } else if ((body->is_scalar() && body->tag.empty()) || body->Get("Fn::Join")) {
+      } else if ((body->is_scalar() && body->tag.empty() && body->text != aws::kUnknownMarker) ||
+                 body->Get("Fn::Join")) {
         Put(&props, "DefinitionString", Value(*body, true), KeyPos(p, "DefinitionBody"));
       } else {
         return;
