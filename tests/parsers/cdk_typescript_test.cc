@@ -1,6 +1,7 @@
 // The TypeScript/JavaScript evaluator of CDK apps: what it records of small
 // apps written in a scratch directory (bin/app.ts, lib/*.ts, JSON
 // configuration, cdk.json context).
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -783,4 +784,32 @@ const target = gpu ? new appscaling.CfnScalableTarget(stack, 'T', { resourceId: 
   CHECK(Show(app.constructs[0].props) ==
         "{instanceType: {Fn::If: [`gpu`, 'ml.g5.xlarge', 'ml.t3.medium']}, roleArn: 'r', volumeSizeInGb: 50}");
   CHECK(app.constructs[1].conditions == std::vector<std::string>{"`gpu` is true"});
+}
+
+TEST_CASE("cdk ts: an L2 state machine's definition body from a string is its definition, a chain adds none",
+          "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+const app = new cdk.App();
+const stack = new cdk.Stack(app, 'S');
+const train = new tasks.SageMakerCreateTrainingJob(stack, 'Train', { trainingJobName: 'x',
+  resourceConfig: { instanceCount: 1, instanceType: new ec2.InstanceType('p3.2xlarge'), volumeSize: cdk.Size.gibibytes(10) } });
+new sfn.StateMachine(stack, 'Chain', { definitionBody: sfn.DefinitionBody.fromChainable(train) });
+new sfn.StateMachine(stack, 'Text', { definitionBody: sfn.DefinitionBody.fromString(JSON.stringify({ StartAt: 'T',
+  States: { T: { Type: 'Task', Resource: 'arn:aws:states:::sagemaker:createTrainingJob.sync', End: true,
+    Parameters: { ResourceConfig: { InstanceType: 'ml.g5.xlarge', InstanceCount: 1, VolumeSizeInGB: 5 } } } } })) });
+)");
+  cdk::App app = Evaluate(dir);
+  static ResolveOptions opts;
+  opts.root = dir.path();
+  std::vector<std::string> jobs;
+  for (const FileResult& r : cdk::Synthesize(app, opts)) {
+    for (const Workload& w : r.workloads) jobs.push_back(w.label + " " + w.instance_type.text);
+  }
+  std::sort(jobs.begin(), jobs.end());
+  CHECK(jobs ==
+        std::vector<std::string>{"training job 'Text.T' ml.g5.xlarge", "training job 'Train.Train' ml.p3.2xlarge"});
 }
