@@ -29,6 +29,7 @@ struct ResolveOptions {
   std::vector<std::pair<std::string, std::vector<std::string>>> cfn_param_file_globs;
   std::string cfn_param_base;
   std::map<std::string, std::string> tf_variables;  // --var, config `variables:`
+  std::map<std::string, std::string> cdk_context;   // --context (over cdk.json and cdk.context.json)
   std::vector<std::string> tf_var_files;            // --var-file (paths as given)
   // The absolute scan root (README "Usage"): module sources, file reads and var
   // files are resolved against the directory of the file that names them and

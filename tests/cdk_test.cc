@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -112,4 +113,37 @@ TEST_CASE("a file of a CDK app named alone is evaluated from its app's entry", "
   // The entry alone: its app is evaluated, the findings are the stack file's.
   CHECK(scan({"fixtures/cdk/python/notebook/app.py"}).empty());
   CHECK(scan({"fixtures/cdk/typescript/notebook/bin/app.ts"}).empty());
+}
+
+TEST_CASE("CDK inputs: --param over a CfnParameter's default, --context over cdk.json over cdk.context.json",
+          "[cdk][e2e][inputs]") {
+  for (const char* language : {"python", "typescript"}) {
+    DYNAMIC_SECTION(language) {
+      // Copied out of the source tree (whose .sagelint.yaml excludes the fixtures).
+      testing::TempDir scratch;
+      fs::path from = fs::absolute(fs::path("fixtures/cdk") / language / "inputs");
+      REQUIRE(fs::exists(from / "cdk.context.json"));
+      for (const auto& e : fs::recursive_directory_iterator(from)) {
+        if (e.is_regular_file()) {
+          scratch.Write(fs::relative(e.path(), from).generic_string(), testing::ReadFileOrDie(e.path().string()));
+        }
+      }
+      auto scan = [&](const std::string& flags) {
+        auto r = testing::RunSagelint("scan --format json --fail-on none " + flags + " .", scratch.path());
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        std::vector<std::string> out;
+        nlohmann::json doc = nlohmann::json::parse(r.out);
+        for (const auto& f : doc["findings"]) {
+          out.push_back(f["rule"].get<std::string>() + " " + f["cost"]["instance_type"].get<std::string>());
+        }
+        return out;
+      };
+      // The files alone: the parameter's GPU default, cdk.json's T3 over cdk.context.json's P3,
+      // the serving settings only cdk.context.json holds.
+      CHECK(scan("") == std::vector<std::string>{"SM103 ml.g4dn.xlarge", "SM211 ml.g5.12xlarge"});
+      CHECK(scan("--param LabInstanceType=ml.t3.large --context explore_type=ml.g5.xlarge") ==
+            std::vector<std::string>{"SM103 ml.g5.xlarge", "SM211 ml.g5.12xlarge"});
+    }
+  }
 }

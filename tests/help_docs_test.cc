@@ -66,10 +66,10 @@ TEST_CASE("the help, the man page and the README list the parser's flags", "[cli
 
 TEST_CASE("the parser accepts every flag of its table", "[cli][docs]") {
   // A value each flag takes without complaint; --help then ends the run before anything is read.
-  std::map<std::string, std::string> sample = {{"--format", "json"},      {"--fail-on", "none"}, {"--select", "SM401"},
-                                               {"--ignore", "SM401"},     {"--param", "K=V"},    {"--var", "K=V"},
-                                               {"--config-from", "base"}, {"--jobs", "2"},       {"--color", "never"},
-                                               {"--region", "us-east-1"}};
+  std::map<std::string, std::string> sample = {{"--format", "json"},  {"--fail-on", "none"},     {"--select", "SM401"},
+                                               {"--ignore", "SM401"}, {"--param", "K=V"},        {"--var", "K=V"},
+                                               {"--context", "K=V"},  {"--config-from", "base"}, {"--jobs", "2"},
+                                               {"--color", "never"},  {"--region", "us-east-1"}};
   for (const sagelint::CliFlag& f : sagelint::CliFlags()) {
     for (std::string_view name : {f.name, f.short_name}) {
       if (name.empty()) continue;

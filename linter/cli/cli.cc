@@ -92,6 +92,8 @@ Options of scan:
   --ignore ID,...        skip these rules
   --param KEY=VALUE      CloudFormation parameter value (repeatable)
   --var KEY=VALUE        Terraform variable value (repeatable)
+  --context KEY=VALUE    CDK context value, as `cdk --context` passes it (repeatable; over cdk.json
+                         and cdk.context.json)
   --param-file FILE      CloudFormation template configuration file ({"Parameters": {...}} or
                          [{"ParameterKey": ..., "ParameterValue": ...}]) applied to every template;
                          repeatable: with several, each template is evaluated once per file
@@ -140,6 +142,7 @@ struct CliOptions {
   std::string config_path;
   std::vector<std::string> select, ignore;
   std::map<std::string, std::string> params, vars;
+  std::map<std::string, std::string> context;  // --context (CDK)
   std::vector<std::string> var_files, param_files;
   std::vector<std::string> dataset_sizes, s3_listings;
   std::string prices;
@@ -323,6 +326,9 @@ CliOptions ParseArgs(int argc, char** argv) {
     } else if (a == "--var") {
       auto [k, v] = KeyValue(a, next());
       o.vars[k] = v;
+    } else if (a == "--context") {
+      auto [k, v] = KeyValue(a, next());
+      o.context[k] = v;
     } else if (a == "--var-file") {
       o.var_files.push_back(next());
     } else if (a == "--param-file") {
@@ -578,6 +584,7 @@ int CommandDumpModel(const CliOptions& o) {
   ResolveOptions ro;
   ro.cfn_parameters = o.params;
   ro.tf_variables = o.vars;
+  ro.cdk_context = o.context;
   std::vector<DiscoveredFile> files;
   bool missing = false;
   for (const std::string& path : o.args) {
@@ -662,6 +669,7 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
   so.resolve.cfn_parameters = so.config.parameters;
   for (const auto& [k, v] : o.params) so.resolve.cfn_parameters[k] = v;
   so.resolve.cfn_cli_parameters = o.params;
+  so.resolve.cdk_context = o.context;
   for (const std::string& f : o.param_files) {
     std::string text, error;
     std::map<std::string, std::string> values;

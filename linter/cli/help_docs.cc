@@ -570,6 +570,7 @@ const std::vector<CliFlag>& CliFlags() {
       {"--ignore", "", true},
       {"--param", "", true},
       {"--var", "", true},
+      {"--context", "", true},
       {"--var-file", "", true},
       {"--param-file", "", true},
       {"--dataset-size", "", true},

@@ -35,6 +35,9 @@ namespace sagelint::cdk {
 // - an attribute of a construct: `.ref` / `.attrEndpointName` /
 //   `.attr_endpoint_name` / `.roleArn` / `.role_arn` → a map tagged
 //   kAttributeTag {"construct": index, "attribute": name as written};
+// - a value with alternatives (a name assigned differently in the branches of
+//   an unknown condition): `Fn::If` [condition, then, else] whose condition is
+//   the code's ("`props.gpu`"), as CloudFormation writes one;
 // - a value-producing CDK call or enum member the evaluator cannot know
 //   itself (`ec2.InstanceType("p3.2xlarge")`, `InstanceType.of(…)`,
 //   `Size.gibibytes(50)`, `Duration.hours(2)`,
@@ -60,6 +63,17 @@ std::string ModuleOf(std::string_view import_path);
 // value or its arguments are unknown.
 std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls, std::string_view member,
                                    std::span<const cfn::Node> args, SourcePos at);
+// What serializing `value` to JSON gives (`JSON.stringify`, `json.dumps`,
+// `Fn.toJsonString`, a stack's `toJsonString`): for an object or an array,
+// `Fn::ToJsonString` of it, as the CDK renders one holding tokens — so a
+// pipeline or state machine definition built as an object is read as that
+// object. nullopt for anything else.
+std::optional<cfn::Node> JsonString(const cfn::Node& value, SourcePos at);
+// `{fn: [args…]}`, an intrinsic function as CloudFormation writes it.
+cfn::Node Intrinsic(const std::string& fn, std::vector<cfn::Node> args, SourcePos at);
+// A value with alternatives: `Fn::If` [cond, then, otherwise], `cond` the code's
+// condition ("`props.gpu`"), as CloudFormation writes one.
+cfn::Node Alternatives(const std::string& cond, cfn::Node then, cfn::Node otherwise, SourcePos at);
 // An enum member or static constant: `InstanceClass.P3` → "p3",
 // `InstanceSize.XLARGE2` → "2xlarge", sagemaker-alpha `InstanceType.M5_LARGE`
 // → "ml.m5.large", `RemovalPolicy.DESTROY` → nullopt (no meaning here).
@@ -77,6 +91,10 @@ struct Construct {
   int file = 0;        // index into App::files: where the call is written
   SourceRange call;    // the call, in that file
   int stack = -1;      // index into App::stacks of the stack it belongs to (-1: not known)
+  // The unknown conditions the app creates it under, outermost first ("`props.gpu`
+  // is true"); none when it is created unconditionally. Its workloads are
+  // conditional, as those of a CloudFormation resource with a Condition.
+  std::vector<std::string> conditions;
 };
 
 // `obj.method(args)` on a recorded construct: `add_to_policy`,

@@ -57,6 +57,52 @@ struct AppFiles {
 
 ParseError At(std::string message, SourcePos pos = {1, 1}) { return {std::move(message), pos}; }
 
+// Puts `key` = `value` into map `into`, over a value of that key.
+void Override(cfn::Node* into, const std::string& key, cfn::Node value) {
+  for (auto& [k, v] : into->entries) {
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  }
+  into->entries.emplace_back(key, std::move(value));
+  into->key_pos.push_back(into->entries.back().second.pos);
+}
+
+// The context an app's tryGetContext / try_get_context reads, as the CDK CLI
+// gives it: `cdk.context.json` (beside cdk.json), under cdk.json's `context`,
+// under `--context KEY=VALUE` (a string). A context file that cannot be read
+// is a note on cdk.json. Null when none of the three is there.
+cfn::Node Context(const fs::path& dir, const cfn::Node* cdk_json_context, const ResolveOptions& opts, FileResult* own) {
+  cfn::Node context;
+  context.kind = cfn::Node::Kind::kMap;
+  context.pos = {1, 1};
+  bool any = !opts.cdk_context.empty() || (cdk_json_context && cdk_json_context->is_map());
+  const FileSource& files = *opts.files;
+  std::string path = (dir / "cdk.context.json").string();
+  if (files.IsRegularFile(path)) {
+    any = true;
+    std::string text, error;
+    cfn::Node doc;
+    std::vector<cfn::LoadError> errors;
+    if (!files.Read(path, kMaxCdkJsonBytes, &text, &error)) {
+      own->notes.push_back(At("cdk.context.json cannot be read: " + error + "; its context is not used"));
+    } else if (!cfn::LoadDocument(text, 0, cfn::LoadLimits{}, &doc, &errors) || !doc.is_map()) {
+      std::string why = errors.empty() ? "it is not a JSON object"
+                                       : errors[0].message + " at line " + std::to_string(errors[0].pos.line);
+      own->notes.push_back(At("cdk.context.json: " + why + "; its context is not used"));
+    } else {
+      // Positions are in another file: the values are placed where the code reads them.
+      for (auto& [k, v] : doc.entries) Override(&context, k, v);
+    }
+  }
+  if (cdk_json_context && cdk_json_context->is_map()) {
+    for (const auto& [k, v] : cdk_json_context->entries) Override(&context, k, v);
+  }
+  for (const auto& [k, v] : opts.cdk_context) Override(&context, k, cfn::MakeScalar(v, {1, 1}, true));
+  return any ? context : cfn::Node{};
+}
+
 // Reads cdk.json and the entry it names; errors go to `cdk_json_result`.
 std::vector<FileResult> EvaluateApp(const SourceFile& cdk_json, const ResolveOptions& opts, const std::string& named) {
   FileResult own;
@@ -110,7 +156,7 @@ std::vector<FileResult> EvaluateApp(const SourceFile& cdk_json, const ResolveOpt
         At("the app's entry " + *entry + " cannot be read" + (error.empty() ? "" : ": " + error), app->pos));
     return only_own();
   }
-  if (const cfn::Node* context = doc.Get("context")) in.context = *context;
+  in.context = Context(dir, doc.Get("context"), opts, &own);
   in.opts = &opts;
   cdk::App evaluated =
       LanguageOf(*entry) == Language::kPython ? cdk::EvaluatePythonApp(in) : cdk::EvaluateTypeScriptApp(in);

@@ -108,7 +108,13 @@ class Synth {
   std::vector<FileResult> Run() {
     AssignLogicalIds();
     stacks_.resize(std::max<size_t>(app_.stacks.size(), 1) + 1);
-    for (size_t i = 0; i < app_.constructs.size(); ++i) Declare(static_cast<int>(i));
+    for (size_t i = 0; i < app_.constructs.size(); ++i) {
+      Declare(static_cast<int>(i));
+      const Construct& c = app_.constructs[i];
+      std::string when;
+      for (const std::string& cond : c.conditions) when += (when.empty() ? "condition " : " and condition ") + cond;
+      if (!when.empty()) stacks_[StackOf(static_cast<int>(i))].condition_of[logical_[i]] = when;
+    }
     for (const MethodCall& m : app_.methods) Method(m);
     std::vector<FileResult> results(app_.files.size());
     for (size_t f = 0; f < app_.files.size(); ++f) {
@@ -136,7 +142,9 @@ class Synth {
  private:
   struct StackTemplate {
     Node resources = Map({});
-    std::map<std::string, int> file_of;  // logical ID → the file of its construct call
+    std::map<std::string, int> file_of;               // logical ID → the file of its construct call
+    Node parameters = Map({});                        // CfnParameter constructs: the template's Parameters
+    std::map<std::string, std::string> condition_of;  // logical ID → "condition … is true" (Construct::conditions)
   };
 
   // Stack index of a construct: its own, or the last slot for constructs outside any stack.
@@ -175,7 +183,9 @@ class Synth {
     if (!target || !a || !a->is_scalar()) return cfn::MakeScalar(std::string(aws::kUnknownMarker), v.pos);
     const std::string& id = logical_[IndexOf(target)];
     std::string attr = PropertyName(a->text);
-    if (attr == "Ref" || attr == "RoleName" || attr == "PolicyName" || attr == "ManagedPolicyArn" ||
+    // A CfnParameter's value (`valueAsString`, `value_as_number`) is its Ref, as the CDK renders it.
+    bool parameter = target->module == "core" && target->cls == "CfnParameter" && attr.starts_with("ValueAs");
+    if (parameter || attr == "Ref" || attr == "RoleName" || attr == "PolicyName" || attr == "ManagedPolicyArn" ||
         attr == "PolicyArn") {
       Node ref = Map(v.pos);
       Put(&ref, "Ref", cfn::MakeScalar(id, v.pos), v.pos);
@@ -337,10 +347,27 @@ class Synth {
     size_t stack = StackOf(i);
     SourcePos at = c.call.begin;
     if (auto type = CfnType(c.module, c.cls)) {
-      Add(stack, id, *type, Properties(c), at, c.file);
+      Node props = Properties(c);
+      if (*type == "AWS::StepFunctions::StateMachine") {
+        // A DefinitionString serialized from an object (cdk::JsonString) is that object's Definition.
+        for (auto& [k, v] : props.entries) {
+          const Node* object = v.Get("Fn::ToJsonString");
+          if (k == "DefinitionString" && v.entries.size() == 1 && object && object->is_map()) {
+            k = "Definition";
+            v = Node(*object);
+          }
+        }
+      }
+      Add(stack, id, *type, std::move(props), at, c.file);
       return;
     }
     const Node& p = c.props;
+    if (c.module == "core" && c.cls == "CfnParameter") {
+      // The stack's parameter: its Default, and a --param of its id over it, resolve as
+      // CloudFormation resolves them.
+      Put(&stacks_[stack].parameters, id, Value(p.is_map() ? p : Map(at), false), at);
+      return;
+    }
     if (c.module == "iam") {
       if (c.cls == "Role") {
         Node props = Map(at);
@@ -387,6 +414,24 @@ class Synth {
         if (const Node* v = Prop(p, k)) Put(&props, std::string(k), Value(*v, false), KeyPos(p, k));
       }
       Add(stack, id, "AWS::ApplicationAutoScaling::ScalableTarget", std::move(props), at, c.file);
+      return;
+    }
+    if (c.module == "stepfunctions" && c.cls == "StateMachine") {
+      // `definitionBody: DefinitionBody.fromString(…)`: a serialized object is the Definition, text the
+      // DefinitionString (a chain of task constructs is read from the tasks themselves).
+      const Node* body = Prop(p, "DefinitionBody");
+      if (!body) return;
+      Node props = Map(at);
+      const Node* object = body->Get("Fn::ToJsonString");
+      if (object && object->is_map() && body->entries.size() == 1) {
+        Put(&props, "Definition", Value(*object, true), KeyPos(p, "DefinitionBody"));
+      } else if ((body->is_scalar() && body->tag.empty() && body->text != aws::kUnknownMarker) ||
+                 body->Get("Fn::Join")) {
+        Put(&props, "DefinitionString", Value(*body, true), KeyPos(p, "DefinitionBody"));
+      } else {
+        return;
+      }
+      Add(stack, id, "AWS::StepFunctions::StateMachine", std::move(props), at, c.file);
       return;
     }
     if (c.module == "stepfunctions-tasks") StepFunctionsTask(c, id, stack);
@@ -688,6 +733,7 @@ class Synth {
     StackTemplate& st = stacks_[s];
     if (st.resources.entries.empty() || app_.files.empty()) return;
     Node root = Map({1, 1});
+    if (!st.parameters.entries.empty()) Put(&root, "Parameters", std::move(st.parameters), {1, 1});
     Put(&root, "Resources", std::move(st.resources), {1, 1});
     std::string stack_id = s < app_.stacks.size() && !app_.stacks[s].id.empty() ? app_.stacks[s].id : "app";
     std::string scope = "cdk:" + app_.files[0].path + "#" + stack_id;
@@ -699,6 +745,11 @@ class Synth {
       auto f = i < owners.size() ? st.file_of.find(owners[i]) : st.file_of.end();
       int file = f == st.file_of.end() ? 0 : f->second;
       FileResult& r = results->at(file);
+      // A construct made under an unknown condition: its workloads are conditional.
+      if (auto c = i < owners.size() ? st.condition_of.find(owners[i]) : st.condition_of.end();
+          c != st.condition_of.end() && w.condition.empty()) {
+        w.condition = c->second;
+      }
       w.format = Format::kCdk;
       w.path = r.path;
       r.workloads.push_back(std::move(w));

@@ -359,9 +359,45 @@ std::optional<cfn::Node> MemberValue(std::string_view module, std::string_view c
   return std::nullopt;
 }
 
+cfn::Node Intrinsic(const std::string& fn, std::vector<cfn::Node> args, SourcePos at) {
+  cfn::Node list;
+  list.kind = cfn::Node::Kind::kSeq;
+  list.pos = at;
+  list.items = std::move(args);
+  cfn::Node n;
+  n.kind = cfn::Node::Kind::kMap;
+  n.pos = at;
+  n.entries.emplace_back(fn, std::move(list));
+  n.key_pos.push_back(at);
+  return n;
+}
+
+cfn::Node Alternatives(const std::string& cond, cfn::Node then, cfn::Node otherwise, SourcePos at) {
+  std::vector<cfn::Node> args;
+  args.push_back(cfn::MakeScalar(cond, at, false));
+  args.push_back(std::move(then));
+  args.push_back(std::move(otherwise));
+  return Intrinsic("Fn::If", std::move(args), at);
+}
+
+std::optional<cfn::Node> JsonString(const cfn::Node& value, SourcePos at) {
+  if (!value.is_map() && !value.is_seq()) return std::nullopt;
+  cfn::Node n;
+  n.kind = cfn::Node::Kind::kMap;
+  n.pos = at;
+  n.entries.emplace_back("Fn::ToJsonString", value);
+  n.key_pos.push_back(at);
+  return n;
+}
+
 std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls, std::string_view member,
                                    std::span<const cfn::Node> args, SourcePos at) {
   std::string m = Folded(member);
+  if (module == "core" && (cls == "Fn" || cls == "Stack") && m == "tojsonstring" && !args.empty()) {
+    return JsonString(args[0], at);
+  }
+  // `DefinitionBody.fromString(text)`: the definition text itself (a serialized object stays one).
+  if (module == "stepfunctions" && cls == "DefinitionBody" && m == "fromstring" && !args.empty()) return args[0];
   if (module == "ec2" && cls == "InstanceType") {
     if (m.empty()) {
       if (auto t = Text(args, 0)) return cfn::MakeScalar(*t, at);

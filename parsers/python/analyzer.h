@@ -343,6 +343,22 @@ class Analyzer {
   // While a method runs: the class it is defined in and the instance (for super()).
   std::vector<std::pair<int, VId>> self_stack_;
   int invoke_depth_ = 0;
+  // While a branch of an `if` on an unknown condition runs: the conditions it
+  // runs under ("`x` is true"), outermost first (a construct made there is
+  // conditional), and the instance attributes written meanwhile with the value
+  // each had before, so the other branch starts from them and ExecIf merges
+  // the two (docs/architecture.md "CDK apps").
+  std::vector<std::string> branch_conds_;
+  struct AttrWrite {
+    int instance = -1;
+    std::string attr;
+    std::optional<Ev> before;  // nullopt: the attribute was not set
+  };
+  std::vector<AttrWrite> attr_writes_;
+  // Undoes the attribute writes logged since `mark` and returns the values they
+  // had left (nullopt: removed), by (instance, attribute).
+  std::map<std::pair<int, std::string>, std::optional<Ev>> UndoAttributes(size_t mark);
+  void SetAttribute(int instance, const std::string& attr, std::optional<Ev> v);
   void Halt(TSNode at, const std::string& why);
   int LoadModule(int from_file, std::string_view dotted, int level);
   bool ImportProgram(TSNode n);  // a program run's import: false when it names no program module

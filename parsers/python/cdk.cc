@@ -214,6 +214,11 @@ class Cdk final : public Library {
       *result = Open(a, args);
       return true;
     }
+    if (q == "json.dumps" && !args.positional.empty()) {
+      // A definition built as a dict and serialized: read as the dict (cdk::JsonString).
+      *result = JsonOf(a, args.positional[0], call);
+      return true;
+    }
     if (q == "json.load" || q == "json.loads") {
       *result = q == "json.load" ? LoadJson(a, args) : LoadJsonText(a, args);
       return true;
@@ -298,6 +303,10 @@ class Cdk final : public Library {
         *result = Context(a, args);
         return true;
       }
+      if (method == "to_json_string" && !args.positional.empty()) {  // a stack's (Stack.to_json_string)
+        *result = JsonOf(a, args.positional[0], call);
+        return true;
+      }
       return false;
     }
     if (r.kind != VK::kForeign) return false;
@@ -329,7 +338,19 @@ class Cdk final : public Library {
       }
       return true;
     }
+    if (kind == "stack" && method == "to_json_string" && !args.positional.empty()) {
+      *result = JsonOf(a, args.positional[0], call);
+      return true;
+    }
     return kind == "app" || kind == "stack" || kind == "file" || kind == "value";
+  }
+
+  // `value` serialized to JSON (cdk::JsonString), or unknown.
+  VId JsonOf(Analyzer& a, const Ev& value, TSNode call) {
+    int file = a.FileOf(call);
+    SourcePos at = a.R(call).begin;
+    std::optional<cfn::Node> v = cdk::JsonString(ToNode(a, value, file, at, 0), at);
+    return v ? NodeValue(a, std::move(*v), file) : kUnknown;
   }
 
   bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) override {
@@ -518,6 +539,7 @@ class Cdk final : public Library {
     cdk::Construct c;
     c.module = module;
     c.cls = cls;
+    c.conditions = a.branch_conds_;
     c.file = a.FileOf(call);
     c.call = a.R(call);
     SourcePos at = c.call.begin;
@@ -722,13 +744,23 @@ class Cdk final : public Library {
         return v ? *v : Unknown(at);
       }
       case VK::kOneOf: {
-        // Alternatives that agree (scalars) are that value; else unknown.
+        // Alternatives that agree (scalars) are that value; the two of an `if`/`else`
+        // (conditions "C is true", "C is false") are `Fn::If` [C, then, else]; else unknown.
         std::vector<Alt> alts = x.alts;
-        if (alts.empty() || !a.store_[alts[0].value.v].scalar()) return Unknown(at);
+        if (alts.empty()) return Unknown(at);
+        bool agree = a.store_[alts[0].value.v].scalar();
         for (const Alt& alt : alts) {
-          if (!Equal(a.store_, alt.value.v, alts[0].value.v).value_or(false)) return Unknown(at);
+          agree = agree && Equal(a.store_, alt.value.v, alts[0].value.v).value_or(false);
         }
-        return ToNode(a, Ev{alts[0].value.v, e.at}, file, fallback, depth + 1);
+        if (agree) return ToNode(a, Ev{alts[0].value.v, e.at}, file, fallback, depth + 1);
+        constexpr std::string_view kTrue = " is true", kFalse = " is false";
+        if (alts.size() != 2 || !alts[0].cond.ends_with(kTrue) ||
+            alts[1].cond != alts[0].cond.substr(0, alts[0].cond.size() - kTrue.size()).append(kFalse)) {
+          return Unknown(at);
+        }
+        std::string cond = alts[0].cond.substr(0, alts[0].cond.size() - kTrue.size());
+        return cdk::Alternatives(cond, ToNode(a, alts[0].value, file, at, depth + 1),
+                                 ToNode(a, alts[1].value, file, at, depth + 1), at);
       }
       default:
         return Unknown(at);

@@ -610,12 +610,7 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
       const Value& o = V(obj);
       if (o.kind == VK::kInstance) {
         // `self.x = …`: the instance's attribute from now on.
-        auto& attrs = instances_[o.ref].attrs;
-        auto it = std::find_if(attrs.begin(), attrs.end(), [&](const auto& kv) { return kv.first == attr; });
-        if (it != attrs.end())
-          it->second = Ev{v, value_node};
-        else if (attrs.size() < Store::kMaxItems)
-          attrs.emplace_back(attr, Ev{v, value_node});
+        SetAttribute(o.ref, attr, Ev{v, value_node});
       } else if (o.kind == VK::kObject) {
         // `estimator.use_spot_instances = True`: the setting the SDK sends.
         Args& a = objects_[o.ref].args;
@@ -677,6 +672,41 @@ void Analyzer::ExecDelete(TSNode n) {
   }
 }
 
+void Analyzer::SetAttribute(int instance, const std::string& attr, std::optional<Ev> v) {
+  auto& attrs = instances_[instance].attrs;
+  auto it = std::find_if(attrs.begin(), attrs.end(), [&](const auto& kv) { return kv.first == attr; });
+  if (!branch_conds_.empty()) {
+    attr_writes_.push_back({instance, attr, it == attrs.end() ? std::nullopt : std::optional<Ev>(it->second)});
+  }
+  if (!v) {
+    if (it != attrs.end()) attrs.erase(it);
+  } else if (it != attrs.end()) {
+    it->second = *v;
+  } else if (attrs.size() < Store::kMaxItems) {
+    attrs.emplace_back(attr, *v);
+  }
+}
+
+std::map<std::pair<int, std::string>, std::optional<Ev>> Analyzer::UndoAttributes(size_t mark) {
+  std::map<std::pair<int, std::string>, std::optional<Ev>> left;
+  while (attr_writes_.size() > mark) {
+    AttrWrite w = std::move(attr_writes_.back());
+    attr_writes_.pop_back();
+    auto& attrs = instances_[w.instance].attrs;
+    auto it = std::find_if(attrs.begin(), attrs.end(), [&](const auto& kv) { return kv.first == w.attr; });
+    std::pair<int, std::string> key{w.instance, w.attr};
+    if (!left.count(key)) left[key] = it == attrs.end() ? std::nullopt : std::optional<Ev>(it->second);
+    if (!w.before) {
+      if (it != attrs.end()) attrs.erase(it);
+    } else if (it != attrs.end()) {
+      it->second = *w.before;
+    } else {
+      attrs.emplace_back(w.attr, *w.before);
+    }
+  }
+  return left;
+}
+
 bool Analyzer::ExecIf(TSNode n) {
   struct Branch {
     TSNode cond;
@@ -712,19 +742,44 @@ bool Analyzer::ExecIf(TSNode n) {
       bool through_else = run(i + 1);
       return through_then || through_else;
     }
+    std::string text = CondText(b.cond);
     std::vector<VId> before = scope_->env;
+    // Instance attributes (`self.x = …`, a program run) are merged as names are.
+    size_t mark = attr_writes_.size();
+    branch_conds_.push_back(text + " is true");
     bool through_then = ExecBlockImpl(b.block);
+    auto then_attrs = UndoAttributes(mark);
     std::vector<VId> then_env = scope_->env;
     scope_->env = before;
+    branch_conds_.back() = text + " is false";
     bool through_else = run(i + 1);
+    auto else_attrs = UndoAttributes(mark);
+    branch_conds_.pop_back();
     std::vector<VId> else_env = scope_->env;
+    // Attributes live on after a `return` (the instance is the caller's): both paths count.
+    std::set<std::pair<int, std::string>> keys;
+    for (const auto& [k, v] : then_attrs) keys.insert(k);
+    for (const auto& [k, v] : else_attrs) keys.insert(k);
+    for (const auto& key : keys) {
+      std::optional<Ev> now;
+      for (const auto& [name, ev] : instances_[key.first].attrs) {
+        if (name == key.second) now = ev;
+      }
+      auto left = [&](const std::map<std::pair<int, std::string>, std::optional<Ev>>& m) {
+        auto it = m.find(key);
+        return it == m.end() ? now : it->second;
+      };
+      std::optional<Ev> t = left(then_attrs), e = left(else_attrs);
+      VId merged = MergeValues({t ? t->v : kUnbound, e ? e->v : kUnbound}, {text + " is true", text + " is false"},
+                               {t ? t->at : TSNode{}, e ? e->at : TSNode{}});
+      if (merged != kUnbound) SetAttribute(key.first, key.second, Ev{merged, t ? t->at : e->at});
+    }
     if (!through_then && !through_else) return false;
     if (!through_then) return true;  // only the other path continues: its values hold
     if (!through_else) {
       scope_->env = then_env;
       return true;
     }
-    std::string text = CondText(b.cond);
     scope_->env = MergeEnvs({then_env, else_env}, {text + " is true", text + " is false"});
     return true;
   };

@@ -773,3 +773,74 @@ sagemaker.CfnEndpointConfig(stack, "Plain", production_variants=[{"instanceType"
   CHECK(loaded->props.Find({"production_variants"})->items[0].Get("instanceType")->text == aws::kUnknownMarker);
   CHECK(plain->props.Find({"production_variants"})->items[0].Get("instanceType")->text == "ml.g5.xlarge");
 }
+
+TEST_CASE("Python CDK: attributes set in both branches of an unknown condition are alternatives, not the last branch",
+          "[cdk][python]") {
+  // The last branch's `autoscale = False` would drop the scalable target and report a
+  // variant that may well be scaled (a false SM211).
+  TempDir dir;
+  dir.Write("app.py", R"(import os
+
+import aws_cdk as cdk
+from aws_cdk import aws_applicationautoscaling as appscaling
+from aws_cdk import aws_sagemaker as sagemaker
+
+
+class Settings:
+    def __init__(self, raw):
+        self.family = "ml.m5"
+        if type(raw) is dict:
+            self.autoscale = raw.get("autoscale", True)
+            self.size = "2xlarge"
+            self.count = 2
+        else:
+            self.autoscale = False
+            self.size = "xlarge"
+            self.count = 2
+            self.only_else = 1
+
+
+app = cdk.App()
+stack = cdk.Stack(app, "S")
+s = Settings(os.environ.get("SETTINGS"))
+sagemaker.CfnEndpointConfig(stack, "Cfg", production_variants=[{"instanceType": s.size, "count": s.count,
+                                                                 "family": s.family, "once": s.only_else}])
+if s.autoscale:
+    appscaling.CfnScalableTarget(stack, "T", max_capacity=4, min_capacity=1, resource_id="endpoint/e/variant/A",
+                                 scalable_dimension="sagemaker:variant:DesiredInstanceCount",
+                                 service_namespace="sagemaker")
+    if os.environ.get("TWO"):
+        appscaling.CfnScalableTarget(stack, "T2", resource_id="endpoint/e/variant/B")
+)");
+  Run run;
+  Evaluate(&run, dir.path());
+  REQUIRE(run.app.constructs.size() == 3);
+  const cdk::Construct* cfg = Find(run.app, "Cfg");
+  REQUIRE(cfg);
+  CHECK(cfg->conditions.empty());
+  const cfn::Node& variant = cfg->props.Find({"production_variants"})->items[0];
+  // Known in both branches and different: Fn::If on the code's condition.
+  const cfn::Node* alternatives = variant.Find({"instanceType", "Fn::If"});
+  REQUIRE(alternatives);
+  REQUIRE(alternatives->items.size() == 3);
+  CHECK(alternatives->items[0].text == "`type(raw) is dict`");
+  CHECK(alternatives->items[1].text == "2xlarge");
+  CHECK(alternatives->items[2].text == "xlarge");
+  CHECK(variant.Get("count")->text == "2");       // the same on both paths
+  CHECK(variant.Get("family")->text == "ml.m5");  // set before the if
+  CHECK(variant.Get("once")->text == "1");        // set on one path only: the other path leaves it unset
+  const cdk::Construct* target = Find(run.app, "T");
+  REQUIRE(target);
+  CHECK(target->conditions == std::vector<std::string>{"`s.autoscale` is true"});
+  const cdk::Construct* inner = Find(run.app, "T2");
+  REQUIRE(inner);
+  CHECK(inner->conditions == std::vector<std::string>{"`s.autoscale` is true", "`os.environ.get(\"TWO\")` is true"});
+  // Synthesized, the target's workload is conditional as a resource with a Condition.
+  bool conditional = false;
+  for (const FileResult& r : cdk::Synthesize(run.app, run.opts)) {
+    for (const Workload& w : r.workloads) {
+      if (w.name == "T") conditional = w.condition == "condition `s.autoscale` is true";
+    }
+  }
+  CHECK(conditional);
+}

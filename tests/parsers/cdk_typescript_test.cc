@@ -1,6 +1,7 @@
 // The TypeScript/JavaScript evaluator of CDK apps: what it records of small
 // apps written in a scratch directory (bin/app.ts, lib/*.ts, JSON
 // configuration, cdk.json context).
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -677,7 +678,7 @@ new B(app, 'B1', { roleArn: 'arn:r', volumeSizeInGb: 10 });
   CHECK(app.files[2].root_path == "lib/b.js");
 }
 
-TEST_CASE("cdk ts: a name the branches of an unknown condition leave different is unknown after them",
+TEST_CASE("cdk ts: a name the branches of an unknown condition leave different is not the last branch's value",
           "[cdk][typescript]") {
   // Not the last branch's value: `autoscale` false would drop the scalable target and
   // report a variant that may well be scaled (a false SM211).
@@ -708,8 +709,107 @@ if (autoscale) {
   cdk::App app = Evaluate(dir);
   REQUIRE(app.constructs.size() == 2);
   CHECK(app.constructs[1].id == "T");
-  // `family`, assigned in neither branch, keeps its value; `count` differs by path.
+  // `family`, assigned in neither branch, keeps its value; `count` differs by path: alternatives.
   CHECK(Show(app.constructs[0].props) ==
         "{productionVariants: [{variantName: 'AllTraffic', modelName: 'm', instanceType: 'ml.m5.xlarge', "
-        "initialInstanceCount: ?}]}");
+        "initialInstanceCount: {Fn::If: [`typeof raw === 'object'`, 3, 2]}}]}");
+}
+
+TEST_CASE("cdk ts: fields set in the branches of an unknown condition are alternatives or unknown after them",
+          "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
+class Settings {
+  family = 'ml.m5';
+  size: string;
+  count: number;
+  autoscale: boolean;
+  extra: any;
+  constructor(raw: any) {
+    if (typeof raw === 'object') {
+      this.size = '2xlarge';
+      this.count = 2;
+      this.autoscale = raw.autoscale ?? true;
+      this.extra = { a: 1 };
+    } else {
+      this.size = 'xlarge';
+      this.count = 2;
+      this.autoscale = false;
+      this.extra = { a: 1 };
+    }
+  }
+}
+const app = new cdk.App();
+const stack = new cdk.Stack(app, 'S');
+const s = new Settings(process.env.SETTINGS);
+const lc = new sagemaker.CfnNotebookInstanceLifecycleConfig(stack, 'Lc', {});
+const nb = new sagemaker.CfnNotebookInstance(stack, 'Nb', { instanceType: s.size, roleArn: 'r' });
+if (s.autoscale) {
+  new appscaling.CfnScalableTarget(stack, 'T', { resourceId: 'endpoint/e/variant/A' });
+  nb.lifecycleConfigName = lc.attrNotebookInstanceLifecycleConfigName;
+}
+new sagemaker.CfnEndpointConfig(stack, 'Cfg', { productionVariants: [
+  { instanceType: `${s.family}.large`, initialInstanceCount: s.count, extra: s.extra }] });
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 4);
+  CHECK(Show(app.constructs[1].props) ==
+        "{instanceType: {Fn::If: [`typeof raw === 'object'`, '2xlarge', 'xlarge']}, roleArn: 'r', "
+        "lifecycleConfigName: ?}");
+  CHECK(app.constructs[2].id == "T");
+  CHECK(app.constructs[2].conditions == std::vector<std::string>{"`s.autoscale` is true"});
+  CHECK(app.constructs[1].conditions.empty());
+  // Two objects alike are still two values: unknown; the same number on both paths is that number.
+  CHECK(Show(app.constructs[3].props) ==
+        "{productionVariants: [{instanceType: 'ml.m5.large', initialInstanceCount: 2, extra: ?}]}");
+}
+
+TEST_CASE("cdk ts: a ternary on an unknown condition is alternatives, and a construct made in one arm is conditional",
+          "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
+const app = new cdk.App();
+const stack = new cdk.Stack(app, 'S');
+const gpu = process.env.GPU === 'yes';
+new sagemaker.CfnNotebookInstance(stack, 'Nb', { instanceType: gpu ? 'ml.g5.xlarge' : 'ml.t3.medium', roleArn: 'r',
+  volumeSizeInGb: gpu ? 50 : 50 });
+const target = gpu ? new appscaling.CfnScalableTarget(stack, 'T', { resourceId: 'endpoint/e/variant/A' }) : undefined;
+)");
+  cdk::App app = Evaluate(dir);
+  REQUIRE(app.constructs.size() == 2);
+  CHECK(Show(app.constructs[0].props) ==
+        "{instanceType: {Fn::If: [`gpu`, 'ml.g5.xlarge', 'ml.t3.medium']}, roleArn: 'r', volumeSizeInGb: 50}");
+  CHECK(app.constructs[1].conditions == std::vector<std::string>{"`gpu` is true"});
+}
+
+TEST_CASE("cdk ts: an L2 state machine's definition body from a string is its definition, a chain adds none",
+          "[cdk][typescript]") {
+  TempDir dir;
+  dir.Write("bin/app.ts", R"(import * as cdk from 'aws-cdk-lib';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+const app = new cdk.App();
+const stack = new cdk.Stack(app, 'S');
+const train = new tasks.SageMakerCreateTrainingJob(stack, 'Train', { trainingJobName: 'x',
+  resourceConfig: { instanceCount: 1, instanceType: new ec2.InstanceType('p3.2xlarge'), volumeSize: cdk.Size.gibibytes(10) } });
+new sfn.StateMachine(stack, 'Chain', { definitionBody: sfn.DefinitionBody.fromChainable(train) });
+new sfn.StateMachine(stack, 'Text', { definitionBody: sfn.DefinitionBody.fromString(JSON.stringify({ StartAt: 'T',
+  States: { T: { Type: 'Task', Resource: 'arn:aws:states:::sagemaker:createTrainingJob.sync', End: true,
+    Parameters: { ResourceConfig: { InstanceType: 'ml.g5.xlarge', InstanceCount: 1, VolumeSizeInGB: 5 } } } } })) });
+)");
+  cdk::App app = Evaluate(dir);
+  static ResolveOptions opts;
+  opts.root = dir.path();
+  std::vector<std::string> jobs;
+  for (const FileResult& r : cdk::Synthesize(app, opts)) {
+    for (const Workload& w : r.workloads) jobs.push_back(w.label + " " + w.instance_type.text);
+  }
+  std::sort(jobs.begin(), jobs.end());
+  CHECK(jobs ==
+        std::vector<std::string>{"training job 'Text.T' ml.g5.xlarge", "training job 'Train.Train' ml.p3.2xlarge"});
 }

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -506,9 +507,11 @@ class Evaluator {
       } else if (truth == 0) {
         if (!ts_node_is_null(other)) Exec(other, scope);
       } else {
-        // Both branches run, each from the names as they were before the `if`; a
-        // `return` in one does not end the other. A name the two paths leave
-        // different is unknown after it: neither branch's value is the app's.
+        // Both branches run, each from the names and object fields as they were
+        // before the `if`; a `return` in one does not end the other. A name or a
+        // field the two paths leave different is unknown after it: neither
+        // branch's value is the app's. A construct made in a branch is
+        // conditional (Construct::conditions).
         std::vector<Scope*> chain;
         size_t names = 0;
         for (Scope* sc = scope.get(); sc; sc = sc->parent.get()) {
@@ -520,7 +523,11 @@ class Evaluator {
         if (merge) {
           for (Scope* sc : chain) before.push_back(sc->vars);
         }
+        std::string cond = ConditionText(ts::Field(s, "condition"));
+        size_t mark = field_writes_.size();
+        branch_conds_.push_back(cond + " is true");
         Exec(ts::Field(s, "consequence"), scope);
+        auto then_fields = UndoFields(mark);
         bool first = frame_->returned;
         frame_->returned = false;
         if (merge) {
@@ -529,19 +536,23 @@ class Evaluator {
             chain[i]->vars = before[i];
           }
         }
+        branch_conds_.back() = cond + " is false";
         if (!ts_node_is_null(other)) Exec(other, scope);
+        auto else_fields = UndoFields(mark);
+        branch_conds_.pop_back();
         frame_->returned = first && frame_->returned;
         if (merge) {
           for (size_t i = 0; i < chain.size(); ++i) {
             for (auto& [name, v] : chain[i]->vars) {
               auto it = after_then[i].find(name);
-              if (it == after_then[i].end() || !SameBinding(it->second, v)) v = Unknown(v.pos, v.file);
+              v = it == after_then[i].end() ? Unknown(v.pos, v.file) : Merged(cond, it->second, v);
             }
             for (auto& [name, v] : after_then[i]) {
               if (!chain[i]->vars.count(name)) chain[i]->vars[name] = Unknown(v.pos, v.file);
             }
           }
         }
+        MergeFields(cond, then_fields, else_fields);
       }
     } else if (type == "for_in_statement") {
       ForIn(s, scope);
@@ -858,7 +869,7 @@ class Evaluator {
         return;
       }
       Value target = Eval(on, scope);
-      if (target.k == K::kObject && target.obj) target.obj->Set(prop, v, ts::Start(left));
+      if (target.k == K::kObject && target.obj) SetField(target.obj, prop, v, ts::Start(left));
       if (target.k == K::kConstruct && target.index >= 0) {
         // An L1 construct's props are its attributes: `notebook.lifecycleConfigName = lc.ref`.
         cfn::Node& props = app_.constructs[target.index].props;
@@ -868,6 +879,12 @@ class Evaluator {
         }
         if (!props.is_map()) return;
         cfn::Node value = ToNode(v, ts::Start(ts::Field(left, "property")), 0);
+        // Set in a branch of an unknown condition on a construct made before it: maybe set.
+        const std::vector<std::string>& made = app_.constructs[target.index].conditions;
+        if (made.size() < branch_conds_.size() ||
+            !std::equal(branch_conds_.begin(), branch_conds_.end(), made.begin())) {
+          value = cfn::MakeScalar(std::string(aws::kUnknownMarker), value.pos, false);
+        }
         for (size_t i = 0; i < props.entries.size(); ++i) {
           if (props.entries[i].first == prop) {
             props.entries[i].second = std::move(value);
@@ -883,7 +900,7 @@ class Evaluator {
       Value index = Eval(ts::Field(left, "index"), scope);
       if (target.k == K::kObject && target.obj) {
         if (index.known_scalar()) {
-          target.obj->Set(index.text, v, ts::Start(left));
+          SetField(target.obj, index.text, v, ts::Start(left));
         } else {
           target.obj->complete = false;
         }
@@ -893,6 +910,96 @@ class Evaluator {
     } else if (t == "non_null_expression" || t == "parenthesized_expression") {
       Assign(ts_node_named_child(left, 0), v, scope);
     }
+  }
+
+  // ---- branches of an unknown condition ------------------------------------
+
+  // The condition as the code writes it, for the conditions of what a branch makes.
+  std::string ConditionText(TSNode cond) {
+    if (!ts_node_is_null(cond) && ts::Type(cond) == "parenthesized_expression" &&
+        ts_node_named_child_count(cond) == 1) {
+      cond = ts_node_named_child(cond, 0);
+    }
+    std::string text;
+    for (char c : T(cond)) {
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+      if (c == ' ' && !text.empty() && text.back() == ' ') continue;
+      text += c;
+    }
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    return "`" + text + "`";
+  }
+
+  // `obj.k = v` / `obj[k] = v`; inside a branch of an unknown condition the
+  // value it replaces is logged, so the other branch starts from it.
+  void SetField(const std::shared_ptr<Obj>& obj, const std::string& k, const Value& v, SourcePos at) {
+    if (!branch_conds_.empty()) {
+      const Value* old = obj->Get(k);
+      field_writes_.push_back({obj, k, old ? std::optional<Value>(*old) : std::nullopt});
+    }
+    obj->Set(k, v, at);
+  }
+
+  using Fields = std::map<std::pair<Obj*, std::string>, std::pair<std::shared_ptr<Obj>, std::optional<Value>>>;
+
+  // Undoes the field writes logged since `mark`; returns the values they had left.
+  Fields UndoFields(size_t mark) {
+    Fields left;
+    while (field_writes_.size() > mark) {
+      FieldWrite w = std::move(field_writes_.back());
+      field_writes_.pop_back();
+      auto key = std::make_pair(w.obj.get(), w.key);
+      if (!left.count(key)) {
+        const Value* now = w.obj->Get(w.key);
+        left[key] = {w.obj, now ? std::optional<Value>(*now) : std::nullopt};
+      }
+      if (w.before) {
+        w.obj->Set(w.key, *w.before);
+      } else {
+        w.obj->Erase(w.key);
+      }
+    }
+    return left;
+  }
+
+  // After both branches: a field holds what Merged makes of the two values it was left.
+  void MergeFields(const std::string& cond, const Fields& then_fields, const Fields& else_fields) {
+    std::set<std::pair<Obj*, std::string>> keys;
+    for (const auto& [k, v] : then_fields) keys.insert(k);
+    for (const auto& [k, v] : else_fields) keys.insert(k);
+    for (const auto& key : keys) {
+      auto t = then_fields.find(key), e = else_fields.find(key);
+      const std::shared_ptr<Obj>& obj = t != then_fields.end() ? t->second.first : e->second.first;
+      const Value* now = obj->Get(key.second);
+      std::optional<Value> tv =
+          t != then_fields.end() ? t->second.second : (now ? std::optional<Value>(*now) : std::nullopt);
+      std::optional<Value> ev =
+          e != else_fields.end() ? e->second.second : (now ? std::optional<Value>(*now) : std::nullopt);
+      const std::optional<Value>& any = tv ? tv : ev;
+      SetField(obj, key.second, tv && ev ? Merged(cond, *tv, *ev) : Unknown(any->pos, any->file), any->pos);
+    }
+  }
+
+  static void Relocate(cfn::Node* n, SourcePos at) {
+    n->pos = at;
+    for (SourcePos& p : n->key_pos) p = at;
+    for (auto& e : n->entries) Relocate(&e.second, at);
+    for (auto& i : n->items) Relocate(&i, at);
+  }
+
+  // What a name or field holds after both branches of an unknown condition `cond`
+  // left it `a` and `b`: that value when they are the same; two known scalars are
+  // alternatives, `Fn::If` [cond, a, b] as CloudFormation writes them; else unknown.
+  static Value Merged(const std::string& cond, const Value& a, const Value& b) {
+    if (SameBinding(a, b)) return a;
+    if (!a.known_scalar() || !b.known_scalar() || a.file != b.file) return Unknown(a.pos, a.file);
+    Value v;
+    v.k = K::kNode;
+    v.node = std::make_shared<cfn::Node>(Alternatives(cond, cfn::MakeScalar(a.text, a.pos, a.k == K::kStr),
+                                                      cfn::MakeScalar(b.text, b.pos, b.k == K::kStr), a.pos));
+    v.pos = a.pos;
+    v.file = a.file;
+    return v;
   }
 
   // ---- values ------------------------------------------------------------
@@ -1029,9 +1136,14 @@ class Evaluator {
       int truth = Truth(c);
       if (truth == 1) return Eval(ts::Field(n, "consequence"), scope);
       if (truth == 0) return Eval(ts::Field(n, "alternative"), scope);
+      // Both run (a construct made in one is conditional); two known scalars are alternatives.
+      std::string cond = ConditionText(ts::Field(n, "condition"));
+      branch_conds_.push_back(cond + " is true");
       Value a = Eval(ts::Field(n, "consequence"), scope);
+      branch_conds_.back() = cond + " is false";
       Value b = Eval(ts::Field(n, "alternative"), scope);
-      return SameValue(a, b) ? a : Unknown(at, file);
+      branch_conds_.pop_back();
+      return SameValue(a, b) ? a : Merged(cond, a, b);
     }
     if (t == "unary_expression") {
       TSNode op = ts::Field(n, "operator");
@@ -1367,6 +1479,13 @@ class Evaluator {
             c = c->base.k == K::kClass ? c->base.cls : nullptr;
           }
         }
+        if ((o.obj->cls || o.obj->is_stack) && name == "toJsonString") {  // a stack's (Stack.toJsonString)
+          Value m;
+          m.k = K::kMethod;
+          m.text = name;
+          m.index = -4;
+          return m;
+        }
         if ((o.obj->cls || o.obj->is_app) && name == "node") {
           Value n;
           n.k = K::kNodeOf;
@@ -1384,7 +1503,8 @@ class Evaluator {
           return n;
         }
         bool attribute = name == "ref" || (name.size() > 4 && name.starts_with("attr") && std::isupper(name[4])) ||
-                         name.ends_with("Arn") || name.ends_with("Name") || name.ends_with("Id");
+                         name.ends_with("Arn") || name.ends_with("Name") || name.ends_with("Id") ||
+                         name.starts_with("valueAs");  // a CfnParameter's value
         if (attribute) {
           v.k = K::kAttr;
           v.index = o.index;
@@ -1644,10 +1764,11 @@ class Evaluator {
     if (callee.path.size() == 1) {
       if (auto node = CallValue(module, cls, "", nodes, at)) return NodeValue(std::move(*node), callee, at);
     }
-    if (module == "core") return Unknown(at, frame_->file);
+    if (module == "core" && cls != "CfnParameter") return Unknown(at, frame_->file);
     Construct c;
     c.module = module;
     c.cls = cls;
+    c.conditions = branch_conds_;
     c.file = frame_->file;
     c.call = Range(n);
     // `new X(scope, id, props)`: an id is a string (not `new SfnStateMachine(machine, {…})`).
@@ -1957,6 +2078,17 @@ class Evaluator {
   Value MethodCallOn(const Value& m, const Args& args, TSNode n) {
     SourcePos at = ts::Start(n);
     if (m.index == -2 && !m.items.empty()) return StringMethod(m.items[0], m.text, args, at);
+    if (m.index == -4 && !args.values.empty()) {
+      if (auto node = JsonString(ToNode(args.values[0], at, 0), at)) {
+        Value v;
+        v.k = K::kNode;
+        v.node = std::make_shared<cfn::Node>(std::move(*node));
+        v.pos = at;
+        v.file = frame_->file;
+        return v;
+      }
+      return Unknown(at, frame_->file);
+    }
     if (m.index == -3 && m.obj) {
       if (m.text == "push" && !args.spread_unknown && open_loops_ == 0 &&
           m.obj->fields.size() + args.values.size() <= kMaxLoop) {
@@ -2051,6 +2183,10 @@ class Evaluator {
       if (const std::string* s = str(0)) return Require(*s, at);
       return Unknown(at, frame_->file);
     }
+    if (callee.text == "global" && p.size() == 2 && p[0] == "JSON" && p[1] == "stringify" && !args.values.empty()) {
+      if (auto node = JsonString(ToNode(args.values[0], at, 0), at)) return NodeValue(std::move(*node), callee, at);
+      return Unknown(at, frame_->file);
+    }
     if (callee.text == "global" && p.size() == 2 && p[0] == "JSON" && p[1] == "parse") {
       if (const std::string* s = str(0)) return ParseJson(*s, at);
       return Unknown(at, frame_->file);
@@ -2136,22 +2272,15 @@ class Evaluator {
         list.kind = cfn::Node::Kind::kSeq;
         list.pos = pos;
         for (const auto& p : v.items) list.items.push_back(ToNode(p, pos, depth + 1));
-        cfn::Node args;
-        args.kind = cfn::Node::Kind::kSeq;
-        args.pos = pos;
-        args.items.push_back(cfn::MakeScalar("", pos, true));
-        args.items.push_back(std::move(list));
-        cfn::Node n;
-        n.kind = cfn::Node::Kind::kMap;
-        n.pos = pos;
-        n.entries.emplace_back("Fn::Join", std::move(args));
-        n.key_pos.push_back(pos);
-        return n;
+        std::vector<cfn::Node> args;
+        args.push_back(cfn::MakeScalar("", pos, true));
+        args.push_back(std::move(list));
+        return Intrinsic("Fn::Join", std::move(args), pos);
       }
       case K::kNode:
         if (v.node) {
           cfn::Node n = *v.node;
-          if (v.file != frame_->file) n.pos = at;
+          if (v.file != frame_->file) Relocate(&n, at);
           return n;
         }
         break;
@@ -2181,6 +2310,15 @@ class Evaluator {
     return cfn::MakeScalar(std::string(aws::kUnknownMarker), pos, false);
   }
 
+  // While a branch of an unknown condition runs: its conditions, outermost first,
+  // and the object fields written meanwhile with the values they replaced.
+  std::vector<std::string> branch_conds_;
+  struct FieldWrite {
+    std::shared_ptr<Obj> obj;
+    std::string key;
+    std::optional<Value> before;  // nullopt: the field was not there
+  };
+  std::vector<FieldWrite> field_writes_;
   const AppInput& in_;
   std::string root_;
   std::string cwd_;

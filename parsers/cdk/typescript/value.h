@@ -4,6 +4,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -94,6 +95,18 @@ struct Obj {
     index.emplace(k, fields.size());
     fields.emplace_back(k, std::move(v));
     key_pos.push_back(at);
+  }
+  // Takes key `k` out (an assignment undone).
+  void Erase(const std::string& k) {
+    auto it = index.find(k);
+    if (it == index.end()) return;
+    size_t at = it->second;
+    fields.erase(fields.begin() + static_cast<std::ptrdiff_t>(at));
+    key_pos.erase(key_pos.begin() + static_cast<std::ptrdiff_t>(at));
+    index.erase(it);
+    for (auto& [key, i] : index) {
+      if (i > at) --i;
+    }
   }
   // An array's next item.
   void Push(Value v, SourcePos at = {}) { Set(std::to_string(fields.size()), std::move(v), at); }
