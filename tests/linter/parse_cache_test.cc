@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "linter/base/read_log.h"
+#include "linter/base/sha256.h"
 #include "linter/cache/codec.h"
 #include "linter/cache/store.h"
 #include "linter/engine/discover.h"
@@ -258,7 +259,7 @@ TEST_CASE("cache codec: truncated or damaged bytes are refused, never trusted", 
   CHECK_FALSE(cache::GetFileResult(bad, &r));
 }
 
-TEST_CASE("cache store: an entry comes back whole; a corrupt, truncated or foreign one is a miss", "[cache]") {
+TEST_CASE("cache store: an entry comes back whole, and a corrupt, truncated or foreign one is a miss", "[cache]") {
   TempDir d;
   std::string why;
   auto store = cache::Store::Open(d.path() + "/c/scan", &why);
@@ -565,4 +566,28 @@ TEST_CASE("warm scans: the tests never use the user's cache", "[cache]") {
   REQUIRE(home);
   CHECK(std::string(home) == sagelint::testing::TestCacheHome());
   CHECK(std::string(home).find("sagelint-test-cache-") != std::string::npos);
+}
+
+TEST_CASE("SHA-256: the processor's SHA instructions and the portable code agree", "[cache]") {
+  std::string data;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 5000; ++i) {
+    x = x * 1103515245u + 12345u;
+    data += static_cast<char>(x >> 16);
+  }
+  std::vector<std::string> portable, fast;
+  for (bool use_portable : {true, false}) {
+    Sha256UsePortable(use_portable);
+    auto& out = use_portable ? portable : fast;
+    for (size_t n : {0, 1, 55, 56, 63, 64, 65, 127, 128, 1000, 4096, 5000}) out.push_back(Sha256Hex(data.substr(0, n)));
+    // Fed in pieces: whole blocks straight from the input, the rest through the buffer.
+    Sha256 h;
+    for (size_t at = 0; at < data.size(); at += 97) h.Update(std::string_view(data).substr(at, 97));
+    std::array<std::uint8_t, 32> d = h.Finish();
+    out.emplace_back(d.begin(), d.end());
+  }
+  Sha256UsePortable(false);
+  CHECK(portable == fast);
+  CHECK(portable[0] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(Sha256Hex(std::string(1000000, 'a')) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
