@@ -9,6 +9,8 @@ namespace {
 
 thread_local ReadLog* current_log = nullptr;
 
+constexpr size_t kHoldAtMostBytes = 1u << 20;
+
 std::string Digest(std::string_view data) {
   Sha256 h;
   h.Update(data);
@@ -57,6 +59,13 @@ void ReadLog::Add(ReadRecord::Op op, const std::string& path, std::uint64_t limi
 
 void ReadLog::AddRead(const std::string& path, std::uint64_t limit, bool ok, const std::string& content_or_error) {
   Question q{ReadRecord::Op::kRead, path, limit};
+  // A large file is hashed at once rather than held twice in memory.
+  if (content_or_error.size() > kHoldAtMostBytes) {
+    if (pending_.count(q)) stable_ = false;  // held smaller before: it changed
+    Put(q, ReadAnswer(ok, content_or_error));
+    return;
+  }
+  if (answers_.count(q)) stable_ = false;  // hashed larger before: it changed
   std::string held = (ok ? "1" : "0") + content_or_error;
   auto [it, fresh] = pending_.try_emplace(q, std::move(held));
   if (!fresh && it->second.compare(0, 1, ok ? "1" : "0") != 0) stable_ = false;

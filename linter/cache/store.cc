@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
 #include "linter/base/sha256.h"
+#include "linter/base/user_cache.h"
 #include "linter/cache/codec.h"
 
 namespace sagelint::cache {
@@ -21,11 +21,6 @@ constexpr std::uint32_t kFormat = 1;
 constexpr size_t kHeaderBytes = kMagic.size() + 4 + 32 + 8 + 32;
 // An entry is one unit's parsed files; anything larger is not ours.
 constexpr std::uint64_t kMaxBodyBytes = 256u << 20;
-
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::string(v) : std::string();
-}
 
 std::array<std::uint8_t, 32> Digest(std::string_view data) {
   Sha256 h;
@@ -61,13 +56,8 @@ bool WriteAll(int fd, std::string_view data) {
 }  // namespace
 
 std::string DefaultDir() {
-  std::string base = Env("XDG_CACHE_HOME");
-  if (base.empty()) {
-    std::string home = Env("HOME");
-    if (home.empty()) return {};
-    base = home + "/.cache";
-  }
-  return base + "/sagelint/scan";
+  std::string base = UserCacheDir();
+  return base.empty() ? base : base + "/scan";
 }
 
 std::string EntryName(const Key& key) {

@@ -666,11 +666,12 @@ std::shared_ptr<ParseCache> OpenParseCache(const CliOptions& o) {
   if (o.no_cache || tried) return opened;
   tried = true;
   std::string dir = o.cache_dir.empty() ? cache::DefaultDir() : o.cache_dir;
+  if (dir.empty()) return nullptr;  // neither XDG_CACHE_HOME nor HOME: no user cache to use
   std::string why;
   if (std::unique_ptr<cache::Store> store = cache::Store::Open(dir, &why)) {
     opened = std::make_shared<ParseCache>(std::move(store));
   } else {
-    std::cerr << "sagelint: note: cache directory " << Printable(dir.empty() ? "(none)" : dir) << " " << Printable(why)
+    std::cerr << "sagelint: note: cache directory " << Printable(dir) << " " << Printable(why)
               << "; not used (--no-cache says not to look)\n";
   }
   return opened;

@@ -383,6 +383,20 @@ TEST_CASE("read log: every question a parse asks is recorded and checked again",
   fs::remove(d.path() + "/missing.tf");
   d.Write("m/c.tf", "");  // a directory listed gained an entry
   CHECK_FALSE(StillAnswered(DiskFiles(), records));
+
+  // A file that changes between two reads of one parse leaves a log not worth keeping,
+  // a large one (hashed at once) as a small one (held until the records are asked for).
+  for (size_t size : {size_t{10}, size_t{3} << 20}) {
+    ReadLog twice;
+    ReadLog::Scope scope(&twice);
+    d.Write("x.json", std::string(size, 'a'));
+    CHECK(files.Read(d.path() + "/x.json", 8u << 20, &text, &error));
+    CHECK(files.Read(d.path() + "/x.json", 8u << 20, &text, &error));
+    CHECK(twice.stable());
+    d.Write("x.json", std::string(size, 'b'));
+    CHECK(files.Read(d.path() + "/x.json", 8u << 20, &text, &error));
+    CHECK_FALSE(twice.stable());
+  }
 }
 
 TEST_CASE("warm scans: the same output as a cold scan and as --no-cache", "[cache][cli]") {
