@@ -563,6 +563,24 @@ TEST_CASE("warm scans: an unsafe cache directory is not used, and said once", "[
   CHECK_FALSE(fs::exists(home.path() + "/sagelint"));  // --cache-dir: the default place is not touched
 }
 
+TEST_CASE("warm scans: scans running at once on one cache give the same reports", "[cache][cli]") {
+  TempDir home, out;
+  std::string scan = "XDG_CACHE_HOME='" + home.path() + "' '" + sagelint::testing::Binary() +
+                     "' scan --fail-on none --report-name t --format json fixtures/rules";
+  std::string cmd = "cd '" + SourcePath("") + "' && (";
+  for (int i = 0; i < 4; ++i) cmd += scan + " > '" + out.path() + "/" + std::to_string(i) + ".json' & ";
+  cmd += "wait)";
+  sagelint::testing::ShellOut(cmd);
+  auto none = RunWithCache("scan --fail-on none --report-name t --format json --no-cache fixtures/rules",
+                           SourcePath(""), home.path());
+  for (int i = 0; i < 4; ++i) CHECK(ReadFileOrDie(out.path() + "/" + std::to_string(i) + ".json") == none.out);
+  // And once more, now that they all wrote: every entry whole.
+  auto warm = RunWithCache("scan --fail-on none --report-name t --format json --timing fixtures/rules", SourcePath(""),
+                           home.path());
+  CHECK(warm.out == none.out);
+  CHECK(Hits(warm.err).find(" 0 stored") != std::string::npos);
+}
+
 TEST_CASE("warm scans: usage errors", "[cache][cli]") {
   auto r = RunSagelint("scan --no-cache --cache-dir /tmp/x examples", SourcePath(""));
   CHECK(r.status == 2);
