@@ -661,20 +661,19 @@ Config LoadConfigFor(const CliOptions& o, const FileSource& files, const std::st
 // the user cache directory; none with --no-cache. Opened once per run; a
 // directory that cannot be used is said once, and the run goes on without it.
 std::shared_ptr<ParseCache> OpenParseCache(const CliOptions& o) {
-  static std::shared_ptr<ParseCache> opened;
-  static bool tried = false;
-  if (o.no_cache || tried) return opened;
-  tried = true;
+  static std::map<std::string, std::shared_ptr<ParseCache>> opened;  // by directory
+  if (o.no_cache) return nullptr;
   std::string dir = o.cache_dir.empty() ? cache::DefaultDir() : o.cache_dir;
   if (dir.empty()) return nullptr;  // neither XDG_CACHE_HOME nor HOME: no user cache to use
+  auto [it, fresh] = opened.try_emplace(dir);
+  if (!fresh) return it->second;
   std::string why;
   if (std::unique_ptr<cache::Store> store = cache::Store::Open(dir, &why)) {
-    opened = std::make_shared<ParseCache>(std::move(store));
+    it->second = std::make_shared<ParseCache>(std::move(store));
   } else {
-    std::cerr << "sagelint: note: cache directory " << Printable(dir) << " " << Printable(why)
-              << "; not used (--no-cache says not to look)\n";
+    std::cerr << "sagelint: note: cache directory " << Printable(dir) << " " << Printable(why) << "; not used\n";
   }
-  return opened;
+  return it->second;
 }
 
 // Everything a scan needs from flags and configuration; `prices` keeps a loaded price file alive.
