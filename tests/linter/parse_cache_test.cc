@@ -19,9 +19,11 @@
 #include "linter/cache/store.h"
 #include "linter/engine/discover.h"
 #include "tests/catch.h"
+#include "tests/field_count.h"
 #include "tests/test_util.h"
 
 using namespace sagelint;
+using sagelint::testing::FieldCount;
 using sagelint::testing::ReadFileOrDie;
 using sagelint::testing::RunSagelint;
 using sagelint::testing::SourcePath;
@@ -29,21 +31,6 @@ using sagelint::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct AnyField {
-  template <typename T>
-  operator T() const;  // never called: only used in unevaluated requires-expressions
-};
-
-// The number of fields of an aggregate: the most initializers it accepts.
-template <typename T, typename... Fields>
-constexpr size_t FieldCount() {
-  if constexpr (requires { T{Fields{}..., AnyField{}}; }) {
-    return FieldCount<T, Fields..., AnyField>();
-  } else {
-    return sizeof...(Fields);
-  }
-}
 
 Val Filled(const std::string& text, int line) {
   Val v = Val::Known(text, {{line, 3}, {line, 9}, 2, 1}, "parameter X default");
