@@ -664,7 +664,8 @@ std::shared_ptr<ParseCache> OpenParseCache(const CliOptions& o) {
   static std::map<std::string, std::shared_ptr<ParseCache>> opened;  // by directory
   if (o.no_cache) return nullptr;
   std::string dir = o.cache_dir.empty() ? cache::DefaultDir() : o.cache_dir;
-  if (dir.empty()) return nullptr;  // neither XDG_CACHE_HOME nor HOME: no user cache to use
+  if (dir.empty()) return nullptr;                   // neither XDG_CACHE_HOME nor HOME: no user cache to use
+  if (CacheBuildIdentity().empty()) return nullptr;  // a build of changed sources it cannot tell apart
   auto [it, fresh] = opened.try_emplace(dir);
   if (!fresh) return it->second;
   std::string why;

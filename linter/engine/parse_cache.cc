@@ -177,14 +177,17 @@ void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& 
 const std::string& CacheBuildIdentity() {
   static const std::string identity = [] {
     std::string id = std::string(SAGELINT_VERSION) + " " + std::string(BuildCommit());
-    if (BuildCommit().empty() || BuildCommit().ends_with("-dirty")) {
-      struct stat st;
-      if (::stat("/proc/self/exe", &st) == 0) {
-        id += " exe " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) +
-              ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
-      }
+    if (!BuildCommit().empty() && !BuildCommit().ends_with("-dirty")) return id;
+      // Changed sources: the executable itself tells one build from the next.
+#ifdef __linux__
+    struct stat st;
+    if (::stat("/proc/self/exe", &st) == 0) {
+      return id + " exe " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
+             std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+             std::to_string(st.st_mtim.tv_nsec);
     }
-    return id;
+#endif
+    return std::string();  // no way to tell builds apart: no cache
   }();
   return identity;
 }

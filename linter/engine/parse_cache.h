@@ -61,7 +61,8 @@ class ParseCache {
 
 // The sagelint build as cache keys see it: version and commit, and for a
 // build of changed sources (a commit marked dirty, or none) the executable's
-// own identity, so that rebuilding it never reuses an older build's entries.
+// own identity, so that rebuilding it never reuses an older build's entries;
+// empty where that cannot be had (such a build uses no cache).
 const std::string& CacheBuildIdentity();
 
 // The fields of ResolveOptions, WorkUnit and DiscoveredFile KeyOf reads: a
