@@ -12,6 +12,29 @@
 #include <stdexcept>
 
 namespace sagelint::testing {
+namespace {
+
+// The tests never use the user's cache (README "Large repositories"): the
+// scans they run, in this process or as the binary, keep theirs in a
+// directory of this test process, removed at exit.
+std::string PrivateCacheHome() {
+  static std::string dir;
+  namespace fs = std::filesystem;
+  dir = (fs::temp_directory_path() / ("sagelint-test-cache-" + std::to_string(::getpid()))).string();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  ::setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  std::atexit([] {
+    std::error_code e;
+    std::filesystem::remove_all(dir, e);
+  });
+  return dir;
+}
+const std::string kCacheHome = PrivateCacheHome();
+
+}  // namespace
+
+std::string TestCacheHome() { return kCacheHome; }
 
 std::string SourcePath(const std::string& rel) { return std::string(SAGELINT_SOURCE_DIR) + "/" + rel; }
 

@@ -7,6 +7,10 @@
 
 namespace sagelint::testing {
 
+// The XDG_CACHE_HOME the tests run with: a directory of this test process,
+// never the user's cache.
+std::string TestCacheHome();
+
 // Absolute path of a file in the source tree ("fixtures/x.yaml").
 std::string SourcePath(const std::string& rel);
 std::string ReadFileOrDie(const std::string& abs_path);

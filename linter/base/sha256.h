@@ -4,6 +4,7 @@
 #define SAGELINT_LINTER_BASE_SHA256_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,11 +20,18 @@ class Sha256 {
 
  private:
   void Block(const std::uint8_t* p);
+  void Blocks(const std::uint8_t* p, size_t n);  // the SHA extensions where the processor has them
   std::array<std::uint32_t, 8> h_;
   std::array<std::uint8_t, 64> buf_{};
   size_t used_ = 0;
   std::uint64_t bytes_ = 0;
 };
+
+// Whether the processor's SHA instructions compute the digests (x86-64 with
+// the SHA extensions); the portable code does elsewhere, and when a test asks
+// for it with Sha256UsePortable (not meant for use with threads hashing).
+bool Sha256Accelerated();
+void Sha256UsePortable(bool portable);
 
 // The digest of `data` as 64 lowercase hex digits.
 std::string Sha256Hex(std::string_view data);

@@ -19,6 +19,7 @@
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "linter/base/strings.h"
+#include "linter/cache/store.h"
 #include "linter/cli/config.h"
 #include "linter/cli/gate_config.h"
 #include "linter/cli/help_docs.h"
@@ -33,6 +34,7 @@
 #include "linter/engine/dispatch.h"
 #include "linter/engine/fixes.h"
 #include "linter/engine/git.h"
+#include "linter/engine/parse_cache.h"
 #include "linter/iam/iam_policy.h"
 #include "linter/merge/identity.h"
 #include "linter/merge/merge.h"
@@ -108,6 +110,9 @@ Options of scan:
   --output FILE          prices import: write the table to FILE (default: standard output; also -o)
   --lifecycle-arn ARN    iam-policy: an approved lifecycle configuration (repeatable)
   --jobs N               worker threads (default: all cores)
+  --cache-dir DIR        where parsed results of unchanged files are kept between scans (default:
+                         $XDG_CACHE_HOME/sagelint/scan, else ~/.cache/sagelint/scan)
+  --no-cache             parse every file again; read and write no cache
   --no-ignore            do not honour .gitignore files
   --report-unused-ignores  report sagelint:ignore comments that suppress nothing
   --color WHEN           auto (default: colours on a terminal, unless NO_COLOR is set or
@@ -164,6 +169,8 @@ struct CliOptions {
   bool statistics = false;                                   // --statistics: a row per rule after the report
   bool fix = false, unsafe_fixes = false, fix_diff = false;  // --fix, --unsafe-fixes, --diff
   bool timing = false;                                       // developer aid: CPU time per front end on stderr
+  std::string cache_dir;                                     // --cache-dir DIR (empty: the user cache directory)
+  bool no_cache = false;                                     // --no-cache
   bool help = false, version = false;
 };
 
@@ -372,6 +379,11 @@ CliOptions ParseArgs(int argc, char** argv) {
       o.jobs = *n;
     } else if (a == "--timing") {
       o.timing = true;
+    } else if (a == "--cache-dir") {
+      o.cache_dir = next();
+      if (o.cache_dir.empty()) throw UsageError{"--cache-dir needs a directory"};
+    } else if (a == "--no-cache") {
+      o.no_cache = true;
     } else if (a == "--color") {
       o.color = next();
       if (o.color != "auto" && o.color != "always" && o.color != "never") {
@@ -652,6 +664,26 @@ Config LoadConfigFor(const CliOptions& o, const FileSource& files, const std::st
   return *c;
 }
 
+// The cache of parsed results (README "Large repositories"): --cache-dir, else
+// the user cache directory; none with --no-cache. Opened once per run; a
+// directory that cannot be used is said once, and the run goes on without it.
+std::shared_ptr<ParseCache> OpenParseCache(const CliOptions& o) {
+  static std::map<std::string, std::shared_ptr<ParseCache>> opened;  // by directory
+  if (o.no_cache) return nullptr;
+  std::string dir = o.cache_dir.empty() ? cache::DefaultDir() : o.cache_dir;
+  if (dir.empty()) return nullptr;                   // neither XDG_CACHE_HOME nor HOME: no user cache to use
+  if (CacheBuildIdentity().empty()) return nullptr;  // a build of changed sources it cannot tell apart
+  auto [it, fresh] = opened.try_emplace(dir);
+  if (!fresh) return it->second;
+  std::string why;
+  if (std::unique_ptr<cache::Store> store = cache::Store::Open(dir, &why)) {
+    it->second = std::make_shared<ParseCache>(std::move(store));
+  } else {
+    std::cerr << "sagelint: note: cache directory " << Printable(dir) << " " << Printable(why) << "; not used\n";
+  }
+  return it->second;
+}
+
 // Everything a scan needs from flags and configuration; `prices` keeps a loaded price file alive.
 ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* prices, const SideContext& side = {}) {
   ScanOptions so;
@@ -757,6 +789,8 @@ ScanOptions BuildScanOptions(const CliOptions& o, std::optional<PriceTable>* pri
       noted = true;
     }
   }
+  // Only the disk's files are cached: not a base revision's tree.
+  if (side.files == &DiskFiles()) so.cache = OpenParseCache(o);
   if (so.prices == nullptr && so.config.region != "us-east-1") {
     so.prices = PriceTable::BuiltInFor(so.config.region);
     if (so.prices == nullptr) {
@@ -864,12 +898,15 @@ std::string BlobUrl() {
   return url;
 }
 
-void PrintTiming(const ScanResult& r) {
+void PrintTiming(const ScanResult& r, const ParseCache* cache) {
   std::fprintf(stderr, "%-10s %8s %8s %10s %8s\n", "front end", "files", "parsed", "MB", "cpu s");
   for (const auto& [name, s] : r.front_ends) {
     std::fprintf(stderr, "%-10s %8d %8d %10.1f %8.3f\n", name.c_str(), s.files, s.parsed, s.bytes / 1e6, s.cpu_seconds);
   }
   std::fprintf(stderr, "%-10s %8s %8s %10s %8.3f\n", "analysis", "", "", "", r.analysis_cpu_seconds);
+  // Units taken from the cache, looked up but parsed, and kept (README "Large repositories").
+  if (cache)
+    std::fprintf(stderr, "cache: %zu hits, %zu misses, %zu stored\n", cache->hits(), cache->misses(), cache->stored());
 }
 
 // Whether an output is coloured (README "Usage"): --color always/never wins; else a
@@ -1017,7 +1054,7 @@ int CommandScan(const CliOptions& o) {
   ScanResult result = Scan(so);
   if (progress) std::fprintf(stderr, "\r\x1b[K");
   if (ReportMissing(result)) return 2;
-  if (o.timing) PrintTiming(result);
+  if (o.timing) PrintTiming(result, so.cache.get());
   if (writing) {
     // Recording today's findings accepts them: say how many, print no report
     // unless one was asked for, and succeed.
@@ -1383,6 +1420,12 @@ int RunCli(int argc, char** argv) {
     }
     if (!o.repos.empty() && o.command != "merge") throw UsageError{"--repos is an option of merge"};
     if (!o.report_name.empty() && o.command != "scan") throw UsageError{"--report-name is an option of scan"};
+    if ((!o.cache_dir.empty() || o.no_cache) && o.command != "scan" && o.command != "inventory" &&
+        o.command != "iam-policy" && o.command != "diff" && o.command != "dump-model") {
+      throw UsageError{std::string(o.no_cache ? "--no-cache" : "--cache-dir") +
+                       " is an option of scan, inventory, iam-policy and diff"};
+    }
+    if (o.no_cache && !o.cache_dir.empty()) throw UsageError{"--no-cache and --cache-dir do not go together"};
     if (o.command == "rules") return CommandRules(o);
     if (o.command == "explain") return CommandExplain(o);
     if (o.command == "dump-model") return CommandDumpModel(o);

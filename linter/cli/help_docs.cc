@@ -599,6 +599,8 @@ const std::vector<CliFlag>& CliFlags() {
       {"--report-name", "", true},
       {"--repos", "", true},
       {"--all-regions", ""},
+      {"--cache-dir", "", true},
+      {"--no-cache", ""},
   };
   return flags;
 }

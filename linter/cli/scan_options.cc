@@ -33,6 +33,7 @@ ScanSetup BuildScanSetup(const ScanOptions& opts) {
   setup.progress = opts.progress;
   setup.keep_workloads = opts.keep_workloads;
   setup.measure_cpu = opts.measure_cpu;
+  setup.cache = opts.cache.get();
   return setup;
 }
 

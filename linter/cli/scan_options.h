@@ -5,6 +5,7 @@
 #define SAGELINT_LINTER_CLI_SCAN_OPTIONS_H_
 
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,6 +39,7 @@ struct ScanOptions {
   const FileSource* files = &DiskFiles();  // where the tree is read (diff: the base revision's tree)
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
+  std::shared_ptr<ParseCache> cache;  // parsed results kept between runs (nullptr: none)
 };
 
 RuleSet BuildRuleSet(const ScanOptions& opts);

@@ -11,6 +11,7 @@
 
 #include "linter/base/files.h"
 #include "linter/base/process.h"
+#include "linter/base/user_cache.h"
 #include "linter/cost/offer_file.h"
 
 namespace sagelint {
@@ -52,13 +53,8 @@ std::optional<long> DayNumber(std::string_view iso) {
 }  // namespace
 
 std::string PriceCacheDir() {
-  std::string base = Env("XDG_CACHE_HOME");
-  if (base.empty()) {
-    std::string home = Env("HOME");
-    if (home.empty()) return {};
-    base = home + "/.cache";
-  }
-  return base + "/sagelint/prices";
+  std::string base = UserCacheDir();
+  return base.empty() ? base : base + "/prices";
 }
 
 std::string CachedPricePath(std::string_view region) {

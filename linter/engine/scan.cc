@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "linter/engine/dispatch.h"
 #include "linter/engine/fixes.h"
 #include "linter/engine/front_ends.h"
+#include "linter/engine/parse_cache.h"
 
 namespace sagelint {
 namespace {
@@ -162,6 +164,26 @@ void PushModules(Plan plan, JobQueue& queue) {
   for (size_t i = 0; i < plan.modules.size(); ++i) queue.Push(Job{std::move(plan.modules[i]), i});
 }
 
+// Parses a unit, or takes what it gave from the cache while nothing it read
+// has changed. A unit that gave nothing (most files do not mention SageMaker,
+// and saying so costs a read) is not kept.
+std::vector<ParsedFile> Parse(const WorkUnit& unit, ParseCache* store, const ResolveOptions& resolve,
+                              std::vector<std::string>* skipped) {
+  if (!store) return ParseUnit(unit, resolve, skipped);
+  cache::Key key = ParseCache::KeyOf(unit, resolve);
+  std::vector<ParsedFile> parsed;
+  if (store->Load(key, DiskFiles(), &parsed, skipped)) return parsed;
+  ReadLog log;
+  std::vector<std::string> lines;
+  {
+    ReadLog::Scope scope(&log);
+    parsed = ParseUnit(unit, resolve, &lines);
+  }
+  if (!parsed.empty() || !lines.empty()) store->Save(key, log, parsed, lines);
+  for (std::string& l : lines) skipped->push_back(std::move(l));
+  return parsed;
+}
+
 // Finds the files and hands them to the workers as units. One directory (a
 // scan's common case) is walked while the workers parse, its Terraform files
 // kept back and planned into modules once the walk is over; anything else
@@ -208,6 +230,14 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
     queue.Close();
   });
 
+  // With a cache, the front ends read through a RecordingFiles: what a unit's
+  // parse read is its entry's inputs. Only the disk is cached: not a base
+  // revision's tree, nor the editor's unsaved buffers.
+  ParseCache* store = setup.resolve.files == &DiskFiles() ? setup.cache : nullptr;
+  std::optional<RecordingFiles> recording;
+  ResolveOptions resolve = setup.resolve;
+  if (store) resolve.files = &recording.emplace(*setup.resolve.files);
+
   std::vector<UnitOutput> outputs;
   std::mutex mu;  // outputs, result->front_ends, analysis CPU, progress
   double analysis_cpu = 0;
@@ -224,7 +254,7 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
       UnitOutput out;
       out.module = unit.terraform_module;
       out.index = job.module;
-      std::vector<ParsedFile> parsed = ParseUnit(unit, setup.resolve, &out.skipped);
+      std::vector<ParsedFile> parsed = Parse(unit, store, resolve, &out.skipped);
       double parsed_at = setup.measure_cpu ? ThreadCpuSeconds() : 0;
       budget.Release(bytes);
       if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
@@ -302,7 +332,9 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   Analysis a = DiscoverAndAnalyze(paths, setup, analyzer, &result);
   result.findings = std::move(a.findings);
   // Fixes edit the files on disk: a scan of another tree (diff's base) has none.
-  if (setup.resolve.files == &DiskFiles() || setup.fixes_in_files) {
+  if (setup.cache && setup.resolve.files == &DiskFiles()) {
+    setup.cache->ResolveFixes(result.findings, DiskFiles());
+  } else if (setup.resolve.files == &DiskFiles() || setup.fixes_in_files) {
     ResolveFixes(result.findings, *setup.resolve.files);
   } else {
     for (Finding& f : result.findings) f.fix.reset();

@@ -18,6 +18,7 @@
 namespace sagelint {
 
 class PriceTable;
+class ParseCache;
 
 // Where and how to read: everything a scan needs besides its rules.
 struct ScanSetup {
@@ -31,6 +32,9 @@ struct ScanSetup {
   // Fixes are resolved against `resolve.files` even when that is not the disk:
   // the editor server's unsaved buffers over the disk (a base revision's tree has none).
   bool fixes_in_files = false;
+  // Parsed results of unchanged units are taken from it and new ones kept in
+  // it (linter/engine/parse_cache.h); nullptr: none. Only for a scan of the disk.
+  ParseCache* cache = nullptr;
   // Called after each file unit is parsed (progress display); may be empty.
   std::function<void(size_t done, size_t total)> progress;
 };

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "tests/catch.h"
+#include "tests/field_count.h"
 
 using namespace sagelint;
+using sagelint::testing::FieldCount;
 
 namespace {
 
@@ -37,21 +39,6 @@ Finding Full() {
               {{"nb/train.ipynb", {{23, 40}, {23, 48}, 0, 0}, "\"ml.g4dn.xlarge\"\n\t"}}};
   f.member_of = ConstructMember{ConstructMember::Kind::kInstance, "aws_sagemaker_notebook_instance.lab", "\"ana\"", 3};
   return f;
-}
-
-// The number of fields of an aggregate: the most initializers it accepts.
-struct AnyField {
-  template <typename T>
-  operator T() const;  // never called: only used in unevaluated requires-expressions
-};
-
-template <typename T, typename... Fields>
-constexpr size_t FieldCount() {
-  if constexpr (requires { T{Fields{}..., AnyField{}}; }) {
-    return FieldCount<T, Fields..., AnyField>();
-  } else {
-    return sizeof...(Fields);
-  }
 }
 
 }  // namespace

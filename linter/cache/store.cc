@@ -1,0 +1,156 @@
+#include "linter/cache/store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "linter/base/sha256.h"
+#include "linter/base/user_cache.h"
+#include "linter/cache/codec.h"
+
+namespace sagelint::cache {
+namespace {
+
+// "sagelint-cache" and the entry format: a change of layout is a new format, whose entries the old one ignores.
+constexpr std::string_view kMagic = "sagelint-cache\n";
+constexpr std::uint32_t kFormat = 1;
+constexpr size_t kHeaderBytes = kMagic.size() + 4 + 32 + 8 + 32;
+// An entry is one unit's parsed files; anything larger is not ours.
+constexpr std::uint64_t kMaxBodyBytes = 256u << 20;
+
+std::array<std::uint8_t, 32> Digest(std::string_view data) {
+  Sha256 h;
+  h.Update(data);
+  return h.Finish();
+}
+
+// Creates the missing directories of `dir`, each private to the user.
+bool MakeDirs(const std::string& dir, std::string* why) {
+  std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
+  std::filesystem::path so_far;
+  for (const auto& part : p) {
+    so_far /= part;
+    if (part == so_far.root_path() || part.empty()) continue;
+    if (::mkdir(so_far.c_str(), 0700) != 0 && errno != EEXIST) {
+      *why = "cannot be created (" + std::string(std::strerror(errno)) + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string DefaultDir() {
+  std::string base = UserCacheDir();
+  return base.empty() ? base : base + "/scan";
+}
+
+std::string EntryName(const Key& key) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < key.size(); ++i) {
+    if (i == 1) out += '/';
+    out += kHex[key[i] >> 4];
+    out += kHex[key[i] & 15];
+  }
+  return out;
+}
+
+std::unique_ptr<Store> Store::Open(const std::string& dir, std::string* why) {
+  if (dir.empty()) {
+    *why = "has no place: set XDG_CACHE_HOME or HOME, or give --cache-dir";
+    return nullptr;
+  }
+  if (!MakeDirs(dir, why)) return nullptr;
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    *why = "cannot be opened (" + std::string(std::strerror(errno)) + ")";
+    return nullptr;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    *why = "is not a directory";
+  } else if (st.st_uid != ::geteuid()) {
+    *why = "is owned by another user";
+  } else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    *why = "is writable by others";
+  } else {
+    return std::unique_ptr<Store>(new Store(dir, fd));
+  }
+  ::close(fd);
+  return nullptr;
+}
+
+Store::~Store() { ::close(fd_); }
+
+std::optional<std::string> Store::Load(const Key& key) const {
+  int fd = ::openat(fd_, EntryName(key).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st;
+  std::string data;
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+            static_cast<std::uint64_t>(st.st_size) >= kHeaderBytes &&
+            static_cast<std::uint64_t>(st.st_size) <= kHeaderBytes + kMaxBodyBytes;
+  if (ok) {
+    data.resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (got < data.size()) {
+      ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    ok = got == data.size();
+  }
+  ::close(fd);
+  if (!ok) return std::nullopt;
+  Reader in(data);
+  if (in.Raw(kMagic.size()) != kMagic || in.U32() != kFormat) return std::nullopt;
+  std::string_view stored_key = in.Raw(32);
+  std::uint64_t length = in.U64();
+  std::string_view digest = in.Raw(32);
+  if (!in.ok() || std::memcmp(stored_key.data(), key.data(), 32) != 0 || length != data.size() - kHeaderBytes) {
+    return std::nullopt;
+  }
+  std::string body = data.substr(kHeaderBytes);
+  if (std::memcmp(Digest(body).data(), digest.data(), 32) != 0) return std::nullopt;
+  return body;
+}
+
+void Store::Save(const Key& key, std::string_view body) const {
+  if (body.size() > kMaxBodyBytes) return;
+  std::string name = EntryName(key);
+  std::string sub = name.substr(0, 2);
+  if (::mkdirat(fd_, sub.c_str(), 0700) != 0 && errno != EEXIST) return;
+  Writer w;
+  w.Raw(kMagic);
+  w.U32(kFormat);
+  w.Raw(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
+  w.U64(body.size());
+  std::array<std::uint8_t, 32> digest = Digest(body);
+  w.Raw(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  std::string tmp =
+      sub + "/.tmp-" + std::to_string(::getpid()) + "-" + std::to_string(temp_counter_++) + "-" + name.substr(3, 16);
+  int fd = ::openat(fd_, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  bool ok = WriteAll(fd, w.bytes()) && WriteAll(fd, body);
+  ok = ::close(fd) == 0 && ok;
+  if (!ok || ::renameat(fd_, tmp.c_str(), fd_, name.c_str()) != 0) ::unlinkat(fd_, tmp.c_str(), 0);
+}
+
+}  // namespace sagelint::cache

@@ -1,0 +1,78 @@
+// Warm scans (README "Large repositories"): what a unit of work gave when it
+// was parsed — its files' models and comments, and what it read but did not
+// evaluate — kept in the cache directory, and used again while nothing the
+// parse read has changed. The entry of a unit is found by its key: the
+// sagelint build, the working directory, the values from outside the files
+// (ResolveOptions) and the unit itself (its files, display paths, scan root,
+// front end). It is used only if every question its parse asked of the files
+// (each file read, with its content's SHA-256; each directory listed, each
+// path tested or resolved) still gets the same answer: a Terraform module's
+// sibling and called files, variable and parameter files, file() targets and
+// a CDK app's imports all count, as the front ends read them through
+// RecordingFiles. Rules, prices and suppressions are applied after the cache,
+// so neither they nor the configuration that sets them can make a cached
+// result stale.
+#ifndef SAGELINT_LINTER_ENGINE_PARSE_CACHE_H_
+#define SAGELINT_LINTER_ENGINE_PARSE_CACHE_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "linter/base/read_log.h"
+#include "linter/cache/store.h"
+#include "linter/engine/analyze.h"
+#include "linter/engine/dispatch.h"
+
+namespace sagelint {
+
+class ParseCache {
+ public:
+  explicit ParseCache(std::unique_ptr<cache::Store> store) : store_(std::move(store)) {}
+
+  // The key of a unit's entry.
+  static cache::Key KeyOf(const WorkUnit& unit, const ResolveOptions& opts);
+
+  // The unit's parsed files and skipped lines from its entry, if one holds
+  // them and `files` still answers everything its parse asked.
+  bool Load(const cache::Key& key, const FileSource& files, std::vector<ParsedFile>* parsed,
+            std::vector<std::string>* skipped);
+  // Keeps what a parse gave, with what it read (`log`).
+  void Save(const cache::Key& key, const ReadLog& log, const std::vector<ParsedFile>& parsed,
+            const std::vector<std::string>& skipped);
+
+  // ResolveFixes (linter/engine/fixes.h) with the cache: the fixes of the
+  // findings in one file are resolved into edits once per content of that
+  // file and the changes the rules asked for (an editor re-parses the file
+  // for each change: on a warm scan that would be most of the work).
+  void ResolveFixes(std::vector<Finding>& findings, const FileSource& files);
+
+  // For --timing and the tests: units taken from the cache, parsed, and stored.
+  size_t hits() const { return hits_; }
+  size_t misses() const { return misses_; }
+  size_t stored() const { return stored_; }
+  const std::string& dir() const { return store_->dir(); }
+
+ private:
+  std::unique_ptr<cache::Store> store_;
+  std::atomic<size_t> hits_{0}, misses_{0}, stored_{0};
+};
+
+// The sagelint build as cache keys see it: version and commit, and for a
+// build of changed sources (a commit marked dirty, or none) the executable's
+// own identity, so that rebuilding it never reuses an older build's entries;
+// empty where that cannot be had (such a build uses no cache).
+const std::string& CacheBuildIdentity();
+
+// The fields of ResolveOptions, WorkUnit and DiscoveredFile KeyOf reads: a
+// test fails when one of them gains a field the key does not cover.
+inline constexpr size_t kKeyResolveOptionsFields = 10;
+inline constexpr size_t kKeyWorkUnitFields = 4;
+inline constexpr size_t kKeyDiscoveredFileFields = 4;
+// The fields of a Comment an entry keeps.
+inline constexpr size_t kCacheCommentFields = 3;
+
+}  // namespace sagelint
+
+#endif  // SAGELINT_LINTER_ENGINE_PARSE_CACHE_H_

@@ -1,0 +1,611 @@
+// Warm scans (README "Large repositories"): the cache of parsed results gives
+// what a parse gives, is used again only while everything the parse read is
+// unchanged, never trusts a damaged or planted entry, and never changes a
+// result.
+#include "linter/engine/parse_cache.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "linter/base/read_log.h"
+#include "linter/base/sha256.h"
+#include "linter/cache/codec.h"
+#include "linter/cache/store.h"
+#include "linter/engine/discover.h"
+#include "tests/catch.h"
+#include "tests/field_count.h"
+#include "tests/test_util.h"
+
+using namespace sagelint;
+using sagelint::testing::FieldCount;
+using sagelint::testing::ReadFileOrDie;
+using sagelint::testing::RunSagelint;
+using sagelint::testing::SourcePath;
+using sagelint::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+Val Filled(const std::string& text, int line) {
+  Val v = Val::Known(text, {{line, 3}, {line, 9}, 2, 1}, "parameter X default");
+  v.condition = "condition C is true";
+  v.literal = {{line, 4}, {line, 8}, 0, 0};
+  v.literal_path = "other.tf";
+  return v;
+}
+
+// A file result with every kind of field set to something other than its default.
+FileResult FullResult() {
+  FileResult r;
+  r.path = "infra/main.tf";
+  r.root_path = "infra/main.tf";
+  r.context = true;
+  r.format = Format::kNotebook;
+  Workload w;
+  w.kind = WorkloadKind::kHyperPodCluster;
+  w.format = Format::kCdk;
+  w.path = "infra/main.tf";
+  w.scope = "infra";
+  w.name = "aws_sagemaker_cluster.c";
+  w.label = "HyperPod cluster 'c'";
+  w.range = {{3, 1}, {20, 2}, 0, 0};
+  w.condition = "UseGpu";
+  w.member_of = {ConstructMember::Kind::kInstance, "aws_sagemaker_cluster.c", "\"a\"", 2};
+  w.complete = false;
+  w.suppressed = {"SM101", "SM102"};
+  w.stand_in = true;
+  w.module_caller = ModuleCaller{"main.tf", {{1, 1}, {4, 2}, 0, 0}, {{{5, 3}, "main.tf", {{2, 3}, {2, 30}, 0, 0}}}};
+  int line = 10;
+  for (Val* v : {&w.instance_type,
+                 &w.instance_count,
+                 &w.volume_gb,
+                 &w.image,
+                 &w.framework,
+                 &w.spot,
+                 &w.max_run_seconds,
+                 &w.max_wait_seconds,
+                 &w.checkpoint,
+                 &w.output_path,
+                 &w.keep_alive_seconds,
+                 &w.input_mode,
+                 &w.accelerator_type,
+                 &w.serverless,
+                 &w.async_inference,
+                 &w.managed_scaling,
+                 &w.endpoint_name,
+                 &w.variant_name,
+                 &w.copy_count,
+                 &w.accelerators_required,
+                 &w.memory_required_mb,
+                 &w.cpu_cores_required,
+                 &w.deleted,
+                 &w.service_namespace,
+                 &w.resource_id,
+                 &w.scalable_dimension,
+                 &w.min_capacity,
+                 &w.max_capacity,
+                 &w.lifecycle_config,
+                 &w.on_start,
+                 &w.on_create,
+                 &w.autoscaling,
+                 &w.idle_stop,
+                 &w.idle_shutdown}) {
+    *v = Filled("value " + std::to_string(line), line);
+    ++line;
+  }
+  w.instance_type = Val::OneOf({Filled("ml.m5.large", 40), Filled("ml.p3.2xlarge", 41)}, {{40, 1}, {41, 9}, 0, 0});
+  w.volume_gb = Val::Unknown({{50, 1}, {50, 2}, 0, 0}, "var.size");
+  w.instance_groups = {{Filled("g", 60), Filled("ml.g5.xlarge", 61), Filled("4", 62), {{60, 1}, {63, 1}, 0, 0}}};
+  w.channels = {{"train",
+                 Filled("s3://b/p", 70),
+                 Filled("Pipe", 71),
+                 Filled("ShardedByS3Key", 72),
+                 Filled("12", 73),
+                 true,
+                 {{70, 1}, {75, 1}, 0, 0},
+                 Filled("ManifestFile", 74)}};
+  w.delete_statement = "predictor.delete_endpoint()";
+  w.apps = {{"JupyterLab",
+             "DefaultUserSettings",
+             Filled("ml.t3.medium", 80),
+             Filled("ENABLED", 81),
+             Filled("60", 82),
+             {{80, 1}, {83, 1}, 0, 0}}};
+  w.iam.effect = Filled("Deny", 90);
+  w.iam.actions = {Filled("sagemaker:CreateTrainingJob", 91)};
+  w.iam.not_action = true;
+  w.iam.actions_complete = false;
+  w.iam.resources = {Filled("*", 92)};
+  w.iam.not_resource = true;
+  w.iam.conditions = {{"ForAllValues:StringLike", "sagemaker:InstanceTypes", {"ml.t3.*", "ml.m5.*"}, false}};
+  w.iam.conditions_known = false;
+  w.iam.policy = "Guard";
+  w.iam.managed_policy = "AmazonSageMakerFullAccess";
+  w.keys = {"ref:infra/main.tf#c"};
+  w.refs = {"lc:x"};
+  r.workloads.push_back(w);
+  r.workloads.push_back(Workload{});
+  r.errors = {{"unexpected token", {3, 4}, 2, 1}};
+  r.notes = {{"a loop over an unknown collection", {5, 6}, 0, 0}};
+  r.bounds = {{"evaluation budget", {7, 8}, 0, 0}};
+  r.unread = {{"module loaded by a computed name", {9, 1}, 0, 0}};
+  r.workflow_deletes = {"my-endpoint", "*"};
+  return r;
+}
+
+std::string Encoded(const FileResult& r) {
+  cache::Writer w;
+  cache::PutFileResult(w, r);
+  return w.Take();
+}
+
+// Runs sagelint with its cache under `cache_home` (XDG_CACHE_HOME).
+sagelint::testing::CommandResult RunWithCache(const std::string& args, const std::string& cwd,
+                                              const std::string& cache_home) {
+  return RunSagelint(args, cwd, "XDG_CACHE_HOME='" + cache_home + "'");
+}
+
+size_t Entries(const std::string& dir) {
+  size_t n = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); ++it) {
+    if (it->is_regular_file()) ++n;
+  }
+  return n;
+}
+
+std::string Hits(const std::string& err) {
+  size_t at = err.find("cache: ");
+  return at == std::string::npos ? "" : err.substr(at, err.find('\n', at) - at);
+}
+
+}  // namespace
+
+TEST_CASE("cache codec: every field of the model is carried", "[cache]") {
+  // A field added to one of these structs must be written and read by
+  // linter/cache/codec.cc (and set in FullResult above) before this passes.
+  CHECK(FieldCount<Val>() == cache::kCodecValFields);
+  CHECK(FieldCount<Workload>() == cache::kCodecWorkloadFields);
+  CHECK(FieldCount<FileResult>() == cache::kCodecFileResultFields);
+  CHECK(FieldCount<Channel>() == cache::kCodecChannelFields);
+  CHECK(FieldCount<StudioApp>() == cache::kCodecStudioAppFields);
+  CHECK(FieldCount<InstanceGroup>() == cache::kCodecInstanceGroupFields);
+  CHECK(FieldCount<IamStatement>() == cache::kCodecIamStatementFields);
+  CHECK(FieldCount<IamCondition>() == cache::kCodecIamConditionFields);
+  CHECK(FieldCount<ModuleCaller>() == cache::kCodecModuleCallerFields);
+  CHECK(FieldCount<ModuleCaller::Value>() == cache::kCodecModuleCallerValueFields);
+  CHECK(FieldCount<ConstructMember>() == cache::kCodecConstructMemberFields);
+  CHECK(FieldCount<ParseError>() == cache::kCodecParseErrorFields);
+  CHECK(FieldCount<SourceRange>() == cache::kCodecSourceRangeFields);
+  CHECK(FieldCount<Comment>() == kCacheCommentFields);
+  // What a unit's key covers: a new option the front ends read must join the key.
+  CHECK(FieldCount<ResolveOptions>() == kKeyResolveOptionsFields);
+  CHECK(FieldCount<WorkUnit>() == kKeyWorkUnitFields);
+  CHECK(FieldCount<DiscoveredFile>() == kKeyDiscoveredFileFields);
+
+  FileResult full = FullResult();
+  std::string bytes = Encoded(full);
+  cache::Reader in(bytes);
+  FileResult back;
+  REQUIRE(cache::GetFileResult(in, &back));
+  CHECK(in.done());
+  CHECK(Encoded(back) == bytes);
+  const Workload& w = back.workloads.at(0);
+  CHECK(w.kind == WorkloadKind::kHyperPodCluster);
+  CHECK(w.instance_type.alternatives.size() == 2);
+  CHECK(w.instance_type.alternatives[1].text == "ml.p3.2xlarge");
+  CHECK(w.instance_type.alternatives[1].literal_path == "other.tf");
+  CHECK(w.volume_gb.unknown());
+  CHECK(w.module_caller->values.at(0).src.end.column == 30);
+  CHECK(w.channels.at(0).s3_data_type.text == "ManifestFile");
+  CHECK(w.iam.conditions.at(0).values.at(1) == "ml.m5.*");
+  CHECK(w.idle_shutdown.text == "value 43");
+  CHECK(back.unread.at(0).message == "module loaded by a computed name");
+  CHECK(back.workflow_deletes == full.workflow_deletes);
+  // Each field of a workload counts: changing any one changes the bytes.
+  for (Val Workload::*field : {&Workload::instance_count, &Workload::spot, &Workload::deleted, &Workload::on_create,
+                               &Workload::idle_stop, &Workload::copy_count}) {
+    FileResult changed = full;
+    (changed.workloads[0].*field).text += "!";
+    CHECK(Encoded(changed) != bytes);
+  }
+}
+
+TEST_CASE("cache codec: truncated or damaged bytes are refused, never trusted", "[cache]") {
+  std::string bytes = Encoded(FullResult());
+  for (size_t n = 0; n < bytes.size(); n += 7) {
+    cache::Reader in(std::string_view(bytes).substr(0, n));
+    FileResult r;
+    bool ok = cache::GetFileResult(in, &r);
+    CHECK_FALSE((ok && in.done()));
+  }
+  // A huge count cannot make the reader allocate or loop: it is refused at once.
+  cache::Writer w;
+  w.Str("a");
+  w.Str("b");
+  w.Bool(false);
+  w.U8(0);
+  w.U32(0xffffffffu);  // workloads
+  cache::Reader in(w.bytes());
+  FileResult r;
+  CHECK_FALSE(cache::GetFileResult(in, &r));
+  CHECK(r.workloads.empty());
+  // An enum out of range is refused.
+  cache::Writer e;
+  e.Str("a");
+  e.Str("b");
+  e.Bool(false);
+  e.U8(9);  // no such format
+  cache::Reader bad(e.bytes());
+  CHECK_FALSE(cache::GetFileResult(bad, &r));
+}
+
+TEST_CASE("cache store: an entry comes back whole, and a corrupt, truncated or foreign one is a miss", "[cache]") {
+  TempDir d;
+  std::string why;
+  auto store = cache::Store::Open(d.path() + "/c/scan", &why);
+  REQUIRE(store);
+  struct stat st;
+  REQUIRE(::stat((d.path() + "/c/scan").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  cache::Key key{}, other{};
+  key[0] = 0xab;
+  other[0] = 0xcd;
+  CHECK_FALSE(store->Load(key));
+  store->Save(key, "the body");
+  CHECK(store->Load(key) == std::optional<std::string>("the body"));
+  std::string path = d.path() + "/c/scan/" + cache::EntryName(key);
+  CHECK(cache::EntryName(key).substr(0, 3) == "ab/");
+  std::string whole = ReadFileOrDie(path);
+  auto write = [&](const std::string& bytes) { std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes; };
+  write(whole.substr(0, whole.size() - 1));  // truncated
+  CHECK_FALSE(store->Load(key));
+  std::string flipped = whole;
+  flipped.back() ^= 1;  // a byte of the body changed
+  write(flipped);
+  CHECK_FALSE(store->Load(key));
+  write("{\"not\": \"an entry\"}\n");  // foreign
+  CHECK_FALSE(store->Load(key));
+  write("");
+  CHECK_FALSE(store->Load(key));
+  // Another key's entry copied to this name: its header names its own key.
+  store->Save(other, "the body");
+  write(ReadFileOrDie(d.path() + "/c/scan/" + cache::EntryName(other)));
+  CHECK_FALSE(store->Load(key));
+  // Written again, it is whole again; no temporary file is left behind.
+  store->Save(key, "the body");
+  CHECK(store->Load(key) == std::optional<std::string>("the body"));
+  for (const auto& e : fs::recursive_directory_iterator(d.path() + "/c/scan")) {
+    CHECK(e.path().filename().string().find("tmp") == std::string::npos);
+  }
+}
+
+TEST_CASE("cache store: concurrent writers and readers never see a partial entry", "[cache]") {
+  TempDir d;
+  std::string why;
+  auto store = cache::Store::Open(d.path() + "/scan", &why);
+  REQUIRE(store);
+  cache::Key key{};
+  key[5] = 7;
+  std::vector<std::string> bodies;
+  for (int i = 0; i < 4; ++i) bodies.push_back(std::string(200000 + i * 1000, static_cast<char>('a' + i)));
+  std::atomic<int> bad{0}, seen{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 30; ++i) store->Save(key, bodies[static_cast<size_t>(t)]);
+    });
+    threads.emplace_back([&] {
+      for (int i = 0; i < 60; ++i) {
+        std::optional<std::string> got = store->Load(key);
+        if (!got) continue;
+        ++seen;
+        if (std::find(bodies.begin(), bodies.end(), *got) == bodies.end()) ++bad;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(bad == 0);
+  CHECK(store->Load(key).has_value());
+}
+
+TEST_CASE("cache store: a directory others may write to, or another user owns, is not used", "[cache]") {
+  TempDir d;
+  std::string dir = d.path() + "/scan", why;
+  REQUIRE(cache::Store::Open(dir, &why));
+  ::chmod(dir.c_str(), 0777);
+  CHECK_FALSE(cache::Store::Open(dir, &why));
+  CHECK(why == "is writable by others");
+  ::chmod(dir.c_str(), 0770);
+  CHECK_FALSE(cache::Store::Open(dir, &why));
+  CHECK(why == "is writable by others");
+  ::chmod(dir.c_str(), 0700);
+  CHECK(cache::Store::Open(dir, &why));
+  if (::geteuid() == 0) {  // only root can give a directory to another user
+    REQUIRE(::chown(dir.c_str(), 65534, 65534) == 0);
+    CHECK_FALSE(cache::Store::Open(dir, &why));
+    CHECK(why == "is owned by another user");
+  }
+  ::chmod(d.path().c_str(), 0500);
+  if (::geteuid() != 0) {
+    CHECK_FALSE(cache::Store::Open(d.path() + "/new/scan", &why));
+    CHECK(why.starts_with("cannot be created ("));
+  }
+  ::chmod(d.path().c_str(), 0700);
+}
+
+TEST_CASE("read log: every question a parse asks is recorded and checked again", "[cache]") {
+  TempDir d;
+  d.Write("a.tf", "x = 1\n");
+  d.Write("m/b.tf", "y = 2\n");
+  RecordingFiles files(DiskFiles());
+  ReadLog log;
+  std::string text, error;
+  {
+    ReadLog::Scope scope(&log);
+    CHECK(files.Read(d.path() + "/a.tf", 100, &text, &error));
+    CHECK_FALSE(files.Read(d.path() + "/missing.tf", 100, &text, &error));
+    CHECK(files.IsDirectory(d.path() + "/m"));
+    std::vector<DirEntry> entries;
+    CHECK(files.List(d.path() + "/m", &entries, &error));
+    CHECK(files.Canonical(d.path() + "/m/b.tf"));
+  }
+  CHECK(files.Read(d.path() + "/m/b.tf", 100, &text, &error));  // no log current: not recorded
+  std::vector<ReadRecord> records = log.Records();
+  CHECK(records.size() == 5);
+  CHECK(log.stable());
+  CHECK(StillAnswered(DiskFiles(), records));
+  d.Write("a.tf", "x = 2\n");  // a file read changed
+  CHECK_FALSE(StillAnswered(DiskFiles(), records));
+  d.Write("a.tf", "x = 1\n");
+  CHECK(StillAnswered(DiskFiles(), records));
+  d.Write("missing.tf", "");  // a file that was not there now is
+  CHECK_FALSE(StillAnswered(DiskFiles(), records));
+  fs::remove(d.path() + "/missing.tf");
+  d.Write("m/c.tf", "");  // a directory listed gained an entry
+  CHECK_FALSE(StillAnswered(DiskFiles(), records));
+
+  // A file that changes between two reads of one parse leaves a log not worth keeping,
+  // a large one (hashed at once) as a small one (held until the records are asked for).
+  for (size_t size : {size_t{10}, size_t{3} << 20}) {
+    ReadLog twice;
+    ReadLog::Scope scope(&twice);
+    d.Write("x.json", std::string(size, 'a'));
+    CHECK(files.Read(d.path() + "/x.json", 8u << 20, &text, &error));
+    CHECK(files.Read(d.path() + "/x.json", 8u << 20, &text, &error));
+    CHECK(twice.stable());
+    d.Write("x.json", std::string(size, 'b'));
+    CHECK(files.Read(d.path() + "/x.json", 8u << 20, &text, &error));
+    CHECK_FALSE(twice.stable());
+  }
+}
+
+TEST_CASE("warm scans: the same output as a cold scan and as --no-cache", "[cache][cli]") {
+  TempDir home;
+  for (const char* dir : {"examples", "fixtures/rules", "fixtures/cdk", "fixtures/parsers"}) {
+    INFO(dir);
+    std::string args = std::string("scan --no-color --fail-on none --format json --report-name t ") + dir;
+    size_t before = Entries(home.path() + "/sagelint/scan");
+    auto none = RunWithCache(args + " --no-cache", SourcePath(""), home.path());
+    CHECK(Entries(home.path() + "/sagelint/scan") == before);  // --no-cache writes nothing
+    auto cold = RunWithCache(args + " --timing", SourcePath(""), home.path());
+    auto warm = RunWithCache(args + " --timing", SourcePath(""), home.path());
+    CHECK(cold.out == none.out);
+    CHECK(warm.out == none.out);
+    CHECK(cold.status == none.status);
+    CHECK(warm.status == none.status);
+    CHECK(Hits(cold.err).starts_with("cache: 0 hits"));
+    CHECK(Hits(warm.err).find(" 0 stored") != std::string::npos);
+    CHECK_FALSE(Hits(warm.err).starts_with("cache: 0 hits"));
+    auto text_cold =
+        RunWithCache("scan --no-color --fail-on none --no-cache " + std::string(dir), SourcePath(""), home.path());
+    auto text_warm = RunWithCache("scan --no-color --fail-on none " + std::string(dir), SourcePath(""), home.path());
+    CHECK(text_warm.out == text_cold.out);
+  }
+  CHECK(Entries(home.path() + "/sagelint/scan") > 20);
+}
+
+TEST_CASE("warm scans: a change to anything a file's evaluation read is seen", "[cache][cli]") {
+  TempDir home, repo;
+  repo.Write(".git/HEAD", "ref: refs/heads/main\n");
+  // Terraform: a root module, its variable file and the module it calls.
+  repo.Write("tf/main.tf",
+             "variable \"nb_type\" {}\nmodule \"nb\" {\n  source        = \"./modules/nb\"\n  instance_type = "
+             "var.nb_type\n}\n");
+  repo.Write("tf/terraform.tfvars", "nb_type = \"ml.p3.2xlarge\"\n");
+  repo.Write(
+      "tf/modules/nb/main.tf",
+      "variable \"instance_type\" {}\n\nresource \"aws_sagemaker_notebook_instance\" \"this\" {\n  name          "
+      "= \"nb\"\n  role_arn      = \"arn:aws:iam::123456789012:role/x\"\n  instance_type = var.instance_type\n  "
+      "volume_size   = 5\n}\n");
+  // CloudFormation with a template configuration file named by the configuration.
+  repo.Write("cfn/endpoint.yaml", ReadFileOrDie(SourcePath("fixtures/parsers/cloudformation/params/endpoint.yaml")));
+  repo.Write("cfn/prod-config.json",
+             ReadFileOrDie(SourcePath("fixtures/parsers/cloudformation/params/prod-config.json")));
+  repo.Write(".sagelint.yaml", "parameter_files:\n  \"**/endpoint.yaml\": [prod-config.json]\n");
+  // A CDK app in Python: its entry reads settings.json and imports its stack.
+  for (const char* f : {"app.py", "cdk.json", "settings.json", "stacks/__init__.py", "stacks/notebook_stack.py"}) {
+    repo.Write(std::string("cdk/") + f, ReadFileOrDie(SourcePath(std::string("fixtures/cdk/python/notebook/") + f)));
+  }
+  const std::string args = "scan --no-color --fail-on none --format json --report-name t .";
+  auto scan = [&] {
+    auto warm = RunWithCache(args, repo.path(), home.path());
+    auto cold = RunWithCache(args + " --no-cache", repo.path(), home.path());
+    CHECK(warm.out == cold.out);
+    CHECK(warm.err == cold.err);
+    return warm.out;
+  };
+  std::string first = scan();
+  CHECK(first.find("ml.p3.2xlarge") != std::string::npos);
+  CHECK(first.find("ml.g5.xlarge") != std::string::npos);
+  CHECK(scan() == first);
+
+  SECTION("a variable file") {
+    repo.Write("tf/terraform.tfvars", "nb_type = \"ml.g4dn.12xlarge\"\n");
+    std::string after = scan();
+    CHECK(after != first);
+    CHECK(after.find("ml.g4dn.12xlarge") != std::string::npos);
+  }
+  SECTION("a called module") {
+    repo.Write("tf/modules/nb/main.tf",
+               "variable \"instance_type\" {}\n\nresource \"aws_sagemaker_notebook_instance\" \"this\" {\n  name     "
+               "     = \"nb\"\n  role_arn      = \"arn:aws:iam::123456789012:role/x\"\n  instance_type = "
+               "\"ml.p4d.24xlarge\"\n}\n");
+    std::string after = scan();
+    CHECK(after.find("ml.p4d.24xlarge") != std::string::npos);
+  }
+  SECTION("an auto-loaded variable file that appears") {
+    repo.Write("tf/gpu.auto.tfvars", "nb_type = \"ml.g5.48xlarge\"\n");
+    CHECK(scan().find("ml.g5.48xlarge") != std::string::npos);
+  }
+  SECTION("a parameter file") {
+    std::string config = ReadFileOrDie(repo.path() + "/cfn/prod-config.json");
+    config.replace(config.find("ml.g5.xlarge"), 12, "ml.g5.2xlarge");
+    repo.Write("cfn/prod-config.json", config);
+    std::string after = scan();
+    CHECK(after.find("ml.g5.2xlarge") != std::string::npos);
+  }
+  SECTION("what a CDK app reads: a JSON file, an imported module, cdk.json's context") {
+    repo.Write("cdk/settings.json", "{\"notebook_instance_type\": \"ml.c5.large\"}\n");
+    std::string after = scan();
+    CHECK(after.find("ml.c5.large") != std::string::npos);
+    std::string stack = ReadFileOrDie(repo.path() + "/cdk/stacks/notebook_stack.py");
+    stack.replace(stack.find("\"ExploreNotebook\""), 17, "\"LabNotebook\"");
+    repo.Write("cdk/stacks/notebook_stack.py", stack);
+    CHECK(scan().find("LabNotebook") != std::string::npos);
+    std::string cdk = ReadFileOrDie(repo.path() + "/cdk/cdk.json");
+    cdk.replace(cdk.find("\"research\""), 10, "\"vision\"");
+    repo.Write("cdk/cdk.json", cdk);
+    CHECK(scan().find("vision-lifecycle") != std::string::npos);
+  }
+  SECTION("a command-line value and the price table") {
+    auto warm = RunWithCache(args + " --var nb_type=ml.m5.4xlarge --region eu-west-1", repo.path(), home.path());
+    auto cold =
+        RunWithCache(args + " --var nb_type=ml.m5.4xlarge --region eu-west-1 --no-cache", repo.path(), home.path());
+    CHECK(warm.out == cold.out);
+    CHECK(warm.out.find("ml.m5.4xlarge") != std::string::npos);
+    CHECK(warm.out.find("eu-west-1") != std::string::npos);
+  }
+}
+
+TEST_CASE("warm scans: corrupt entries are ignored and rewritten", "[cache][cli]") {
+  TempDir home;
+  const std::string args = "scan --no-color --fail-on none --format json --report-name t --timing examples";
+  auto cold = RunWithCache(args, SourcePath(""), home.path());
+  size_t n = Entries(home.path() + "/sagelint/scan");
+  REQUIRE(n > 0);
+  size_t i = 0;
+  for (const auto& e : fs::recursive_directory_iterator(home.path() + "/sagelint/scan")) {
+    if (!e.is_regular_file()) continue;
+    std::string bytes = ReadFileOrDie(e.path().string());
+    // Truncated, garbage, a flipped byte, empty: each a miss.
+    switch (i++ % 4) {
+      case 0:
+        bytes.resize(bytes.size() / 2);
+        break;
+      case 1:
+        bytes = "garbage";
+        break;
+      case 2:
+        bytes[bytes.size() / 2] ^= 0x20;
+        break;
+      default:
+        bytes.clear();
+    }
+    std::ofstream(e.path(), std::ios::binary | std::ios::trunc) << bytes;
+  }
+  auto again = RunWithCache(args, SourcePath(""), home.path());
+  CHECK(again.out == cold.out);
+  CHECK(Hits(again.err).starts_with("cache: 0 hits"));
+  auto warm = RunWithCache(args, SourcePath(""), home.path());
+  CHECK(warm.out == cold.out);
+  CHECK(Hits(warm.err).starts_with("cache: " + std::to_string(n) + " hits"));
+}
+
+TEST_CASE("warm scans: an unsafe cache directory is not used, and said once", "[cache][cli]") {
+  TempDir home, shared;
+  std::string dir = shared.path() + "/cache";
+  fs::create_directories(dir);
+  ::chmod(dir.c_str(), 0777);
+  auto r =
+      RunWithCache("scan --no-color --fail-on none --cache-dir '" + dir + "' examples", SourcePath(""), home.path());
+  auto plain = RunWithCache("scan --no-color --fail-on none --no-cache examples", SourcePath(""), home.path());
+  CHECK(r.out == plain.out);
+  CHECK(r.err == "sagelint: note: cache directory " + dir + " is writable by others; not used\n");
+  CHECK(Entries(dir) == 0);
+  // Private again, it is used.
+  ::chmod(dir.c_str(), 0700);
+  auto ok =
+      RunWithCache("scan --no-color --fail-on none --cache-dir '" + dir + "' examples", SourcePath(""), home.path());
+  CHECK(ok.out == plain.out);
+  CHECK(ok.err.empty());
+  CHECK(Entries(dir) > 0);
+  CHECK_FALSE(fs::exists(home.path() + "/sagelint"));  // --cache-dir: the default place is not touched
+}
+
+TEST_CASE("warm scans: scans running at once on one cache give the same reports", "[cache][cli]") {
+  TempDir home, out;
+  std::string scan = "XDG_CACHE_HOME='" + home.path() + "' '" + sagelint::testing::Binary() +
+                     "' scan --fail-on none --report-name t --format json fixtures/rules";
+  std::string cmd = "cd '" + SourcePath("") + "' && (";
+  for (int i = 0; i < 4; ++i) cmd += scan + " > '" + out.path() + "/" + std::to_string(i) + ".json' & ";
+  cmd += "wait)";
+  sagelint::testing::ShellOut(cmd);
+  auto none = RunWithCache("scan --fail-on none --report-name t --format json --no-cache fixtures/rules",
+                           SourcePath(""), home.path());
+  for (int i = 0; i < 4; ++i) CHECK(ReadFileOrDie(out.path() + "/" + std::to_string(i) + ".json") == none.out);
+  // And once more, now that they all wrote: every entry whole.
+  auto warm = RunWithCache("scan --fail-on none --report-name t --format json --timing fixtures/rules", SourcePath(""),
+                           home.path());
+  CHECK(warm.out == none.out);
+  CHECK(Hits(warm.err).find(" 0 stored") != std::string::npos);
+}
+
+TEST_CASE("warm scans: usage errors", "[cache][cli]") {
+  auto r = RunSagelint("scan --no-cache --cache-dir /tmp/x examples", SourcePath(""));
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: --no-cache and --cache-dir do not go together\n");
+  r = RunSagelint("rules --no-cache", SourcePath(""));
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: --no-cache is an option of scan, inventory, iam-policy and diff\n");
+  r = RunSagelint("scan --cache-dir= examples", SourcePath(""));
+  CHECK(r.status == 2);
+  CHECK(r.err == "sagelint: --cache-dir needs a directory\n");
+}
+
+TEST_CASE("warm scans: the tests never use the user's cache", "[cache]") {
+  const char* home = std::getenv("XDG_CACHE_HOME");
+  REQUIRE(home);
+  CHECK(std::string(home) == sagelint::testing::TestCacheHome());
+  CHECK(std::string(home).find("sagelint-test-cache-") != std::string::npos);
+}
+
+TEST_CASE("SHA-256: the processor's SHA instructions and the portable code agree", "[cache]") {
+  std::string data;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 5000; ++i) {
+    x = x * 1103515245u + 12345u;
+    data += static_cast<char>(x >> 16);
+  }
+  std::vector<std::string> portable, fast;
+  for (bool use_portable : {true, false}) {
+    Sha256UsePortable(use_portable);
+    auto& out = use_portable ? portable : fast;
+    for (size_t n : {0, 1, 55, 56, 63, 64, 65, 127, 128, 1000, 4096, 5000}) out.push_back(Sha256Hex(data.substr(0, n)));
+    // Fed in pieces: whole blocks straight from the input, the rest through the buffer.
+    Sha256 h;
+    for (size_t at = 0; at < data.size(); at += 97) h.Update(std::string_view(data).substr(at, 97));
+    std::array<std::uint8_t, 32> d = h.Finish();
+    out.emplace_back(d.begin(), d.end());
+  }
+  Sha256UsePortable(false);
+  CHECK(portable == fast);
+  CHECK(portable[0] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(Sha256Hex(std::string(1000000, 'a')) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
