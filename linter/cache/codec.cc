@@ -204,6 +204,7 @@ void Put(Writer& w, const Channel& c) {
   w.Bool(c.file_system);
   Put(w, c.range);
   Put(w, c.s3_data_type);
+  w.Bool(c.code);
 }
 void Get(Reader& in, Channel& c) {
   c.name = in.Str();
@@ -214,6 +215,7 @@ void Get(Reader& in, Channel& c) {
   c.file_system = in.Bool();
   Get(in, c.range);
   Get(in, c.s3_data_type);
+  c.code = in.Bool();
 }
 
 void Put(Writer& w, const StudioApp& a) {
@@ -271,6 +273,7 @@ void Put(Writer& w, const IamStatement& s) {
   w.Bool(s.conditions_known);
   w.Str(s.policy);
   w.Str(s.managed_policy);
+  PutStrings(w, s.trusted_services);
 }
 void Get(Reader& in, IamStatement& s) {
   Get(in, s.effect);
@@ -287,6 +290,7 @@ void Get(Reader& in, IamStatement& s) {
   s.conditions_known = in.Bool();
   s.policy = in.Str();
   s.managed_policy = in.Str();
+  GetStrings(in, s.trusted_services);
 }
 
 void Put(Writer& w, const ConstructMember& m) {

@@ -211,6 +211,7 @@ cache::Key ParseCache::KeyOf(const WorkUnit& unit, const ResolveOptions& opts) {
   }
   w.Str(opts.cfn_param_base);
   PutMap(w, opts.tf_variables);
+  PutMap(w, opts.cdk_context);
   PutStrings(w, opts.tf_var_files);
   w.Str(opts.root);
   // The unit: its files as discovery described them, and how the plan evaluates them.

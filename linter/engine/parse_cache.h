@@ -67,7 +67,7 @@ const std::string& CacheBuildIdentity();
 
 // The fields of ResolveOptions, WorkUnit and DiscoveredFile KeyOf reads: a
 // test fails when one of them gains a field the key does not cover.
-inline constexpr size_t kKeyResolveOptionsFields = 10;
+inline constexpr size_t kKeyResolveOptionsFields = 11;
 inline constexpr size_t kKeyWorkUnitFields = 4;
 inline constexpr size_t kKeyDiscoveredFileFields = 4;
 // The fields of a Comment an entry keeps.
