@@ -165,8 +165,9 @@ TEST_CASE("a path named on the command line that is a link out of the repository
   // The gate fails on it.
   CHECK(RunSagelint("scan infra/outside", repo.path()).status == 1);
   // Named where it lives (in no repository), the directory is read: the user named it.
-  r = RunSagelint("scan --format json --fail-on none " + outside.path() + "/victim");
-  CHECK(Where(Json(r.out)["findings"]) == std::multiset<std::string>{"nb.yaml:6 SM103", "nb.yaml:3 SM201"});
+  r = RunSagelint("scan --format json --fail-on none victim", outside.path());
+  CHECK(Where(Json(r.out)["findings"]) ==
+        std::multiset<std::string>{"victim/nb.yaml:6 SM103", "victim/nb.yaml:3 SM201"});
 }
 
 TEST_CASE("a directory nested too deep is SM008 in every format, and diff fails on it", "[discover][SM008]") {
