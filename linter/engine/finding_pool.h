@@ -36,7 +36,8 @@ struct PackedFinding {
   const std::string *condition = nullptr, *value = nullptr, *fingerprint = nullptr;
   const std::string* iam = nullptr;  // the condition key and actions, each length-prefixed; nullptr: no hint
   std::optional<Cost> cost;
-  const std::string* fix = nullptr;  // FixToText; nullptr: no fix
+  const std::string* fix = nullptr;              // FixToText; nullptr: no fix
+  const std::string* fix_unavailable = nullptr;  // why there is no fix; nullptr: none said
   SourceRange range, resource_range;
   Severity severity = Severity::kWarning;
   Format format = Format::kCloudFormation;

@@ -17,6 +17,7 @@
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "linter/base/strings.h"
+#include "linter/engine/fix_reasons.h"
 #include "linter/engine/front_ends.h"
 
 namespace sagelint {
@@ -288,23 +289,32 @@ std::string Range(int start, int count) {
 }  // namespace
 
 void ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
+  RefuseBreakingFixes(findings, files);
   Texts texts(files);
   for (Finding& f : findings) {
     if (!f.fix || !f.fix->edits.empty()) continue;
     std::vector<FixEdit> edits;
+    std::string why;
     for (const FixChange& c : f.fix->changes) {
       const std::string* text = texts.Get(c.path);
       std::optional<TextEdit> e = text ? EditFor(*text, c) : std::nullopt;
-      if (!e) break;
+      if (!e) {
+        why = !text ? c.path + " cannot be read: " + texts.Why(c.path)
+                    : "the change cannot be placed in " + c.path + " as it is written (" +
+                          (c.field.empty() ? "the literal " + c.text : "the setting " + c.field) + ")";
+        break;
+      }
       FixEdit edit{c.path, {PositionOf(*text, e->begin), PositionOf(*text, e->end)}, e->content};
       edits.push_back(std::move(edit));
     }
     if (edits.size() != f.fix->changes.size() || edits.empty()) {
       f.fix.reset();
+      f.fix_unavailable = why;
       continue;
     }
     f.fix->edits = std::move(edits);
   }
+  ExplainMissingFixes(findings);
 }
 
 FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::vector<std::string>& roots) {

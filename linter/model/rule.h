@@ -50,7 +50,8 @@ struct Report {
   // the engine takes the hint for the rule from the IAM key table.
   std::optional<IamHint> iam;
   std::optional<CostRequest> cost;
-  std::optional<Fix> fix;  // its changes only: the scan resolves them into edits
+  std::optional<Fix> fix;       // its changes only: the scan resolves them into edits
+  std::string fix_unavailable;  // without a fix: why (the engine supplies a reason otherwise)
 };
 
 class Sink {
