@@ -24,6 +24,15 @@ std::string AlgorithmReadsPipe(const Workload& w) {
              "the switch is left to the author";
     }
   }
+  // A job that runs its image's own program (a request, not an SDK script):
+  // working in Pipe mode, that program reads the channel as a stream, unless
+  // the image is a framework container that hands a script its files.
+  bool request = w.format == Format::kCloudFormation || w.format == Format::kTerraform ||
+                 w.label.starts_with("boto3 ") || w.label.starts_with("TrainingJob.create");
+  if (request && !w.framework.known()) {
+    return "the job runs its image's own program, which reads the channel as a Pipe stream today; whether it also "
+           "reads files is not in the code, so the switch to FastFile is left to the author";
+  }
   return {};
 }
 

@@ -71,8 +71,10 @@ std::string DirOf(const std::string& path) {
 }
 
 // Where a Python file reads PipeModeDataset: its line, 0 when it does not.
+// (PipeModeDataset, or ML-IO's SageMakerPipe).
 int PipeModeDatasetLine(std::string_view text) {
   size_t at = text.find("PipeModeDataset");
+  if (at == std::string_view::npos) at = text.find("SageMakerPipe");
   return at == std::string_view::npos ? 0 : LineAt(text, at);
 }
 
@@ -107,7 +109,23 @@ std::string PipeRefusal(const Finding& f, const std::string& text, const FileSou
            "), which reads only Pipe-mode channels: the input mode stays Pipe until it reads files";
   }
   std::string_view call = ResourceText(text, f);
+  // The SDK's own Estimator without an entry point runs its image's program,
+  // which reads the channel as a Pipe stream today.
+  if (f.resource.starts_with("estimator ") && call.find("entry_point") == std::string_view::npos) {
+    return "the estimator runs its image's own program (it has no entry point), which reads the channel as a Pipe "
+           "stream today; whether it also reads files is not in the code, so the switch to FastFile is left to the "
+           "author";
+  }
   std::vector<std::string> entries = KeywordLiterals(call, "entry_point");
+  // An entry point named by a variable: the literals assigned to it.
+  static const std::regex kNamed(R"(entry_point\s*=\s*([A-Za-z_][A-Za-z0-9_]*))");
+  std::cmatch named;
+  if (entries.empty() && std::regex_search(call.data(), call.data() + call.size(), named, kNamed)) {
+    std::regex assigned("(?:^|[^A-Za-z0-9_.])" + named[1].str() + R"(\s*=\s*)" + kQuote + R"(([^"'\\]+)\\?["'])");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), assigned); it != std::sregex_iterator(); ++it) {
+      entries.push_back((*it)[1].str());
+    }
+  }
   std::vector<std::string> dirs = KeywordLiterals(call, "source_dir");
   if (entries.empty()) entries = KeywordLiterals(text, "entry_point");  // the call passes it on: any of the file's
   if (dirs.empty()) dirs = KeywordLiterals(text, "source_dir");
