@@ -51,7 +51,7 @@ struct PackedFinding {
 // How many fields of Finding and CostEstimate Pack and Unpack carry: a test
 // counts the structs' fields and fails when one was added without being
 // carried here.
-inline constexpr size_t kPackedFindingFields = 18;
+inline constexpr size_t kPackedFindingFields = 19;
 inline constexpr size_t kPackedCostFields = 8;
 
 // The distinct texts of a scan's findings. Pack is safe to call from several

@@ -335,20 +335,20 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
       std::string_view e = s.T(v);
       if (s.Kind(v) == N::kString && e.size() >= 3 && (e[0] == 'f' || e[0] == 'F') && (e[1] == '"' || e[1] == '\'')) {
         // An f-string on one line: the suffix goes inside it.
-        if (e.find('\n') != std::string_view::npos || e.substr(1, 3) == "\"\"\"" || e.substr(1, 3) == "'''") return {};
-        std::string body(e.substr(0, e.size() - 1));
-        return body + (body.back() == '/' ? "" : "/") + suffix + e.back();
+        if (e.find('\n') == std::string_view::npos && e.substr(1, 3) != "\"\"\"" && e.substr(1, 3) != "'''") {
+          std::string body(e.substr(0, e.size() - 1));
+          return body + (body.back() == '/' ? "" : "/") + suffix + e.back();
+        }
       }
       if (s.Kind(v) == N::kIdentifier || s.Kind(v) == N::kAttribute || s.Kind(v) == N::kSubscript ||
           s.Kind(v) == N::kCall) {
-        if (!Interpolable(e)) return {};
-        return std::string("f") + quote + "{" + std::string(e) + "}/" + suffix + quote;
+        if (Interpolable(e)) return std::string("f") + quote + "{" + std::string(e) + "}/" + suffix + quote;
+        if (e.find('\n') == std::string_view::npos) return std::string(e) + " + " + quote + "/" + suffix + quote;
       }
       if (s.Kind(v) == N::kBinaryOperator && s.T(s.g().Field(v, s.g().f_operator)) == "+" &&
           e.find('\n') == std::string_view::npos) {
         return std::string(e) + " + " + quote + "/" + suffix + quote;  // a concatenation of strings
       }
-      return {};
     }
     under = "default_bucket";  // set elsewhere: checkpoints under the session's bucket
   }
@@ -365,7 +365,7 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
 // `stopping_condition=StoppingCondition(…)` and a new `checkpoint_config=`,
 // each only where the class it needs is imported under its own name.
 std::optional<TextEdit> InsertIntoModelTrainer(const Source& s, TSNode args, const FixChange& c,
-                                               const std::string& value) {
+                                               const std::string& value, char quote) {
   auto config_call = [&](std::string_view kw, std::string_view cls) -> TSNode {
     TSNode k = Keyword(s, args, kw);
     if (ts_node_is_null(k)) return {};
@@ -389,8 +389,11 @@ std::optional<TextEdit> InsertIntoModelTrainer(const Source& s, TSNode args, con
     if (TSNode stop = config_call("stopping_condition", "StoppingCondition"); !ts_node_is_null(stop)) {
       return into(stop, "max_wait_time_in_seconds");
     }
-    if (!ts_node_is_null(Keyword(s, args, "stopping_condition")) || !ImportsFromSageMaker(s, "StoppingCondition")) {
-      return std::nullopt;
+    if (!ts_node_is_null(Keyword(s, args, "stopping_condition"))) return std::nullopt;
+    if (!ImportsFromSageMaker(s, "StoppingCondition")) {
+      // ModelTrainer validates a dict into the configuration; its default max run stays.
+      return InsertElement(s, args,
+                           "stopping_condition={" + PyString("max_wait_time_in_seconds", quote) + ": " + value + "}");
     }
     // ModelTrainer's own default max run is one hour (FACTS): kept as it is.
     constexpr int kModelTrainerMaxRun = 3600;
@@ -400,8 +403,9 @@ std::optional<TextEdit> InsertIntoModelTrainer(const Source& s, TSNode args, con
                              std::to_string(kModelTrainerMaxRun) + ", max_wait_time_in_seconds=" + value + ")");
   }
   if (c.field == "checkpoint") {
-    if (!ts_node_is_null(Keyword(s, args, "checkpoint_config")) || !ImportsFromSageMaker(s, "CheckpointConfig")) {
-      return std::nullopt;
+    if (!ts_node_is_null(Keyword(s, args, "checkpoint_config"))) return std::nullopt;
+    if (!ImportsFromSageMaker(s, "CheckpointConfig")) {
+      return InsertElement(s, args, "checkpoint_config={" + PyString("s3_uri", quote) + ": " + value + "}");
     }
     return InsertElement(s, args, "checkpoint_config=CheckpointConfig(s3_uri=" + value + ")");
   }
@@ -432,7 +436,7 @@ std::optional<TextEdit> InsertIntoCall(const Source& s, TSNode call, const FixCh
   }
   if (!value) return std::nullopt;
   std::string_view callee = CalleeName(s, call);
-  if (ImportedClass(s, callee) == "ModelTrainer") return InsertIntoModelTrainer(s, args, c, *value);
+  if (ImportedClass(s, callee) == "ModelTrainer") return InsertIntoModelTrainer(s, args, c, *value, quote);
   if (callee == "remote" || callee == "step" || callee == "RemoteExecutor") return InsertIntoRemote(s, args, c, *value);
   auto keyword = [&](std::string_view k) { return !ts_node_is_null(Keyword(s, args, k)); };
   if (callee == "create_training_job") {
