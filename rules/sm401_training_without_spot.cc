@@ -49,7 +49,9 @@ std::string CheckpointValue(const Workload& w, std::string* why) {
 // is set. Nullopt, with `why`, where the fix cannot be stated.
 std::optional<Fix> SpotFix(const Workload& w, std::string* why) {
   if (w.kind != WorkloadKind::kTrainingJob) {
-    *why = "Spot is enabled on the training jobs a tuning job starts (its estimator or training job definition)";
+    *why =
+        "a tuning job's Spot setting is its estimator's (or training job definition's), and its parallel "
+        "training jobs would share one new checkpoint location: the change is left to the author";
     return std::nullopt;
   }
   std::optional<double> run = MaxRunSeconds(w);

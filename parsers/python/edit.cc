@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -288,29 +289,17 @@ std::string DefaultBucketCall(const Source& s, TSNode before) {
   return found;
 }
 
-// Whether the module imports `name` itself: `import name` (or `import name as name`).
-bool ImportsModule(const Source& s, std::string_view name) {
+// Whether a module-level import binds `name` under its own name: `import name`
+// (no `from`), or `from M import name` where M starts with `from`.
+bool ImportsName(const Source& s, std::string_view name, std::optional<std::string_view> from = std::nullopt) {
   TSNode root = s.Root();
   for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
     TSNode st = ts_node_named_child(root, i);
-    if (s.Kind(st) != N::kImportStatement) continue;
+    if (s.Kind(st) != (from ? N::kImportFromStatement : N::kImportStatement)) continue;
+    TSNode module = from ? s.g().Field(st, s.g().f_module_name) : TSNode{};
+    if (from && !s.T(module).starts_with(*from)) continue;
     for (TSNode e : Elements(s, st)) {
-      if (s.Kind(e) == N::kDottedName && s.T(e) == name) return true;
-    }
-  }
-  return false;
-}
-
-// Whether a `from sagemaker… import` statement of the module imports `name` under its own name.
-bool ImportsFromSageMaker(const Source& s, std::string_view name) {
-  TSNode root = s.Root();
-  for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
-    TSNode st = ts_node_named_child(root, i);
-    if (s.Kind(st) != N::kImportFromStatement) continue;
-    TSNode module = s.g().Field(st, s.g().f_module_name);
-    if (!s.T(module).starts_with("sagemaker")) continue;
-    for (TSNode e : Elements(s, st)) {
-      if (!ts_node_eq(e, module) && s.Kind(e) == N::kDottedName && s.T(e) == name) return true;
+      if (!(from && ts_node_eq(e, module)) && s.Kind(e) == N::kDottedName && s.T(e) == name) return true;
     }
   }
   return false;
@@ -354,7 +343,7 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
   }
   if (under == "default_bucket") {
     std::string bucket = DefaultBucketCall(s, call);
-    if (bucket.empty() && ImportsModule(s, "sagemaker")) bucket = "sagemaker.Session().default_bucket()";
+    if (bucket.empty() && ImportsName(s, "sagemaker")) bucket = "sagemaker.Session().default_bucket()";
     if (bucket.empty()) return {};
     return std::string("f") + quote + "s3://{" + bucket + "}/" + suffix + quote;
   }
@@ -390,7 +379,7 @@ std::optional<TextEdit> InsertIntoModelTrainer(const Source& s, TSNode args, con
       return into(stop, "max_wait_time_in_seconds");
     }
     if (!ts_node_is_null(Keyword(s, args, "stopping_condition"))) return std::nullopt;
-    if (!ImportsFromSageMaker(s, "StoppingCondition")) {
+    if (!ImportsName(s, "StoppingCondition", "sagemaker")) {
       // ModelTrainer validates a dict into the configuration; its default max run stays.
       return InsertElement(s, args,
                            "stopping_condition={" + PyString("max_wait_time_in_seconds", quote) + ": " + value + "}");
@@ -404,7 +393,7 @@ std::optional<TextEdit> InsertIntoModelTrainer(const Source& s, TSNode args, con
   }
   if (c.field == "checkpoint") {
     if (!ts_node_is_null(Keyword(s, args, "checkpoint_config"))) return std::nullopt;
-    if (!ImportsFromSageMaker(s, "CheckpointConfig")) {
+    if (!ImportsName(s, "CheckpointConfig", "sagemaker")) {
       return InsertElement(s, args, "checkpoint_config={" + PyString("s3_uri", quote) + ": " + value + "}");
     }
     return InsertElement(s, args, "checkpoint_config=CheckpointConfig(s3_uri=" + value + ")");
