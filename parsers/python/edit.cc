@@ -318,10 +318,19 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
       TSNode v = s.g().Field(config, s.g().f_value);
       TSNode cargs = s.Kind(v) == N::kCall ? s.g().Field(v, s.g().f_arguments) : TSNode{};
       if (!ts_node_is_null(cargs) && s.Kind(cargs) == N::kArgumentList) kw = Keyword(s, cargs, "s3_output_path");
+      if (s.Kind(v) == N::kDictionary) kw = Entry(s, v, "s3_output_path");  // a dict ModelTrainer validates
     }
     if (!ts_node_is_null(kw)) {
       TSNode v = s.g().Field(kw, s.g().f_value);
       std::string_view e = s.T(v);
+      if (s.Kind(v) == N::kString && e.size() >= 2 && (e[0] == '"' || e[0] == '\'') && e.back() == e[0] &&
+          e.find_first_of("\\\n") == std::string_view::npos &&
+          e.substr(1, e.size() - 2).find(e[0]) == std::string_view::npos) {
+        // A plain one-line string: the path written out with the suffix.
+        std::string path(e.substr(1, e.size() - 2));
+        while (!path.empty() && path.back() == '/') path.pop_back();
+        if (path.starts_with("s3://")) return PyString(path + "/" + suffix, e[0]);
+      }
       if (s.Kind(v) == N::kString && e.size() >= 3 && (e[0] == 'f' || e[0] == 'F') && (e[1] == '"' || e[1] == '\'')) {
         // An f-string on one line: the suffix goes inside it.
         if (e.find('\n') == std::string_view::npos && e.substr(1, 3) != "\"\"\"" && e.substr(1, 3) != "'''") {
@@ -371,8 +380,16 @@ std::optional<TextEdit> InsertIntoModelTrainer(const Source& s, TSNode args, con
   if (HasSpread(s, args)) return std::nullopt;
   if (c.field == "spot") {
     TSNode compute = config_call("compute", "Compute");
-    if (ts_node_is_null(compute)) return std::nullopt;
-    return into(compute, "enable_managed_spot_training");
+    if (!ts_node_is_null(compute)) return into(compute, "enable_managed_spot_training");
+    if (!ts_node_is_null(Keyword(s, args, "compute"))) return std::nullopt;
+    // No compute: ModelTrainer's default (ml.m5.xlarge × 1, FACTS) written out, with Spot.
+    auto q = [&](const char* k) { return PyString(k, quote); };
+    std::string settings =
+        "instance_type=" + q("ml.m5.xlarge") + ", instance_count=1, enable_managed_spot_training=" + value;
+    if (ImportsName(s, "Compute", "sagemaker")) return InsertElement(s, args, "compute=Compute(" + settings + ")");
+    return InsertElement(s, args,
+                         "compute={" + q("instance_type") + ": " + q("ml.m5.xlarge") + ", " + q("instance_count") +
+                             ": 1, " + q("enable_managed_spot_training") + ": " + value + "}");
   }
   if (c.field == "max_wait_seconds") {
     if (TSNode stop = config_call("stopping_condition", "StoppingCondition"); !ts_node_is_null(stop)) {
