@@ -351,7 +351,15 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
     under = "default_bucket";  // set elsewhere: checkpoints under the session's bucket
   }
   if (under == "default_bucket") {
-    std::string bucket = DefaultBucketCall(s, call);
+    // The session the job itself is given, else one the code asks before it.
+    std::string bucket;
+    if (TSNode kw = Keyword(s, args, "sagemaker_session"); !ts_node_is_null(kw)) {
+      TSNode v = s.g().Field(kw, s.g().f_value);
+      if ((s.Kind(v) == N::kIdentifier || s.Kind(v) == N::kAttribute) && Interpolable(s.T(v))) {
+        bucket = std::string(s.T(v)) + ".default_bucket()";
+      }
+    }
+    if (bucket.empty()) bucket = DefaultBucketCall(s, call);
     if (bucket.empty() && ImportsName(s, "sagemaker")) bucket = "sagemaker.Session().default_bucket()";
     if (bucket.empty()) return {};
     return std::string("f") + quote + "s3://{" + bucket + "}/" + suffix + quote;

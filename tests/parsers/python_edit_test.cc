@@ -184,6 +184,11 @@ TEST_CASE("A checkpoint location is built from the output path or the session's 
             "def f():\n    return s.default_bucket()\n"
             "est = PyTorch(instance_type='ml.c5.xlarge', "
             "checkpoint_s3_uri=f's3://{sagemaker.Session().default_bucket()}/checkpoints')\n");
+  // The session the job is given comes first.
+  CHECK(InsertInto(sess + "est = PyTorch(instance_type='ml.c5.xlarge', sagemaker_session=s)\n", "checkpoint",
+                   under_bucket) == sess +
+                                        "est = PyTorch(instance_type='ml.c5.xlarge', sagemaker_session=s, "
+                                        "checkpoint_s3_uri=f's3://{s.default_bucket()}/checkpoints')\n");
   // Nothing to build one from.
   CHECK_FALSE(InsertInto(h + "est = PyTorch(instance_type='ml.c5.xlarge')\n", "checkpoint", under_bucket));
 }
