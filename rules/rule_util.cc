@@ -208,4 +208,56 @@ std::optional<Fix> InstanceTypeFix(const Val& v, const std::string& type, Applic
   return MakeFix(applicability, "replace " + v.text + " with " + type, {std::move(*c)});
 }
 
+std::string NoReplaceReason(const Val& v) {
+  if (v.conditional()) {
+    std::string when;
+    v.ForEach([&](const Val& a) {
+      if (!a.condition.empty()) when += (when.empty() ? "" : "; ") + a.condition;
+    });
+    return "the value differs between alternatives" + (when.empty() ? std::string() : " (" + when + ")") +
+           ": no one literal serves them all";
+  }
+  if (v.unknown()) {
+    return "the value is not known from the files" + (v.origin.empty() ? std::string() : " (" + v.origin + ")");
+  }
+  if (v.absent()) return "the setting is not written: nothing literal to change";
+  if (v.origin.empty()) return "the value is computed, not written as one literal sagelint can edit";
+  return "the value comes from " + v.origin +
+         ", which is not one literal of this workload alone (set outside the files, or read by something else too)";
+}
+
+namespace {
+
+// Whether a container image is built for models compiled for one instance
+// family: a SageMaker Neo or Inferentia (inf1) image.
+bool FamilyPinnedImage(const std::string& image) {
+  std::string repo = image.substr(0, image.find(':', image.rfind('/') == std::string::npos ? 0 : image.rfind('/')));
+  for (std::string_view mark : {"-neo", "neo-", "inferentia"}) {
+    if (repo.find(mark) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void SetInstanceTypeFix(Report& r, const Workload& w, const Val& v, const std::string& type,
+                        Applicability applicability) {
+  std::string pinned;
+  w.image.ForEach([&](const Val& i) {
+    if (pinned.empty() && i.known() && FamilyPinnedImage(i.text)) pinned = i.text;
+  });
+  if (!pinned.empty()) {
+    r.fix_unavailable = "the model's image (" + pinned +
+                        ") serves models compiled for one instance family: a new instance type needs a new "
+                        "compilation and image, so it is changed by hand";
+    return;
+  }
+  if (type.empty()) {
+    r.fix_unavailable = "no instance type offered for this workload qualifies as the replacement";
+    return;
+  }
+  r.fix = InstanceTypeFix(v, type, applicability);
+  if (!r.fix) r.fix_unavailable = NoReplaceReason(v);
+}
+
 }  // namespace sagelint::rules

@@ -91,6 +91,14 @@ std::optional<FixChange> RemoveChange(const Val& v, std::string field);
 std::optional<Fix> MakeFix(Applicability applicability, std::string message, std::vector<FixChange> changes);
 // The usual instance type fix: its literal replaced by `type`.
 std::optional<Fix> InstanceTypeFix(const Val& v, const std::string& type, Applicability applicability);
+// Why `v`'s literal cannot be replaced (ReplaceChange gives nothing): it is
+// unknown, differs between alternatives, or is not one literal of the workload's.
+std::string NoReplaceReason(const Val& v);
+// Sets `r.fix` to the instance type fix of `v` (replaced by `type`), or says
+// in `r.fix_unavailable` why there is none: no literal to edit, or a model
+// image built for one instance family (Neo), which a new type would break.
+void SetInstanceTypeFix(Report& r, const Workload& w, const Val& v, const std::string& type,
+                        Applicability applicability);
 
 }  // namespace sagelint::rules
 

@@ -115,7 +115,7 @@ void CheckInstanceTypeNotOffered(const Workload& w, const RuleContext& ctx, Sink
           "use " + s.type + ", the nearest type offered for " + std::string(OfferKindDescription(*kind)) + price;
     }
     r.cost = UseCost(w, use, s.type);
-    r.fix = InstanceTypeFix(use.type, s.type, Applicability::kUnsafe);
+    SetInstanceTypeFix(r, w, use.type, s.type, Applicability::kUnsafe);
     sink.Emit(w, std::move(r));
   });
 }

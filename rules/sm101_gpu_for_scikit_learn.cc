@@ -20,7 +20,7 @@ void CheckGpuForScikitLearn(const Workload& w, const RuleContext&, Sink& sink) {
     r.suggestion =
         cpu.empty() ? "use a CPU instance" : "use a CPU instance such as " + cpu + " (or ml.c5 for compute-bound jobs)";
     r.cost = UseCost(w, use, cpu);
-    r.fix = InstanceTypeFix(use.type, cpu, Applicability::kUnsafe);
+    SetInstanceTypeFix(r, w, use.type, cpu, Applicability::kUnsafe);
     sink.Emit(w, std::move(r));
   });
 }

@@ -48,7 +48,7 @@ void CheckTrainingInstanceForInference(const Workload& w, const RuleContext& ctx
                    " of accelerator memory (check the model's latency on it); if the model needs " + use.type.text +
                    ", list it under allowed_types of SM102";
     r.cost = UseCost(w, use, alt->type);
-    r.fix = InstanceTypeFix(use.type, alt->type, Applicability::kUnsafe);
+    SetInstanceTypeFix(r, w, use.type, alt->type, Applicability::kUnsafe);
     sink.Emit(w, std::move(r));
   });
 }

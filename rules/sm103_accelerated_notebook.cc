@@ -16,7 +16,7 @@ void CheckAcceleratedNotebook(const Workload& w, const RuleContext&, Sink& sink)
     r.suggestion = "use a CPU instance" + (cpu.empty() ? std::string() : " such as " + cpu) +
                    " for the notebook and run GPU work as training or processing jobs";
     r.cost = UseCost(w, use, cpu);
-    r.fix = InstanceTypeFix(use.type, cpu, Applicability::kUnsafe);
+    SetInstanceTypeFix(r, w, use.type, cpu, Applicability::kUnsafe);
     sink.Emit(w, std::move(r));
   });
 }

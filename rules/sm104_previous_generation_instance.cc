@@ -98,7 +98,7 @@ void CheckPreviousGenerationInstance(const Workload& w, const RuleContext& ctx, 
                 " against " + Capacity(use.info) + "), " + relation;
     r.suggestion = "switch to " + successor;
     r.cost = UseCost(w, use, both_priced ? successor : std::string());
-    r.fix = InstanceTypeFix(use.type, successor, Applicability::kSafe);
+    SetInstanceTypeFix(r, w, use.type, successor, Applicability::kSafe);
     sink.Emit(w, std::move(r));
   });
 }

@@ -31,11 +31,16 @@ std::optional<Fix> IdleFix(const Workload& w, const StudioApp& app) {
         space ? R"({"IdleTimeoutInMinutes": 60})" : R"({"LifecycleManagement": "ENABLED", "IdleTimeoutInMinutes": 60})";
     return MakeFix(Applicability::kUnsafe, message, {InsertChange(app.range, "idle_settings", settings)});
   }
-  if (!space && app.idle_timeout_minutes.known() && app.idle_management.known() &&
-      app.idle_management.text == "DISABLED") {
-    if (std::optional<FixChange> c = ReplaceChange(app.idle_management, "ENABLED")) {
+  if (!space && app.idle_management.known() && app.idle_management.text == "DISABLED") {
+    std::optional<FixChange> c = ReplaceChange(app.idle_management, "ENABLED");
+    if (!c) return std::nullopt;
+    if (app.idle_timeout_minutes.known()) {
       return MakeFix(Applicability::kUnsafe, "enable idle shutdown (LifecycleManagement: ENABLED)", {std::move(*c)});
     }
+    // DISABLED without a timeout: enabled, and the missing timeout added beside it.
+    if (!app.idle_timeout_minutes.absent() || !app.range.valid()) return std::nullopt;
+    return MakeFix(Applicability::kUnsafe, message + " (LifecycleManagement: ENABLED)",
+                   {std::move(*c), InsertChange(app.range, "idle_settings", R"({"IdleTimeoutInMinutes": 60})")});
   }
   return std::nullopt;
 }
@@ -51,6 +56,11 @@ void Emit(const Workload& w, const StudioApp* app, Sink& sink) {
       "IdleTimeoutInMinutes (for example 60)";
   if (app) ForEachKnown(app->instance_type, [&](const Val& t) { r.cost = Cost(t.text, 1, true); });
   if (app) r.fix = IdleFix(w, *app);
+  if (!r.fix) {
+    r.fix_unavailable = app ? "the idle settings are not written as literals this fix can complete"
+                            : "the domain declares no JupyterLab or Code Editor settings block, and a fix never "
+                              "creates one (rules/SM203.md)";
+  }
   sink.Emit(w, std::move(r));
 }
 

@@ -35,6 +35,10 @@ void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext&, Si
     cell.value = "# Clean up: delete the endpoints this notebook deployed, so that they stop billing.\n" +
                  w.delete_statement + "\n";
     r.fix = MakeFix(Applicability::kUnsafe, "append a clean-up cell: " + w.delete_statement, {std::move(cell)});
+  } else {
+    r.fix_unavailable =
+        "no statement at the end of the notebook can name this endpoint: its predictor's name is reassigned or "
+        "bound inside a function, loop or helper, and the endpoint's name is not a literal";
   }
   sink.Emit(w, std::move(r));
 }

@@ -232,6 +232,9 @@ TEST_CASE("fixes: every fixture pair of every fixable rule", "[fixes][fixtures]"
       for (const nlohmann::json& f : found) {
         INFO(f.dump());
         CHECK_FALSE(f.contains("fix"));
+        // Each says why it has none.
+        REQUIRE(f.contains("fix_unavailable"));
+        CHECK_FALSE(f["fix_unavailable"].get<std::string>().empty());
       }
     }
   }
@@ -239,4 +242,60 @@ TEST_CASE("fixes: every fixture pair of every fixable rule", "[fixes][fixtures]"
   for (const RuleInfo& r : AllRules()) {
     if (RuleFix(r.id)) CHECK(rules_seen.count(std::string(r.id)) == 1);
   }
+}
+
+namespace {
+
+// The fix_unavailable of the findings of `rule` in `file` (a fixture of
+// fixtures/fixes/<rule>/nofix), by line.
+std::map<int, std::string> Refusals(const std::string& rule, const std::string& file) {
+  TempDir dir;
+  CopyTree(SourcePath("fixtures/fixes/" + rule + "/nofix"), dir.path());
+  CommandResult scan = RunSagelint("scan --select " + rule + " --fail-on none --format json " + file, dir.path());
+  std::map<int, std::string> out;
+  for (const nlohmann::json& f : FindingsOf(scan.out, rule)) {
+    CHECK_FALSE(f.contains("fix"));
+    out[f["line"].get<int>()] = f.value("fix_unavailable", "");
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("fixes: an instance change is refused where the model is compiled for its family", "[fixes][refusals]") {
+  CHECK(Refusals("SM102", "neo_compiled.py") ==
+        std::map<int, std::string>{
+            {28,
+             "the model is compiled with Neo for ml_p3 (line 22): the compiled artifact runs only on ml_p3 instances, "
+             "so ml.p3.2xlarge is changed by hand, with a new compilation"}});
+  CHECK(Refusals("SM102", "neo_image.yaml") ==
+        std::map<int, std::string>{
+            {17,
+             "the model's image (785573368785.dkr.ecr.us-east-1.amazonaws.com/sagemaker-neo-pytorch:1.8-gpu-py3) "
+             "serves models compiled for one instance family: a new instance type needs a new compilation and image, "
+             "so it is changed by hand"}});
+}
+
+TEST_CASE("fixes: Pipe stays where the reader needs a stream", "[fixes][refusals]") {
+  CHECK(Refusals("SM302", "pipe_dataset/estimator.py") ==
+        std::map<int, std::string>{
+            {14,
+             "the entry point pipe_dataset/src/train.py reads PipeModeDataset (line 2), which reads only Pipe-mode "
+             "channels: the input mode stays Pipe until the script reads files"}});
+  CHECK(Refusals("SM302", "algorithm.py") ==
+        std::map<int, std::string>{
+            {12,
+             "an AlgorithmEstimator's algorithm declares the input modes it supports, which the code does not show: "
+             "switching to FastFile can make the job fail to start"}});
+  CHECK(Refusals("SM302", "byo_estimator.py") ==
+        std::map<int, std::string>{
+            {12,
+             "the estimator runs its image's own program (it has no entry point), which reads the channel as a Pipe "
+             "stream today; whether it also reads files is not in the code, so the switch to FastFile is left to the "
+             "author"}});
+  CHECK(Refusals("SM302", "byo_image.yaml") ==
+        std::map<int, std::string>{
+            {17,
+             "the job runs its image's own program, which reads the channel as a Pipe stream today; whether it also "
+             "reads files is not in the code, so the switch to FastFile is left to the author"}});
 }

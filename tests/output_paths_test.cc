@@ -174,10 +174,12 @@ TEST_CASE("statistics credit each workload's largest saving to its rule", "[cli]
   repo.Write("a.yaml", NotebookTemplate("A", "ml.g4dn.xlarge"));
   auto r = RunSagelint("scan --statistics --quiet --no-color .", repo.path());
   CHECK(r.status == 1);
-  CHECK(r.out.find("\ncount  fixable  avoidable $/month  rule\n"
-                   "    1        1               $501  SM103 accelerated-notebook\n"
-                   "    1        -                  -  SM201 notebook-without-lifecycle-config\n") !=
-        std::string::npos);
+  CHECK(r.out.find("\ncount   fixable  avoidable $/month  rule\n"
+                   "    1  1 (100%)               $501  SM103 accelerated-notebook\n"
+                   "    1         -                  -  SM201 notebook-without-lifecycle-config\n"
+                   "\nwithout a fix, by reason:\n"
+                   "  SM201  1  an idle-stop lifecycle configuration is a new resource with its own script; sagelint "
+                   "does not create one\n") != std::string::npos);
   // With a machine format on standard output, the table goes to standard error.
   r = RunSagelint("scan --statistics --format json .", repo.path());
   CHECK(ParseJson(r.out)["findings"].size() == 2);

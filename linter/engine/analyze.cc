@@ -92,6 +92,10 @@ class FindingSink : public Sink {
       for (FixChange& c : f.fix->changes) {
         if (c.path.empty()) c.path = w.path;
       }
+    } else if (r.fix && w.format == Format::kCdk) {
+      f.fix_unavailable = "sagelint does not edit CDK app sources yet; change the construct's property by hand";
+    } else {
+      f.fix_unavailable = std::move(r.fix_unavailable);
     }
     out_.push_back(std::move(f));
   }

@@ -69,6 +69,7 @@ PackedFinding FindingPool::Pack(const Finding& f) {
   p.fingerprint = Intern(f.fingerprint);
   if (f.iam) p.iam = Intern(IamText(*f.iam));  // never empty: at least the key's length
   if (f.fix) p.fix = Intern(FixToText(*f.fix));
+  p.fix_unavailable = Intern(f.fix_unavailable);
   if (f.cost) {
     const CostEstimate& c = *f.cost;
     p.cost = PackedFinding::Cost{Intern(c.instance_type),
@@ -104,6 +105,7 @@ Finding FindingPool::Unpack(const PackedFinding& p) {
                           c.monthly_savings_usd, Text(c.basis), Text(c.price_source), Text(c.price_date)};
   }
   if (p.fix) f.fix = FixFromText(*p.fix);
+  f.fix_unavailable = Text(p.fix_unavailable);
   f.fingerprint = Text(p.fingerprint);
   f.format = p.format;
   f.member_of = ConstructMember{p.member_kind, Text(p.member_construct), Text(p.member_key), p.member_count};

@@ -36,7 +36,8 @@ struct PackedFinding {
   const std::string *condition = nullptr, *value = nullptr, *fingerprint = nullptr;
   const std::string* iam = nullptr;  // the condition key and actions, each length-prefixed; nullptr: no hint
   std::optional<Cost> cost;
-  const std::string* fix = nullptr;  // FixToText; nullptr: no fix
+  const std::string* fix = nullptr;              // FixToText; nullptr: no fix
+  const std::string* fix_unavailable = nullptr;  // why there is no fix; nullptr: none said
   SourceRange range, resource_range;
   Severity severity = Severity::kWarning;
   Format format = Format::kCloudFormation;
@@ -50,7 +51,7 @@ struct PackedFinding {
 // How many fields of Finding and CostEstimate Pack and Unpack carry: a test
 // counts the structs' fields and fails when one was added without being
 // carried here.
-inline constexpr size_t kPackedFindingFields = 18;
+inline constexpr size_t kPackedFindingFields = 19;
 inline constexpr size_t kPackedCostFields = 8;
 
 // The distinct texts of a scan's findings. Pack is safe to call from several

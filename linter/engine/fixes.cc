@@ -17,6 +17,7 @@
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "linter/base/strings.h"
+#include "linter/engine/fix_reasons.h"
 #include "linter/engine/front_ends.h"
 
 namespace sagelint {
@@ -285,26 +286,47 @@ std::string Range(int start, int count) {
   return s;
 }
 
+// Why a change could not be placed in its file as it is written (README "Fixes").
+std::string Unplaceable(const FixChange& c) {
+  if (c.op == FixChange::Op::kReplace) return "the literal " + c.text + " is not where the finding reads it";
+  if (c.field == "checkpoint") {
+    return "no checkpoint location can be written from the code: no output path, no default_bucket() call "
+           "before the job and no `import sagemaker` to build one from, or the request takes no new member there";
+  }
+  if (c.field == "spot" || c.field == "max_wait_seconds" || c.field == "input_mode") {
+    return "the job's call or request cannot take the setting as written (arguments passed as **kwargs, a request "
+           "inside a string, a configuration object not written in the call, or a class the fix does not know)";
+  }
+  return "the setting " + c.field + " cannot be added where the finding's resource is written";
+}
+
 }  // namespace
 
 void ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
+  RefuseBreakingFixes(findings, files);
   Texts texts(files);
   for (Finding& f : findings) {
     if (!f.fix || !f.fix->edits.empty()) continue;
     std::vector<FixEdit> edits;
+    std::string why;
     for (const FixChange& c : f.fix->changes) {
       const std::string* text = texts.Get(c.path);
       std::optional<TextEdit> e = text ? EditFor(*text, c) : std::nullopt;
-      if (!e) break;
+      if (!e) {
+        why = !text ? "the file cannot be read: " + texts.Why(c.path) : Unplaceable(c);
+        break;
+      }
       FixEdit edit{c.path, {PositionOf(*text, e->begin), PositionOf(*text, e->end)}, e->content};
       edits.push_back(std::move(edit));
     }
     if (edits.size() != f.fix->changes.size() || edits.empty()) {
       f.fix.reset();
+      f.fix_unavailable = why;
       continue;
     }
     f.fix->edits = std::move(edits);
   }
+  ExplainMissingFixes(findings);
 }
 
 FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::vector<std::string>& roots) {

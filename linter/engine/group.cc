@@ -225,7 +225,10 @@ std::vector<Finding> MergeCallers(std::vector<Finding> g) {
   merged.message = ReplaceAll(ReplaceAll(first.message, first.resource, kName), kName, label);
   merged.suggestion = ReplaceAll(ReplaceAll(first.suggestion, first.resource, kName), kName, label);
   merged.cost = SumCosts(g, "module calls");
-  if (!same_fix) merged.fix.reset();  // the calls' values differ: no one edit of the module serves them all
+  if (!same_fix) {  // the calls' values differ: no one edit of the module serves them all
+    merged.fix.reset();
+    merged.fix_unavailable = "the module calls need different changes: no one edit of the module serves them all";
+  }
   return {std::move(merged)};
 }
 

@@ -60,6 +60,10 @@ struct Finding {
   // never printed): identical findings of a construct's instances or of all
   // its branches become one finding (README "Usage").
   ConstructMember member_of;
+  // Why the finding has no fix (README "Fixes"): the literal the change would
+  // edit is not the workload's own, a fix would break the workload, or the rule
+  // has none. Empty when it has a fix.
+  std::string fix_unavailable;
   bool operator==(const Finding&) const = default;
 };
 

@@ -46,6 +46,8 @@ struct Report {
   std::string suggestion;
   std::string condition;  // when the finding holds (from a conditional value)
   std::string value;      // the offending value, part of the finding's identity
+  // Without a fix: why (README "Fixes"); the engine supplies a reason otherwise.
+  std::string fix_unavailable;
   // Set only when the statement itself names the actions (SM501); otherwise
   // the engine takes the hint for the rule from the IAM key table.
   std::optional<IamHint> iam;

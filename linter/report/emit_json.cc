@@ -120,6 +120,7 @@ nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) 
     j["fix"] = {
         {"applicability", ApplicabilityName(f.fix->applicability)}, {"message", f.fix->message}, {"edits", edits}};
   }
+  if (!f.fix && !f.fix_unavailable.empty()) j["fix_unavailable"] = f.fix_unavailable;
   j["fingerprint"] = f.fingerprint;
   return j;
 }

@@ -149,7 +149,9 @@ void EmitStatistics(std::ostream& out, const ScanResult& scan) {
   std::vector<std::vector<std::string>> cells;
   cells.push_back({"count", "fixable", "avoidable $/month", "rule"});
   for (const RuleStatistics& r : rows) {
-    cells.push_back({std::to_string(r.count), r.fixable ? std::to_string(r.fixable) : "-",
+    std::string fixable = "-";
+    if (r.fixable) fixable = std::to_string(r.fixable) + " (" + std::to_string(100 * r.fixable / r.count) + "%)";
+    cells.push_back({std::to_string(r.count), fixable,
                      r.avoidable_monthly_usd > 0 ? FormatUsd(r.avoidable_monthly_usd) : "-",
                      Printable(r.rule) + " " + Printable(r.name)});
   }
@@ -161,6 +163,25 @@ void EmitStatistics(std::ostream& out, const ScanResult& scan) {
     std::string line;
     for (size_t i = 0; i < 3; ++i) line += std::string(width[i] - row[i].size(), ' ') + row[i] + "  ";
     out << line << row[3] << "\n";
+  }
+  // Why the rest has no fix (README "Fixes"): each rule's most frequent reasons.
+  std::map<std::string, std::map<std::string, int>> reasons;
+  for (const Finding& f : scan.findings) {
+    if (!f.fix && !f.fix_unavailable.empty()) ++reasons[f.rule][f.fix_unavailable];
+  }
+  if (reasons.empty()) return;
+  out << "\nwithout a fix, by reason:\n";
+  for (const RuleStatistics& r : rows) {
+    auto it = reasons.find(r.rule);
+    if (it == reasons.end()) continue;
+    std::vector<std::pair<int, std::string>> top;
+    for (const auto& [why, n] : it->second) top.push_back({-n, why});
+    std::sort(top.begin(), top.end());
+    constexpr size_t kShown = 3;
+    for (size_t i = 0; i < top.size() && i < kShown; ++i) {
+      out << "  " << Printable(r.rule) << "  " << -top[i].first << "  " << Printable(top[i].second) << "\n";
+    }
+    if (top.size() > kShown) out << "  " << Printable(r.rule) << "  (" << top.size() - kShown << " more reasons)\n";
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -244,13 +245,213 @@ TSNode Entry(const Source& s, TSNode dict, std::string_view key) {
   return {};
 }
 
+// The innermost function definition around `n`, or null at module level.
+TSNode EnclosingFunction(const Source& s, TSNode n) {
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    if (s.Kind(p) == N::kFunctionDefinition) return p;
+  }
+  return {};
+}
+
+// An expression that can stand inside an f-string's braces as written: one
+// line, no quotes, braces or backslashes.
+bool Interpolable(std::string_view e) { return e.find_first_of("\"'{}\\\n\r#") == std::string_view::npos; }
+
+// The last `X.default_bucket()` call written before `before` that `before`
+// can see (at module level, or in the function around it): its text.
+std::string DefaultBucketCall(const Source& s, TSNode before) {
+  std::string found;
+  TSNode scope = EnclosingFunction(s, before);
+  size_t limit = ts_node_start_byte(before);
+  TSTreeCursor cur = ts_tree_cursor_new(s.Root());
+  for (bool more = true; more;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    bool descend = ts_node_start_byte(n) < limit;
+    if (descend && s.Kind(n) == N::kCall && ts_node_end_byte(n) <= limit) {
+      TSNode fn = s.g().Field(n, s.g().f_function);
+      TSNode args = s.g().Field(n, s.g().f_arguments);
+      TSNode around = EnclosingFunction(s, n);
+      if (s.Kind(fn) == N::kAttribute && s.T(s.g().Field(fn, s.g().f_attribute)) == "default_bucket" &&
+          Elements(s, args).empty() && Interpolable(s.T(n)) &&
+          (ts_node_is_null(around) || (!ts_node_is_null(scope) && ts_node_eq(around, scope)))) {
+        found = std::string(s.T(n));
+      }
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+      if (!ts_tree_cursor_goto_parent(&cur)) {
+        more = false;
+        break;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
+}
+
+// Whether a module-level import binds `name` under its own name: `import name`
+// (no `from`), or `from M import name` where M starts with `from`.
+bool ImportsName(const Source& s, std::string_view name, std::optional<std::string_view> from = std::nullopt) {
+  TSNode root = s.Root();
+  for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+    TSNode st = ts_node_named_child(root, i);
+    if (s.Kind(st) != (from ? N::kImportFromStatement : N::kImportStatement)) continue;
+    TSNode module = from ? s.g().Field(st, s.g().f_module_name) : TSNode{};
+    if (from && !s.T(module).starts_with(*from)) continue;
+    for (TSNode e : Elements(s, st)) {
+      if (!(from && ts_node_eq(e, module)) && s.Kind(e) == N::kDottedName && s.T(e) == name) return true;
+    }
+  }
+  return false;
+}
+
+// The checkpoint location of a Spot fix as a Python expression, from what the
+// code has (rules/SM401.md): `spec` is {"under": "output_path"|"default_bucket",
+// "suffix": "checkpoints"}. Empty where the code offers nothing to build it from.
+std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nlohmann::json& spec, char quote) {
+  std::string suffix = spec.value("suffix", std::string("checkpoints"));
+  std::string under = spec.value("under", std::string());
+  if (under == "output_path" || under == "default_bucket") {
+    // The estimator's `output_path=`, or ModelTrainer's `output_data_config=OutputDataConfig(s3_output_path=…)`.
+    TSNode kw = Keyword(s, args, "output_path");
+    if (TSNode config = Keyword(s, args, "output_data_config"); ts_node_is_null(kw) && !ts_node_is_null(config)) {
+      TSNode v = s.g().Field(config, s.g().f_value);
+      TSNode cargs = s.Kind(v) == N::kCall ? s.g().Field(v, s.g().f_arguments) : TSNode{};
+      if (!ts_node_is_null(cargs) && s.Kind(cargs) == N::kArgumentList) kw = Keyword(s, cargs, "s3_output_path");
+      if (s.Kind(v) == N::kDictionary) kw = Entry(s, v, "s3_output_path");  // a dict ModelTrainer validates
+    }
+    if (!ts_node_is_null(kw)) {
+      TSNode v = s.g().Field(kw, s.g().f_value);
+      std::string_view e = s.T(v);
+      if (s.Kind(v) == N::kString && e.size() >= 2 && (e[0] == '"' || e[0] == '\'') && e.back() == e[0] &&
+          e.find_first_of("\\\n") == std::string_view::npos &&
+          e.substr(1, e.size() - 2).find(e[0]) == std::string_view::npos) {
+        // A plain one-line string: the path written out with the suffix.
+        std::string path(e.substr(1, e.size() - 2));
+        while (!path.empty() && path.back() == '/') path.pop_back();
+        if (path.starts_with("s3://")) return PyString(path + "/" + suffix, e[0]);
+      }
+      if (s.Kind(v) == N::kString && e.size() >= 3 && (e[0] == 'f' || e[0] == 'F') && (e[1] == '"' || e[1] == '\'')) {
+        // An f-string on one line: the suffix goes inside it.
+        if (e.find('\n') == std::string_view::npos && e.substr(1, 3) != "\"\"\"" && e.substr(1, 3) != "'''") {
+          std::string body(e.substr(0, e.size() - 1));
+          return body + (body.back() == '/' ? "" : "/") + suffix + e.back();
+        }
+      }
+      if (s.Kind(v) == N::kIdentifier || s.Kind(v) == N::kAttribute || s.Kind(v) == N::kSubscript ||
+          s.Kind(v) == N::kCall) {
+        if (Interpolable(e)) return std::string("f") + quote + "{" + std::string(e) + "}/" + suffix + quote;
+        if (e.find('\n') == std::string_view::npos) return std::string(e) + " + " + quote + "/" + suffix + quote;
+      }
+      if (s.Kind(v) == N::kBinaryOperator && s.T(s.g().Field(v, s.g().f_operator)) == "+" &&
+          e.find('\n') == std::string_view::npos) {
+        return std::string(e) + " + " + quote + "/" + suffix + quote;  // a concatenation of strings
+      }
+    }
+    under = "default_bucket";  // set elsewhere: checkpoints under the session's bucket
+  }
+  if (under == "default_bucket") {
+    // The session the job itself is given, else one the code asks before it.
+    std::string bucket;
+    if (TSNode kw = Keyword(s, args, "sagemaker_session"); !ts_node_is_null(kw)) {
+      TSNode v = s.g().Field(kw, s.g().f_value);
+      if ((s.Kind(v) == N::kIdentifier || s.Kind(v) == N::kAttribute) && Interpolable(s.T(v))) {
+        bucket = std::string(s.T(v)) + ".default_bucket()";
+      }
+    }
+    if (bucket.empty()) bucket = DefaultBucketCall(s, call);
+    if (bucket.empty() && ImportsName(s, "sagemaker")) bucket = "sagemaker.Session().default_bucket()";
+    if (bucket.empty()) return {};
+    return std::string("f") + quote + "s3://{" + bucket + "}/" + suffix + quote;
+  }
+  return {};
+}
+
+// Spot for SDK v3's ModelTrainer (rules/SM401.md): into its `compute=Compute(…)`,
+// `stopping_condition=StoppingCondition(…)` and a new `checkpoint_config=`,
+// each only where the class it needs is imported under its own name.
+std::optional<TextEdit> InsertIntoModelTrainer(const Source& s, TSNode args, const FixChange& c,
+                                               const std::string& value, char quote) {
+  auto config_call = [&](std::string_view kw, std::string_view cls) -> TSNode {
+    TSNode k = Keyword(s, args, kw);
+    if (ts_node_is_null(k)) return {};
+    TSNode v = s.g().Field(k, s.g().f_value);
+    return s.Kind(v) == N::kCall && CalleeName(s, v) == cls ? v : TSNode{};
+  };
+  auto into = [&](TSNode config, std::string_view kw) -> std::optional<TextEdit> {
+    TSNode cargs = s.g().Field(config, s.g().f_arguments);
+    if (s.Kind(cargs) != N::kArgumentList || !ts_node_is_null(Keyword(s, cargs, kw)) || HasSpread(s, cargs)) {
+      return std::nullopt;
+    }
+    return InsertElement(s, cargs, std::string(kw) + "=" + value);
+  };
+  if (HasSpread(s, args)) return std::nullopt;
+  if (c.field == "spot") {
+    TSNode compute = config_call("compute", "Compute");
+    if (!ts_node_is_null(compute)) return into(compute, "enable_managed_spot_training");
+    if (!ts_node_is_null(Keyword(s, args, "compute"))) return std::nullopt;
+    // No compute: ModelTrainer's default (ml.m5.xlarge × 1, FACTS) written out, with Spot.
+    auto q = [&](const char* k) { return PyString(k, quote); };
+    std::string settings =
+        "instance_type=" + q("ml.m5.xlarge") + ", instance_count=1, enable_managed_spot_training=" + value;
+    if (ImportsName(s, "Compute", "sagemaker")) return InsertElement(s, args, "compute=Compute(" + settings + ")");
+    return InsertElement(s, args,
+                         "compute={" + q("instance_type") + ": " + q("ml.m5.xlarge") + ", " + q("instance_count") +
+                             ": 1, " + q("enable_managed_spot_training") + ": " + value + "}");
+  }
+  if (c.field == "max_wait_seconds") {
+    if (TSNode stop = config_call("stopping_condition", "StoppingCondition"); !ts_node_is_null(stop)) {
+      return into(stop, "max_wait_time_in_seconds");
+    }
+    if (!ts_node_is_null(Keyword(s, args, "stopping_condition"))) return std::nullopt;
+    if (!ImportsName(s, "StoppingCondition", "sagemaker")) {
+      // ModelTrainer validates a dict into the configuration; its default max run stays.
+      return InsertElement(s, args,
+                           "stopping_condition={" + PyString("max_wait_time_in_seconds", quote) + ": " + value + "}");
+    }
+    // ModelTrainer's own default max run is one hour (FACTS): kept as it is.
+    constexpr int kModelTrainerMaxRun = 3600;
+    if (std::stod(value) < kModelTrainerMaxRun) return std::nullopt;
+    return InsertElement(s, args,
+                         "stopping_condition=StoppingCondition(max_runtime_in_seconds=" +
+                             std::to_string(kModelTrainerMaxRun) + ", max_wait_time_in_seconds=" + value + ")");
+  }
+  if (c.field == "checkpoint") {
+    if (!ts_node_is_null(Keyword(s, args, "checkpoint_config"))) return std::nullopt;
+    if (!ImportsName(s, "CheckpointConfig", "sagemaker")) {
+      return InsertElement(s, args, "checkpoint_config={" + PyString("s3_uri", quote) + ": " + value + "}");
+    }
+    return InsertElement(s, args, "checkpoint_config=CheckpointConfig(s3_uri=" + value + ")");
+  }
+  return std::nullopt;
+}
+
+// Spot for a function run remotely (`@remote(...)`, `@step(...)`, RemoteExecutor):
+// its own keywords; it has no checkpoint setting.
+std::optional<TextEdit> InsertIntoRemote(const Source& s, TSNode args, const FixChange& c, const std::string& value) {
+  std::string kw = c.field == "spot"               ? "use_spot_instances"
+                   : c.field == "max_wait_seconds" ? "max_wait_time_in_seconds"
+                                                   : "";
+  if (kw.empty() || !ts_node_is_null(Keyword(s, args, kw)) || HasSpread(s, args)) return std::nullopt;
+  return InsertElement(s, args, kw + "=" + value);
+}
+
 std::optional<TextEdit> InsertIntoCall(const Source& s, TSNode call, const FixChange& c) {
   TSNode args = s.g().Field(call, s.g().f_arguments);
   if (s.Kind(args) != N::kArgumentList) return std::nullopt;
   char quote = QuoteOf(s, args);
   std::optional<std::string> value = PyValue(c.value, quote);
+  if (!value && c.field == "checkpoint") {
+    nlohmann::json spec = nlohmann::json::parse(c.value, nullptr, false);
+    if (spec.is_object()) {
+      std::string e = CheckpointExpr(s, call, args, spec, quote);
+      if (!e.empty()) value = e;
+    }
+  }
   if (!value) return std::nullopt;
   std::string_view callee = CalleeName(s, call);
+  if (ImportedClass(s, callee) == "ModelTrainer") return InsertIntoModelTrainer(s, args, c, *value, quote);
+  if (callee == "remote" || callee == "step" || callee == "RemoteExecutor") return InsertIntoRemote(s, args, c, *value);
   auto keyword = [&](std::string_view k) { return !ts_node_is_null(Keyword(s, args, k)); };
   if (callee == "create_training_job") {
     // boto3: the request's PascalCase members.

@@ -129,10 +129,23 @@ std::string Analyzer::PredictorDeleteStatement(int id) const {
   if (p.var.empty() || p.value == kUnknown || !ts_node_is_null(p.via) || scopes_.empty() ||
       InsideDefinition(g_, p.call))
     return {};
-  // SDK v3 builders deploy to an Endpoint object, deleted otherwise.
+  // A builder's or trainer's deploy(): SDK v3's returns an Endpoint object
+  // (deleted by `.delete()`), v2's a Predictor. The file's imports tell which.
+  std::string method = ".delete_endpoint()";
   int guard = 0;
   for (int s = p.source; s >= 0 && guard++ < 8; s = objects_[s].source) {
-    if (objects_[s].kind == ObjKind::kModelBuilder || objects_[s].kind == ObjKind::kModelTrainer) return {};
+    if (objects_[s].kind != ObjKind::kModelBuilder && objects_[s].kind != ObjKind::kModelTrainer) continue;
+    std::string_view text = file_.text;
+    bool v3 = false;
+    for (std::string_view mark :
+         {"sagemaker.core", "sagemaker.train", "sagemaker.serve.model_builder", "sagemaker.mlops"}) {
+      v3 = v3 || text.find(mark) != std::string_view::npos;
+    }
+    bool v2 = text.find("sagemaker.serve.builder") != std::string_view::npos ||
+              text.find("sagemaker.modules") != std::string_view::npos;
+    if (v3 == v2) return {};  // neither or both: no statement is sure to work
+    method = v3 ? ".delete()" : ".delete_endpoint()";
+    break;
   }
   // The name still holds this predictor when the code has run.
   const Scope& module = scopes_.front();
@@ -141,7 +154,7 @@ std::string Analyzer::PredictorDeleteStatement(int id) const {
       module.env[it->second] != p.value) {
     return {};
   }
-  return p.var + ".delete_endpoint()";
+  return p.var + method;
 }
 
 std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name) const {

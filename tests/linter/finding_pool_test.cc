@@ -38,6 +38,7 @@ Finding Full() {
               {{FixChange::Op::kInsert, "nb/train.ipynb", {{12, 5}, {12, 40}, 3, 2}, "max_wait_seconds", "t", "7200"}},
               {{"nb/train.ipynb", {{23, 40}, {23, 48}, 0, 0}, "\"ml.g4dn.xlarge\"\n\t"}}};
   f.member_of = ConstructMember{ConstructMember::Kind::kInstance, "aws_sagemaker_notebook_instance.lab", "\"ana\"", 3};
+  f.fix_unavailable = "the value comes from parameter Type default";
   return f;
 }
 

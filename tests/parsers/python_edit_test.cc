@@ -131,9 +131,66 @@ TEST_CASE("An argument is not inserted where it cannot be placed safely", "[pyth
   CHECK_FALSE(Edit(src, Insert(SourceRange{{2, 1}, {2, 4}}, "spot", "true")));
   CHECK_FALSE(Edit(src, Insert(First(Py(src), WorkloadKind::kTrainingJob).range, "volume", "30")));
   CHECK_FALSE(Edit(src, Insert(First(Py(src), WorkloadKind::kTrainingJob).range, "spot", "{\"a\": 1}")));
-  // SDK v3 ModelTrainer spells Spot differently (compute=Compute(...)): not inserted.
-  CHECK_FALSE(InsertInto("from sagemaker.train import ModelTrainer\nt = ModelTrainer(training_image='i')\nt.train()\n",
-                         "spot", "true"));
+  // SDK v3 ModelTrainer: a compute given by a variable is not edited here.
+  CHECK_FALSE(
+      InsertInto("from sagemaker.train import ModelTrainer\nc = None\nt = ModelTrainer(training_image='i', "
+                 "compute=c)\nt.train()\n",
+                 "spot", "true"));
+}
+
+TEST_CASE("SDK v3 ModelTrainer takes Spot in its compute, stopping condition and checkpoint configuration",
+          "[python][fix][edit]") {
+  std::string h = "from sagemaker.train import ModelTrainer\nfrom sagemaker.train.configs import Compute\n";
+  CHECK(InsertInto(h + "t = ModelTrainer(training_image='i', compute=Compute(instance_type='ml.g5.xlarge'))\n", "spot",
+                   "true") == h + "t = ModelTrainer(training_image='i', compute=Compute(instance_type='ml.g5.xlarge', "
+                                  "enable_managed_spot_training=True))\n");
+  // No compute: the default written out; the classes not imported: dicts, which ModelTrainer validates.
+  std::string bare = "from sagemaker.train import ModelTrainer\n";
+  CHECK(InsertInto(bare + "t = ModelTrainer(training_image='i')\n", "spot", "true") ==
+        bare +
+            "t = ModelTrainer(training_image='i', compute={'instance_type': 'ml.m5.xlarge', 'instance_count': 1, "
+            "'enable_managed_spot_training': True})\n");
+  CHECK(InsertInto(bare + "t = ModelTrainer(training_image='i')\n", "max_wait_seconds", "7200") ==
+        bare + "t = ModelTrainer(training_image='i', stopping_condition={'max_wait_time_in_seconds': 7200})\n");
+  CHECK(InsertInto(bare + "t = ModelTrainer(training_image='i')\n", "checkpoint", "\"s3://b/c\"") ==
+        bare + "t = ModelTrainer(training_image='i', checkpoint_config={'s3_uri': 's3://b/c'})\n");
+}
+
+TEST_CASE("A checkpoint location is built from the output path or the session's default bucket",
+          "[python][fix][edit]") {
+  std::string h = kHead;
+  const std::string under_output = R"({"under": "output_path", "suffix": "checkpoints"})";
+  const std::string under_bucket = R"({"under": "default_bucket", "suffix": "checkpoints"})";
+  // An f-string output path gets the suffix inside it; a name or call is interpolated; a concatenation extended.
+  CHECK(InsertInto(h + "b = 'x'\nest = PyTorch(output_path=f's3://{b}/out/')\n", "checkpoint", under_output) ==
+        h + "b = 'x'\nest = PyTorch(output_path=f's3://{b}/out/', checkpoint_s3_uri=f's3://{b}/out/checkpoints')\n");
+  CHECK(InsertInto(h + "o = 's3://b/o'\nest = PyTorch(output_path=o)\n", "checkpoint", under_output) ==
+        h + "o = 's3://b/o'\nest = PyTorch(output_path=o, checkpoint_s3_uri=f\"{o}/checkpoints\")\n");
+  CHECK(InsertInto(h + "est = PyTorch(output_path='s3://{}/o'.format(1))\n", "checkpoint", under_output) ==
+        h + "est = PyTorch(output_path='s3://{}/o'.format(1), checkpoint_s3_uri='s3://{}/o'.format(1) + "
+            "'/checkpoints')\n");
+  // The session's default_bucket() written before the job, in its scope.
+  std::string sess = "import sagemaker\nfrom sagemaker.pytorch import PyTorch\ns = sagemaker.Session()\n";
+  CHECK(
+      InsertInto(sess + "bucket = s.default_bucket()\nest = PyTorch(instance_type='ml.c5.xlarge')\n", "checkpoint",
+                 under_bucket) ==
+      sess +
+          "bucket = s.default_bucket()\n"
+          "est = PyTorch(instance_type='ml.c5.xlarge', checkpoint_s3_uri=f's3://{s.default_bucket()}/checkpoints')\n");
+  // One inside another function is not visible: a new session's, as `sagemaker` is imported.
+  CHECK(InsertInto(sess + "def f():\n    return s.default_bucket()\nest = PyTorch(instance_type='ml.c5.xlarge')\n",
+                   "checkpoint", under_bucket) ==
+        sess +
+            "def f():\n    return s.default_bucket()\n"
+            "est = PyTorch(instance_type='ml.c5.xlarge', "
+            "checkpoint_s3_uri=f's3://{sagemaker.Session().default_bucket()}/checkpoints')\n");
+  // The session the job is given comes first.
+  CHECK(InsertInto(sess + "est = PyTorch(instance_type='ml.c5.xlarge', sagemaker_session=s)\n", "checkpoint",
+                   under_bucket) == sess +
+                                        "est = PyTorch(instance_type='ml.c5.xlarge', sagemaker_session=s, "
+                                        "checkpoint_s3_uri=f's3://{s.default_bucket()}/checkpoints')\n");
+  // Nothing to build one from.
+  CHECK_FALSE(InsertInto(h + "est = PyTorch(instance_type='ml.c5.xlarge')\n", "checkpoint", under_bucket));
 }
 
 TEST_CASE("boto3 create_training_job members are inserted as the request spells them", "[python][fix][edit]") {

@@ -1,0 +1,210 @@
+#include "linter/engine/fix_reasons.h"
+
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+
+#include "linter/base/files.h"
+#include "linter/model/rule.h"
+
+namespace sagelint {
+namespace {
+
+// The 1-based line of the byte at `offset`.
+int LineAt(std::string_view text, size_t offset) { return PositionOf(text, offset).line; }
+
+// A quote as a Python file or a notebook's JSON stores it: ' " or \".
+constexpr const char* kQuote = R"((?:\\?["']))";
+
+// The Neo family an instance type belongs to: ml.p3.2xlarge → ml_p3.
+std::string NeoFamily(std::string_view type) {
+  size_t first = type.find('.');
+  size_t second = first == std::string_view::npos ? first : type.find('.', first + 1);
+  if (second == std::string_view::npos) return {};
+  std::string family(type.substr(0, second));
+  family[first] = '_';
+  return family;
+}
+
+// Where `text` compiles a model with Neo: the family named (empty when it is
+// not a literal) and the line. The first such place for `family`, else the
+// first whose family is not written literally.
+struct Compile {
+  std::string family;
+  int line = 0;
+};
+std::optional<Compile> CompiledFor(const std::string& text, const std::string& family) {
+  static const std::regex kTarget(std::string(R"((target_instance_family|TargetDevice)\\?["']?\s*[=:]\s*)") + "(" +
+                                  kQuote + R"(([A-Za-z0-9_]+)\\?["'])?)");
+  std::optional<Compile> unknown;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kTarget); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    Compile c{m[3].matched ? m[3].str() : std::string(), LineAt(text, static_cast<size_t>(m.position(0)))};
+    if (c.family == family) return c;
+    if (c.family.empty() && !unknown) unknown = c;
+  }
+  return unknown;
+}
+
+// The text of the finding's workload (its call or resource) in `text`.
+std::string_view ResourceText(std::string_view text, const Finding& f) {
+  std::optional<size_t> b = OffsetOf(text, f.resource_range.begin), e = OffsetOf(text, f.resource_range.end);
+  if (!b || !e || *e <= *b) return {};
+  return text.substr(*b, *e - *b);
+}
+
+// The literal values of `name=` (a keyword argument) in `text`.
+std::vector<std::string> KeywordLiterals(std::string_view text, std::string_view name) {
+  std::regex re(std::string(name) + R"(\s*=\s*)" + kQuote + R"(([^"'\\]+)\\?["'])");
+  std::vector<std::string> out;
+  for (auto it = std::cregex_iterator(text.data(), text.data() + text.size(), re); it != std::cregex_iterator(); ++it) {
+    out.push_back((*it)[1].str());
+  }
+  return out;
+}
+
+std::string DirOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+// Where a Python file reads PipeModeDataset: its line, 0 when it does not.
+// (PipeModeDataset, or ML-IO's SageMakerPipe).
+int PipeModeDatasetLine(std::string_view text) {
+  size_t at = text.find("PipeModeDataset");
+  if (at == std::string_view::npos) at = text.find("SageMakerPipe");
+  return at == std::string_view::npos ? 0 : LineAt(text, at);
+}
+
+bool InstanceTypeRule(std::string_view rule) {
+  return rule == "SM005" || rule == "SM101" || rule == "SM102" || rule == "SM104";
+}
+
+// The reason an instance-type change of `f` would break it, if it would.
+std::string NeoRefusal(const Finding& f, const std::string& text) {
+  const FixChange* change = nullptr;
+  for (const FixChange& c : f.fix->changes) {
+    if (c.op == FixChange::Op::kReplace) change = &c;
+  }
+  if (!change) return {};
+  std::string family = NeoFamily(change->text);
+  std::optional<Compile> c = CompiledFor(text, family);
+  if (!c) return {};
+  std::string where = " (line " + std::to_string(c->line) + ")";
+  if (c->family.empty()) {
+    return "the file compiles a model with Neo for a family it does not write literally" + where +
+           ": a compiled model runs only on the family it was compiled for, so its instance type is changed by hand, "
+           "with a new compilation";
+  }
+  return "the model is compiled with Neo for " + c->family + where + ": the compiled artifact runs only on " +
+         c->family + " instances, so " + change->text + " is changed by hand, with a new compilation";
+}
+
+// The reason SM302's switch to FastFile would break `f`'s script, if it would.
+std::string PipeRefusal(const Finding& f, const std::string& text, const FileSource& files) {
+  if (int line = PipeModeDatasetLine(text)) {
+    return f.path + " reads PipeModeDataset (line " + std::to_string(line) +
+           "), which reads only Pipe-mode channels: the input mode stays Pipe until it reads files";
+  }
+  std::string_view call = ResourceText(text, f);
+  // The SDK's own Estimator without an entry point runs its image's program,
+  // which reads the channel as a Pipe stream today.
+  if (f.resource.starts_with("estimator ") && call.find("entry_point") == std::string_view::npos) {
+    return "the estimator runs its image's own program (it has no entry point), which reads the channel as a Pipe "
+           "stream today; whether it also reads files is not in the code, so the switch to FastFile is left to the "
+           "author";
+  }
+  std::vector<std::string> entries = KeywordLiterals(call, "entry_point");
+  // An entry point named by a variable: the literals assigned to it.
+  static const std::regex kNamed(R"(entry_point\s*=\s*([A-Za-z_][A-Za-z0-9_]*))");
+  std::cmatch named;
+  if (entries.empty() && std::regex_search(call.data(), call.data() + call.size(), named, kNamed)) {
+    std::regex assigned("(?:^|[^A-Za-z0-9_.])" + named[1].str() + R"(\s*=\s*)" + kQuote + R"(([^"'\\]+)\\?["'])");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), assigned); it != std::sregex_iterator(); ++it) {
+      entries.push_back((*it)[1].str());
+    }
+  }
+  std::vector<std::string> dirs = KeywordLiterals(call, "source_dir");
+  if (entries.empty()) entries = KeywordLiterals(text, "entry_point");  // the call passes it on: any of the file's
+  if (dirs.empty()) dirs = KeywordLiterals(text, "source_dir");
+  dirs.push_back("");
+  std::string base = DirOf(f.path);
+  for (const std::string& entry : entries) {
+    for (const std::string& dir : dirs) {
+      if (dir.find("://") != std::string::npos) continue;  // an S3 or git source: not in the repository
+      std::string path = base + (dir.empty() ? "" : dir + "/") + entry;
+      std::string script, why;
+      if (!files.Read(path, kMaxSourceBytes, &script, &why)) continue;
+      if (int line = PipeModeDatasetLine(script)) {
+        return "the entry point " + path + " reads PipeModeDataset (line " + std::to_string(line) +
+               "), which reads only Pipe-mode channels: the input mode stays Pipe until the script reads files";
+      }
+      break;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void RefuseBreakingFixes(std::vector<Finding>& findings, const FileSource& files) {
+  std::map<std::string, std::optional<std::string>> texts;
+  auto text_of = [&](const std::string& path) -> const std::string* {
+    auto it = texts.find(path);
+    if (it == texts.end()) {
+      std::string text, why;
+      bool ok = files.Read(path, kMaxSourceBytes, &text, &why);
+      it = texts.emplace(path, ok ? std::optional<std::string>(std::move(text)) : std::nullopt).first;
+    }
+    return it->second ? &*it->second : nullptr;
+  };
+  for (Finding& f : findings) {
+    if (!f.fix || (f.format != Format::kPython && f.format != Format::kNotebook)) continue;
+    const std::string* text = text_of(f.path);
+    if (!text) continue;
+    std::string why;
+    if (InstanceTypeRule(f.rule)) why = NeoRefusal(f, *text);
+    if (f.rule == "SM302") why = PipeRefusal(f, *text, files);
+    if (why.empty()) continue;
+    f.fix.reset();
+    f.fix_unavailable = std::move(why);
+  }
+}
+
+void ExplainMissingFixes(std::vector<Finding>& findings) {
+  // Why a rule without a fix has none (README "Fixes"): its change is not one literal.
+  static const std::map<std::string_view, std::string_view> kNoFix = {
+      {"SM000", "the file does not parse: what it should say is for its author to decide"},
+      {"SM004", "the instance type is not one sagelint knows: which type was meant is for its author to decide"},
+      {"SM006", "a weakened gate configuration is a decision to review, not a literal to change"},
+      {"SM007", "nothing in the files is wrong: the evaluation stopped before the end of the file"},
+      {"SM008", "nothing in the file is wrong: it was not read"},
+      {"SM201",
+       "an idle-stop lifecycle configuration is a new resource with its own script; sagelint does not create one"},
+      {"SM202", "the idle-stop logic belongs in the on-start script, which sagelint does not write"},
+      {"SM204", "how long a warm pool should stay up is the author's trade-off between start-up time and idle cost"},
+      {"SM211", "autoscaling is a scalable target and a policy, new resources that sagelint does not create"},
+      {"SM212", "whether to lower the minimum or raise the maximum capacity is the author's choice"},
+      {"SM303", "ShardedByS3Key changes which objects each instance reads: the processing code must expect it"},
+      {"SM402", "a checkpoint location is a bucket and prefix the job may write: the author chooses it"},
+      {"SM501", "which instance types a role may launch is the organisation's choice (sagelint iam-policy writes one)"},
+  };
+  for (Finding& f : findings) {
+    if (f.fix || !f.fix_unavailable.empty()) continue;
+    if (auto it = kNoFix.find(f.rule); it != kNoFix.end()) {
+      f.fix_unavailable = it->second;
+    } else if (!RuleFix(f.rule)) {
+      f.fix_unavailable = f.rule + " has no automatic fix";
+    } else if (f.format == Format::kCdk) {
+      f.fix_unavailable = "sagelint does not edit CDK app sources yet; change the construct's property by hand";
+    } else if (f.format == Format::kTerraform && !f.path.ends_with(".tf")) {
+      f.fix_unavailable = "sagelint edits Terraform only in .tf files, not in JSON or plans";
+    } else {
+      f.fix_unavailable = "the value is not written as one literal of this workload that sagelint can edit";
+    }
+  }
+}
+
+}  // namespace sagelint
