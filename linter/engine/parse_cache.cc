@@ -9,6 +9,7 @@
 #include "linter/base/files.h"
 #include "linter/base/sha256.h"
 #include "linter/cache/codec.h"
+#include "linter/engine/fix_reasons.h"
 #include "linter/engine/fixes.h"
 #include "linter/engine/front_ends.h"
 
@@ -82,6 +83,8 @@ std::string OnlyPath(const Fix& fix) {
 }  // namespace
 
 void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
+  // Refusals read other files (an entry point's script): never cached.
+  RefuseBreakingFixes(findings, files);
   std::map<std::string, std::vector<size_t>> by_path;
   std::vector<size_t> rest;
   for (size_t i = 0; i < findings.size(); ++i) {
@@ -95,7 +98,10 @@ void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& 
     std::vector<Finding> some;
     for (size_t i : indices) some.push_back(findings[i]);
     sagelint::ResolveFixes(some, files);
-    for (size_t k = 0; k < indices.size(); ++k) findings[indices[k]].fix = std::move(some[k].fix);
+    for (size_t k = 0; k < indices.size(); ++k) {
+      findings[indices[k]].fix = std::move(some[k].fix);
+      findings[indices[k]].fix_unavailable = std::move(some[k].fix_unavailable);
+    }
   };
   resolve(rest);
   std::error_code ec;
@@ -133,8 +139,13 @@ void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& 
     if (std::optional<std::string> body = store_->Load(key)) {
       Reader in(*body);
       std::vector<std::optional<std::vector<FixEdit>>> got(indices.size());
-      for (auto& edits : got) {
-        if (!in.Bool()) continue;
+      std::vector<std::string> why(indices.size());
+      for (size_t n = 0; n < got.size(); ++n) {
+        auto& edits = got[n];
+        if (!in.Bool()) {
+          why[n] = in.Str();
+          continue;
+        }
         edits.emplace(in.Count(28));
         for (FixEdit& e : *edits) {
           e.path = in.Str();
@@ -149,6 +160,7 @@ void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& 
             f.fix->edits = std::move(*got[n]);
           } else {
             f.fix.reset();
+            f.fix_unavailable = std::move(why[n]);
           }
         }
         ++hits_;
@@ -161,7 +173,10 @@ void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& 
     for (size_t i : indices) {
       const std::optional<Fix>& fix = findings[i].fix;
       w.Bool(fix.has_value());
-      if (!fix) continue;
+      if (!fix) {
+        w.Str(findings[i].fix_unavailable);
+        continue;
+      }
       w.U32(static_cast<std::uint32_t>(fix->edits.size()));
       for (const FixEdit& e : fix->edits) {
         w.Str(e.path);
@@ -172,6 +187,7 @@ void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& 
     store_->Save(key, w.bytes());
     ++stored_;
   }
+  ExplainMissingFixes(findings);
 }
 
 const std::string& CacheBuildIdentity() {
