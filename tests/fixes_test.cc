@@ -299,3 +299,27 @@ TEST_CASE("fixes: Pipe stays where the reader needs a stream", "[fixes][refusals
              "the job runs its image's own program, which reads the channel as a Pipe stream today; whether it also "
              "reads files is not in the code, so the switch to FastFile is left to the author"}});
 }
+
+TEST_CASE("fixes: a hostile literal of 300,000 characters where a refusal looks is read without exhausting the stack",
+          "[fixes][refusals][adversarial]") {
+  TempDir d;
+  const std::string job =
+      "from sagemaker.estimator import Estimator\n"
+      "est = Estimator(image_uri=\"x\", role=\"r\", instance_count=1, instance_type=\"ml.m4.xlarge\",\n"
+      "                use_spot_instances=True, max_run=3600, max_wait=7200, checkpoint_s3_uri=\"s3://b/c\")\n"
+      "est.fit(\"s3://b/d\")\n";
+  // Where the Neo refusal reads the compiled family, and where the Pipe refusal reads a named entry point.
+  d.Write("neo.py", job + "cfg = {\"TargetDevice\": \"" + std::string(300000, 'a') + "\"}\n");
+  d.Write("pipe.py",
+          "from sagemaker.tensorflow import TensorFlow\nscript = \"" + std::string(300000, 'b') +
+              "\"\nest = TensorFlow(entry_point=script, role=\"r\", instance_count=1, instance_type=\"ml.c5.xlarge\",\n"
+              "                 input_mode=\"Pipe\", framework_version=\"2.11\", py_version=\"py39\")\n"
+              "est.fit(\"s3://b/d\")\n");
+  auto r = RunSagelint("scan --no-cache --format json --fail-on none --select SM104,SM302 .", d.path());
+  REQUIRE(r.status == 0);
+  auto doc = ParseJson(r.out);
+  std::set<std::string> rules;
+  for (const auto& f : doc["findings"]) rules.insert(f["path"].get<std::string>() + " " + f["rule"].get<std::string>());
+  CHECK(rules.count("neo.py SM104") == 1);
+  CHECK(rules.count("pipe.py SM302") == 1);
+}

@@ -16,6 +16,9 @@ namespace {
 int LineAt(std::string_view text, size_t offset) { return PositionOf(text, offset).line; }
 
 // A quote as a Python file or a notebook's JSON stores it: ' " or \".
+// Every repetition in the expressions below is bounded: std::regex matches
+// by recursion, one level per repeated character, so an unbounded run over a
+// long literal of a hostile file would exhaust the stack.
 constexpr const char* kQuote = R"((?:\\?["']))";
 
 // The Neo family an instance type belongs to: ml.p3.2xlarge → ml_p3.
@@ -36,8 +39,8 @@ struct Compile {
   int line = 0;
 };
 std::optional<Compile> CompiledFor(const std::string& text, const std::string& family) {
-  static const std::regex kTarget(std::string(R"((target_instance_family|TargetDevice)\\?["']?\s*[=:]\s*)") + "(" +
-                                  kQuote + R"(([A-Za-z0-9_]+)\\?["'])?)");
+  static const std::regex kTarget(std::string(R"((target_instance_family|TargetDevice)\\?["']?\s{0,16}[=:]\s{0,16})") +
+                                  "(" + kQuote + R"(([A-Za-z0-9_]{1,64})\\?["'])?)");
   std::optional<Compile> unknown;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), kTarget); it != std::sregex_iterator(); ++it) {
     const std::smatch& m = *it;
@@ -57,7 +60,7 @@ std::string_view ResourceText(std::string_view text, const Finding& f) {
 
 // The literal values of `name=` (a keyword argument) in `text`.
 std::vector<std::string> KeywordLiterals(std::string_view text, std::string_view name) {
-  std::regex re(std::string(name) + R"(\s*=\s*)" + kQuote + R"(([^"'\\]+)\\?["'])");
+  std::regex re(std::string(name) + R"(\s{0,16}=\s{0,16})" + kQuote + R"(([^"'\\\n]{1,1024})\\?["'])");
   std::vector<std::string> out;
   for (auto it = std::cregex_iterator(text.data(), text.data() + text.size(), re); it != std::cregex_iterator(); ++it) {
     out.push_back((*it)[1].str());
@@ -118,10 +121,11 @@ std::string PipeRefusal(const Finding& f, const std::string& text, const FileSou
   }
   std::vector<std::string> entries = KeywordLiterals(call, "entry_point");
   // An entry point named by a variable: the literals assigned to it.
-  static const std::regex kNamed(R"(entry_point\s*=\s*([A-Za-z_][A-Za-z0-9_]*))");
+  static const std::regex kNamed(R"(entry_point\s{0,16}=\s{0,16}([A-Za-z_][A-Za-z0-9_]{0,127}))");
   std::cmatch named;
   if (entries.empty() && std::regex_search(call.data(), call.data() + call.size(), named, kNamed)) {
-    std::regex assigned("(?:^|[^A-Za-z0-9_.])" + named[1].str() + R"(\s*=\s*)" + kQuote + R"(([^"'\\]+)\\?["'])");
+    std::regex assigned("(?:^|[^A-Za-z0-9_.])" + named[1].str() + R"(\s{0,16}=\s{0,16})" + kQuote +
+                        R"(([^"'\\\n]{1,1024})\\?["'])");
     for (auto it = std::sregex_iterator(text.begin(), text.end(), assigned); it != std::sregex_iterator(); ++it) {
       entries.push_back((*it)[1].str());
     }
