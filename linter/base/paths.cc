@@ -22,4 +22,10 @@ std::optional<std::string> PathBelow(const std::string& path, const std::string&
   return s.empty() ? "." : s;
 }
 
+std::string DirOf(std::string_view path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return {};
+  return slash == 0 ? "/" : std::string(path.substr(0, slash));
+}
+
 }  // namespace sagelint

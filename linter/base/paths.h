@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace sagelint {
 
@@ -14,6 +15,10 @@ std::string DisplayPath(const std::string& path);
 // it, compared as written — no link is resolved; nullopt otherwise, or when
 // `root` is empty. Every "is it inside the root" question is asked here.
 std::optional<std::string> PathBelow(const std::string& path, const std::string& root);
+
+// The directory of a '/'-separated path, as written: "a/b" of "a/b/c.py", ""
+// for a bare name, "/" for a name in the root directory.
+std::string DirOf(std::string_view path);
 
 }  // namespace sagelint
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "linter/base/files.h"
+#include "linter/base/paths.h"
 #include "linter/model/rule.h"
 
 namespace sagelint {
@@ -66,11 +67,6 @@ std::vector<std::string> KeywordLiterals(std::string_view text, std::string_view
     out.push_back((*it)[1].str());
   }
   return out;
-}
-
-std::string DirOf(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
 // Where a Python file reads PipeModeDataset: its line, 0 when it does not.
@@ -135,6 +131,7 @@ std::string PipeRefusal(const Finding& f, const std::string& text, const FileSou
   if (dirs.empty()) dirs = KeywordLiterals(text, "source_dir");
   dirs.push_back("");
   std::string base = DirOf(f.path);
+  if (!base.empty() && base != "/") base += '/';
   for (const std::string& entry : entries) {
     for (const std::string& dir : dirs) {
       if (dir.find("://") != std::string::npos) continue;  // an S3 or git source: not in the repository

@@ -304,6 +304,11 @@ std::string Unplaceable(const FixChange& c) {
 
 void ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
   RefuseBreakingFixes(findings, files);
+  ResolveFixEdits(findings, files);
+  ExplainMissingFixes(findings);
+}
+
+void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files) {
   Texts texts(files);
   for (Finding& f : findings) {
     if (!f.fix || !f.fix->edits.empty()) continue;
@@ -326,7 +331,6 @@ void ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
     }
     f.fix->edits = std::move(edits);
   }
-  ExplainMissingFixes(findings);
 }
 
 FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::vector<std::string>& roots) {

@@ -18,7 +18,13 @@ namespace sagelint {
 // unsaved buffers over it). A fix with a change that cannot be written
 // (the literal no longer reads as the finding's value, an editor cannot place
 // it) is removed from its finding: no fix is better than a wrong one.
+// The refusals (RefuseBreakingFixes), ResolveFixEdits, then the reasons of
+// the findings left without a fix (ExplainMissingFixes).
 void ResolveFixes(std::vector<Finding>& findings, const FileSource& files = DiskFiles());
+// The edits alone: for each finding with a fix and no edits yet, its changes
+// as edits, or no fix and `fix_unavailable` saying why (the warm-scan cache
+// stores this part per file).
+void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files);
 
 // The directories a fix run may read and write under (docs/security.md,
 // "What it writes"): for each path named on the command line, the git work

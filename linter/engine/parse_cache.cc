@@ -93,11 +93,11 @@ void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& 
     std::string path = OnlyPath(*f.fix);
     (path.empty() ? rest : by_path[path]).push_back(i);
   }
-  // Resolves the findings at `indices` as ResolveFixes does.
+  // Resolves the edits of the findings at `indices` (refusals and reasons are this function's, once).
   auto resolve = [&](const std::vector<size_t>& indices) {
     std::vector<Finding> some;
     for (size_t i : indices) some.push_back(findings[i]);
-    sagelint::ResolveFixes(some, files);
+    ResolveFixEdits(some, files);
     for (size_t k = 0; k < indices.size(); ++k) {
       findings[indices[k]].fix = std::move(some[k].fix);
       findings[indices[k]].fix_unavailable = std::move(some[k].fix_unavailable);

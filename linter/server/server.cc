@@ -193,8 +193,6 @@ bool IsTerraform(const std::string& path) {
   return fe && fe->reads_modules();
 }
 
-std::string DirOf(const std::string& path) { return fs::path(path).parent_path().string(); }
-
 bool IsNotebook(const std::string& path) { return path.size() > 6 && path.ends_with(".ipynb"); }
 
 // The most sibling notebooks a notebook's scan reads for context.

@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 
+#include "linter/base/paths.h"
 #include "parsers/aws/resources.h"
 #include "parsers/common/base64.h"
 #include "parsers/python/analyzer.h"
@@ -106,12 +107,6 @@ std::string Last(std::string_view q, int back = 0) {
 }
 
 bool IsSageMaker(std::string_view q) { return q.rfind("sagemaker.", 0) == 0; }
-
-// The directory of a display path, '/'-separated ("" for the current one).
-std::string DirOf(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
-}
 
 // `dir` joined with a relative `rel`, `.` and `..` resolved lexically.
 std::string JoinPath(const std::string& dir, std::string_view rel) {
