@@ -10,8 +10,8 @@
 #
 #   bench/cache.sh [--runs N] [BINARY [TREE]]
 #
-# BINARY defaults to build/sagelint, TREE to /work/corpus (bench/assemble-corpus.sh
-# makes one). The cache lives in a temporary XDG_CACHE_HOME, removed at the end.
+# BINARY defaults to build/sagelint, TREE to bench/corpus (the real corpus, as
+# `bench/assemble-corpus.sh bench/corpus` makes it). The cache lives in a temporary XDG_CACHE_HOME, removed at the end.
 # Not part of the test suite: timings depend on the machine and its load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ if [ "${1:-}" = "--runs" ]; then
   shift 2
 fi
 bin="$(realpath "${1:-build/sagelint}")"
-tree="$(realpath "${2:-/work/corpus}")"
+tree="$(realpath -m "${2:-bench/corpus}")"
 [ -x "$bin" ] || { echo "cache.sh: no binary at $bin" >&2; exit 1; }
 [ -d "$tree" ] || { echo "cache.sh: no tree at $tree" >&2; exit 1; }
 work=$(mktemp -d)
