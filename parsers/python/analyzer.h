@@ -436,6 +436,7 @@ class Analyzer {
   bool arg_read_ = false;  // the expression being evaluated read such a value
   int arg_control_ = 0;    // branches and loops under way that such a value chose
   void SeedArgument(VId v, int depth = 0);
+  VId EvalChoosing(TSNode n, int* controlled);
   bool Inlinable(int fn) const;
   std::string MadeBy(TSNode call) const;  // "made by helper f() at line N" while a helper runs
   VId Inline(int fn, Args& args, TSNode call);

@@ -17,6 +17,13 @@
 namespace sagelint::py {
 namespace {
 
+// Ends the branches and loop bodies a statement ran under a helper argument's control.
+struct ControlRelease {
+  int& depth;
+  int& n;
+  ~ControlRelease() { depth -= n; }
+};
+
 constexpr int kMaxDepth = 160;
 constexpr size_t kMaxCallSnapshots = 8;
 constexpr size_t kMaxCalls = 64;
@@ -727,25 +734,13 @@ bool Analyzer::ExecIf(TSNode n) {
     }
   }
   int controlled = 0;
-  struct Release {
-    int& depth;
-    int& n;
-    ~Release() { depth -= n; }
-  } release{arg_control_, controlled};
+  ControlRelease release{arg_control_, controlled};
   // Runs branch i onwards; returns whether control falls through.
   std::function<bool(size_t)> run = [&](size_t i) -> bool {
     if (i == chain.size()) return true;
     const Branch& b = chain[i];
     if (ts_node_is_null(b.cond)) return ExecBlockImpl(b.block);
-    bool outer_read = arg_read_;
-    arg_read_ = false;
-    VId cond = Eval(b.cond);
-    if (arg_read_ && run_ >= 0) {  // a helper's argument chooses the branch: what it makes reads the argument
-      ++arg_control_;
-      ++controlled;
-    }
-    arg_read_ = outer_read;
-    auto t = Truth(store_, cond);
+    auto t = Truth(store_, EvalChoosing(b.cond, &controlled));
     if (t && *t) {
       for (size_t j = i + 1; j < chain.size(); ++j) {
         DeadDeletes(chain[j].block, "runs only when " + CondText(b.cond) + " is false, and it is True");
@@ -815,21 +810,10 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
   std::optional<bool> runs;  // whether the body runs at least once
   VId element = kUnknown;
   int controlled = 0;
-  struct Release {
-    int& depth;
-    int& n;
-    ~Release() { depth -= n; }
-  } release{arg_control_, controlled};
+  ControlRelease release{arg_control_, controlled};
   if (for_loop) {
     TSNode left = g_.Field(n, g_.f_left);
-    bool outer_read = arg_read_;
-    arg_read_ = false;
-    VId iter = Eval(g_.Field(n, g_.f_right));
-    if (arg_read_ && run_ >= 0) {  // a loop over a helper's argument: its body reads it
-      ++arg_control_;
-      ++controlled;
-    }
-    arg_read_ = outer_read;
+    VId iter = EvalChoosing(g_.Field(n, g_.f_right), &controlled);
     const Value& it = V(iter);
     if (it.kind == VK::kOpaque && it.aux.starts_with("endpoints:")) {
       element = iter;  // each endpoint list_endpoints() returned
@@ -1627,6 +1611,21 @@ VId Analyzer::Eval(TSNode n) {
   }
   arg_read_ = arg_read_ || outer;
   return r;
+}
+
+// A condition or a loop's iterable: when it reads a value of a helper call's
+// arguments, what the branch or body assigns and creates reads it too (until
+// the statement ends: `*controlled` counts the levels to release).
+VId Analyzer::EvalChoosing(TSNode n, int* controlled) {
+  bool outer = arg_read_;
+  arg_read_ = false;
+  VId v = Eval(n);
+  if (arg_read_ && run_ >= 0) {
+    ++arg_control_;
+    ++*controlled;
+  }
+  arg_read_ = arg_read_ || outer;
+  return v;
 }
 
 // The values `v` holds (items, entries, alternatives), each counted as an argument of the current run.
