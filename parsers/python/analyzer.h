@@ -629,6 +629,7 @@ class Analyzer {
     uint32_t site = 0;
     int k = 0;
     std::string own_name, own_label;  // when reported once: its name as the helper writes it
+    int object = -1;                  // the object that made it (none: a boto3 request)
   };
   std::vector<HelperMade> helper_made_;
   void PlaceHelperWorkloads();

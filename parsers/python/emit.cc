@@ -1261,6 +1261,20 @@ void Analyzer::PlaceHelperWorkloads() {
       } else if (!made[j]->own_label.empty()) {
         ws[made[j]->index].name = made[j]->own_name;
         ws[made[j]->index].label = made[j]->own_label;
+      } else if (made[j]->object >= 0) {
+        // Reported once where the helper writes it: its literals are the ones a fix edits.
+        const HelperMade& h = *made[j];
+        Object& o = objects_[static_cast<size_t>(h.object)];
+        const Object& settings = o.kind == ObjKind::kTuner && o.source >= 0 ? objects_[o.source] : o;
+        std::string caller_var = o.var;
+        if (o.helper_var) o.var = *o.helper_var;
+        size_t end = ws.size();
+        lit_call_ = settings.call;
+        EmitObject(static_cast<size_t>(h.object));
+        lit_call_ = {};
+        o.var = caller_var;
+        if (ws.size() > end + static_cast<size_t>(h.k)) ws[h.index] = std::move(ws[end + static_cast<size_t>(h.k)]);
+        ws.resize(end);
       }
     }
   }
@@ -1345,6 +1359,7 @@ void Analyzer::Emit() {
     lit_call_ = {};
     for (size_t k = first; k < out_->workloads.size(); ++k) {
       helper_made_.push_back({k, o.via, o.helper, reads, ts_node_start_byte(o.call), static_cast<int>(k - first)});
+      helper_made_.back().object = static_cast<int>(i);
     }
   }
   EmitClientCalls();
