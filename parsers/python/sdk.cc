@@ -1103,10 +1103,10 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     // `sm_client.create_training_job(TrainingJobName=..., ...)` on a client we
     // cannot trace (a parameter, an attribute): the request itself says what it is.
     if (SageMakerCreateMethods().count(method) || method == "update_endpoint") {
-      client_calls_.push_back({std::string(method), "sagemaker", args, order_, inline_call_, MadeBy(call)});
+      client_calls_.push_back({std::string(method), "sagemaker", args, order_, inline_call_, MadeBy(call), {}});
     } else if (method == "register_scalable_target" && Arg(args, {"ServiceNamespace"})) {
       client_calls_.push_back(
-          {std::string(method), "application-autoscaling", args, order_, inline_call_, MadeBy(call)});
+          {std::string(method), "application-autoscaling", args, order_, inline_call_, MadeBy(call), {}});
     }
   }
   return kUnknown;
@@ -1227,7 +1227,8 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
         return store_.New(std::move(v));
       }
       if (expect_failure_ == 0) {
-        client_calls_.push_back({std::string(method), objects_[id].service, args, order_, inline_call_, MadeBy(call)});
+        client_calls_.push_back(
+            {std::string(method), objects_[id].service, args, order_, inline_call_, MadeBy(call), {}});
       }
       return kUnknown;
     }
