@@ -596,8 +596,7 @@ VId Analyzer::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
       request.keywords.emplace_back(PascalCase(key) ? key : CorePascal(key), Ev{CoreRequestValue(ev.v, 0), ev.at});
     }
     client_calls_.push_back(
-        {api, "sagemaker", std::move(request), order_, inline_call_, MadeBy(call), cls + ".create"});
-    client_calls_.back().run = run_;
+        {api, "sagemaker", std::move(request), order_, inline_call_, MadeBy(call), cls + ".create", run_});
   }
   return ObjectValue(NewObject(std::move(o), call));
 }
@@ -1125,12 +1124,10 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     // `sm_client.create_training_job(TrainingJobName=..., ...)` on a client we
     // cannot trace (a parameter, an attribute): the request itself says what it is.
     if (SageMakerCreateMethods().count(method) || method == "update_endpoint") {
-      client_calls_.push_back({std::string(method), "sagemaker", args, order_, inline_call_, MadeBy(call)});
-      client_calls_.back().run = run_;
+      client_calls_.push_back({std::string(method), "sagemaker", args, order_, inline_call_, MadeBy(call), {}, run_});
     } else if (method == "register_scalable_target" && Arg(args, {"ServiceNamespace"})) {
       client_calls_.push_back(
-          {std::string(method), "application-autoscaling", args, order_, inline_call_, MadeBy(call)});
-      client_calls_.back().run = run_;
+          {std::string(method), "application-autoscaling", args, order_, inline_call_, MadeBy(call), {}, run_});
     }
   }
   return kUnknown;
@@ -1257,8 +1254,8 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
         return store_.New(std::move(v));
       }
       if (expect_failure_ == 0) {
-        client_calls_.push_back({std::string(method), objects_[id].service, args, order_, inline_call_, MadeBy(call)});
-        client_calls_.back().run = run_;
+        client_calls_.push_back(
+            {std::string(method), objects_[id].service, args, order_, inline_call_, MadeBy(call), {}, run_});
       }
       return kUnknown;
     }
