@@ -19,6 +19,7 @@
 #include "linter/base/strings.h"
 #include "linter/engine/fix_reasons.h"
 #include "linter/engine/front_ends.h"
+#include "parsers/cdk/front_end.h"
 
 namespace sagelint {
 namespace {
@@ -177,8 +178,8 @@ std::optional<TextEdit> ReplaceLiteral(std::string_view text, const FixChange& c
 }
 
 std::optional<TextEdit> EditFor(std::string_view text, const FixChange& c) {
-  // Only the formats with an editor take fixes (not CDK sources, Terraform
-  // plans or JSON, policy documents: README "Fixes").
+  // Only the formats with an editor take fixes (not Terraform plans or JSON,
+  // policy documents: README "Fixes").
   const FrontEnd* fe = FrontEndFor(c.path, text);
   if (!fe || !fe->edit || (fe->format == Format::kTerraform && !c.path.ends_with(".tf"))) return std::nullopt;
   if (c.op == FixChange::Op::kReplace) return ReplaceLiteral(text, c);
@@ -194,6 +195,7 @@ std::optional<size_t> ParseErrors(const std::string& path, const std::string& te
   if (!fe) return std::nullopt;
   std::error_code ec;
   std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  if (fe->format == Format::kCdk) return CdkSyntaxErrors(path, text);  // an app's source, parsed alone
   SourceFile file{path, abs.string(), text, ""};
   ResolveOptions opts;
   opts.root = abs.parent_path().string();
@@ -206,7 +208,7 @@ std::optional<size_t> ParseErrors(const std::string& path, const std::string& te
     for (const FileResult& r : fe->parse_module(root, opts)) errors += r.errors.size();
     return errors;
   }
-  return std::nullopt;  // an app's files: not fixed
+  return std::nullopt;  // a format without a parser of single files
 }
 
 struct PlannedEdit {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "linter/base/file_source.h"
@@ -563,7 +564,13 @@ class Cdk final : public Library {
       if (scoped && (k == "scope" || k == "id")) continue;
       props.keywords.emplace_back(k, e);
     }
+    // A scalar written as one literal token inside the call keeps the token's range:
+    // a fix may edit it there (docs/cdk.md "Fixes").
+    literal_file_ = c.file;
+    literal_begin_ = ts_node_start_byte(call);
+    literal_end_ = ts_node_end_byte(call);
     if (!props.keywords.empty()) c.props = KeywordMap(a, props, c.file, at);
+    literal_file_ = -1;
     app_->constructs.push_back(std::move(c));
     construct_args_.push_back(std::move(props));
     return static_cast<int>(app_->constructs.size()) - 1;
@@ -680,6 +687,32 @@ class Cdk final : public Library {
     return false;
   }
 
+  // Gives `n` the range of the token `e` is written as, when that is one string,
+  // number or boolean literal inside the construct call whose props are being
+  // converted: the only place a fix edits a CDK value.
+  void MarkLiteral(Analyzer& a, const Ev& e, int file, cfn::Node* n) {
+    if (literal_file_ != file || ts_node_is_null(e.at) || a.FileOf(e.at) != file) return;
+    uint32_t begin = ts_node_start_byte(e.at), end = ts_node_end_byte(e.at);
+    if (begin < literal_begin_ || end > literal_end_ || end <= begin) return;
+    switch (a.g_.Kind(e.at)) {
+      case N::kString:
+        for (TSNode c : a.Kids(e.at)) {
+          if (a.g_.Kind(c) == N::kInterpolation) return;
+        }
+        break;
+      case N::kInteger:
+      case N::kFloat:
+      case N::kTrue:
+      case N::kFalse:
+        break;
+      default:
+        return;
+    }
+    n->end = a.R(e.at).end;
+    n->offset = begin;
+    n->end_offset = end;
+  }
+
   cfn::Node ToNode(Analyzer& a, const Ev& e, int file, SourcePos fallback, int depth) {
     SourcePos at = fallback;
     if (!ts_node_is_null(e.at) && a.FileOf(e.at) == file) at = a.R(e.at).begin;
@@ -692,11 +725,13 @@ class Cdk final : public Library {
         n.kind = cfn::Node::Kind::kScalar;
         n.text = x.text;
         n.quoted = true;
+        MarkLiteral(a, e, file, &n);
         return n;
       case VK::kNum:
       case VK::kBool:
         n.kind = cfn::Node::Kind::kScalar;
         n.text = x.text;
+        MarkLiteral(a, e, file, &n);
         return n;
       case VK::kNone:
         return n;
@@ -759,8 +794,12 @@ class Cdk final : public Library {
           return Unknown(at);
         }
         std::string cond = alts[0].cond.substr(0, alts[0].cond.size() - kTrue.size());
-        return cdk::Alternatives(cond, ToNode(a, alts[0].value, file, at, depth + 1),
-                                 ToNode(a, alts[1].value, file, at, depth + 1), at);
+        // A literal of one alternative is no literal of the value (docs/cdk.md "Fixes").
+        int file_before = std::exchange(literal_file_, -1);
+        cfn::Node then = ToNode(a, alts[0].value, file, at, depth + 1);
+        cfn::Node otherwise = ToNode(a, alts[1].value, file, at, depth + 1);
+        literal_file_ = file_before;
+        return cdk::Alternatives(cond, std::move(then), std::move(otherwise), at);
       }
       default:
         return Unknown(at);
@@ -887,8 +926,11 @@ class Cdk final : public Library {
   std::vector<std::pair<int, std::string>> opened_;  // "file" foreigns: the opening file, the name
   std::map<std::string, std::string> data_;          // data files read, by canonical path
   long node_budget_ = 200'000;                       // nodes the records may still hold
-  std::map<int, int> instance_stack_;                // program instance -> its stack
-  std::vector<std::pair<int, int>> running_;         // stack constructors running: instance, stack
+  // The construct call whose props are being converted (file, byte range); -1: none.
+  int literal_file_ = -1;
+  uint32_t literal_begin_ = 0, literal_end_ = 0;
+  std::map<int, int> instance_stack_;         // program instance -> its stack
+  std::vector<std::pair<int, int>> running_;  // stack constructors running: instance, stack
 };
 
 }  // namespace

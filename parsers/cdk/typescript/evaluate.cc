@@ -1065,6 +1065,7 @@ class Evaluator {
     if (v.file != frame_->file) {
       v.file = frame_->file;
       v.pos = at;
+      v.lit_end = 0;
     }
     return v;
   }
@@ -1094,15 +1095,21 @@ class Evaluator {
       v.file = file;
       return v;
     };
-    if (t == "string") return make(K::kStr, StringText(n, Src(file)));
+    auto literal = [&](Value v) {
+      v.lit_end_pos = ts::End(n);
+      v.lit_begin = ts_node_start_byte(n);
+      v.lit_end = ts_node_end_byte(n);
+      return v;
+    };
+    if (t == "string") return literal(make(K::kStr, StringText(n, Src(file))));
     if (t == "number") {
       double d;
       std::string text(T(n));
       if (!ParseNum(text, &d)) return Unknown(at, file);
       bool plain = text.find_first_of("xXoObB_") == std::string::npos;
-      return make(K::kNum, plain ? text : NumText(d));
+      return literal(make(K::kNum, plain ? text : NumText(d)));
     }
-    if (t == "true" || t == "false") return make(K::kBool, std::string(t));
+    if (t == "true" || t == "false") return literal(make(K::kBool, std::string(t)));
     if (t == "null") return make(K::kNull, "");
     if (t == "undefined") return make(K::kUndefined, "");
     if (t == "template_string") return Template(n, scope);
@@ -1777,7 +1784,11 @@ class Evaluator {
     if (scoped) {
       c.stack = StackOf(args.values[0]);
       if (args.values[1].k == K::kStr) c.id = args.values[1].text;
+      // A scalar written as one literal token inside the call keeps the token's
+      // range: a fix may edit it there (docs/cdk.md "Fixes").
+      literal_call_ = {ts_node_start_byte(n), ts_node_end_byte(n)};
       if (args.values.size() >= 3) c.props = ToNode(args.values[2], at, 0);
+      literal_call_ = {0, 0};
     } else if (module == "iam" && (cls == "PolicyStatement" || cls == "PolicyDocument")) {
       c.stack = current_stack_;
       if (!args.values.empty()) c.props = ToNode(args.values[0], at, 0);
@@ -2232,6 +2243,18 @@ class Evaluator {
 
   // ---- handing values over -----------------------------------------------
 
+  // `n` with the range of the literal token `v` is written as, when that lies
+  // inside the construct call whose props are being converted.
+  cfn::Node Literal(const Value& v, cfn::Node n) const {
+    if (v.lit_end > v.lit_begin && v.file == frame_->file && v.lit_begin >= literal_call_.first &&
+        v.lit_end <= literal_call_.second) {
+      n.end = v.lit_end_pos;
+      n.offset = v.lit_begin;
+      n.end_offset = v.lit_end;
+    }
+    return n;
+  }
+
   // The value as a document node; `at` is where it is used (for values
   // written in another file).
   cfn::Node ToNode(const Value& v, SourcePos at, int depth) {
@@ -2241,10 +2264,10 @@ class Evaluator {
       return cfn::MakeScalar(std::string(aws::kUnknownMarker), pos, false);
     switch (v.k) {
       case K::kStr:
-        return cfn::MakeScalar(v.text, pos, true);
+        return Literal(v, cfn::MakeScalar(v.text, pos, true));
       case K::kNum:
       case K::kBool:
-        return cfn::MakeScalar(v.text, pos, false);
+        return Literal(v, cfn::MakeScalar(v.text, pos, false));
       case K::kNull:
       case K::kUndefined: {
         cfn::Node n;
@@ -2333,6 +2356,7 @@ class Evaluator {
   int expr_depth_ = 0;
   bool stopped_ = false;
   long node_budget_ = 0;
+  std::pair<uint32_t, uint32_t> literal_call_{0, 0};  // the construct call whose props are converted (bytes)
   std::map<std::pair<const void*, std::string>, Value> stack_instances_;  // (scope, id) -> the stack
   int open_loops_ = 0;
   std::vector<std::weak_ptr<Obj>> objects_;

@@ -1,0 +1,371 @@
+// Fixes in CDK app sources (docs/cdk.md "Fixes"): a member removed from, or
+// a property inserted into, the property object or keyword arguments of a
+// construct call, in Python or TypeScript. A literal's new text needs no
+// editor (the engine replaces the token the evaluator recorded).
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "parsers/cdk/front_end.h"
+#include "parsers/common/tree_sitter.h"
+
+extern "C" const TSLanguage* tree_sitter_python(void);
+extern "C" const TSLanguage* tree_sitter_typescript(void);
+
+namespace sagelint {
+namespace {
+
+bool IsPython(std::string_view path) { return path.ends_with(".py"); }
+
+ts::Tree ParseSource(std::string_view path, std::string_view text) {
+  return ts::Parse(IsPython(path) ? tree_sitter_python() : tree_sitter_typescript(), text);
+}
+
+bool Blank(char c) { return c == ' ' || c == '\t'; }
+
+// The member (`key: value`, `key=value`) whose value starts at `at`: the
+// value written directly there, nothing computed around it.
+// Whether a member's key (`acceleratorType`, `accelerator_types`, "MaxWaitTimeInSeconds")
+// names the setting a removal takes out.
+bool RemovableKey(std::string_view field, std::string_view key) {
+  std::string k;
+  for (char c : key) {
+    if (c != '_' && c != '"' && c != '\'') k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (field == "accelerator_type") return k == "acceleratortype" || k == "acceleratortypes";
+  if (field == "max_wait_seconds") return k == "maxwaittimeinseconds";
+  return false;
+}
+
+std::optional<TSNode> MemberAt(TSNode root, std::string_view text, SourcePos at) {
+  std::optional<size_t> offset = OffsetOf(text, at);
+  if (!offset) return std::nullopt;
+  uint32_t b = static_cast<uint32_t>(*offset);
+  TSNode n = ts_node_named_descendant_for_byte_range(root, b, b);
+  while (!ts_node_is_null(n) && ts_node_start_byte(n) == b) {
+    TSNode parent = ts_node_parent(n);
+    if (ts_node_is_null(parent)) break;
+    std::string_view type = ts::Type(parent);
+    if (type == "pair" || type == "keyword_argument") {
+      TSNode value = ts::Field(parent, "value");
+      if (!ts_node_is_null(value) && ts_node_eq(value, n)) return parent;
+      return std::nullopt;
+    }
+    // The one item of a list (a notebook's acceleratorTypes): the member goes.
+    if ((type == "list" || type == "array") && ts_node_named_child_count(parent) == 1) {
+      n = parent;
+      continue;
+    }
+    if (type == "list" || type == "array") return std::nullopt;
+    n = parent;
+  }
+  return std::nullopt;
+}
+
+// Removes `member` with its separator: its whole line(s) when it stands alone
+// on them, else the member and the comma after it (before it, when last).
+TextEdit RemoveMember(std::string_view text, TSNode member) {
+  size_t b = ts_node_start_byte(member), e = ts_node_end_byte(member);
+  size_t after = e;
+  while (after < text.size() && Blank(text[after])) ++after;
+  bool comma_after = after < text.size() && text[after] == ',';
+  size_t end = comma_after ? after + 1 : e;
+  size_t line = LineStartOf(text, b);
+  bool alone_before = std::all_of(text.begin() + static_cast<long>(line), text.begin() + static_cast<long>(b), Blank);
+  size_t rest = end;
+  while (rest < text.size() && Blank(text[rest])) ++rest;
+  bool alone_after = rest >= text.size() || text[rest] == '\n' || text[rest] == '\r';
+  if (alone_before && alone_after) {
+    if (rest < text.size() && text[rest] == '\r') ++rest;
+    if (rest < text.size() && text[rest] == '\n') ++rest;
+    return {line, rest, ""};
+  }
+  if (comma_after) {
+    while (end < text.size() && Blank(text[end])) ++end;
+    return {b, end, ""};
+  }
+  // The last member: the comma before it goes.
+  size_t before = b;
+  while (before > 0 && (Blank(text[before - 1]) || text[before - 1] == '\n' || text[before - 1] == '\r')) --before;
+  if (before > 0 && text[before - 1] == ',') return {before - 1, e, ""};
+  return {b, e, ""};
+}
+
+// ---- insertions into a training job's request ----------------------------------
+
+// A key's text: a string's content, an identifier as written.
+std::string KeyText(std::string_view text, TSNode key) {
+  std::string_view k = ts::Text(key, text);
+  if (ts::Type(key) == "string" && k.size() >= 2) {
+    // Python prefixes (r"", u"") never hold a request key; a plain string's content only.
+    char q = k.front();
+    if ((q == '"' || q == '\'') && k.back() == q) return std::string(k.substr(1, k.size() - 2));
+    return {};
+  }
+  if (ts::Type(key) == "property_identifier" || ts::Type(key) == "identifier") return std::string(k);
+  return {};
+}
+
+// An object literal (TypeScript `{…}`, a Python dict display) read member by member.
+struct Literal {
+  TSNode node{};
+  std::vector<std::pair<std::string, TSNode>> members;  // key, pair
+  bool complete = true;                                 // no spread, no computed key, no shorthand
+  const TSNode* Member(std::string_view key) const {
+    for (const auto& [k, p] : members) {
+      if (k == key) return &p;
+    }
+    return nullptr;
+  }
+};
+
+bool IsObject(TSNode n) { return ts::Type(n) == "object" || ts::Type(n) == "dictionary"; }
+
+std::optional<Literal> ReadLiteral(std::string_view text, TSNode n) {
+  if (ts_node_is_null(n) || !IsObject(n)) return std::nullopt;
+  Literal l;
+  l.node = n;
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    std::string_view type = ts::Type(c);
+    if (type == "comment") continue;
+    if (type != "pair") {
+      l.complete = false;
+      continue;
+    }
+    std::string key = KeyText(text, ts::Field(c, "key"));
+    if (key.empty()) {
+      l.complete = false;
+      continue;
+    }
+    l.members.emplace_back(std::move(key), c);
+  }
+  return l;
+}
+
+// The value of a member as an object literal, or nullopt.
+std::optional<Literal> ValueLiteral(std::string_view text, TSNode pair) {
+  return ReadLiteral(text, ts::Field(pair, "value"));
+}
+
+// The object literal starting at `at`.
+std::optional<Literal> LiteralAt(TSNode root, std::string_view text, SourcePos at) {
+  std::optional<size_t> offset = OffsetOf(text, at);
+  if (!offset) return std::nullopt;
+  uint32_t b = static_cast<uint32_t>(*offset);
+  for (TSNode n = ts_node_named_descendant_for_byte_range(root, b, b);
+       !ts_node_is_null(n) && ts_node_start_byte(n) == b; n = ts_node_parent(n)) {
+    if (IsObject(n)) return ReadLiteral(text, n);
+    // A member's key stands for its value (an evaluator places an object at its key).
+    if (ts::Type(n) == "pair") return ReadLiteral(text, ts::Field(n, "value"));
+  }
+  return std::nullopt;
+}
+
+std::string ScalarText(std::string_view text, TSNode pair) {
+  TSNode v = ts::Field(pair, "value");
+  if (ts_node_is_null(v) || ts::Type(v) != "string") return {};
+  return KeyText(text, v);
+}
+
+// The request of the training job whose state or step object starts at `at`:
+// a Step Functions task state (`Resource` …createTrainingJob…, `Parameters`)
+// or a SageMaker Pipelines step (`Type: Training`, `Arguments`), written as
+// object literals.
+std::optional<Literal> TrainingRequest(TSNode root, std::string_view text, SourcePos at) {
+  std::optional<Literal> job = LiteralAt(root, text, at);
+  if (!job || !job->complete) return std::nullopt;
+  const TSNode* req = nullptr;
+  const TSNode* type = job->Member("Type");
+  const TSNode* resource = job->Member("Resource");
+  if (type && ScalarText(text, *type) == "Training") req = job->Member("Arguments");
+  if (resource) {
+    std::string r = ScalarText(text, *resource);
+    if (r.find(":sagemaker:") != std::string::npos && r.find("createTrainingJob") != std::string::npos) {
+      req = job->Member("Parameters");
+      if (!req) req = job->Member("Arguments");
+    }
+  }
+  if (!req) return std::nullopt;
+  std::optional<Literal> out = ValueLiteral(text, *req);
+  if (!out || !out->complete) return std::nullopt;
+  return out;
+}
+
+// How the file writes keys and strings in this literal: the quote of its
+// first quoted key (Python: always a string), the value spellings.
+struct Style {
+  bool python = false;
+  char quote = '"';
+  bool quoted_keys = true;
+};
+
+Style StyleOf(std::string_view path, std::string_view text, const Literal& l) {
+  Style s;
+  s.python = IsPython(path);
+  s.quote = s.python ? '"' : '\'';
+  bool quote_found = false;
+  bool bare = false;
+  for (const auto& [k, p] : l.members) {
+    for (TSNode n : {ts::Field(p, "key"), ts::Field(p, "value")}) {
+      std::string_view t = ts::Text(n, text);
+      if (!quote_found && ts::Type(n) == "string" && !t.empty() && (t.front() == '"' || t.front() == '\'')) {
+        s.quote = t.front();
+        quote_found = true;
+      }
+    }
+    bare = bare || ts::Type(ts::Field(p, "key")) == "property_identifier";
+  }
+  // TypeScript keys bare when the literal writes any key bare.
+  s.quoted_keys = s.python || !bare;
+  return s;
+}
+
+std::string Quoted(std::string_view s, char quote) {
+  std::string out(1, quote);
+  for (char c : s) {
+    if (c == quote || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + quote;
+}
+
+// A JSON scalar of a change as the language writes it.
+std::optional<std::string> ScalarCode(std::string_view json, const Style& s) {
+  if (json == "true") return std::string(s.python ? "True" : "true");
+  if (json == "false") return std::string(s.python ? "False" : "false");
+  if (json.size() >= 2 && json.front() == '"' && json.back() == '"') {
+    std::string inner(json.substr(1, json.size() - 2));
+    if (inner.find('\\') != std::string::npos) return std::nullopt;
+    return Quoted(inner, s.quote);
+  }
+  if (!json.empty() && std::all_of(json.begin(), json.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::string(json);
+  }
+  return std::nullopt;
+}
+
+std::string KeyCode(const std::string& key, const Style& s) { return s.quoted_keys ? Quoted(key, s.quote) : key; }
+
+// `key: value` (Python dict: `"key": value`), nested levels inline.
+std::string MemberCode(const std::vector<std::string>& path, size_t from, const std::string& value, const Style& s) {
+  std::string out = KeyCode(path[from], s) + ": ";
+  if (from + 1 == path.size()) return out + value;
+  std::string inner = MemberCode(path, from + 1, value, s);
+  return out + (s.python ? "{" + inner + "}" : "{ " + inner + " }");
+}
+
+// `member` inserted as the last member of `l`: on a line of its own, indented
+// as the members above it, in a literal written over several lines; after the
+// last member in one written on one line. Trailing commas as the literal has them.
+std::optional<TextEdit> AppendMember(std::string_view text, const Literal& l, const std::string& member) {
+  size_t open = ts_node_start_byte(l.node), close = ts_node_end_byte(l.node);
+  if (close <= open + 1 || text[close - 1] != '}') return std::nullopt;
+  uint32_t count = ts_node_named_child_count(l.node);
+  TSNode last{};
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(l.node, i);
+    if (ts::Type(c) != "comment") last = c;
+  }
+  if (ts_node_is_null(last)) {
+    return TextEdit{open + 1, close - 1, member};  // `{}` → `{member}`
+  }
+  size_t end = ts_node_end_byte(last);
+  size_t after = end;
+  while (after < close && Blank(text[after])) ++after;
+  bool trailing = after < close && text[after] == ',';
+  bool multiline = text.substr(open, ts_node_start_byte(last) - open).find('\n') != std::string_view::npos;
+  if (!multiline) {
+    if (trailing) return TextEdit{after + 1, after + 1, " " + member + ","};
+    return TextEdit{end, end, ", " + member};
+  }
+  size_t line = LineStartOf(text, ts_node_start_byte(last));
+  size_t indent_end = line;
+  while (indent_end < text.size() && Blank(text[indent_end])) ++indent_end;
+  std::string indent(text.substr(line, indent_end - line));
+  std::string newline = line >= 2 && text[line - 2] == '\r' ? "\r\n" : "\n";
+  if (trailing) return TextEdit{after + 1, after + 1, newline + indent + member + ","};
+  return TextEdit{end, end, "," + newline + indent + member};
+}
+
+// The key path of a training job's field in its request (as the API names it).
+std::optional<std::vector<std::string>> RequestPath(std::string_view field) {
+  if (field == "max_wait_seconds") return std::vector<std::string>{"StoppingCondition", "MaxWaitTimeInSeconds"};
+  if (field == "spot") return std::vector<std::string>{"EnableManagedSpotTraining"};
+  if (field == "checkpoint") return std::vector<std::string>{"CheckpointConfig", "S3Uri"};
+  if (field == "input_mode") return std::vector<std::string>{"AlgorithmSpecification", "TrainingInputMode"};
+  return std::nullopt;
+}
+
+std::optional<TextEdit> InsertIntoRequest(std::string_view path_of_file, std::string_view text, TSNode root,
+                                          const FixChange& c) {
+  std::optional<std::vector<std::string>> path = RequestPath(c.field);
+  if (!path) return std::nullopt;
+  std::optional<Literal> at = TrainingRequest(root, text, c.range.begin);
+  if (!at) return std::nullopt;
+  Style style = StyleOf(path_of_file, text, *at);
+  // Down the levels that exist, each an object literal; never past one Step Functions sets from its input.
+  size_t depth = 0;
+  for (; depth < path->size(); ++depth) {
+    if (at->Member((*path)[depth] + ".$")) return std::nullopt;
+    const TSNode* next = at->Member((*path)[depth]);
+    if (!next) break;
+    if (depth + 1 == path->size()) return std::nullopt;  // the setting is there already
+    std::optional<Literal> inner = ValueLiteral(text, *next);
+    if (!inner || !inner->complete) return std::nullopt;
+    at = inner;
+  }
+  std::optional<std::string> value = ScalarCode(c.value, style);
+  if (!value) return std::nullopt;
+  return AppendMember(text, *at, MemberCode(*path, depth, *value, style));
+}
+
+}  // namespace
+
+std::optional<TextEdit> EditCdk(std::string_view text, const FixChange& change) {
+  ts::Tree tree = ParseSource(change.path, text);
+  if (!tree) return std::nullopt;
+  TSNode root = ts_tree_root_node(tree.get());
+  if (change.op == FixChange::Op::kRemove) {
+    std::optional<TSNode> member = MemberAt(root, text, change.range.begin);
+    if (!member) return std::nullopt;
+    TSNode key = ts::Field(*member, ts::Type(*member) == "pair" ? "key" : "name");
+    if (ts_node_is_null(key) || !RemovableKey(change.field, ts::Text(key, text))) return std::nullopt;
+    return RemoveMember(text, *member);
+  }
+  if (change.op == FixChange::Op::kInsert) return InsertIntoRequest(change.path, text, root, change);
+  return std::nullopt;
+}
+
+std::string CdkTaskSpotReason(std::string_view path, std::string_view text, SourcePos at) {
+  ts::Tree tree = ParseSource(path, text);
+  std::optional<size_t> offset = tree ? OffsetOf(text, at) : std::nullopt;
+  if (!offset) return {};
+  uint32_t b = static_cast<uint32_t>(*offset);
+  for (TSNode n = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree.get()), b, b); !ts_node_is_null(n);
+       n = ts_node_parent(n)) {
+    std::string_view type = ts::Type(n);
+    if (type != "call" && type != "new_expression") continue;
+    TSNode callee = ts::Field(n, type == "call" ? "function" : "constructor");
+    if (ts::Text(callee, text).ends_with("SageMakerCreateTrainingJob")) {
+      return "aws-cdk-lib's SageMakerCreateTrainingJob task has no property for managed Spot training, a max wait or "
+             "a checkpoint location: the state takes them only when written as the CreateTrainingJob request "
+             "itself (a CustomState or a state machine definition), a change left to the author";
+    }
+    return {};
+  }
+  return {};
+}
+
+std::optional<size_t> CdkSyntaxErrors(std::string_view path, std::string_view text) {
+  ts::Tree tree = ParseSource(path, text);
+  if (!tree) return std::nullopt;
+  return ts::FirstError(ts_tree_root_node(tree.get()), text) ? 1 : 0;
+}
+
+}  // namespace sagelint
