@@ -163,10 +163,15 @@ void RefuseBreakingFixes(std::vector<Finding>& findings, const FileSource& files
     return it->second ? &*it->second : nullptr;
   };
   for (Finding& f : findings) {
-    // A CDK Step Functions training task cannot take Spot at all (docs/cdk.md "Fixes").
-    if (f.format == Format::kCdk && f.rule == "SM401") {
+    if (f.format == Format::kCdk) {
+      // A Step Functions training task cannot take Spot at all; a value that is no
+      // literal at the construct's props says where it comes from (docs/cdk.md "Fixes").
       const std::string* text = text_of(f.path);
-      std::string why = text ? CdkTaskSpotReason(f.path, *text, f.resource_range.begin) : "";
+      std::string why;
+      if (text && f.rule == "SM401") why = CdkTaskSpotReason(f.path, *text, f.resource_range.begin);
+      if (text && !f.fix && f.fix_unavailable.starts_with("the value is computed")) {
+        why = CdkValueReason(f.path, *text, f.range.begin);
+      }
       if (!why.empty()) {
         f.fix.reset();
         f.fix_unavailable = std::move(why);

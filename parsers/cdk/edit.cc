@@ -57,8 +57,12 @@ std::optional<TSNode> MemberAt(TSNode root, std::string_view text, SourcePos at)
     }
     // The one item of a list (a notebook's acceleratorTypes): the member goes.
     if ((type == "list" || type == "array") && ts_node_named_child_count(parent) == 1) {
-      n = parent;
-      continue;
+      TSNode member = ts_node_parent(parent);
+      if (!ts_node_is_null(member) && (ts::Type(member) == "pair" || ts::Type(member) == "keyword_argument") &&
+          ts_node_eq(ts::Field(member, "value"), parent)) {
+        return member;
+      }
+      return std::nullopt;
     }
     if (type == "list" || type == "array") return std::nullopt;
     n = parent;
@@ -289,8 +293,18 @@ std::optional<TextEdit> AppendMember(std::string_view text, const Literal& l, co
   while (indent_end < text.size() && Blank(text[indent_end])) ++indent_end;
   std::string indent(text.substr(line, indent_end - line));
   std::string newline = line >= 2 && text[line - 2] == '\r' ? "\r\n" : "\n";
-  if (trailing) return TextEdit{after + 1, after + 1, newline + indent + member + ","};
-  return TextEdit{end, end, "," + newline + indent + member};
+  // A comment after the last member stays on its line: the new member goes after it.
+  size_t tail = trailing ? after + 1 : end;
+  size_t eol = tail;
+  while (eol < text.size() && text[eol] != '\n') ++eol;
+  if (eol > tail && text[eol - 1] == '\r') --eol;
+  std::string_view rest = text.substr(tail, eol - tail);
+  size_t first = rest.find_first_not_of(" \t");
+  bool comment =
+      first != std::string_view::npos && (rest.substr(first).starts_with("#") || rest.substr(first).starts_with("//"));
+  if (first != std::string_view::npos && !comment) eol = tail;  // more code on the line: right after the member
+  if (trailing) return TextEdit{eol, eol, newline + indent + member + ","};
+  return TextEdit{end, eol, "," + std::string(rest.substr(0, eol - tail)) + newline + indent + member};
 }
 
 // The key path of a training job's field in its request (as the API names it).
@@ -360,6 +374,47 @@ std::string CdkTaskSpotReason(std::string_view path, std::string_view text, Sour
     return {};
   }
   return {};
+}
+
+std::string CdkValueReason(std::string_view path, std::string_view text, SourcePos at) {
+  ts::Tree tree = ParseSource(path, text);
+  std::optional<size_t> offset = tree ? OffsetOf(text, at) : std::nullopt;
+  if (!offset) return {};
+  uint32_t b = static_cast<uint32_t>(*offset);
+  TSNode n = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree.get()), b, b);
+  // The largest expression that starts there (`a.b` rather than `a`).
+  while (!ts_node_is_null(n)) {
+    TSNode parent = ts_node_parent(n);
+    if (ts_node_is_null(parent) || ts_node_start_byte(parent) != b || ts::Type(parent) == "pair" ||
+        ts::Type(parent) == "keyword_argument" || ts::Type(parent).ends_with("statement") ||
+        ts::Type(parent).ends_with("declarator") || ts::Type(parent) == "assignment") {
+      break;
+    }
+    n = parent;
+  }
+  if (ts_node_is_null(n)) return {};
+  std::string line = "line " + std::to_string(at.line);
+  std::string_view type = ts::Type(n);
+  std::string code(ts::Text(n, text).substr(0, 60));
+  for (char& c : code) c = c == '\n' ? ' ' : c;
+  if (type == "string" || type == "number" || type == "integer" || type == "float" || type == "true" ||
+      type == "false") {
+    return "the value is the literal at " + line +
+           ", written outside the construct's props (a variable or constant other code may read too): a fix edits "
+           "only a literal written at the construct's property";
+  }
+  if (type == "identifier" || type == "attribute" || type == "member_expression" || type == "subscript" ||
+      type == "subscript_expression") {
+    return "the value comes from `" + code + "` (" + line +
+           "), not a literal at the construct's property: it may be set in several places or read by other code";
+  }
+  if (type == "conditional_expression" || type == "ternary_expression") {
+    return "the value is chosen by a conditional expression (" + line + "): no one literal serves every case";
+  }
+  if (type == "call" || type == "new_expression" || type == "call_expression") {
+    return "the value is computed by a call (" + line + "), not written as one literal at the construct's property";
+  }
+  return "the value is computed (" + line + "), not written as one literal at the construct's property";
 }
 
 std::optional<size_t> CdkSyntaxErrors(std::string_view path, std::string_view text) {

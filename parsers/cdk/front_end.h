@@ -37,6 +37,9 @@ std::optional<TextEdit> EditCdk(std::string_view text, const FixChange& change);
 // Why a training job made by a Step Functions `SageMakerCreateTrainingJob` task (the
 // call at `at` in the source `text` of `path`) takes no Spot fix; empty for any other job.
 std::string CdkTaskSpotReason(std::string_view path, std::string_view text, SourcePos at);
+// Why a value at `at` in an app source is no literal a fix edits: where it comes
+// from (a name, a conditional, a call, a literal outside the construct's props).
+std::string CdkValueReason(std::string_view path, std::string_view text, SourcePos at);
 // Whether an app source still parses after fixes: its syntax errors (0 or 1),
 // nullopt when it cannot be parsed at all.
 std::optional<size_t> CdkSyntaxErrors(std::string_view path, std::string_view text);

@@ -1112,7 +1112,13 @@ class Evaluator {
     if (t == "true" || t == "false") return literal(make(K::kBool, std::string(t)));
     if (t == "null") return make(K::kNull, "");
     if (t == "undefined") return make(K::kUndefined, "");
-    if (t == "template_string") return Template(n, scope);
+    if (t == "template_string") {
+      // A template without substitutions is one literal token too.
+      bool plain = true;
+      for (TSNode c : NamedChildren(n)) plain = plain && ts::Type(c) != "template_substitution";
+      Value v = Template(n, scope);
+      return plain && v.k == K::kStr ? literal(std::move(v)) : v;
+    }
     if (t == "parenthesized_expression" || t == "as_expression" || t == "satisfies_expression" ||
         t == "non_null_expression" || t == "type_assertion") {
       for (TSNode c : NamedChildren(n)) {
