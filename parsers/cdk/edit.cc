@@ -116,9 +116,13 @@ std::string KeyText(std::string_view text, TSNode key) {
 
 // An object literal (TypeScript `{…}`, a Python dict display) read member by member.
 struct Literal {
-  TSNode node{};
-  std::vector<std::pair<std::string, TSNode>> members;  // key, pair
+  TSNode node{};                                        // the object, dict or (a Python struct's call) argument list
+  std::vector<std::pair<std::string, TSNode>> members;  // key, pair (keyword argument)
   bool complete = true;                                 // no spread, no computed key, no shorthand
+  // A Python struct call `sagemaker.CfnDomain.JupyterLabAppSettingsProperty(…)`: its
+  // class path up to the class name ("sagemaker.CfnDomain."), for the structs it gets.
+  bool call = false;
+  std::string prefix;
   const TSNode* Member(std::string_view key) const {
     for (const auto& [k, p] : members) {
       if (k == key) return &p;
@@ -130,6 +134,29 @@ struct Literal {
 bool IsObject(TSNode n) { return ts::Type(n) == "object" || ts::Type(n) == "dictionary"; }
 
 std::optional<Literal> ReadLiteral(std::string_view text, TSNode n) {
+  if (!ts_node_is_null(n) && ts::Type(n) == "call") {
+    // A struct class called with keyword arguments only.
+    std::string_view callee = ts::Text(ts::Field(n, "function"), text);
+    TSNode args = ts::Field(n, "arguments");
+    if (!callee.ends_with("Property") || ts_node_is_null(args) || ts::Type(args) != "argument_list")
+      return std::nullopt;
+    Literal l;
+    l.node = args;
+    l.call = true;
+    size_t dot = callee.rfind('.');
+    l.prefix = dot == std::string_view::npos ? "" : std::string(callee.substr(0, dot + 1));
+    uint32_t count = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(args, i);
+      if (ts::Type(c) == "comment") continue;
+      if (ts::Type(c) != "keyword_argument") {
+        l.complete = false;
+        continue;
+      }
+      l.members.emplace_back(std::string(ts::Text(ts::Field(c, "name"), text)), c);
+    }
+    return l;
+  }
   if (ts_node_is_null(n) || !IsObject(n)) return std::nullopt;
   Literal l;
   l.node = n;
@@ -164,9 +191,9 @@ std::optional<Literal> LiteralAt(TSNode root, std::string_view text, SourcePos a
   uint32_t b = static_cast<uint32_t>(*offset);
   for (TSNode n = ts_node_named_descendant_for_byte_range(root, b, b);
        !ts_node_is_null(n) && ts_node_start_byte(n) == b; n = ts_node_parent(n)) {
-    if (IsObject(n)) return ReadLiteral(text, n);
+    if (IsObject(n) || ts::Type(n) == "call") return ReadLiteral(text, n);
     // A member's key stands for its value (an evaluator places an object at its key).
-    if (ts::Type(n) == "pair") return ReadLiteral(text, ts::Field(n, "value"));
+    if (ts::Type(n) == "pair" || ts::Type(n) == "keyword_argument") return ReadLiteral(text, ts::Field(n, "value"));
   }
   return std::nullopt;
 }
@@ -216,7 +243,17 @@ Style StyleOf(std::string_view path, std::string_view text, const Literal& l) {
   bool quote_found = false;
   bool bare = false;
   for (const auto& [k, p] : l.members) {
+    if (ts::Type(p) != "pair") {  // a keyword argument: its value's quotes
+      TSNode v = ts::Field(p, "value");
+      std::string_view t = ts_node_is_null(v) ? std::string_view() : ts::Text(v, text);
+      if (!quote_found && !t.empty() && ts::Type(v) == "string" && (t.front() == '"' || t.front() == '\'')) {
+        s.quote = t.front();
+        quote_found = true;
+      }
+      continue;
+    }
     for (TSNode n : {ts::Field(p, "key"), ts::Field(p, "value")}) {
+      if (ts_node_is_null(n)) continue;
       std::string_view t = ts::Text(n, text);
       if (!quote_found && ts::Type(n) == "string" && !t.empty() && (t.front() == '"' || t.front() == '\'')) {
         s.quote = t.front();
@@ -269,7 +306,7 @@ std::string MemberCode(const std::vector<std::string>& path, size_t from, const 
 // last member in one written on one line. Trailing commas as the literal has them.
 std::optional<TextEdit> AppendMember(std::string_view text, const Literal& l, const std::string& member) {
   size_t open = ts_node_start_byte(l.node), close = ts_node_end_byte(l.node);
-  if (close <= open + 1 || text[close - 1] != '}') return std::nullopt;
+  if (close <= open + 1 || text[close - 1] != (l.call ? ')' : '}')) return std::nullopt;
   uint32_t count = ts_node_named_child_count(l.node);
   TSNode last{};
   for (uint32_t i = 0; i < count; ++i) {
@@ -339,6 +376,120 @@ std::optional<TextEdit> InsertIntoRequest(std::string_view path_of_file, std::st
   return AppendMember(text, *at, MemberCode(*path, depth, *value, style));
 }
 
+// ---- idle settings in a Studio app's settings --------------------------------------
+
+// An API member name as the app writes its struct keys: Python keyword
+// arguments (and dicts whose keys have underscores) in snake_case, else camelCase.
+std::string CdkKey(std::string_view api, bool snake) {
+  std::string out;
+  for (size_t i = 0; i < api.size(); ++i) {
+    char c = api[i];
+    bool upper = c >= 'A' && c <= 'Z';
+    if (upper && i > 0 && snake) out += '_';
+    out += static_cast<char>(upper && (snake || i == 0) ? c - 'A' + 'a' : c);
+  }
+  return out;
+}
+
+// How a settings literal writes its keys: snake_case, camelCase, or nullopt
+// where its keys do not tell (a Python dict of one-word keys).
+std::optional<bool> SnakeKeys(const Literal& l, bool python) {
+  if (l.call) return true;
+  if (!python) return false;
+  for (const auto& [k, p] : l.members) {
+    if (k.find('_') != std::string::npos) return true;
+    if (std::any_of(k.begin(), k.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) return false;
+  }
+  return std::nullopt;
+}
+
+// The members of an idle-settings change (a JSON object of scalars) in the app's spelling.
+std::optional<std::vector<std::pair<std::string, std::string>>> IdleMembers(std::string_view json, bool snake,
+                                                                            const Style& style) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::string_view key : {"LifecycleManagement", "IdleTimeoutInMinutes"}) {
+    std::string quoted = "\"" + std::string(key) + "\": ";
+    size_t at = json.find(quoted);
+    if (at == std::string_view::npos) continue;
+    size_t begin = at + quoted.size();
+    size_t end = json.find_first_of(",}", begin);
+    if (end == std::string_view::npos) return std::nullopt;
+    std::optional<std::string> value = ScalarCode(json.substr(begin, end - begin), style);
+    if (!value) return std::nullopt;
+    out.emplace_back(CdkKey(key, snake), *value);
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+// `key: value` / `key=value` of a literal written like `l`.
+std::string Written(const Literal& l, const Style& s, const std::string& key, const std::string& value) {
+  if (l.call) return key + "=" + value;
+  return (s.python ? Quoted(key, s.quote) : key) + ": " + value;
+}
+
+std::optional<TextEdit> InsertIdleSettings(std::string_view path_of_file, std::string_view text, TSNode root,
+                                           const FixChange& c) {
+  std::optional<Literal> at = LiteralAt(root, text, c.range.begin);
+  if (!at || !at->complete) return std::nullopt;
+  // Only a JupyterLab or Code Editor settings block (its struct class, or the key it is written under).
+  std::string_view owner = at->call ? ts::Text(ts::Field(ts_node_parent(at->node), "function"), text) : "";
+  TSNode parent = ts_node_parent(at->node);
+  if (!at->call && !ts_node_is_null(parent) && (ts::Type(parent) == "pair" || ts::Type(parent) == "keyword_argument")) {
+    owner = ts::Text(ts::Field(parent, ts::Type(parent) == "pair" ? "key" : "name"), text);
+  }
+  std::string o;
+  for (char ch : owner) {
+    if (ch != '_' && ch != '"' && ch != '\'') o += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  if (!o.ends_with("jupyterlabappsettings") && !o.ends_with("jupyterlabappsettingsproperty") &&
+      !o.ends_with("codeeditorappsettings") && !o.ends_with("codeeditorappsettingsproperty")) {
+    return std::nullopt;
+  }
+  bool python = IsPython(path_of_file);
+  Style style = StyleOf(path_of_file, text, *at);
+  std::optional<bool> snake = SnakeKeys(*at, python);
+  if (!snake) return std::nullopt;
+  const std::vector<std::string> path = {"AppLifecycleManagement", "IdleSettings"};
+  size_t depth = 0;
+  for (; depth < path.size(); ++depth) {
+    const TSNode* next = at->Member(CdkKey(path[depth], at->call || *snake));
+    if (!next) break;
+    std::optional<Literal> inner = ValueLiteral(text, *next);
+    if (!inner || !inner->complete) return std::nullopt;
+    at = inner;
+    style = StyleOf(path_of_file, text, *at);
+  }
+  bool leaf_snake = at->call || *snake;
+  std::optional<std::vector<std::pair<std::string, std::string>>> members = IdleMembers(c.value, leaf_snake, style);
+  if (!members) return std::nullopt;
+  if (depth == path.size()) {
+    // Every level is there: the missing members only, none overwritten.
+    std::string code;
+    for (const auto& [k, v] : *members) {
+      if (at->Member(k)) continue;
+      code += (code.empty() ? "" : ", ") + Written(*at, style, k, v);
+    }
+    if (code.empty()) return std::nullopt;
+    return AppendMember(text, *at, code);
+  }
+  // The missing levels, inline: structs in a struct call, objects elsewhere.
+  std::string inner;
+  for (const auto& [k, v] : *members) {
+    inner += (inner.empty() ? "" : ", ") + (at->call ? k + "=" + v : (python ? Quoted(k, style.quote) : k) + ": " + v);
+  }
+  for (size_t k = path.size(); k > depth + 1; --k) {
+    std::string key = CdkKey(path[k - 1], at->call || *snake);
+    std::string level = at->call ? at->prefix + path[k - 1] + "Property(" + inner + ")"
+                                 : (python ? "{" + inner + "}" : "{ " + inner + " }");
+    inner = at->call ? key + "=" + level : (python ? Quoted(key, style.quote) : key) + ": " + level;
+  }
+  std::string key = CdkKey(path[depth], at->call || *snake);
+  std::string value = at->call ? at->prefix + path[depth] + "Property(" + inner + ")"
+                               : (python ? "{" + inner + "}" : "{ " + inner + " }");
+  return AppendMember(text, *at, Written(*at, style, key, value));
+}
+
 }  // namespace
 
 std::optional<TextEdit> EditCdk(std::string_view text, const FixChange& change) {
@@ -351,6 +502,9 @@ std::optional<TextEdit> EditCdk(std::string_view text, const FixChange& change) 
     TSNode key = ts::Field(*member, ts::Type(*member) == "pair" ? "key" : "name");
     if (ts_node_is_null(key) || !RemovableKey(change.field, ts::Text(key, text))) return std::nullopt;
     return RemoveMember(text, *member);
+  }
+  if (change.op == FixChange::Op::kInsert && change.field == "idle_settings") {
+    return InsertIdleSettings(change.path, text, root, change);
   }
   if (change.op == FixChange::Op::kInsert) return InsertIntoRequest(change.path, text, root, change);
   return std::nullopt;
