@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "parsers/aws/request_path.h"
 #include "parsers/cdk/front_end.h"
 #include "parsers/common/tree_sitter.h"
 
@@ -344,18 +345,9 @@ std::optional<TextEdit> AppendMember(std::string_view text, const Literal& l, co
   return TextEdit{end, eol, "," + std::string(rest.substr(0, eol - tail)) + newline + indent + member};
 }
 
-// The key path of a training job's field in its request (as the API names it).
-std::optional<std::vector<std::string>> RequestPath(std::string_view field) {
-  if (field == "max_wait_seconds") return std::vector<std::string>{"StoppingCondition", "MaxWaitTimeInSeconds"};
-  if (field == "spot") return std::vector<std::string>{"EnableManagedSpotTraining"};
-  if (field == "checkpoint") return std::vector<std::string>{"CheckpointConfig", "S3Uri"};
-  if (field == "input_mode") return std::vector<std::string>{"AlgorithmSpecification", "TrainingInputMode"};
-  return std::nullopt;
-}
-
 std::optional<TextEdit> InsertIntoRequest(std::string_view path_of_file, std::string_view text, TSNode root,
                                           const FixChange& c) {
-  std::optional<std::vector<std::string>> path = RequestPath(c.field);
+  std::optional<std::vector<std::string>> path = aws::TrainingRequestPath(c.field);
   if (!path) return std::nullopt;
   std::optional<Literal> at = TrainingRequest(root, text, c.range.begin);
   if (!at) return std::nullopt;
