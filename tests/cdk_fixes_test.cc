@@ -146,3 +146,52 @@ TEST_CASE("CDK fixes: an inserted member follows the literal's layout, quotes an
   const std::string other = "s = {'Type': 'Processing', 'Arguments': {'RoleArn': 'r'}}\n";
   CHECK_FALSE(EditCdk(other, Insert("a.py", {1, 5}, "spot", "true")));
 }
+
+TEST_CASE("CDK fixes: a change at any position of any source gives an edit or none, never a crash",
+          "[fixes][cdk][adversarial]") {
+  const std::string sources[] = {
+      // Python: a struct call, a dict, a list, a half-written call.
+      "x = sagemaker.CfnDomain.JupyterLabAppSettingsProperty(a=1, **k)\n"
+      "s = {'Type': 'Training', 'Arguments': {'StoppingCondition': 3, 'RoleArn': f'{r}'}}\n"
+      "n = f(accelerator_types=['ml.eia2.medium', x], acceleratorType=)\n",
+      // TypeScript: computed keys, spreads, shorthand, a template, an unclosed object.
+      "const s = { [k]: 1, ...o, Type, Resource: `arn:${p}`, Parameters: { 'a.$': 1 },\n"
+      "  jupyterLabAppSettings: { appLifecycleManagement: 3 }, acceleratorTypes: [] };\n"
+      "new tasks.SageMakerCreateTrainingJob(this, 'T', { x: {\n",
+  };
+  std::vector<FixChange> changes;
+  for (const char* field : {"spot", "max_wait_seconds", "checkpoint", "input_mode", "idle_settings", "other"}) {
+    changes.push_back(Insert("", {1, 1}, field,
+                             std::string(field) == "idle_settings"
+                                 ? R"({"LifecycleManagement": "ENABLED", "IdleTimeoutInMinutes": 60})"
+                                 : "true"));
+  }
+  for (const char* field : {"accelerator_type", "max_wait_seconds"}) {
+    FixChange c;
+    c.op = FixChange::Op::kRemove;
+    c.field = field;
+    changes.push_back(c);
+  }
+  int edits = 0;
+  for (size_t s = 0; s < 2; ++s) {
+    std::string path = s == 0 ? "a.py" : "a.ts";
+    const std::string& text = sources[s];
+    for (int line = 0; line <= 5; ++line) {
+      for (int column = 0; column <= 130; ++column) {
+        for (FixChange c : changes) {
+          c.path = path;
+          c.range = {{line, column}, {line, column}};
+          std::optional<TextEdit> e = EditCdk(text, c);
+          if (!e) continue;
+          REQUIRE(e->begin <= e->end);
+          REQUIRE(e->end <= text.size());
+          ++edits;
+        }
+        CdkValueReason(path, text, {line, column});
+        CdkTaskSpotReason(path, text, {line, column});
+      }
+    }
+  }
+  CHECK(edits > 0);  // some positions do hold members a change can edit
+  CHECK(CdkSyntaxErrors("a.ts", sources[1]) == std::optional<size_t>(1));
+}

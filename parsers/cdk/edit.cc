@@ -28,6 +28,10 @@ ts::Tree ParseSource(std::string_view path, std::string_view text) {
 
 bool Blank(char c) { return c == ' ' || c == '\t'; }
 
+// A node's text and type, empty for a null node (a field the grammar left out).
+std::string_view TextOf(TSNode n, std::string_view text) { return ts_node_is_null(n) ? "" : ts::Text(n, text); }
+std::string_view TypeOf(TSNode n) { return ts_node_is_null(n) ? "" : ts::Type(n); }
+
 // The member (`key: value`, `key=value`) whose value starts at `at`: the
 // value written directly there, nothing computed around it.
 // Whether a member's key (`acceleratorType`, `accelerator_types`, "MaxWaitTimeInSeconds")
@@ -104,14 +108,14 @@ TextEdit RemoveMember(std::string_view text, TSNode member) {
 
 // A key's text: a string's content, an identifier as written.
 std::string KeyText(std::string_view text, TSNode key) {
-  std::string_view k = ts::Text(key, text);
-  if (ts::Type(key) == "string" && k.size() >= 2) {
+  std::string_view k = TextOf(key, text);
+  if (TypeOf(key) == "string" && k.size() >= 2) {
     // Python prefixes (r"", u"") never hold a request key; a plain string's content only.
     char q = k.front();
     if ((q == '"' || q == '\'') && k.back() == q) return std::string(k.substr(1, k.size() - 2));
     return {};
   }
-  if (ts::Type(key) == "property_identifier" || ts::Type(key) == "identifier") return std::string(k);
+  if (TypeOf(key) == "property_identifier" || TypeOf(key) == "identifier") return std::string(k);
   return {};
 }
 
@@ -137,7 +141,7 @@ bool IsObject(TSNode n) { return ts::Type(n) == "object" || ts::Type(n) == "dict
 std::optional<Literal> ReadLiteral(std::string_view text, TSNode n) {
   if (!ts_node_is_null(n) && ts::Type(n) == "call") {
     // A struct class called with keyword arguments only.
-    std::string_view callee = ts::Text(ts::Field(n, "function"), text);
+    std::string_view callee = TextOf(ts::Field(n, "function"), text);
     TSNode args = ts::Field(n, "arguments");
     if (!callee.ends_with("Property") || ts_node_is_null(args) || ts::Type(args) != "argument_list")
       return std::nullopt;
@@ -154,7 +158,7 @@ std::optional<Literal> ReadLiteral(std::string_view text, TSNode n) {
         l.complete = false;
         continue;
       }
-      l.members.emplace_back(std::string(ts::Text(ts::Field(c, "name"), text)), c);
+      l.members.emplace_back(std::string(TextOf(ts::Field(c, "name"), text)), c);
     }
     return l;
   }
@@ -261,7 +265,7 @@ Style StyleOf(std::string_view path, std::string_view text, const Literal& l) {
         quote_found = true;
       }
     }
-    bare = bare || ts::Type(ts::Field(p, "key")) == "property_identifier";
+    bare = bare || TypeOf(ts::Field(p, "key")) == "property_identifier";
   }
   // TypeScript keys bare when the literal writes any key bare.
   s.quoted_keys = s.python || !bare;
@@ -425,10 +429,10 @@ std::optional<TextEdit> InsertIdleSettings(std::string_view path_of_file, std::s
   std::optional<Literal> at = LiteralAt(root, text, c.range.begin);
   if (!at || !at->complete) return std::nullopt;
   // Only a JupyterLab or Code Editor settings block (its struct class, or the key it is written under).
-  std::string_view owner = at->call ? ts::Text(ts::Field(ts_node_parent(at->node), "function"), text) : "";
+  std::string_view owner = at->call ? TextOf(ts::Field(ts_node_parent(at->node), "function"), text) : "";
   TSNode parent = ts_node_parent(at->node);
   if (!at->call && !ts_node_is_null(parent) && (ts::Type(parent) == "pair" || ts::Type(parent) == "keyword_argument")) {
-    owner = ts::Text(ts::Field(parent, ts::Type(parent) == "pair" ? "key" : "name"), text);
+    owner = TextOf(ts::Field(parent, ts::Type(parent) == "pair" ? "key" : "name"), text);
   }
   std::string o;
   for (char ch : owner) {
@@ -512,7 +516,7 @@ std::string CdkTaskSpotReason(std::string_view path, std::string_view text, Sour
     std::string_view type = ts::Type(n);
     if (type != "call" && type != "new_expression") continue;
     TSNode callee = ts::Field(n, type == "call" ? "function" : "constructor");
-    if (ts::Text(callee, text).ends_with("SageMakerCreateTrainingJob")) {
+    if (TextOf(callee, text).ends_with("SageMakerCreateTrainingJob")) {
       return "aws-cdk-lib's SageMakerCreateTrainingJob task has no property for managed Spot training, a max wait or "
              "a checkpoint location: the state takes them only when written as the CreateTrainingJob request "
              "itself (a CustomState or a state machine definition), a change left to the author";
