@@ -982,6 +982,9 @@ class Evaluator {
 
   static void Relocate(cfn::Node* n, SourcePos at) {
     n->pos = at;
+    // Written elsewhere: no token here a fix may edit (docs/cdk.md "Fixes").
+    n->end = {};
+    n->offset = n->end_offset = 0;
     for (SourcePos& p : n->key_pos) p = at;
     for (auto& e : n->entries) Relocate(&e.second, at);
     for (auto& i : n->items) Relocate(&i, at);
