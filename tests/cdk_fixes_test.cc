@@ -83,6 +83,12 @@ TEST_CASE("CDK fixes: a value that is no literal at the construct's props says w
 }
 
 TEST_CASE("CDK fixes: a Step Functions training task takes no Spot, a spread request no insertion", "[fixes][cdk]") {
+  // The task's default instance type is not written in the app.
+  CHECK(CdkRefusals("SM104", "cdk_task") ==
+        std::map<std::string, std::string>{
+            {"app.py:9",
+             "the value is not written in the task's props (line 9: the task's default, or a value from another "
+             "file): the setting is added to them by hand"}});
   const std::string task =
       "aws-cdk-lib's SageMakerCreateTrainingJob task has no property for managed Spot training, a max wait or a "
       "checkpoint location: the state takes them only when written as the CreateTrainingJob request itself (a "

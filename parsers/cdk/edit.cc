@@ -562,6 +562,12 @@ std::string CdkValueReason(std::string_view path, std::string_view text, SourceP
     return "the value is chosen by a conditional expression (" + line + "): no one literal serves every case";
   }
   if (type == "call" || type == "new_expression" || type == "call_expression") {
+    // A Step Functions SageMaker task placed at its call: a value it does not write is the task's default.
+    std::string_view callee = TextOf(ts::Field(n, type == "new_expression" ? "constructor" : "function"), text);
+    if (callee.find("SageMakerCreate") != std::string_view::npos) {
+      return "the value is not written in the task's props (" + line +
+             ": the task's default, or a value from another file): the setting is added to them by hand";
+    }
     return "the value is computed by a call (" + line + "), not written as one literal at the construct's property";
   }
   return "the value is computed (" + line + "), not written as one literal at the construct's property";
