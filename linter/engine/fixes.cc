@@ -172,9 +172,15 @@ std::optional<TextEdit> ReplaceLiteral(std::string_view text, const FixChange& c
   std::optional<size_t> end = OffsetOf(text, c.range.end);
   if (!begin || !end || *end <= *begin || c.text.empty()) return std::nullopt;
   std::string_view token = text.substr(*begin, *end - *begin);
-  size_t at = token.find(c.text);
-  if (at == std::string_view::npos || token.find(c.text, at + 1) != std::string_view::npos) return std::nullopt;
-  return TextEdit{*begin + at, *begin + at + c.text.size(), c.value};
+  std::string_view old = c.text, value = c.value;
+  // A CDK app's ec2 instance type (`ec2.InstanceType("m4.xlarge")`) is the SageMaker type without `ml.`.
+  if (token.find(old) == std::string_view::npos && old.starts_with("ml.") && value.starts_with("ml.")) {
+    old.remove_prefix(3);
+    value.remove_prefix(3);
+  }
+  size_t at = token.find(old);
+  if (at == std::string_view::npos || token.find(old, at + 1) != std::string_view::npos) return std::nullopt;
+  return TextEdit{*begin + at, *begin + at + old.size(), std::string(value)};
 }
 
 std::optional<TextEdit> EditFor(std::string_view text, const FixChange& c) {

@@ -603,6 +603,10 @@ class Synth {
         type = v.is_scalar() && v.text != aws::kUnknownMarker && !v.text.starts_with("ml.")
                    ? cfn::MakeScalar("ml." + v.text, v.pos)
                    : v;
+        // The ec2 type's literal still stands for it (a fix writes it without `ml.`).
+        type.end = v.end;
+        type.offset = v.offset;
+        type.end_offset = v.end_offset;
       }
       if (const Node* n = Prop(*rc, "InstanceCount")) count = Value(*n, false);
     }

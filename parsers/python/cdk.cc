@@ -289,6 +289,11 @@ class Cdk final : public Library {
     for (const Ev& e : args.positional) nodes.push_back(ToNode(a, e, file, at, 0));
     if (!args.keywords.empty()) nodes.push_back(KeywordMap(a, args, file, at));
     if (std::optional<cfn::Node> v = cdk::CallValue(module, cls, "", nodes, at)) {
+      // `ec2.InstanceType("m4.xlarge")`: the type is its one literal (a fix edits it
+      // where the call stands inside a construct's props; docs/cdk.md "Fixes").
+      if (module == "ec2" && cls == "InstanceType" && args.positional.size() == 1 && v->is_scalar()) {
+        MarkLiteralAnywhere(a, args.positional[0], file, &*v);
+      }
       *result = NodeValue(a, std::move(*v), file);
     } else if (args.positional.empty() && !args.keywords.empty()) {
       *result = Struct(a, args);  // `Environment(account=…, region=…)` and other structs
@@ -634,6 +639,17 @@ class Cdk final : public Library {
     for (auto& i : n->items) Relocate(&i, at);
   }
 
+  // Takes the token range off what does not lie inside the construct call whose props
+  // are being converted (or off everything, outside such a conversion).
+  void KeepLiteralsWithin(cfn::Node* n) const {
+    if (n->end.valid() && (literal_file_ < 0 || n->offset < literal_begin_ || n->end_offset > literal_end_)) {
+      n->end = {};
+      n->offset = n->end_offset = 0;
+    }
+    for (auto& e : n->entries) KeepLiteralsWithin(&e.second);
+    for (auto& i : n->items) KeepLiteralsWithin(&i);
+  }
+
   static bool HoldsUnknown(const cfn::Node& n, int depth) {
     if (n.is_scalar()) return n.text == aws::kUnknownMarker;
     if (depth > 64) return true;
@@ -694,9 +710,18 @@ class Cdk final : public Library {
   // number or boolean literal inside the construct call whose props are being
   // converted: the only place a fix edits a CDK value.
   void MarkLiteral(Analyzer& a, const Ev& e, int file, cfn::Node* n) {
-    if (literal_file_ != file || ts_node_is_null(e.at) || a.FileOf(e.at) != file) return;
+    if (literal_file_ != file || ts_node_is_null(e.at)) return;
     uint32_t begin = ts_node_start_byte(e.at), end = ts_node_end_byte(e.at);
-    if (begin < literal_begin_ || end > literal_end_ || end <= begin) return;
+    if (begin < literal_begin_ || end > literal_end_) return;
+    MarkLiteralAnywhere(a, e, file, n);
+  }
+
+  // The same wherever the token stands (a value the CDK computes from it, checked
+  // against the construct call when it is used: KeepLiteralsWithin).
+  static void MarkLiteralAnywhere(Analyzer& a, const Ev& e, int file, cfn::Node* n) {
+    if (ts_node_is_null(e.at) || a.FileOf(e.at) != file) return;
+    uint32_t begin = ts_node_start_byte(e.at), end = ts_node_end_byte(e.at);
+    if (end <= begin) return;
     switch (a.g_.Kind(e.at)) {
       case N::kString:
         for (TSNode c : a.Kids(e.at)) {
@@ -769,6 +794,7 @@ class Cdk final : public Library {
           if (!Spend(a, Count(held, node_budget_ + 1), e.at)) return Unknown(at);
           cfn::Node copy = held;
           if (from != file || copy.pos.line <= 0) Relocate(&copy, at);
+          KeepLiteralsWithin(&copy);
           return copy;
         }
         return Unknown(at);

@@ -1778,7 +1778,18 @@ class Evaluator {
     std::vector<cfn::Node> nodes;
     for (const auto& a : args.values) nodes.push_back(ToNode(a, at, 0));
     if (callee.path.size() == 1) {
-      if (auto node = CallValue(module, cls, "", nodes, at)) return NodeValue(std::move(*node), callee, at);
+      if (auto node = CallValue(module, cls, "", nodes, at)) {
+        // `new ec2.InstanceType('m4.xlarge')`: the type is its one literal (a fix edits it
+        // where the call stands inside a construct's props; docs/cdk.md "Fixes").
+        const Value* arg = args.values.size() == 1 ? &args.values[0] : nullptr;
+        if (module == "ec2" && cls == "InstanceType" && node->is_scalar() && arg && arg->k == K::kStr &&
+            arg->lit_end > arg->lit_begin && arg->file == frame_->file) {
+          node->end = arg->lit_end_pos;
+          node->offset = arg->lit_begin;
+          node->end_offset = arg->lit_end;
+        }
+        return NodeValue(std::move(*node), callee, at);
+      }
     }
     if (module == "core" && cls != "CfnParameter") return Unknown(at, frame_->file);
     Construct c;
@@ -2252,6 +2263,17 @@ class Evaluator {
 
   // ---- handing values over -----------------------------------------------
 
+  // Takes the token range off what does not lie inside the construct call whose props
+  // are being converted (or off everything, outside such a conversion).
+  void KeepLiteralsWithin(cfn::Node* n) const {
+    if (n->end.valid() && (n->offset < literal_call_.first || n->end_offset > literal_call_.second)) {
+      n->end = {};
+      n->offset = n->end_offset = 0;
+    }
+    for (auto& e : n->entries) KeepLiteralsWithin(&e.second);
+    for (auto& i : n->items) KeepLiteralsWithin(&i);
+  }
+
   // `n` with the range of the literal token `v` is written as, when that lies
   // inside the construct call whose props are being converted.
   cfn::Node Literal(const Value& v, cfn::Node n) const {
@@ -2313,6 +2335,7 @@ class Evaluator {
         if (v.node) {
           cfn::Node n = *v.node;
           if (v.file != frame_->file) Relocate(&n, at);
+          KeepLiteralsWithin(&n);
           return n;
         }
         break;
