@@ -33,6 +33,8 @@ std::vector<std::string> SplitList(std::string_view s, char sep);
 // A number as people write it: "1", "1.5", "0.25" (up to 15 significant digits).
 std::string FormatNumber(double v);
 std::string Trim(std::string_view s);
+// A space or a tab: the blanks inside a line.
+inline bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 // Whether `s` ends with `lower_suffix` (lower-case ASCII), ignoring the case of `s`.
 bool EndsWithNoCase(std::string_view s, std::string_view lower_suffix);
 

@@ -11,11 +11,11 @@
 namespace sagelint {
 namespace {
 
-bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool IsLineBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 std::string_view TrimBlanks(std::string_view s) {
-  while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
+  while (!s.empty() && IsLineBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsLineBlank(s.back())) s.remove_suffix(1);
   return s;
 }
 

@@ -2,13 +2,12 @@
 
 #include <cctype>
 
+#include "linter/base/strings.h"
 #include "linter/model/rule.h"
 #include "parsers/python/notebook.h"
 
 namespace sagelint {
 namespace {
-
-bool Blank(char c) { return c == ' ' || c == '\t'; }
 
 // Positions of line starts, for turning offsets into line and column.
 class Lines {
@@ -98,8 +97,8 @@ std::vector<Comment> YamlComments(std::string_view text) {
         }
         continue;
       }
-      if (Blank(c)) continue;
-      if (c == '#' && (i == 0 || Blank(line[i - 1]))) {
+      if (IsBlank(c)) continue;
+      if (c == '#' && (i == 0 || IsBlank(line[i - 1]))) {
         comment_at = i;
         break;
       }
@@ -109,7 +108,7 @@ std::vector<Comment> YamlComments(std::string_view text) {
         state = c == '"' ? State::kDouble : State::kSingle;
         continue;
       }
-      bool spaced = i + 1 == line.size() || Blank(line[i + 1]);
+      bool spaced = i + 1 == line.size() || IsBlank(line[i + 1]);
       if (c == '[' || c == '{') {
         ++flow;
         value_start = true;
@@ -124,7 +123,7 @@ std::vector<Comment> YamlComments(std::string_view text) {
         value_start = true;
       } else if ((c == '!' || c == '&') && value_start) {
         // A tag or an anchor before the value: the value still starts after it.
-        while (i + 1 < line.size() && !Blank(line[i + 1])) ++i;
+        while (i + 1 < line.size() && !IsBlank(line[i + 1])) ++i;
       } else {
         value_start = false;
       }
@@ -133,7 +132,7 @@ std::vector<Comment> YamlComments(std::string_view text) {
     if (state == State::kPlain) {
       // A block scalar header: the line's last token is `|` or `>` with optional indicators.
       std::string_view content = line.substr(0, comment_at == std::string_view::npos ? line.size() : comment_at);
-      while (!content.empty() && Blank(content.back())) content.remove_suffix(1);
+      while (!content.empty() && IsBlank(content.back())) content.remove_suffix(1);
       size_t sp = content.find_last_of(" \t");
       std::string_view token = sp == std::string_view::npos ? content : content.substr(sp + 1);
       bool header = !token.empty() && (token[0] == '|' || token[0] == '>');

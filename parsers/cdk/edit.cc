@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "linter/base/strings.h"
 #include "parsers/aws/request_path.h"
 #include "parsers/cdk/front_end.h"
 #include "parsers/common/tree_sitter.h"
@@ -26,8 +27,6 @@ ts::Tree ParseSource(std::string_view path, std::string_view text) {
   return ts::Parse(IsPython(path) ? tree_sitter_python() : tree_sitter_typescript(), text);
 }
 
-bool Blank(char c) { return c == ' ' || c == '\t'; }
-
 // A node's text and type, empty for a null node (a field the grammar left out).
 std::string_view TextOf(TSNode n, std::string_view text) { return ts_node_is_null(n) ? "" : ts::Text(n, text); }
 std::string_view TypeOf(TSNode n) { return ts_node_is_null(n) ? "" : ts::Type(n); }
@@ -36,7 +35,7 @@ std::string_view TypeOf(TSNode n) { return ts_node_is_null(n) ? "" : ts::Type(n)
 // value written directly there, nothing computed around it.
 // Whether a member's key (`acceleratorType`, `accelerator_types`, "MaxWaitTimeInSeconds")
 // names the setting a removal takes out.
-bool RemovableKey(std::string_view field, std::string_view key) {
+bool RemovableMemberKey(std::string_view field, std::string_view key) {
   std::string k;
   for (char c : key) {
     if (c != '_' && c != '"' && c != '\'') k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -80,13 +79,13 @@ std::optional<TSNode> MemberAt(TSNode root, std::string_view text, SourcePos at)
 TextEdit RemoveMember(std::string_view text, TSNode member) {
   size_t b = ts_node_start_byte(member), e = ts_node_end_byte(member);
   size_t after = e;
-  while (after < text.size() && Blank(text[after])) ++after;
+  while (after < text.size() && IsBlank(text[after])) ++after;
   bool comma_after = after < text.size() && text[after] == ',';
   size_t end = comma_after ? after + 1 : e;
   size_t line = LineStartOf(text, b);
-  bool alone_before = std::all_of(text.begin() + static_cast<long>(line), text.begin() + static_cast<long>(b), Blank);
+  bool alone_before = std::all_of(text.begin() + static_cast<long>(line), text.begin() + static_cast<long>(b), IsBlank);
   size_t rest = end;
-  while (rest < text.size() && Blank(text[rest])) ++rest;
+  while (rest < text.size() && IsBlank(text[rest])) ++rest;
   bool alone_after = rest >= text.size() || text[rest] == '\n' || text[rest] == '\r';
   if (alone_before && alone_after) {
     if (rest < text.size() && text[rest] == '\r') ++rest;
@@ -94,12 +93,12 @@ TextEdit RemoveMember(std::string_view text, TSNode member) {
     return {line, rest, ""};
   }
   if (comma_after) {
-    while (end < text.size() && Blank(text[end])) ++end;
+    while (end < text.size() && IsBlank(text[end])) ++end;
     return {b, end, ""};
   }
   // The last member: the comma before it goes.
   size_t before = b;
-  while (before > 0 && (Blank(text[before - 1]) || text[before - 1] == '\n' || text[before - 1] == '\r')) --before;
+  while (before > 0 && (IsBlank(text[before - 1]) || text[before - 1] == '\n' || text[before - 1] == '\r')) --before;
   if (before > 0 && text[before - 1] == ',') return {before - 1, e, ""};
   return {b, e, ""};
 }
@@ -323,7 +322,7 @@ std::optional<TextEdit> AppendMember(std::string_view text, const Literal& l, co
   }
   size_t end = ts_node_end_byte(last);
   size_t after = end;
-  while (after < close && Blank(text[after])) ++after;
+  while (after < close && IsBlank(text[after])) ++after;
   bool trailing = after < close && text[after] == ',';
   bool multiline = text.substr(open, ts_node_start_byte(last) - open).find('\n') != std::string_view::npos;
   if (!multiline) {
@@ -332,7 +331,7 @@ std::optional<TextEdit> AppendMember(std::string_view text, const Literal& l, co
   }
   size_t line = LineStartOf(text, ts_node_start_byte(last));
   size_t indent_end = line;
-  while (indent_end < text.size() && Blank(text[indent_end])) ++indent_end;
+  while (indent_end < text.size() && IsBlank(text[indent_end])) ++indent_end;
   std::string indent(text.substr(line, indent_end - line));
   std::string newline = line >= 2 && text[line - 2] == '\r' ? "\r\n" : "\n";
   // A comment after the last member stays on its line: the new member goes after it.
@@ -496,7 +495,7 @@ std::optional<TextEdit> EditCdk(std::string_view text, const FixChange& change) 
     std::optional<TSNode> member = MemberAt(root, text, change.range.begin);
     if (!member) return std::nullopt;
     TSNode key = ts::Field(*member, ts::Type(*member) == "pair" ? "key" : "name");
-    if (ts_node_is_null(key) || !RemovableKey(change.field, ts::Text(key, text))) return std::nullopt;
+    if (ts_node_is_null(key) || !RemovableMemberKey(change.field, ts::Text(key, text))) return std::nullopt;
     return RemoveMember(text, *member);
   }
   if (change.op == FixChange::Op::kInsert && change.field == "idle_settings") {

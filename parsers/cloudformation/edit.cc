@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "linter/base/strings.h"
 #include "parsers/aws/request_path.h"
 #include "parsers/common/node.h"
 #include "parsers/frontend.h"
@@ -19,8 +20,6 @@ namespace {
 using cfn::Node;
 
 constexpr size_t kNone = std::string::npos;
-
-bool Blank(char c) { return c == ' ' || c == '\t'; }
 
 std::string JsonString(std::string_view s) {
   std::string out = "\"";
@@ -315,10 +314,10 @@ class Editor {
     size_t i = m.offset;
     while (i < text_.size()) {
       char c = text_[i];
-      if (Blank(c) || c == '\r' || c == '\n') {
+      if (IsBlank(c) || c == '\r' || c == '\n') {
         ++i;
       } else if (c == '&' || c == '!') {
-        while (i < text_.size() && !Blank(text_[i]) && text_[i] != '\n') ++i;
+        while (i < text_.size() && !IsBlank(text_[i]) && text_[i] != '\n') ++i;
       } else {
         return c;
       }
@@ -374,7 +373,7 @@ class Editor {
       return std::pair{static_cast<size_t>(prev.end_offset), static_cast<size_t>(self.end_offset)};
     }
     size_t start = LineStart(key);
-    bool alone = std::all_of(text_.begin() + start, text_.begin() + key, Blank);
+    bool alone = std::all_of(text_.begin() + start, text_.begin() + key, IsBlank);
     if (alone) {
       size_t last = LastByte(m.entries[i].second, key);
       if (last == kNone) return std::nullopt;
@@ -481,14 +480,15 @@ class Editor {
       size_t at = last.end_offset;
       size_t key = Off(m.key_pos.back());
       size_t start = LineStart(key);
-      bool lines = m.key_pos.back().line > m.pos.line && std::all_of(text_.begin() + start, text_.begin() + key, Blank);
+      bool lines =
+          m.key_pos.back().line > m.pos.line && std::all_of(text_.begin() + start, text_.begin() + key, IsBlank);
       std::string content;
       if (lines) {
         // One member a line, at the last member's indentation; nested levels by the file's own step.
         std::string indent(text_.substr(start, key - start));
         size_t open = LineStart(m.offset);
         size_t open_end = open;
-        while (open_end < text_.size() && Blank(text_[open_end])) ++open_end;
+        while (open_end < text_.size() && IsBlank(text_[open_end])) ++open_end;
         std::string outer(text_.substr(open, open_end - open));
         std::string step =
             indent.size() > outer.size() && indent.starts_with(outer) ? indent.substr(outer.size()) : "  ";

@@ -236,7 +236,7 @@ bool HasSpread(const Source& s, TSNode args) {
 }
 
 // A dict literal's entry whose key is the string `key`, or null.
-TSNode Entry(const Source& s, TSNode dict, std::string_view key) {
+TSNode DictEntry(const Source& s, TSNode dict, std::string_view key) {
   for (TSNode e : Elements(s, dict)) {
     if (s.Kind(e) != N::kPair) continue;
     std::string_view k = s.T(s.g().Field(e, s.g().f_key));
@@ -318,7 +318,7 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
       TSNode v = s.g().Field(config, s.g().f_value);
       TSNode cargs = s.Kind(v) == N::kCall ? s.g().Field(v, s.g().f_arguments) : TSNode{};
       if (!ts_node_is_null(cargs) && s.Kind(cargs) == N::kArgumentList) kw = Keyword(s, cargs, "s3_output_path");
-      if (s.Kind(v) == N::kDictionary) kw = Entry(s, v, "s3_output_path");  // a dict ModelTrainer validates
+      if (s.Kind(v) == N::kDictionary) kw = DictEntry(s, v, "s3_output_path");  // a dict ModelTrainer validates
     }
     if (!ts_node_is_null(kw)) {
       TSNode v = s.g().Field(kw, s.g().f_value);
@@ -460,7 +460,7 @@ std::optional<TextEdit> InsertIntoCall(const Source& s, TSNode call, const FixCh
       TSNode kw = Keyword(s, args, member);
       if (ts_node_is_null(kw)) return std::nullopt;
       TSNode dict = s.g().Field(kw, s.g().f_value);
-      if (s.Kind(dict) != N::kDictionary || !ts_node_is_null(Entry(s, dict, key))) return std::nullopt;
+      if (s.Kind(dict) != N::kDictionary || !ts_node_is_null(DictEntry(s, dict, key))) return std::nullopt;
       return InsertElement(s, dict, q(key) + ": " + *value);
     };
     if (c.field == "max_wait_seconds") {

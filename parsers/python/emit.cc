@@ -1139,7 +1139,8 @@ void Analyzer::EmitClientCalls() {
       if (!complete[i]) w.complete = false;
       if (LocalWorkload(w)) continue;
       if (!ts_node_is_null(c.via)) {
-        helper_made_.push_back({out_->workloads.size(), c.via, c.helper, reads, ts_node_start_byte(c.args.call), k++});
+        helper_made_.push_back(
+            {out_->workloads.size(), c.via, c.helper, reads, ts_node_start_byte(c.args.call), k++, {}, {}, -1});
         if (!own_name.empty()) {
           helper_made_.back().own_name = own_name;
           helper_made_.back().own_label = label + " '" + own_name + "'";
@@ -1248,7 +1249,6 @@ void Analyzer::PlaceHelperWorkloads() {
     else
       same_build[{h.site, h.k}].push_back(&h);
   }
-  std::vector<bool> drop(ws.size(), false);
   for (const auto& [site, made] : same_build) {
     std::string first = Signature(ws[made.front()->index]);
     bool same =
@@ -1257,7 +1257,10 @@ void Analyzer::PlaceHelperWorkloads() {
       if (!same) {
         PlaceAtCall(ws[made[j]->index], made[j]->via, made[j]->helper);
       } else if (j > 0) {
-        drop[made[j]->index] = true;
+        // Each call still runs the job or deploys the endpoint: one workload
+        // per call (the inventory counts them), reported at the helper's line
+        // as the first, so the findings are one (linter/engine/group.h).
+        ws[made[j]->index] = ws[made.front()->index];
       } else if (!made[j]->own_label.empty()) {
         ws[made[j]->index].name = made[j]->own_name;
         ws[made[j]->index].label = made[j]->own_label;
@@ -1278,14 +1281,6 @@ void Analyzer::PlaceHelperWorkloads() {
       }
     }
   }
-  size_t kept = 0;
-  for (size_t i = 0; i < ws.size(); ++i) {
-    if (!drop[i]) {
-      if (kept != i) ws[kept] = std::move(ws[i]);
-      ++kept;
-    }
-  }
-  ws.resize(kept);
   helper_made_.clear();
 }
 
@@ -1358,8 +1353,15 @@ void Analyzer::Emit() {
     objects_[i].var = caller_var;
     lit_call_ = {};
     for (size_t k = first; k < out_->workloads.size(); ++k) {
-      helper_made_.push_back({k, o.via, o.helper, reads, ts_node_start_byte(o.call), static_cast<int>(k - first)});
-      helper_made_.back().object = static_cast<int>(i);
+      helper_made_.push_back({k,
+                              o.via,
+                              o.helper,
+                              reads,
+                              ts_node_start_byte(o.call),
+                              static_cast<int>(k - first),
+                              {},
+                              {},
+                              static_cast<int>(i)});
     }
   }
   EmitClientCalls();

@@ -281,7 +281,7 @@ std::string_view LStrip(std::string_view s) {
   return i == std::string_view::npos ? std::string_view() : s.substr(i);
 }
 
-bool Blank(std::string_view s) { return s.find_first_not_of(" \t\r\f\v") == std::string_view::npos; }
+bool AllBlank(std::string_view s) { return s.find_first_not_of(" \t\r\f\v") == std::string_view::npos; }
 
 bool IdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
 bool WordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
@@ -479,7 +479,7 @@ CellLines NeutraliseCell(const std::vector<std::string>& lines) {
   out.shift.assign(lines.size(), 0);
   out.rewritten.assign(lines.size(), false);
   size_t first = 0;
-  while (first < lines.size() && Blank(lines[first])) ++first;
+  while (first < lines.size() && AllBlank(lines[first])) ++first;
   if (first == lines.size()) return out;
   auto strip = [&](size_t i, size_t n) {
     out.text[i] = out.text[i].substr(n);
@@ -542,7 +542,7 @@ CellLines NeutraliseCell(const std::vector<std::string>& lines) {
   size_t code_lines = 0, last_code = 0;
   for (size_t i = first; i < out.text.size(); ++i) {
     std::string_view l = out.text[i];
-    if (!Blank(l)) {
+    if (!AllBlank(l)) {
       ++code_lines;
       last_code = i;
     }
@@ -569,7 +569,7 @@ CellLines NeutraliseCell(const std::vector<std::string>& lines) {
         while (continued && i + 1 < out.text.size()) {
           ++i;
           continued = EndsWithBackslash(out.text[i]);
-          if (!Blank(out.text[i])) {
+          if (!AllBlank(out.text[i])) {
             ++code_lines;
             last_code = i;
           }
