@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang (ASan + UBSan) and runs each for
 # FUZZ_SECONDS (default 20) from the committed seed corpus. A crash fails.
+# This build compiles every source file on its own (no unity batches), so CI
+# also sees a file that compiles only beside the others of its batch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SAGELINT_EXTRA_PACKAGES="clang libclang-rt-14-dev ${SAGELINT_EXTRA_PACKAGES:-}" \
   CC=clang CXX=clang++ BUILD_DIR=build-fuzz BUILD_TYPE=RelWithDebInfo \
-  scripts/setup.sh -DSAGELINT_FUZZ=ON -DSAGELINT_TESTS=OFF >/dev/null
+  scripts/setup.sh -DSAGELINT_FUZZ=ON -DSAGELINT_TESTS=OFF -DSAGELINT_UNITY_BUILD=OFF >/dev/null
 seconds="${FUZZ_SECONDS:-20}"
 for target in cloudformation iam-policy terraform python notebook cdk cdk_python cdk_typescript config baseline s3_listing git_tree policy; do
   work=$(mktemp -d)
