@@ -60,7 +60,11 @@ std::string ModuleOf(std::string_view import_path);
 // A call of `member` ("of", "gibibytes", "fromAwsManagedPolicyName" or its
 // snake_case spelling, or "" for a constructor `InstanceType(...)`) on class
 // `cls` of CDK module `module` (ModuleOf). nullopt when it is not such a
-// value or its arguments are unknown.
+// value or its arguments are unknown. A role's principal made of services
+// (`iam.ServicePrincipal("sagemaker.amazonaws.com")`, a `CompositePrincipal` of
+// them) is a trust policy's `Principal` map (`{"Service": …}`) tagged
+// kServicePrincipalTag; any other principal is unknown.
+inline constexpr std::string_view kServicePrincipalTag = "!cdk:service-principal";
 std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls, std::string_view member,
                                    std::span<const cfn::Node> args, SourcePos at);
 // What serializing `value` to JSON gives (`JSON.stringify`, `json.dumps`,

@@ -403,6 +403,22 @@ class Synth {
           }
           Put(&props, "Policies", std::move(list), KeyPos(p, "InlinePolicies"));
         }
+        // `assumed_by` services: the trust policy the CDK writes for them (others stay unread).
+        if (const Node* by = Prop(p, "AssumedBy"); by && by->is_map() && by->tag == cdk::kServicePrincipalTag) {
+          SourcePos bp = KeyPos(p, "AssumedBy");
+          Node principal = *by;
+          principal.tag.clear();
+          Node statement = Map(bp);
+          Put(&statement, "Effect", cfn::MakeScalar("Allow", bp), bp);
+          Put(&statement, "Principal", std::move(principal), bp);
+          Put(&statement, "Action", cfn::MakeScalar("sts:AssumeRole", bp), bp);
+          Node statements = Seq(bp);
+          statements.items.push_back(std::move(statement));
+          Node trust = Map(bp);
+          Put(&trust, "Version", cfn::MakeScalar("2012-10-17", bp), bp);
+          Put(&trust, "Statement", std::move(statements), bp);
+          Put(&props, "AssumeRolePolicyDocument", std::move(trust), bp);
+        }
         Add(stack, id, "AWS::IAM::Role", std::move(props), at, c.file);
       } else if (c.cls == "Policy" || c.cls == "ManagedPolicy") {
         bool managed = c.cls == "ManagedPolicy";

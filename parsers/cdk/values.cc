@@ -465,6 +465,34 @@ std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls
     return call;
   }
   if (module == "iam" && cls == "PolicyDocument" && m.empty()) return Struct(module, cls, args, at);
+  if (module == "iam" && (cls == "ServicePrincipal" || cls == "CompositePrincipal") && m.empty()) {
+    std::vector<std::string> services;
+    if (cls == "ServicePrincipal") {
+      // Its options (conditions) do not change who may assume the role.
+      auto service = Text(args, 0);
+      if (!service) return std::nullopt;
+      services.push_back(*service);
+    } else {
+      for (const cfn::Node& a : args) {
+        const cfn::Node* s = a.is_map() && a.tag == kServicePrincipalTag ? a.Get("Service") : nullptr;
+        if (!s) return std::nullopt;  // another kind of principal, or one not known
+        if (s->is_scalar()) services.push_back(s->text);
+        for (const cfn::Node& item : s->items) services.push_back(item.text);
+      }
+      if (services.empty()) return std::nullopt;
+    }
+    cfn::Node list;
+    list.kind = cfn::Node::Kind::kSeq;
+    list.pos = at;
+    for (std::string& s : services) list.items.push_back(cfn::MakeScalar(std::move(s), at));
+    cfn::Node principal;
+    principal.kind = cfn::Node::Kind::kMap;
+    principal.tag = std::string(kServicePrincipalTag);
+    principal.pos = at;
+    principal.entries.emplace_back("Service", std::move(list));
+    principal.key_pos.push_back(at);
+    return principal;
+  }
   return std::nullopt;
 }
 

@@ -276,7 +276,9 @@ class Cdk final : public Library {
       *result = a.Foreign("stack", stack);
       return true;
     }
-    bool construct = args.positional.size() >= 2 || HasKeyword(args, "scope");
+    // A principal (`CompositePrincipal(a, b)`) takes principals, not a scope and an id.
+    bool principal = module == "iam" && cls.ends_with("Principal");
+    bool construct = !principal && (args.positional.size() >= 2 || HasKeyword(args, "scope"));
     // A statement is recorded (add_to_policy names it by index); a PolicyDocument is the
     // shared part's value (CallValue).
     bool statement = module == "iam" && cls == "PolicyStatement";
