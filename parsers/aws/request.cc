@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <string>
 
 #include "parsers/cloudformation/sub.h"
@@ -402,6 +403,34 @@ void MapPolicyDocument(const Node& document, const ValueFn& value, const Workloa
   for (size_t i = 0; i < list.size(); ++i) Statement(*list[i], value, base, policy, i + 1, noun, out);
 }
 
+namespace {
+
+// A service principal as the CDK writes it in a template: `Fn::Join` of
+// literal parts and the `AWS::URLSuffix` pseudo parameter ("ecs-tasks." +
+// URL suffix), named with the suffix of the commercial partition.
+std::optional<std::string> JoinedServiceName(const Node& n, const ValueFn& value) {
+  const Node* join = n.is_map() && n.entries.size() == 1 ? n.Get("Fn::Join") : nullptr;
+  if (!join || !join->is_seq() || join->items.size() != 2 || !join->items[1].is_seq()) return std::nullopt;
+  Val sep = value(&join->items[0]);
+  if (!sep.known()) return std::nullopt;
+  std::string out;
+  for (size_t i = 0; i < join->items[1].items.size(); ++i) {
+    const Node& part = join->items[1].items[i];
+    if (i > 0) out += sep.text;
+    const Node* ref = part.is_map() && part.entries.size() == 1 ? part.Get("Ref") : nullptr;
+    if (ref && ref->is_scalar() && ref->text == "AWS::URLSuffix") {
+      out += "amazonaws.com";
+      continue;
+    }
+    Val v = value(&part);
+    if (!v.known()) return std::nullopt;
+    out += v.text;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> TrustedServices(const Node& trust_policy, const ValueFn& value) {
   const Node* statements = trust_policy.Get("Statement");
   if (!statements) return {};
@@ -427,8 +456,9 @@ std::vector<std::string> TrustedServices(const Node& trust_policy, const ValueFn
       }
       for (const Node* n : names) {
         Val v = value(n);
-        if (!v.known() || v.text.empty() || v.text.find('*') != std::string::npos) return {};
-        services.push_back(v.text);
+        std::optional<std::string> name = v.known() ? std::optional<std::string>(v.text) : JoinedServiceName(*n, value);
+        if (!name || name->empty() || name->find('*') != std::string::npos) return {};
+        services.push_back(*name);
       }
     }
   }

@@ -655,6 +655,20 @@ class Synth {
     return out;
   }
 
+  // The service whose principal alone the CDK trusts in the role it creates for
+  // a construct given no `role` (a Lambda function, a state machine, a CodeBuild
+  // project); "" for any other construct, or one given a role.
+  static std::string ServiceRolePrincipal(const Construct& c) {
+    if (Prop(c.props, "Role")) return "";
+    bool function = (c.module == "lambda" &&
+                     (c.cls == "Function" || c.cls == "DockerImageFunction" || c.cls == "SingletonFunction")) ||
+                    c.cls == "PythonFunction" || c.cls == "NodejsFunction";
+    if (function) return "lambda.amazonaws.com";
+    if (c.module == "stepfunctions" && c.cls == "StateMachine") return "states.amazonaws.com";
+    if (c.module == "codebuild" && (c.cls == "Project" || c.cls == "PipelineProject")) return "codebuild.amazonaws.com";
+    return "";
+  }
+
   void Method(const MethodCall& m) {
     if (m.construct < 0 || static_cast<size_t>(m.construct) >= app_.constructs.size()) return;
     const Construct& c = app_.constructs[m.construct];
@@ -680,10 +694,29 @@ class Synth {
           Put(&doc, "Version", cfn::MakeScalar("2012-10-17", at), at);
           Put(&doc, "Statement", Seq(at), at);
           Put(&props, "PolicyDocument", std::move(doc), at);
-          if (role) {
+          std::string service = role ? "" : ServiceRolePrincipal(c);
+          if (!service.empty() && !stacks_[stack].resources.Get(logical_[m.construct] + "ServiceRole")) {
+            // The role the CDK creates for a function or state machine given no `role`:
+            // trusted by its service alone.
+            Node principal = Map(at);
+            Put(&principal, "Service", cfn::MakeScalar(service, at), at);
+            Node statement = Map(at);
+            Put(&statement, "Effect", cfn::MakeScalar("Allow", at), at);
+            Put(&statement, "Principal", std::move(principal), at);
+            Put(&statement, "Action", cfn::MakeScalar("sts:AssumeRole", at), at);
+            Node statements = Seq(at);
+            statements.items.push_back(std::move(statement));
+            Node trust = Map(at);
+            Put(&trust, "Version", cfn::MakeScalar("2012-10-17", at), at);
+            Put(&trust, "Statement", std::move(statements), at);
+            Node role_props = Map(at);
+            Put(&role_props, "AssumeRolePolicyDocument", std::move(trust), at);
+            Add(stack, logical_[m.construct] + "ServiceRole", "AWS::IAM::Role", std::move(role_props), at, m.file);
+          }
+          if (role || !service.empty()) {
             Node roles = Seq(at);
             Node ref = Map(at);
-            Put(&ref, "Ref", cfn::MakeScalar(logical_[m.construct], at), at);
+            Put(&ref, "Ref", cfn::MakeScalar(logical_[m.construct] + (role ? "" : "ServiceRole"), at), at);
             roles.items.push_back(std::move(ref));
             Put(&props, "Roles", std::move(roles), at);
           }
@@ -700,6 +733,23 @@ class Synth {
       Node* list = props ? const_cast<Node*>(props->Find({"PolicyDocument", "Statement"})) : nullptr;
       if (!list) return;
       for (const Node& a : m.args) list->items.push_back(StatementOf(a));
+      return;
+    }
+    if ((name == "attachtorole" || name == "attachtoroles") && c.module == "iam" && c.cls == "Policy") {
+      // `policy.attach_to_role(role)`: the policy's Roles, as the `roles` prop writes them.
+      Node* props = PropertiesOf(c);
+      if (!props) return;
+      for (const Node& a : m.args) {
+        const Construct* role = ConstructOf(a);
+        Node* roles = Slot(props, "Roles", Node::Kind::kSeq, at);
+        if (!role) {
+          roles->items.push_back(cfn::MakeScalar(std::string(aws::kUnknownMarker), at));
+          continue;
+        }
+        Node ref = Map(at);
+        Put(&ref, "Ref", cfn::MakeScalar(logical_[IndexOf(role)], at), at);
+        roles->items.push_back(std::move(ref));
+      }
       return;
     }
     if (name == "addmanagedpolicy" && c.module == "iam" && c.cls == "Role" && !m.args.empty()) {

@@ -471,6 +471,8 @@ std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls
       // Its options (conditions) do not change who may assume the role.
       auto service = Text(args, 0);
       if (!service) return std::nullopt;
+      // A bare service name ("ecs-tasks") is the service's principal in the partition.
+      if (service->find('.') == std::string::npos) *service += ".amazonaws.com";
       services.push_back(*service);
     } else {
       for (const cfn::Node& a : args) {

@@ -2012,6 +2012,7 @@ class Evaluator {
                                                         "addToPrincipalPolicy",
                                                         "addManagedPolicy",
                                                         "attachInlinePolicy",
+                                                        "attachToRole",
                                                         "addStatements",
                                                         "scaleToTrackMetric",
                                                         "scaleOnMetric",
