@@ -1205,6 +1205,13 @@ void Analyzer::Emit() {
       case ObjKind::kTuner:
         if (o.source >= 0) {
           EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", o.var, o.call, o.fits);
+          // Its Spot setting is the estimator's (rules/SM401.md): a fix adds it
+          // to the estimator's call, where that call is written in this file.
+          if (out_->workloads.size() > first && !ts_node_is_null(lit_call_) && trees_.empty() &&
+              lit_call_.tree == root_.tree) {
+            Workload& w = out_->workloads.back();
+            if (w.spot.absent()) w.spot.literal = R(lit_call_);
+          }
         }
         break;
       case ObjKind::kProcessor:
