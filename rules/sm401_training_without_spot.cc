@@ -75,8 +75,9 @@ std::optional<Fix> SpotFix(const Workload& w, std::string* why) {
   if (w.max_wait_seconds.absent()) {
     double wait = std::min(2 * *run, std::max(kMaxWaitLimitSeconds, *run));
     // In a YAML block whose last member is the stopping condition, the max wait
-    // and the new members go in at one place: the nested one first.
-    auto at = w.format == Format::kCloudFormation ? changes.begin() : changes.end();
+    // (inside it) and the new members go in at one place: the nested one first.
+    bool nested = w.format == Format::kCloudFormation && w.max_run_seconds.present();
+    auto at = nested ? changes.begin() : changes.end();
     changes.insert(at, InsertChange(target, "max_wait_seconds", WholeSeconds(wait)));
   }
   // A function run remotely (`@remote`, `@step`) has no checkpoint setting of its own.

@@ -19,6 +19,7 @@
 #include "linter/base/strings.h"
 #include "linter/engine/fix_reasons.h"
 #include "linter/engine/front_ends.h"
+#include "parsers/terraform/align.h"
 
 namespace sagelint {
 namespace {
@@ -314,6 +315,9 @@ void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files) {
     if (!f.fix || !f.fix->edits.empty()) continue;
     std::vector<FixEdit> edits;
     std::string why;
+    // A Terraform file's insertions and removals: one edit that also aligns the groups they join.
+    std::map<std::string, std::vector<TextEdit>> terraform;
+    std::set<std::string> reshaped;
     for (const FixChange& c : f.fix->changes) {
       const std::string* text = texts.Get(c.path);
       std::optional<TextEdit> e = text ? EditFor(*text, c) : std::nullopt;
@@ -321,6 +325,8 @@ void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files) {
         why = !text ? "the file cannot be read: " + texts.Why(c.path) : Unplaceable(c);
         break;
       }
+      if (c.path.ends_with(".tf")) terraform[c.path].push_back(*e);
+      if (c.path.ends_with(".tf") && c.op != FixChange::Op::kReplace) reshaped.insert(c.path);
       FixEdit edit{c.path, {PositionOf(*text, e->begin), PositionOf(*text, e->end)}, e->content};
       edits.push_back(std::move(edit));
     }
@@ -328,6 +334,14 @@ void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files) {
       f.fix.reset();
       f.fix_unavailable = why;
       continue;
+    }
+    for (const auto& [path, raw] : terraform) {
+      const std::string* text = texts.Get(path);
+      std::optional<TextEdit> aligned = reshaped.count(path) ? tf::AlignedEdit(*text, raw) : std::nullopt;
+      if (!aligned) continue;
+      std::erase_if(edits, [&](const FixEdit& e) { return e.path == path; });
+      edits.push_back(
+          FixEdit{path, {PositionOf(*text, aligned->begin), PositionOf(*text, aligned->end)}, aligned->content});
     }
     f.fix->edits = std::move(edits);
   }

@@ -315,8 +315,8 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
     // The estimator's `output_path=`, or ModelTrainer's `output_data_config=OutputDataConfig(s3_output_path=…)`,
     // or a boto3 request's `OutputDataConfig={"S3OutputPath": …}` (an argument, or a member of its dict).
     TSNode kw = s.Kind(args) == N::kArgumentList ? Keyword(s, args, "output_path") : TSNode{};
-    TSNode request_output = s.Kind(args) == N::kDictionary ? Entry(s, args, "OutputDataConfig")
-                                                            : Keyword(s, args, "OutputDataConfig");
+    TSNode request_output =
+        s.Kind(args) == N::kDictionary ? Entry(s, args, "OutputDataConfig") : Keyword(s, args, "OutputDataConfig");
     if (TSNode v = ts_node_is_null(request_output) ? TSNode{} : s.g().Field(request_output, s.g().f_value);
         ts_node_is_null(kw) && s.Kind(v) == N::kDictionary) {
       kw = Entry(s, v, "S3OutputPath");
@@ -484,7 +484,7 @@ TSNode DictOnlyUsedAt(const Source& s, TSNode use) {
   WalkTree(s.Root(), [&](TSNode n) {
     if (s.Kind(n) != N::kIdentifier || s.T(n) != name) return true;
     TSNode p = ts_node_parent(n);
-    if (s.Kind(p) == N::kAttribute && ts_node_eq(s.g().Field(p, s.g().f_attribute), n)) return true;  // `x.name`
+    if (s.Kind(p) == N::kAttribute && ts_node_eq(s.g().Field(p, s.g().f_attribute), n)) return true;   // `x.name`
     if (s.Kind(p) == N::kKeywordArgument && ts_node_eq(s.g().Field(p, s.g().f_name), n)) return true;  // `name=`
     if (s.Kind(p) == N::kAssignment && ts_node_eq(s.g().Field(p, s.g().f_left), n)) {
       ++bindings;
