@@ -379,6 +379,7 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::
     }
     if (!ok) continue;
     bool duplicate = true, clash = false;
+    std::vector<bool> taken_already;  // an edit another fix takes too (a clean-up cell they share)
     for (const auto& [path, e] : edits) {
       bool same = false;
       for (const PlannedEdit& t : taken[path]) {
@@ -392,6 +393,7 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::
         // Two insertions at one place both go in, in the order of their findings.
       }
       duplicate = duplicate && same;
+      taken_already.push_back(same);
     }
     if (clash) {
       plan.notes.push_back(f.path + ":" + std::to_string(f.range.begin.line) + ": the fix for " + f.rule +
@@ -401,7 +403,10 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::
     applied[i] = true;
     if (duplicate) continue;  // the same edit as a fix taken already
     size_t order = 0;
-    for (auto& [path, e] : edits) taken[path].push_back({std::move(e), i, order++});
+    for (size_t k = 0; k < edits.size(); ++k) {
+      if (!taken_already[k]) taken[edits[k].first].push_back({std::move(edits[k].second), i, order});
+      ++order;
+    }
   }
   for (auto& [path, edits] : taken) {
     const std::string* text = texts.Get(path);

@@ -249,6 +249,11 @@ struct Workload {
   // code's own names ("predictor.delete_endpoint()"); empty where the code
   // gives none (SM213's fix appends it in a clean-up cell).
   std::string delete_statement;
+  // Where the endpoint's name is bound again later (a loop's body aside): a
+  // line that keeps it reachable for that statement ("endpoint_1 = endpoint"),
+  // to insert after the deploy's statement at `delete_capture_at`.
+  std::string delete_capture;
+  SourceRange delete_capture_at;
 
   // Scalable targets.
   Val service_namespace;

@@ -527,7 +527,12 @@ class Analyzer {
   std::map<std::pair<int, int>, SourceRange> request_literals_;
   // A statement that deletes the endpoint predictor `id` deployed, in the
   // code's own names; empty where the code names nothing usable.
-  std::string PredictorDeleteStatement(int id) const;
+  // Where the predictor's name is bound again later, a module-level deploy
+  // statement `name = ….deploy(…)` keeps it under a new name: `capture` is
+  // that line ("endpoint_1 = endpoint"), to insert after `capture_at`, and
+  // the statement names the new one.
+  std::string PredictorDeleteStatement(int id, std::string* capture = nullptr, SourceRange* capture_at = nullptr) const;
+  mutable std::set<std::string> capture_names_;  // the names captures took
   // `client.delete_endpoint(EndpointName="name")` for an endpoint a boto3
   // create_endpoint `call` made under the known `name`.
   std::string ClientDeleteStatement(TSNode call, const std::string& name) const;

@@ -595,6 +595,23 @@ std::optional<TextEdit> RemoveAt(const Source& s, TSNode value, const FixChange&
   return std::nullopt;
 }
 
+// A module-level statement `line` on a line of its own after the statement
+// that spans [b, e) (after a comment that ends its line).
+std::optional<TextEdit> InsertStatementAfter(const Source& s, size_t b, size_t e, const std::string& line) {
+  TSNode n = s.Exact(b, e, N::kOther);
+  while (!ts_node_is_null(n) && s.Kind(ts_node_parent(n)) != N::kModule) n = ts_node_parent(n);
+  if (ts_node_is_null(n) || ts_node_start_byte(n) != b || ts_node_end_byte(n) != e || line.empty() ||
+      line.find('\n') != std::string::npos) {
+    return std::nullopt;
+  }
+  std::string_view src = s.src();
+  size_t eol = LineEnd(src, e);
+  if (!BlankOrComment(src.substr(e, eol - e))) return std::nullopt;  // `a = f(); b = 1`
+  bool cr = eol > 0 && eol <= src.size() && eol > e && src[eol - 1] == '\r';
+  size_t at = cr ? eol - 1 : eol;
+  return TextEdit{at, at, std::string(cr ? "\r\n" : "\n") + line};
+}
+
 }  // namespace
 
 std::optional<TextEdit> EditSource(std::string_view src, const FixChange& c) {
@@ -602,6 +619,7 @@ std::optional<TextEdit> EditSource(std::string_view src, const FixChange& c) {
   if (!b || !e || *e < *b) return std::nullopt;
   Source s(src);
   if (!s.ok()) return std::nullopt;
+  if (c.op == FixChange::Op::kInsert && c.field == "statement_after") return InsertStatementAfter(s, *b, *e, c.value);
   if (c.op == FixChange::Op::kInsert) {
     TSNode call = s.Exact(*b, *e, N::kCall);
     if (ts_node_is_null(call)) return std::nullopt;

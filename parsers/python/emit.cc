@@ -719,7 +719,7 @@ void Analyzer::EmitPredictor(int id) {
   w.keys.push_back(aws::VariantKey(p.key, "AllTraffic"));
   if (src) SourceImage(*src, w);
   if (nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
-  w.delete_statement = PredictorDeleteStatement(id);
+  w.delete_statement = PredictorDeleteStatement(id, &w.delete_capture, &w.delete_capture_at);
   out_->workloads.push_back(std::move(w));
 }
 

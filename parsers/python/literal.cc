@@ -124,7 +124,7 @@ SourceRange Analyzer::LiteralSite(const Ev& e) const {
   return TokenRange(token);
 }
 
-std::string Analyzer::PredictorDeleteStatement(int id) const {
+std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, SourceRange* capture_at) const {
   const Object& p = objects_[id];
   if (p.var.empty() || p.value == kUnknown || !ts_node_is_null(p.via) || scopes_.empty() ||
       InsideDefinition(g_, p.call))
@@ -150,11 +150,43 @@ std::string Analyzer::PredictorDeleteStatement(int id) const {
   // The name still holds this predictor when the code has run.
   const Scope& module = scopes_.front();
   auto it = module.slot_of.find(p.var);
-  if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size() ||
-      module.env[it->second] != p.value) {
+  if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size()) return {};
+  if (module.env[it->second] == p.value) return p.var + method;
+  // Bound again later: a module-level `name = ….deploy(…)` (no loop, branch
+  // or function around it) keeps this one under a name of its own.
+  if (!capture || !capture_at) return {};
+  TSNode statement = p.call;
+  while (!ts_node_is_null(statement) && g_.Kind(ts_node_parent(statement)) != N::kModule) {
+    statement = ts_node_parent(statement);
+  }
+  if (ts_node_is_null(statement) || g_.Kind(statement) != N::kExpressionStatement) return {};
+  TSNode assignment = ts_node_named_child(statement, 0);
+  if (ts_node_named_child_count(statement) != 1 || g_.Kind(assignment) != N::kAssignment) return {};
+  TSNode left = g_.Field(assignment, g_.f_left), right = g_.Field(assignment, g_.f_right);
+  if (g_.Kind(left) != N::kIdentifier || T(left) != p.var || ts_node_is_null(right) ||
+      ts_node_start_byte(p.call) < ts_node_start_byte(right) || ts_node_end_byte(p.call) > ts_node_end_byte(right)) {
     return {};
   }
-  return p.var + method;
+  SourceRange at = R(statement);
+  if (!at.valid()) return {};
+  // A name nothing in the file uses yet.
+  auto used = [&](const std::string& name) {
+    if (capture_names_.count(name)) return true;
+    std::string_view text = file_.text;
+    for (size_t k = text.find(name); k != std::string_view::npos; k = text.find(name, k + 1)) {
+      bool before = k > 0 && IdentChar(text[k - 1]);
+      bool after = k + name.size() < text.size() && IdentChar(text[k + name.size()]);
+      if (!before && !after) return true;
+    }
+    return false;
+  };
+  std::string name;
+  for (int n = 1; n < 1000 && (name.empty() || used(name)); ++n) name = p.var + "_" + std::to_string(n);
+  if (used(name)) return {};
+  capture_names_.insert(name);
+  *capture = name + " = " + p.var;
+  *capture_at = at;
+  return name + method;
 }
 
 std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name) const {

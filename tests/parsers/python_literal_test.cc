@@ -153,11 +153,26 @@ TEST_CASE("Deployed endpoints name the statement that deletes them", "[python][f
                     "p2 = est.deploy(initial_instance_count=1, instance_type='ml.m5.large')\n"
                     "p2 = None\n";
   FileResult r = Py(src);
-  std::vector<std::string> statements;
+  std::vector<std::string> statements, captures;
   for (const Workload& w : r.workloads) {
-    if (w.kind == WorkloadKind::kEndpointVariant) statements.push_back(w.delete_statement);
+    if (w.kind != WorkloadKind::kEndpointVariant) continue;
+    statements.push_back(w.delete_statement);
+    captures.push_back(w.delete_capture);
+    if (!w.delete_capture.empty()) CHECK(At(src, w.delete_capture_at).starts_with("p2 = est.deploy("));
   }
-  CHECK(statements == std::vector<std::string>{"predictor.delete_endpoint()", "", ""});
+  // p2 is bound again later: its endpoint is kept under a name of its own.
+  CHECK(statements == std::vector<std::string>{"predictor.delete_endpoint()", "", "p2_1.delete_endpoint()"});
+  CHECK(captures == std::vector<std::string>{"", "", "p2_1 = p2"});
+
+  // In a loop or a function: no line at the deploy keeps each one.
+  std::string loop = std::string(kHead) +
+                     "est = PyTorch(instance_type='ml.m5.xlarge')\n"
+                     "for size in ['ml.m5.large', 'ml.m5.xlarge']:\n"
+                     "    p = est.deploy(initial_instance_count=1, instance_type=size)\n"
+                     "p = None\n";
+  for (const Workload& w : Py(loop).workloads) {
+    if (w.kind == WorkloadKind::kEndpointVariant) CHECK(w.delete_capture.empty());
+  }
 
   std::string boto =
       "import boto3\nsm_client = boto3.client('sagemaker')\n"
