@@ -353,7 +353,9 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
       }
       if (s.Kind(v) == N::kBinaryOperator && s.T(s.g().Field(v, s.g().f_operator)) == "+" &&
           e.find('\n') == std::string_view::npos) {
-        return std::string(e) + " + " + quote + "/" + suffix + quote;  // a concatenation of strings
+        // A concatenation of strings; one that ends in a slash takes the suffix alone.
+        bool slash = e.size() >= 2 && (e.back() == '"' || e.back() == '\'') && e[e.size() - 2] == '/';
+        return std::string(e) + " + " + quote + (slash ? "" : "/") + suffix + quote;
       }
     }
     under = "default_bucket";  // set elsewhere: checkpoints under the session's bucket
