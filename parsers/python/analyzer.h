@@ -535,7 +535,10 @@ class Analyzer {
   mutable std::set<std::string> capture_names_;  // the names captures took
   // `client.delete_endpoint(EndpointName="name")` for an endpoint a boto3
   // create_endpoint `call` made under the known `name`.
-  std::string ClientDeleteStatement(TSNode call, const std::string& name) const;
+  std::string ClientDeleteStatement(TSNode call, const std::string& name, bool expression = false) const;
+  // The same for a name known only at run time: `client.delete_endpoint(EndpointName=endpoint_name)`
+  // where the module-level `variable` still holds the name `value` the call used when the code has run.
+  std::string RunTimeNameDeleteStatement(TSNode call, const std::string& variable, VId value) const;
 
   // ---- emit.cc ---------------------------------------------------------------
   void Emit();

@@ -1057,7 +1057,8 @@ void Analyzer::EmitClientCalls() {
                 continue;
               }
               created = true;
-              std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text) : "";
+              std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text)
+                                                      : RunTimeNameDeleteStatement(e->call, e->name_text, e->name_v);
               if (statement.empty()) deletable = false;
               if (delete_statement.find(statement) == std::string::npos) {
                 delete_statement += (delete_statement.empty() ? "" : "\n") + statement;

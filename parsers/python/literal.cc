@@ -189,9 +189,25 @@ std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, Sou
   return name + method;
 }
 
-std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name) const {
+std::string Analyzer::RunTimeNameDeleteStatement(TSNode call, const std::string& variable, VId value) const {
+  if (variable.empty() || value == kUnknown || store_.Kind(value) != VK::kOpaque || scopes_.empty() ||
+      !std::all_of(variable.begin(), variable.end(), IdentChar)) {
+    return {};
+  }
+  const Scope& module = scopes_.front();
+  auto it = module.slot_of.find(variable);
+  if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size() ||
+      module.env[it->second] != value) {
+    return {};
+  }
+  return ClientDeleteStatement(call, variable, true);
+}
+
+std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name, bool expression) const {
   if (ts_node_is_null(call) || scopes_.empty() || InsideDefinition(g_, call)) return {};
   if (name.empty() || name.find_first_of("\"\\\n\r") != std::string::npos) return {};
+  // The name as written: a literal, or the variable that holds it.
+  const std::string quoted = expression ? name : "\"" + name + "\"";
   TSNode fn = g_.Field(call, g_.f_function);
   if (g_.Kind(fn) != N::kAttribute) return {};
   TSNode receiver = g_.Field(fn, g_.f_object);
@@ -206,14 +222,14 @@ std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name
     if (store_.Kind(v) == VK::kQual &&
         (V(v).text == "sagemaker.core.resources.Endpoint" || V(v).text.ends_with("sagemaker_core.resources.Endpoint") ||
          V(v).text == "sagemaker_core.main.resources.Endpoint")) {
-      return std::string(text) + ".get(endpoint_name=\"" + name + "\").delete()";
+      return std::string(text) + ".get(endpoint_name=" + quoted + ").delete()";
     }
     if (store_.Kind(v) != VK::kObject || objects_[V(v).ref].kind != ObjKind::kClient) return {};
   } else if (g_.Kind(receiver) != N::kAttribute || !text.ends_with(".sagemaker_client") ||
              !std::all_of(text.begin(), text.end(), [](char c) { return IdentChar(c) || c == '.'; })) {
     return {};
   }
-  return std::string(text) + ".delete_endpoint(EndpointName=\"" + name + "\")";
+  return std::string(text) + ".delete_endpoint(EndpointName=" + quoted + ")";
 }
 
 }  // namespace sagelint::py

@@ -191,6 +191,18 @@ TEST_CASE("Deployed endpoints name the statement that deletes them", "[python][f
       "sm_client.create_endpoint(EndpointName='ep-' + str(time.time()), EndpointConfigName='c')\n";
   FileResult u = Py(unnamed);
   CHECK(Only(u, WorkloadKind::kEndpointVariant).delete_statement.empty());
+
+  // A name known only at run time, still held by its variable when the code has run: deleted through it.
+  std::string runtime =
+      "import boto3, time\nsm_client = boto3.client('sagemaker')\n"
+      "sm_client.create_endpoint_config(EndpointConfigName='c', ProductionVariants=[{'VariantName': 'v',\n"
+      "    'ModelName': 'm', 'InstanceType': 'ml.m5.large', 'InitialInstanceCount': 1}])\n"
+      "name = 'ep-' + str(time.time())\n"
+      "sm_client.create_endpoint(EndpointName=name, EndpointConfigName='c')\n";
+  CHECK(Only(Py(runtime), WorkloadKind::kEndpointVariant).delete_statement ==
+        "sm_client.delete_endpoint(EndpointName=name)");
+  // Bound again afterwards: the variable no longer names it.
+  CHECK(Only(Py(runtime + "name = 'other'\n"), WorkloadKind::kEndpointVariant).delete_statement.empty());
 }
 
 TEST_CASE("A notebook literal site is the token as the .ipynb stores it, in another cell too", "[notebook][fix]") {
