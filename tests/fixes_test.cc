@@ -322,6 +322,22 @@ TEST_CASE("fixes: a tuning job's Spot goes where its estimator is made, or says 
   CHECK(found[1]["fix"]["edits"][0]["line"] == 19);
 }
 
+TEST_CASE("fixes: a clean-up cell deletes every endpoint a loop made, through the list it fills", "[fixes][refusals]") {
+  CHECK(Refusals("SM213", "loop_unkept.ipynb") ==
+        std::map<int, std::string>{
+            {30,
+             "no statement at the end of the notebook can name this endpoint: its predictor is made inside a "
+             "function, loop, branch or helper (or by a statement that binds no name of its own), and the "
+             "endpoint's name is not a literal"}});
+  TempDir dir;
+  CopyTree(SourcePath("fixtures/fixes/SM213/before"), dir.path());
+  CommandResult scan = RunSagelint("scan --select SM213 --fail-on none --format json loop.ipynb", dir.path());
+  std::vector<nlohmann::json> found = FindingsOf(scan.out, "SM213");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0]["fix"]["message"] ==
+        "append a clean-up cell: for predictor in predictors:\n    predictor.delete_endpoint()");
+}
+
 TEST_CASE("fixes: a hostile literal of 300,000 characters where a refusal looks is read without exhausting the stack",
           "[fixes][refusals][adversarial]") {
   TempDir d;

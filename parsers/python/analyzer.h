@@ -533,6 +533,8 @@ class Analyzer {
   // the statement names the new one.
   std::string PredictorDeleteStatement(int id, std::string* capture = nullptr, SourceRange* capture_at = nullptr) const;
   mutable std::set<std::string> capture_names_;  // the names captures took
+  // A predictor made in a module-level `loop`: a loop over the list it fills, or empty.
+  std::string LoopListDelete(const Object& p, TSNode loop, const std::string& method) const;
   // `client.delete_endpoint(EndpointName="name")` for an endpoint a boto3
   // create_endpoint `call` made under the known `name`.
   std::string ClientDeleteStatement(TSNode call, const std::string& name, bool expression = false) const;

@@ -147,6 +147,15 @@ std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, Sou
     method = v3 ? ".delete()" : ".delete_endpoint()";
     break;
   }
+  // Made in a loop: each pass deploys another endpoint. Deleted over the list
+  // the loop fills (`predictors.append(predictor)`, a list the module makes
+  // empty before the loop), else not by one statement.
+  TSNode loop{};
+  for (TSNode n = ts_node_parent(p.call); !ts_node_is_null(n); n = ts_node_parent(n)) {
+    N k = g_.Kind(n);
+    if (k == N::kForStatement || k == N::kWhileStatement || k == N::kListComprehension) loop = n;
+  }
+  if (!ts_node_is_null(loop)) return LoopListDelete(p, loop, method);
   // The name still holds this predictor when the code has run.
   const Scope& module = scopes_.front();
   auto it = module.slot_of.find(p.var);
@@ -187,6 +196,45 @@ std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, Sou
   *capture = name + " = " + p.var;
   *capture_at = at;
   return name + method;
+}
+
+std::string Analyzer::LoopListDelete(const Object& p, TSNode loop, const std::string& method) const {
+  if (g_.Kind(loop) == N::kListComprehension || g_.Kind(ts_node_parent(loop)) != N::kModule) return {};
+  // `L.append(var)` (or of the deploy itself) in the loop, after the deploy.
+  std::string list;
+  WalkTree(loop, [&](TSNode n) {
+    if (g_.Kind(n) != N::kCall || ts_node_start_byte(n) < ts_node_start_byte(p.call)) return true;
+    TSNode fn = g_.Field(n, g_.f_function);
+    TSNode args = g_.Field(n, g_.f_arguments);
+    if (g_.Kind(fn) != N::kAttribute || T(g_.Field(fn, g_.f_attribute)) != "append" ||
+        g_.Kind(g_.Field(fn, g_.f_object)) != N::kIdentifier || ts_node_named_child_count(args) != 1) {
+      return true;
+    }
+    TSNode arg = ts_node_named_child(args, 0);
+    if ((g_.Kind(arg) == N::kIdentifier && T(arg) == p.var) || ts_node_eq(arg, p.call)) {
+      list = std::string(T(g_.Field(fn, g_.f_object)));
+      return false;
+    }
+    return true;
+  });
+  if (list.empty() || list == p.var) return {};
+  // The module makes it an empty list before the loop, and binds it nowhere else.
+  int empty_before = 0, bindings = 0;
+  TSNode root = ts_node_parent(loop);
+  for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+    TSNode st = ts_node_named_child(root, i);
+    TSNode a = g_.Kind(st) == N::kExpressionStatement ? ts_node_named_child(st, 0) : TSNode{};
+    if (ts_node_is_null(a) || g_.Kind(a) != N::kAssignment) continue;
+    TSNode left = g_.Field(a, g_.f_left), right = g_.Field(a, g_.f_right);
+    if (g_.Kind(left) != N::kIdentifier || T(left) != list) continue;
+    ++bindings;
+    if (ts_node_end_byte(st) <= ts_node_start_byte(loop) && g_.Kind(right) == N::kList &&
+        ts_node_named_child_count(right) == 0) {
+      ++empty_before;
+    }
+  }
+  if (bindings != 1 || empty_before != 1) return {};
+  return "for " + p.var + " in " + list + ":\n    " + p.var + method;
 }
 
 std::string Analyzer::RunTimeNameDeleteStatement(TSNode call, const std::string& variable, VId value) const {
