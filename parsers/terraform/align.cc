@@ -155,6 +155,36 @@ size_t Width(std::string_view line, size_t at) {
   return at;
 }
 
+// The cell at `at[k]` of each run of consecutive lines that have one (not
+// npos), where the run holds a line `wanted` takes: one space after the
+// widest text before the cells of the run. `at` follows the lines it moves;
+// `changed` gets them.
+template <class Wanted>
+void AlignRuns(std::vector<std::string>& out, std::vector<size_t>& at, Wanted&& wanted, std::set<int>* changed) {
+  int n = static_cast<int>(out.size());
+  for (int i = 0; i < n;) {
+    if (at[i] == std::string::npos) {
+      ++i;
+      continue;
+    }
+    int j = i;
+    bool hit = false;
+    size_t width = 0;
+    for (; j < n && at[j] != std::string::npos; ++j) {
+      hit = hit || wanted(j);
+      width = std::max(width, Width(out[j], at[j]));
+    }
+    for (int k = i; hit && k < j; ++k) {
+      size_t lead = Width(out[k], at[k]);
+      std::string aligned = out[k].substr(0, lead) + std::string(width - lead + 1, ' ') + out[k].substr(at[k]);
+      if (aligned != out[k]) changed->insert(k);
+      out[k] = std::move(aligned);
+      at[k] = width + 1;
+    }
+    i = j;
+  }
+}
+
 }  // namespace
 
 std::string AlignAttributes(std::string_view text, const std::vector<int>& touched) {
@@ -163,51 +193,23 @@ std::string AlignAttributes(std::string_view text, const std::vector<int>& touch
   for (const LineInfo& l : lines) out.emplace_back(text.substr(l.begin, l.end - l.begin));
   std::set<int> marked(touched.begin(), touched.end());
   std::set<int> changed;
-  int n = static_cast<int>(lines.size());
+  size_t n = lines.size();
+  std::vector<size_t> eq(n, std::string::npos), comment(n, std::string::npos), tail(n, 0);
+  for (size_t k = 0; k < n; ++k) {
+    if (lines[k].assign) eq[k] = lines[k].eq;
+    if (lines[k].comment) tail[k] = out[k].size() - lines[k].comment_at;  // the comment from the line's end
+  }
   // The `=` of each group holding a touched line.
-  for (int i = 0; i < n;) {
-    if (!lines[i].assign) {
-      ++i;
-      continue;
-    }
-    int j = i;
-    bool hit = false;
-    size_t width = 0;
-    for (; j < n && lines[j].assign; ++j) {
-      hit = hit || marked.count(j);
-      width = std::max(width, Width(out[j], lines[j].eq));
-    }
-    for (int k = i; hit && k < j; ++k) {
-      size_t lead = Width(out[k], lines[k].eq);
-      std::string aligned = out[k].substr(0, lead) + std::string(width - lead + 1, ' ') + out[k].substr(lines[k].eq);
-      size_t shift = aligned.size() - out[k].size();
-      if (aligned != out[k]) changed.insert(k);
-      if (lines[k].comment) lines[k].comment_at += shift;
-      out[k] = std::move(aligned);
-    }
-    i = j;
-  }
+  AlignRuns(
+      out, eq, [&](int k) { return marked.count(k) > 0; }, &changed);
   // The trailing comments of each run of commented lines holding a touched or re-aligned line.
-  for (int i = 0; i < n;) {
-    if (!lines[i].comment) {
-      ++i;
-      continue;
-    }
-    int j = i;
-    bool hit = false;
-    size_t width = 0;
-    for (; j < n && lines[j].comment; ++j) {
-      hit = hit || marked.count(j) || changed.count(j);
-      width = std::max(width, Width(out[j], lines[j].comment_at));
-    }
-    for (int k = i; hit && k < j; ++k) {
-      size_t code = Width(out[k], lines[k].comment_at);
-      out[k] = out[k].substr(0, code) + std::string(width - code + 1, ' ') + out[k].substr(lines[k].comment_at);
-    }
-    i = j;
+  for (size_t k = 0; k < n; ++k) {
+    if (lines[k].comment) comment[k] = out[k].size() - tail[k];
   }
+  AlignRuns(
+      out, comment, [&](int k) { return marked.count(k) > 0 || changed.count(k) > 0; }, &changed);
   std::string result;
-  for (int i = 0; i < n; ++i) {
+  for (size_t i = 0; i < n; ++i) {
     result += out[i];
     size_t after = lines[i].end;
     size_t next = i + 1 < n ? lines[i + 1].begin : text.size();
