@@ -1246,8 +1246,11 @@ void Analyzer::Emit() {
     // One clean-up cell deletes every endpoint the notebook leaves running:
     // each of them names all the statements, so their fixes are one edit.
     auto open = [](const Workload& w) {
+      // A statement through a name kept at its deploy only where that line is
+      // inserted too: with the fix of the endpoint's own finding (rules/SM213.md).
+      bool reported = !w.serverless.present() && w.deleted.known() && w.deleted.text == "false";
       return w.kind == WorkloadKind::kEndpointVariant && !w.delete_statement.empty() &&
-             !(w.deleted.known() && w.deleted.text == "true");
+             !(w.deleted.known() && w.deleted.text == "true") && (w.delete_capture.empty() || reported);
     };
     std::string all;
     for (const Workload& w : out_->workloads) {
