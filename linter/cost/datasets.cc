@@ -13,7 +13,7 @@ namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-std::string_view Trim(std::string_view s) {
+std::string_view TrimBlanks(std::string_view s) {
   while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
   while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
   return s;
@@ -126,12 +126,12 @@ std::string Plural(size_t n, const char* word) { return std::to_string(n) + " " 
 }  // namespace
 
 std::optional<double> ParseSize(std::string_view text) {
-  text = Trim(text);
+  text = TrimBlanks(text);
   size_t i = 0;
   while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  auto bytes = ParseBytes(text.substr(0, i), Trim(text.substr(i)));
+  auto bytes = ParseBytes(text.substr(0, i), TrimBlanks(text.substr(i)));
   if (!bytes) return std::nullopt;
-  if (Trim(text.substr(i)).empty()) return *bytes;  // a bare number is GB
+  if (TrimBlanks(text.substr(i)).empty()) return *bytes;  // a bare number is GB
   return *bytes / 1e9;
 }
 
@@ -198,7 +198,7 @@ bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std
     std::string_view raw = text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
     ++line_no;
-    std::string_view line = Trim(raw);
+    std::string_view line = TrimBlanks(raw);
     if (line.empty()) continue;
 
     if (line.front() == '"') {  // S3 Inventory CSV

@@ -87,13 +87,11 @@ class FindingSink : public Sink {
     f.iam = r.iam ? std::move(r.iam) : IamHintFor(rule_.info->id, w.kind);
     if (r.cost && !r.cost->instance_type.empty()) f.cost = EstimateCost(*r.cost, w.kind, prices_);
     if (f.cost && f.rule == "SM213") CountDeletionAsSaving(&*f.cost);
-    if (r.fix && w.format != Format::kCdk) {  // an app's sources are not edited (README "Fixes")
+    if (r.fix) {  // a CDK app's literals at its construct calls too (docs/cdk.md "Fixes")
       f.fix = std::move(r.fix);
       for (FixChange& c : f.fix->changes) {
         if (c.path.empty()) c.path = w.path;
       }
-    } else if (r.fix && w.format == Format::kCdk) {
-      f.fix_unavailable = "sagelint does not edit CDK app sources yet; change the construct's property by hand";
     } else {
       f.fix_unavailable = std::move(r.fix_unavailable);
     }

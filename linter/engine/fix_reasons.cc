@@ -9,6 +9,7 @@
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
 #include "linter/model/rule.h"
+#include "parsers/cdk/front_end.h"
 
 namespace sagelint {
 namespace {
@@ -162,6 +163,21 @@ void RefuseBreakingFixes(std::vector<Finding>& findings, const FileSource& files
     return it->second ? &*it->second : nullptr;
   };
   for (Finding& f : findings) {
+    if (f.format == Format::kCdk) {
+      // A Step Functions training task cannot take Spot at all; a value that is no
+      // literal at the construct's props says where it comes from (docs/cdk.md "Fixes").
+      const std::string* text = text_of(f.path);
+      std::string why;
+      if (text && f.rule == "SM401") why = CdkTaskSpotReason(f.path, *text, f.resource_range.begin);
+      if (text && !f.fix && f.fix_unavailable.starts_with("the value is computed")) {
+        why = CdkValueReason(f.path, *text, f.range.begin);
+      }
+      if (!why.empty()) {
+        f.fix.reset();
+        f.fix_unavailable = std::move(why);
+      }
+      continue;
+    }
     if (!f.fix || (f.format != Format::kPython && f.format != Format::kNotebook)) continue;
     const std::string* text = text_of(f.path);
     if (!text) continue;
@@ -198,8 +214,6 @@ void ExplainMissingFixes(std::vector<Finding>& findings) {
       f.fix_unavailable = it->second;
     } else if (!RuleFix(f.rule)) {
       f.fix_unavailable = f.rule + " has no automatic fix";
-    } else if (f.format == Format::kCdk) {
-      f.fix_unavailable = "sagelint does not edit CDK app sources yet; change the construct's property by hand";
     } else if (f.format == Format::kTerraform && !f.path.ends_with(".tf")) {
       f.fix_unavailable = "sagelint edits Terraform only in .tf files, not in JSON or plans";
     } else {

@@ -19,6 +19,7 @@
 #include "linter/base/strings.h"
 #include "linter/engine/fix_reasons.h"
 #include "linter/engine/front_ends.h"
+#include "parsers/cdk/front_end.h"
 #include "parsers/terraform/align.h"
 
 namespace sagelint {
@@ -172,14 +173,20 @@ std::optional<TextEdit> ReplaceLiteral(std::string_view text, const FixChange& c
   std::optional<size_t> end = OffsetOf(text, c.range.end);
   if (!begin || !end || *end <= *begin || c.text.empty()) return std::nullopt;
   std::string_view token = text.substr(*begin, *end - *begin);
-  size_t at = token.find(c.text);
-  if (at == std::string_view::npos || token.find(c.text, at + 1) != std::string_view::npos) return std::nullopt;
-  return TextEdit{*begin + at, *begin + at + c.text.size(), c.value};
+  std::string_view old = c.text, value = c.value;
+  // A CDK app's ec2 instance type (`ec2.InstanceType("m4.xlarge")`) is the SageMaker type without `ml.`.
+  if (token.find(old) == std::string_view::npos && old.starts_with("ml.") && value.starts_with("ml.")) {
+    old.remove_prefix(3);
+    value.remove_prefix(3);
+  }
+  size_t at = token.find(old);
+  if (at == std::string_view::npos || token.find(old, at + 1) != std::string_view::npos) return std::nullopt;
+  return TextEdit{*begin + at, *begin + at + old.size(), std::string(value)};
 }
 
 std::optional<TextEdit> EditFor(std::string_view text, const FixChange& c) {
-  // Only the formats with an editor take fixes (not CDK sources, Terraform
-  // plans or JSON, policy documents: README "Fixes").
+  // Only the formats with an editor take fixes (not Terraform plans or JSON,
+  // policy documents: README "Fixes").
   const FrontEnd* fe = FrontEndFor(c.path, text);
   if (!fe || !fe->edit || (fe->format == Format::kTerraform && !c.path.ends_with(".tf"))) return std::nullopt;
   if (c.op == FixChange::Op::kReplace) return ReplaceLiteral(text, c);
@@ -195,6 +202,7 @@ std::optional<size_t> ParseErrors(const std::string& path, const std::string& te
   if (!fe) return std::nullopt;
   std::error_code ec;
   std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  if (fe->format == Format::kCdk) return CdkSyntaxErrors(path, text);  // an app's source, parsed alone
   SourceFile file{path, abs.string(), text, ""};
   ResolveOptions opts;
   opts.root = abs.parent_path().string();
@@ -207,7 +215,7 @@ std::optional<size_t> ParseErrors(const std::string& path, const std::string& te
     for (const FileResult& r : fe->parse_module(root, opts)) errors += r.errors.size();
     return errors;
   }
-  return std::nullopt;  // an app's files: not fixed
+  return std::nullopt;  // a format without a parser of single files
 }
 
 struct PlannedEdit {

@@ -34,13 +34,13 @@ constexpr FrontEnd kFrontEnds[] = {
      ParseIamPolicyDocument, nullptr, nullptr, CommentSyntax::kNone, CommentSyntax::kNone, false, false, false,
      nullptr},
     {"cdk-python", "python", Format::kCdk, kPythonFiles, MentionsCdk, nullptr, nullptr, ParseCdkSource,
-     CommentSyntax::kPython, CommentSyntax::kPython, true, false, false, nullptr},
+     CommentSyntax::kPython, CommentSyntax::kPython, true, false, false, EditCdk},
     {"python", "python", Format::kPython, kPythonFiles, nullptr, ParsePython, nullptr, nullptr, CommentSyntax::kPython,
      CommentSyntax::kPython, true, false, false, EditPython},
     {"notebook", "notebook", Format::kNotebook, kNotebookFiles, nullptr, ParseNotebook, nullptr, nullptr,
      CommentSyntax::kNotebook, CommentSyntax::kNotebook, true, false, false, EditNotebook},
     {"cdk-typescript", "typescript", Format::kCdk, kScriptFiles, nullptr, nullptr, nullptr, ParseCdkSource,
-     CommentSyntax::kScript, CommentSyntax::kNone, true, true, false, nullptr},
+     CommentSyntax::kScript, CommentSyntax::kNone, true, true, false, EditCdk},
 };
 
 }  // namespace

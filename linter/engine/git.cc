@@ -120,6 +120,21 @@ bool GitListFiles(const std::string& top, const std::function<void(std::string_v
 
 // ---- the tree of a commit as a file system -----------------------------------
 
+// An entry of a tree object: named (not file-local) because GitTreeFiles::State holds them.
+namespace git_tree {
+
+enum class EntryKind { kFile, kLink, kTree, kSubmodule, kOther };
+
+struct TreeEntry {
+  std::string oid;
+  EntryKind kind = EntryKind::kOther;
+};
+
+}  // namespace git_tree
+
+using git_tree::EntryKind;
+using git_tree::TreeEntry;
+
 namespace {
 
 constexpr int kMaxLinkHops = 40;             // as the kernel's
@@ -130,13 +145,6 @@ constexpr size_t kMaxHeader = 1024;
 
 // Whatever git is configured to do, it never asks for a password here.
 const std::vector<std::string> kGitEnv = {"GIT_TERMINAL_PROMPT=0"};
-
-enum class EntryKind { kFile, kLink, kTree, kSubmodule, kOther };
-
-struct TreeEntry {
-  std::string oid;
-  EntryKind kind = EntryKind::kOther;
-};
 
 EntryKind KindOfMode(std::string_view mode) {
   if (mode == "40000" || mode == "040000") return EntryKind::kTree;

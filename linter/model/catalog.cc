@@ -214,8 +214,6 @@ bool IsKnownInstanceType(std::string_view instance_type) {
   return it == OfferedData().any.end() || it->rfind(prefix, 0) != 0;
 }
 
-bool IsLocalMode(std::string_view t) { return t == "local" || t == "local_gpu"; }
-
 std::optional<OfferKind> OfferKindFor(WorkloadKind kind) {
   switch (kind) {
     case WorkloadKind::kNotebookInstance:

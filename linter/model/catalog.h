@@ -70,8 +70,6 @@ std::vector<InstanceInfo> CatalogFamilies();
 // with a size table, so is its size. The driver reports an unknown type once
 // instead of letting rules guess.
 bool IsKnownInstanceType(std::string_view instance_type);
-// SDK local mode ("local", "local_gpu"): not a cloud workload.
-bool IsLocalMode(std::string_view instance_type);
 
 // The instance type list (an enum of the SageMaker API) a kind of workload is
 // checked against: rules/data/offered.json, generated from the botocore

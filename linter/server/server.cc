@@ -133,6 +133,11 @@ int LspSeverity(Severity s) {
   return 3;
 }
 
+}  // namespace
+
+// What Server::State holds: named types (not file-local), as members of a class with linkage.
+namespace server_state {
+
 // What a finding's diagnostic was placed at, kept for code actions.
 struct Placed {
   Finding finding;
@@ -182,6 +187,15 @@ struct RootContext {
   std::optional<RuleSet> rules;
   std::optional<Baseline> baseline;
 };
+
+}  // namespace server_state
+
+using server_state::Document;
+using server_state::Notebook;
+using server_state::Placed;
+using server_state::RootContext;
+
+namespace {
 
 bool IsConfigFile(const std::string& path) {
   std::string name = fs::path(path).filename().string();

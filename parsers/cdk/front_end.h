@@ -30,6 +30,20 @@ std::vector<FileResult> ParseCdkApp(const SourceFile& cdk_json, bool named, cons
 // as SDK code, TypeScript / JavaScript not at all.
 std::vector<FileResult> ParseCdkSource(const SourceFile& file, bool named, const ResolveOptions& opts);
 
+// Fixes in an app's Python or TypeScript source (docs/cdk.md "Fixes", parsers/cdk/edit.cc):
+// a member removed from a construct's props, a property inserted into them
+// (the file's kind from `change.path`); nullopt where it cannot be written.
+std::optional<TextEdit> EditCdk(std::string_view text, const FixChange& change);
+// Why a training job made by a Step Functions `SageMakerCreateTrainingJob` task (the
+// call at `at` in the source `text` of `path`) takes no Spot fix; empty for any other job.
+std::string CdkTaskSpotReason(std::string_view path, std::string_view text, SourcePos at);
+// Why a value at `at` in an app source is no literal a fix edits: where it comes
+// from (a name, a conditional, a call, a literal outside the construct's props).
+std::string CdkValueReason(std::string_view path, std::string_view text, SourcePos at);
+// Whether an app source still parses after fixes: its syntax errors (0 or 1),
+// nullopt when it cannot be parsed at all.
+std::optional<size_t> CdkSyntaxErrors(std::string_view path, std::string_view text);
+
 }  // namespace sagelint
 
 #endif  // SAGELINT_PARSERS_CDK_FRONT_END_H_

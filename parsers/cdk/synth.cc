@@ -26,6 +26,14 @@ namespace {
 
 using cfn::Node;
 
+// `n` and what it holds as values built rather than read: no token a fix may edit.
+void NoLiterals(Node* n) {
+  n->end = {};
+  n->offset = n->end_offset = 0;
+  for (auto& e : n->entries) NoLiterals(&e.second);
+  for (Node& i : n->items) NoLiterals(&i);
+}
+
 Node Map(SourcePos at) {
   Node n;
   n.kind = Node::Kind::kMap;
@@ -364,8 +372,11 @@ class Synth {
     const Node& p = c.props;
     if (c.module == "core" && c.cls == "CfnParameter") {
       // The stack's parameter: its Default, and a --param of its id over it, resolve as
-      // CloudFormation resolves them.
-      Put(&stacks_[stack].parameters, id, Value(p.is_map() ? p : Map(at), false), at);
+      // CloudFormation resolves them. A fix never edits it: a deployment may pass
+      // another value (docs/cdk.md "Fixes").
+      Node param = Value(p.is_map() ? p : Map(at), false);
+      NoLiterals(&param);
+      Put(&stacks_[stack].parameters, id, std::move(param), at);
       return;
     }
     if (c.module == "iam") {
@@ -592,6 +603,10 @@ class Synth {
         type = v.is_scalar() && v.text != aws::kUnknownMarker && !v.text.starts_with("ml.")
                    ? cfn::MakeScalar("ml." + v.text, v.pos)
                    : v;
+        // The ec2 type's literal still stands for it (a fix writes it without `ml.`).
+        type.end = v.end;
+        type.offset = v.offset;
+        type.end_offset = v.end_offset;
       }
       if (const Node* n = Prop(*rc, "InstanceCount")) count = Value(*n, false);
     }

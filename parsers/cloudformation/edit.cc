@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "parsers/aws/request_path.h"
 #include "parsers/common/node.h"
 #include "parsers/frontend.h"
 
@@ -82,16 +83,6 @@ std::vector<Member> MembersOf(const Node& map) {
   return out;
 }
 
-// The setting a training job's field is written as in its request: the path
-// of keys under the request.
-std::optional<std::vector<std::string>> RequestPath(std::string_view field) {
-  if (field == "max_wait_seconds") return std::vector<std::string>{"StoppingCondition", "MaxWaitTimeInSeconds"};
-  if (field == "spot") return std::vector<std::string>{"EnableManagedSpotTraining"};
-  if (field == "checkpoint") return std::vector<std::string>{"CheckpointConfig", "S3Uri"};
-  if (field == "input_mode") return std::vector<std::string>{"AlgorithmSpecification", "TrainingInputMode"};
-  return std::nullopt;
-}
-
 // The keys a removed field may be written as.
 bool RemovableKey(std::string_view field, std::string_view key) {
   if (field == "accelerator_type") return key == "AcceleratorType" || key == "AcceleratorTypes";
@@ -154,7 +145,7 @@ class Editor {
     if (c.field == "idle_settings") {
       if (!value.is_map()) return std::nullopt;
       path = {"AppLifecycleManagement", "IdleSettings"};
-    } else if (auto p = RequestPath(c.field)) {
+    } else if (auto p = aws::TrainingRequestPath(c.field)) {
       if (!value.is_scalar()) return std::nullopt;
       path = *p;
     } else {

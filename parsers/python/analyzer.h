@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -98,6 +99,15 @@ struct Object {
   // reported at that call, `helper` naming the helper and where it creates it.
   TSNode via{};
   std::string helper;
+  int run = -1;                           // the helper run that made it (Analyzer::run_args_)
+  std::optional<std::string> helper_var;  // the helper's own variable for it, when the call's assignment renamed it
+  // Pipeline steps (docs/python.md "Pipelines"): the @step jobs this object's
+  // arguments reference (a step's output as an instance count); for a @step
+  // function, how many pipelines the code builds with it under a local session
+  // and under another (or an unknown) one.
+  std::vector<int> steps;
+  int local_pipelines = 0;
+  int cloud_pipelines = 0;
 };
 
 struct ClientCall {
@@ -108,6 +118,7 @@ struct ClientCall {
   TSNode via{};  // as Object::via
   std::string helper;
   std::string api;  // what the code calls when it is not a boto3 client: "TrainingJob.create"
+  int run = -1;     // as Object::run
 };
 
 // An endpoint delete seen in the file (SM213).
@@ -371,6 +382,37 @@ class Analyzer {
   VId ModuleAttribute(int module, std::string_view name);
   int FunctionOf(VId v) const;  // a kFunction value's function, else -1
 
+  // ---- pipeline steps --------------------------------------------------------------
+  // A value that stands for pipeline steps (a @step function's output, a step
+  // built from one, a property of one) -> the @step jobs it includes.
+  std::map<VId, std::vector<int>> step_deps_;
+  void StepDeps(VId v, std::set<int>* out, int depth = 0) const;
+  void StepDeps(const Args& a, std::set<int>* out) const;
+  VId StepValue(const std::set<int>& deps);
+  // `Pipeline(steps=…, sagemaker_session=…)`: its @step jobs run locally or in the cloud.
+  void PipelineSteps(const Args& args);
+
+  // ---- pytest fixtures (fixtures.cc) ---------------------------------------------
+  const ResolveOptions* opts_ = nullptr;  // where other files are read (conftest.py); null: none
+  struct FixtureReturn {
+    VK kind = VK::kUnknown;  // kStr, kNum, kBool, kNone, or kObject for a session (`text`: its class)
+    std::string text;
+    int line = 0;
+  };
+  struct Fixture {
+    std::string where;  // the file that defines it
+    bool known = true;  // every return / yield gives a literal or a session
+    std::vector<FixtureReturn> returns;
+  };
+  using FixtureTable = std::map<std::string, Fixture, std::less<>>;
+  FixtureTable ReadFixtures(TSNode root, std::string_view src, const std::string& where) const;
+  bool IsTestFunction(const Function& f) const;
+  void LoadConftests();
+  VId FixtureValue(std::string_view name);  // kUnknown unless known
+  bool conftests_loaded_ = false;
+  std::optional<FixtureTable> own_fixtures_;
+  std::vector<FixtureTable> conftests_;  // nearest directory first
+
   // ---- past the evaluation budget (SM007) -------------------------------------
   // The rest of the file is read in literal mode: statements that name nothing
   // SageMaker are skipped, branches and loops run once without merging, and
@@ -387,6 +429,14 @@ class Analyzer {
   TSNode inline_call_{};
   std::string inline_helper_;
   std::vector<Ev>* returns_ = nullptr;  // what the running helper returns
+  // Per helper run: the values that came from the arguments the call passes
+  // (and the values computed from them, or under a branch they chose).
+  std::vector<std::unordered_set<VId>> run_args_;
+  int run_ = -1;           // the helper run under way (an index of run_args_), else -1
+  bool arg_read_ = false;  // the expression being evaluated read such a value
+  int arg_control_ = 0;    // branches and loops under way that such a value chose
+  void SeedArgument(VId v, int depth = 0);
+  VId EvalChoosing(TSNode n, int* controlled);
   bool Inlinable(int fn) const;
   std::string MadeBy(TSNode call) const;  // "made by helper f() at line N" while a helper runs
   VId Inline(int fn, Args& args, TSNode call);
@@ -428,6 +478,7 @@ class Analyzer {
   bool MutatesParam(int fn, std::string_view name);
   void RecordFunctionCall(int fn, Args& args, TSNode call);
   VId Eval(TSNode n);
+  VId EvalNode(TSNode n);
   Ev EvalEv(TSNode n) { return Ev{Eval(n), n}; }
   Args EvalArgs(TSNode call_or_list, bool is_list);
   void SpreadInto(VId dict, Args& a);
@@ -577,6 +628,27 @@ class Analyzer {
   std::string Where(const SourceRange& r) const;  // "in cell 9" / "at line 40"
   // Workloads a helper made for the call `via`: placed at the call.
   void PlaceAtCall(Workload& w, TSNode via, const std::string& helper) const;
+  void EmitObject(size_t i);
+  // A workload a helper run made: out_->workloads[index], made at `site` (the
+  // helper's call that creates it; `k`: its rank among that call's workloads).
+  struct HelperMade {
+    size_t index = 0;
+    TSNode via{};
+    std::string helper;
+    bool reads = false;  // it reads a value of an argument the call passes
+    uint32_t site = 0;
+    int k = 0;
+    std::string own_name, own_label;  // when reported once: its name as the helper writes it
+    int object = -1;                  // the object that made it (none: a boto3 request)
+  };
+  std::vector<HelperMade> helper_made_;
+  void PlaceHelperWorkloads();
+  static std::string Signature(const Workload& w);
+  // While a helper's workload is built: the values of its run's arguments, and
+  // whether the workload read one (ToVal, and request values by position).
+  mutable const std::unordered_set<VId>* reading_ = nullptr;
+  mutable bool read_arg_ = false;
+  std::set<std::pair<int, int>>* tainted_nodes_ = nullptr;
   void EmitRemote(const Object& o);
   // The text a boto3 request's name argument is written as: the literal, else the
   // variable or attribute that holds it, else the call.

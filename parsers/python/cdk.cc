@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "linter/base/file_source.h"
@@ -288,6 +289,11 @@ class Cdk final : public Library {
     for (const Ev& e : args.positional) nodes.push_back(ToNode(a, e, file, at, 0));
     if (!args.keywords.empty()) nodes.push_back(KeywordMap(a, args, file, at));
     if (std::optional<cfn::Node> v = cdk::CallValue(module, cls, "", nodes, at)) {
+      // `ec2.InstanceType("m4.xlarge")`: the type is its one literal (a fix edits it
+      // where the call stands inside a construct's props; docs/cdk.md "Fixes").
+      if (module == "ec2" && cls == "InstanceType" && args.positional.size() == 1 && v->is_scalar()) {
+        MarkLiteralAnywhere(a, args.positional[0], file, &*v);
+      }
       *result = NodeValue(a, std::move(*v), file);
     } else if (args.positional.empty() && !args.keywords.empty()) {
       *result = Struct(a, args);  // `Environment(account=…, region=…)` and other structs
@@ -563,7 +569,13 @@ class Cdk final : public Library {
       if (scoped && (k == "scope" || k == "id")) continue;
       props.keywords.emplace_back(k, e);
     }
+    // A scalar written as one literal token inside the call keeps the token's range:
+    // a fix may edit it there (docs/cdk.md "Fixes").
+    literal_file_ = c.file;
+    literal_begin_ = ts_node_start_byte(call);
+    literal_end_ = ts_node_end_byte(call);
     if (!props.keywords.empty()) c.props = KeywordMap(a, props, c.file, at);
+    literal_file_ = -1;
     app_->constructs.push_back(std::move(c));
     construct_args_.push_back(std::move(props));
     return static_cast<int>(app_->constructs.size()) - 1;
@@ -619,9 +631,23 @@ class Cdk final : public Library {
 
   static void Relocate(cfn::Node* n, SourcePos at) {
     n->pos = at;
+    // Written elsewhere: no token here a fix may edit (docs/cdk.md "Fixes").
+    n->end = {};
+    n->offset = n->end_offset = 0;
     for (SourcePos& p : n->key_pos) p = at;
     for (auto& e : n->entries) Relocate(&e.second, at);
     for (auto& i : n->items) Relocate(&i, at);
+  }
+
+  // Takes the token range off what does not lie inside the construct call whose props
+  // are being converted (or off everything, outside such a conversion).
+  void KeepLiteralsWithin(cfn::Node* n) const {
+    if (n->end.valid() && (literal_file_ < 0 || n->offset < literal_begin_ || n->end_offset > literal_end_)) {
+      n->end = {};
+      n->offset = n->end_offset = 0;
+    }
+    for (auto& e : n->entries) KeepLiteralsWithin(&e.second);
+    for (auto& i : n->items) KeepLiteralsWithin(&i);
   }
 
   static bool HoldsUnknown(const cfn::Node& n, int depth) {
@@ -680,6 +706,41 @@ class Cdk final : public Library {
     return false;
   }
 
+  // Gives `n` the range of the token `e` is written as, when that is one string,
+  // number or boolean literal inside the construct call whose props are being
+  // converted: the only place a fix edits a CDK value.
+  void MarkLiteral(Analyzer& a, const Ev& e, int file, cfn::Node* n) {
+    if (literal_file_ != file || ts_node_is_null(e.at)) return;
+    uint32_t begin = ts_node_start_byte(e.at), end = ts_node_end_byte(e.at);
+    if (begin < literal_begin_ || end > literal_end_) return;
+    MarkLiteralAnywhere(a, e, file, n);
+  }
+
+  // The same wherever the token stands (a value the CDK computes from it, checked
+  // against the construct call when it is used: KeepLiteralsWithin).
+  static void MarkLiteralAnywhere(Analyzer& a, const Ev& e, int file, cfn::Node* n) {
+    if (ts_node_is_null(e.at) || a.FileOf(e.at) != file) return;
+    uint32_t begin = ts_node_start_byte(e.at), end = ts_node_end_byte(e.at);
+    if (end <= begin) return;
+    switch (a.g_.Kind(e.at)) {
+      case N::kString:
+        for (TSNode c : a.Kids(e.at)) {
+          if (a.g_.Kind(c) == N::kInterpolation) return;
+        }
+        break;
+      case N::kInteger:
+      case N::kFloat:
+      case N::kTrue:
+      case N::kFalse:
+        break;
+      default:
+        return;
+    }
+    n->end = a.R(e.at).end;
+    n->offset = begin;
+    n->end_offset = end;
+  }
+
   cfn::Node ToNode(Analyzer& a, const Ev& e, int file, SourcePos fallback, int depth) {
     SourcePos at = fallback;
     if (!ts_node_is_null(e.at) && a.FileOf(e.at) == file) at = a.R(e.at).begin;
@@ -692,11 +753,13 @@ class Cdk final : public Library {
         n.kind = cfn::Node::Kind::kScalar;
         n.text = x.text;
         n.quoted = true;
+        MarkLiteral(a, e, file, &n);
         return n;
       case VK::kNum:
       case VK::kBool:
         n.kind = cfn::Node::Kind::kScalar;
         n.text = x.text;
+        MarkLiteral(a, e, file, &n);
         return n;
       case VK::kNone:
         return n;
@@ -731,6 +794,7 @@ class Cdk final : public Library {
           if (!Spend(a, Count(held, node_budget_ + 1), e.at)) return Unknown(at);
           cfn::Node copy = held;
           if (from != file || copy.pos.line <= 0) Relocate(&copy, at);
+          KeepLiteralsWithin(&copy);
           return copy;
         }
         return Unknown(at);
@@ -759,8 +823,12 @@ class Cdk final : public Library {
           return Unknown(at);
         }
         std::string cond = alts[0].cond.substr(0, alts[0].cond.size() - kTrue.size());
-        return cdk::Alternatives(cond, ToNode(a, alts[0].value, file, at, depth + 1),
-                                 ToNode(a, alts[1].value, file, at, depth + 1), at);
+        // A literal of one alternative is no literal of the value (docs/cdk.md "Fixes").
+        int file_before = std::exchange(literal_file_, -1);
+        cfn::Node then = ToNode(a, alts[0].value, file, at, depth + 1);
+        cfn::Node otherwise = ToNode(a, alts[1].value, file, at, depth + 1);
+        literal_file_ = file_before;
+        return cdk::Alternatives(cond, std::move(then), std::move(otherwise), at);
       }
       default:
         return Unknown(at);
@@ -887,8 +955,11 @@ class Cdk final : public Library {
   std::vector<std::pair<int, std::string>> opened_;  // "file" foreigns: the opening file, the name
   std::map<std::string, std::string> data_;          // data files read, by canonical path
   long node_budget_ = 200'000;                       // nodes the records may still hold
-  std::map<int, int> instance_stack_;                // program instance -> its stack
-  std::vector<std::pair<int, int>> running_;         // stack constructors running: instance, stack
+  // The construct call whose props are being converted (file, byte range); -1: none.
+  int literal_file_ = -1;
+  uint32_t literal_begin_ = 0, literal_end_ = 0;
+  std::map<int, int> instance_stack_;         // program instance -> its stack
+  std::vector<std::pair<int, int>> running_;  // stack constructors running: instance, stack
 };
 
 }  // namespace

@@ -70,7 +70,7 @@ size_t LineEnd(std::string_view src, size_t at) {
   size_t nl = src.find('\n', at);
   return nl == std::string_view::npos ? src.size() : nl;
 }
-bool Blank(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
+bool BlankText(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
 // Whitespace, then perhaps a comment, to the end of the line.
 bool BlankOrComment(std::string_view s) {
   size_t at = s.find_first_not_of(" \t\r");
@@ -92,7 +92,7 @@ std::optional<TextEdit> InsertElement(const Source& s, TSNode container, const s
   TSNode last = elements.back();
   size_t start = ts_node_start_byte(last), end = ts_node_end_byte(last);
   size_t line = LineStartOf(src, start);
-  bool own_line = Blank(src.substr(line, start - line)) && line >= open;
+  bool own_line = BlankText(src.substr(line, start - line)) && line >= open;
   TSNode comma = CommaAfter(s, last);
   if (!own_line) return TextEdit{end, end, ", " + text};
   std::string indent(src.substr(line, start - line));
@@ -128,7 +128,7 @@ std::optional<TextEdit> RemoveElement(const Source& s, TSNode container, TSNode 
   size_t line = LineStartOf(src, start), eol = LineEnd(src, stop);
   size_t close = ts_node_end_byte(container) - 1;
   // Alone on its line(s): the lines go.
-  if (Blank(src.substr(line, start - line)) && eol < close && BlankOrComment(src.substr(stop, eol - stop)) &&
+  if (BlankText(src.substr(line, start - line)) && eol < close && BlankOrComment(src.substr(stop, eol - stop)) &&
       line > ts_node_start_byte(container)) {
     bool other_on_line = false;
     for (TSNode e : elements) {
@@ -236,7 +236,7 @@ bool HasSpread(const Source& s, TSNode args) {
 }
 
 // A dict literal's entry whose key is the string `key`, or null.
-TSNode Entry(const Source& s, TSNode dict, std::string_view key) {
+TSNode DictEntry(const Source& s, TSNode dict, std::string_view key) {
   for (TSNode e : Elements(s, dict)) {
     if (s.Kind(e) != N::kPair) continue;
     std::string_view k = s.T(s.g().Field(e, s.g().f_key));
@@ -316,17 +316,17 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
     // or a boto3 request's `OutputDataConfig={"S3OutputPath": …}` (an argument, or a member of its dict).
     TSNode kw = s.Kind(args) == N::kArgumentList ? Keyword(s, args, "output_path") : TSNode{};
     TSNode request_output =
-        s.Kind(args) == N::kDictionary ? Entry(s, args, "OutputDataConfig") : Keyword(s, args, "OutputDataConfig");
+        s.Kind(args) == N::kDictionary ? DictEntry(s, args, "OutputDataConfig") : Keyword(s, args, "OutputDataConfig");
     if (TSNode v = ts_node_is_null(request_output) ? TSNode{} : s.g().Field(request_output, s.g().f_value);
         ts_node_is_null(kw) && s.Kind(v) == N::kDictionary) {
-      kw = Entry(s, v, "S3OutputPath");
+      kw = DictEntry(s, v, "S3OutputPath");
     }
     if (TSNode config = s.Kind(args) == N::kArgumentList ? Keyword(s, args, "output_data_config") : TSNode{};
         ts_node_is_null(kw) && !ts_node_is_null(config)) {
       TSNode v = s.g().Field(config, s.g().f_value);
       TSNode cargs = s.Kind(v) == N::kCall ? s.g().Field(v, s.g().f_arguments) : TSNode{};
       if (!ts_node_is_null(cargs) && s.Kind(cargs) == N::kArgumentList) kw = Keyword(s, cargs, "s3_output_path");
-      if (s.Kind(v) == N::kDictionary) kw = Entry(s, v, "s3_output_path");  // a dict ModelTrainer validates
+      if (s.Kind(v) == N::kDictionary) kw = DictEntry(s, v, "s3_output_path");  // a dict ModelTrainer validates
     }
     if (!ts_node_is_null(kw)) {
       TSNode v = s.g().Field(kw, s.g().f_value);
@@ -454,7 +454,7 @@ std::optional<TextEdit> InsertIntoRequest(const Source& s, TSNode members, const
                                           char quote) {
   bool dict = s.Kind(members) == N::kDictionary;
   auto q = [&](std::string_view k) { return PyString(std::string(k), quote); };
-  auto member = [&](std::string_view k) { return dict ? Entry(s, members, k) : Keyword(s, members, k); };
+  auto member = [&](std::string_view k) { return dict ? DictEntry(s, members, k) : Keyword(s, members, k); };
   auto add = [&](std::string_view k, const std::string& v) -> std::optional<TextEdit> {
     if (!ts_node_is_null(member(k)) || HasSpread(s, members)) return std::nullopt;
     return InsertElement(s, members, (dict ? q(k) + ": " : std::string(k) + "=") + v);
@@ -463,7 +463,7 @@ std::optional<TextEdit> InsertIntoRequest(const Source& s, TSNode members, const
     TSNode e = member(m);
     if (ts_node_is_null(e)) return std::nullopt;
     TSNode d = s.g().Field(e, s.g().f_value);
-    if (s.Kind(d) != N::kDictionary || !ts_node_is_null(Entry(s, d, key)) || HasSpread(s, d)) return std::nullopt;
+    if (s.Kind(d) != N::kDictionary || !ts_node_is_null(DictEntry(s, d, key)) || HasSpread(s, d)) return std::nullopt;
     return InsertElement(s, d, q(key) + ": " + value);
   };
   if (c.field == "max_wait_seconds") {

@@ -106,6 +106,7 @@ std::optional<Ev> Analyzer::Arg(const Args& a, std::initializer_list<std::string
 
 Val Analyzer::ToVal(const std::optional<Ev>& e) const {
   if (!e) return Val::Absent();
+  if (reading_ && reading_->count(e->v)) read_arg_ = true;
   SourceRange range = R(e->at);
   const Value& v = V(e->v);
   switch (v.kind) {
@@ -749,6 +750,8 @@ void Analyzer::EmitRemote(const Object& o) {
   }
   if (auto session = Arg(a, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
   if (LocalWorkload(w)) return;
+  // A @step function whose steps only pipelines under a local session run: it runs on this machine.
+  if (o.local_pipelines > 0 && o.cloud_pipelines == 0) return;
   out_->workloads.push_back(std::move(w));
 }
 
@@ -834,6 +837,7 @@ cfn::Node Analyzer::ToNode(const Ev& e, bool* complete, int depth, long* budget)
     default:
       n.kind = cfn::Node::Kind::kScalar;
       n.text = v.scalar() ? v.text : std::string(kUnknownMarker);
+      if (reading_ && tainted_nodes_ && reading_->count(e.v)) tainted_nodes_->insert({n.pos.line, n.pos.column});
       n.tag = v.origin;  // carried to the value function as `origin`
       if (v.kind == VK::kStr && !v.aux.empty()) n.tag = "script:" + v.aux;
       if (v.kind == VK::kStr || v.kind == VK::kNum) {
@@ -867,7 +871,11 @@ Val Analyzer::Script(const cfn::Node* hooks) {
 void Analyzer::EmitClientCalls() {
   // A request value written as a literal in the call (or as a constant read
   // only there) keeps its literal site.
-  aws::ValueFn value = [this](const cfn::Node* n) {
+  // Per call: the request values that came from a helper call's arguments (by position).
+  std::vector<std::set<std::pair<int, int>>> tainted(client_calls_.size());
+  const std::set<std::pair<int, int>>* reading_call = nullptr;
+  aws::ValueFn value = [this, &reading_call](const cfn::Node* n) {
+    if (n && reading_call && reading_call->count({n->pos.line, n->pos.column})) read_arg_ = true;
     Val v = aws::PlainValue(n);
     if (n && v.known()) {
       if (auto it = request_literals_.find({n->pos.line, n->pos.column}); it != request_literals_.end()) {
@@ -891,7 +899,12 @@ void Analyzer::EmitClientCalls() {
   std::vector<bool> complete(client_calls_.size(), true);
   for (size_t i = 0; i < client_calls_.size(); ++i) {
     bool whole = true;
+    int run = client_calls_[i].run;
+    reading_ = run >= 0 ? &run_args_[static_cast<size_t>(run)] : nullptr;
+    tainted_nodes_ = &tainted[i];
     requests[i] = RequestNode(client_calls_[i].args, &whole);
+    reading_ = nullptr;
+    tainted_nodes_ = nullptr;
     complete[i] = whole;
   }
   std::vector<EndpointCall> endpoints;
@@ -919,7 +932,19 @@ void Analyzer::EmitClientCalls() {
   for (size_t i = 0; i < client_calls_.size(); ++i) {
     const ClientCall& c = client_calls_[i];
     const cfn::Node& req = requests[i];
-    auto request_name = [&](const char* key) { return RequestName(c.args, key, value(req.Get(key))); };
+    reading_call = &tainted[i];
+    read_arg_ = false;
+    // A label: not something the workload reads. A name the call passes is
+    // named as the helper writes it where the workload is reported once.
+    std::string own_name;
+    auto request_name = [&](const char* key) {
+      bool read = read_arg_;
+      read_arg_ = false;
+      std::string name = RequestName(c.args, key, value(req.Get(key)));
+      if (read_arg_) own_name = RequestName(c.args, key, Val::Unknown());
+      read_arg_ = read;
+      return name;
+    };
     std::string label = c.api.empty() ? "boto3 " + c.method : c.api;
     std::vector<Workload> made;
     if (c.service == "sagemaker") {
@@ -1108,10 +1133,19 @@ void Analyzer::EmitClientCalls() {
       }
       made.push_back(std::move(w));
     }
+    bool reads = read_arg_;
+    reading_call = nullptr;
+    int k = 0;
     for (Workload& w : made) {
       if (!complete[i]) w.complete = false;
       if (LocalWorkload(w)) continue;
-      if (!ts_node_is_null(c.via)) PlaceAtCall(w, c.via, c.helper);
+      if (!ts_node_is_null(c.via)) {
+        helper_made_.push_back({out_->workloads.size(), c.via, c.helper, reads, ts_node_start_byte(c.args.call), k++});
+        if (!own_name.empty()) {
+          helper_made_.back().own_name = own_name;
+          helper_made_.back().own_label = label + " '" + own_name + "'";
+        }
+      }
       out_->workloads.push_back(std::move(w));
     }
   }
@@ -1156,6 +1190,130 @@ bool Analyzer::Submitted(const Object& o) const {
   return handed_on;
 }
 
+// The workloads of object `i` (the kinds that make one).
+void Analyzer::EmitObject(size_t i) {
+  const Object& o = objects_[i];
+  switch (o.kind) {
+    case ObjKind::kEstimator:
+      // An estimator only tuned is reported as the tuning job.
+      if ((!o.tuned || o.fit_directly) && Submitted(o)) {
+        EmitTraining(o, WorkloadKind::kTrainingJob, ClassLabel(o.cls, "estimator"), o.var, o.call, o.fits);
+      }
+      break;
+    case ObjKind::kModelTrainer:
+      // A customization trainer runs a training job only on TrainingJobCompute (a Compute).
+      if (o.customization) {
+        auto compute = Arg(o.args, {"compute"});
+        if (!compute || V(compute->v).kind != VK::kHelper ||
+            (V(compute->v).text != "Compute" && V(compute->v).text != "TrainingJobCompute")) {
+          break;
+        }
+      }
+      if ((!o.tuned || !o.fits.empty()) && Submitted(o)) {
+        EmitTraining(o, WorkloadKind::kTrainingJob, o.cls, o.var, o.call, o.fits);
+      }
+      break;
+    case ObjKind::kTuner:
+      if (o.source >= 0) {
+        size_t first = out_->workloads.size();
+        EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", o.var, o.call, o.fits);
+        // Its Spot setting is the estimator's (rules/SM401.md): a fix adds it
+        // to the estimator's call, where that call is written in this file.
+        if (out_->workloads.size() > first && !ts_node_is_null(lit_call_) && trees_.empty() &&
+            lit_call_.tree == root_.tree) {
+          Workload& w = out_->workloads.back();
+          if (w.spot.absent()) w.spot.literal = R(lit_call_);
+        }
+      }
+      break;
+    case ObjKind::kProcessor:
+      EmitProcessor(o);
+      break;
+    case ObjKind::kTransformer:
+      EmitTransformer(o);
+      break;
+    case ObjKind::kPredictor:
+      EmitPredictor(static_cast<int>(i));
+      break;
+    case ObjKind::kRemote:
+      EmitRemote(o);
+      break;
+    default:
+      break;
+  }
+}
+
+// Where the workloads helpers made go (docs/python.md "Helpers"): a workload
+// that reads an argument its call passes is that call's, placed there, one per
+// such call; the others are built the same way by every call and are reported
+// once, at the helper's own line — unless the calls still made them differently
+// (a global the helper reads changed between them), which places each at its call.
+void Analyzer::PlaceHelperWorkloads() {
+  std::vector<Workload>& ws = out_->workloads;
+  std::map<std::pair<uint32_t, int>, std::vector<const HelperMade*>> same_build;
+  for (const HelperMade& h : helper_made_) {
+    if (h.reads)
+      PlaceAtCall(ws[h.index], h.via, h.helper);
+    else
+      same_build[{h.site, h.k}].push_back(&h);
+  }
+  std::vector<bool> drop(ws.size(), false);
+  for (const auto& [site, made] : same_build) {
+    std::string first = Signature(ws[made.front()->index]);
+    bool same =
+        std::all_of(made.begin(), made.end(), [&](const HelperMade* h) { return Signature(ws[h->index]) == first; });
+    for (size_t j = 0; j < made.size(); ++j) {
+      if (!same) {
+        PlaceAtCall(ws[made[j]->index], made[j]->via, made[j]->helper);
+      } else if (j > 0) {
+        drop[made[j]->index] = true;
+      } else if (!made[j]->own_label.empty()) {
+        ws[made[j]->index].name = made[j]->own_name;
+        ws[made[j]->index].label = made[j]->own_label;
+      } else if (made[j]->object >= 0) {
+        // Reported once where the helper writes it: its literals are the ones a fix edits.
+        const HelperMade& h = *made[j];
+        Object& o = objects_[static_cast<size_t>(h.object)];
+        const Object& settings = o.kind == ObjKind::kTuner && o.source >= 0 ? objects_[o.source] : o;
+        std::string caller_var = o.var;
+        if (o.helper_var) o.var = *o.helper_var;
+        size_t end = ws.size();
+        lit_call_ = settings.call;
+        EmitObject(static_cast<size_t>(h.object));
+        lit_call_ = {};
+        o.var = caller_var;
+        if (ws.size() > end + static_cast<size_t>(h.k)) ws[h.index] = std::move(ws[end + static_cast<size_t>(h.k)]);
+        ws.resize(end);
+      }
+    }
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < ws.size(); ++i) {
+    if (!drop[i]) {
+      if (kept != i) ws[kept] = std::move(ws[i]);
+      ++kept;
+    }
+  }
+  ws.resize(kept);
+  helper_made_.clear();
+}
+
+// What a workload says, its positions and names aside: two calls of a helper
+// made the same workload when their signatures are equal.
+std::string Analyzer::Signature(const Workload& w) {
+  std::string out = std::to_string(static_cast<int>(w.kind)) + (w.complete ? "c" : "i") + w.delete_statement;
+  std::function<void(const Val&)> val = [&](const Val& v) {
+    out += std::to_string(static_cast<int>(v.state)) + v.text + '\x1f' + v.origin + '\x1f' + v.condition + '{';
+    for (const Val& a : v.alternatives) val(a);
+    out += '}';
+  };
+  Workload copy = w;
+  ForEachVal(copy, [&](Val& v) { val(v); });
+  out += std::to_string(w.channels.size()) + "/" + std::to_string(w.instance_groups.size());
+  for (const Channel& c : w.channels) out += c.name + (c.code ? "+" : "-") + (c.file_system ? "f" : "s");
+  return out;
+}
+
 void Analyzer::Emit() {
   // The endpoint names deploys use: by text when known, by value identity when not.
   auto note_name = [&](const std::optional<Ev>& e) {
@@ -1183,59 +1341,38 @@ void Analyzer::Emit() {
     // helper made it (the helper's literal is shared by each of its calls).
     const Object& settings = o.kind == ObjKind::kTuner && o.source >= 0 ? objects_[o.source] : o;
     lit_call_ = ts_node_is_null(o.via) && ts_node_is_null(settings.via) ? settings.call : TSNode{};
-    switch (o.kind) {
-      case ObjKind::kEstimator:
-        // An estimator only tuned is reported as the tuning job.
-        if ((!o.tuned || o.fit_directly) && Submitted(o)) {
-          EmitTraining(o, WorkloadKind::kTrainingJob, ClassLabel(o.cls, "estimator"), o.var, o.call, o.fits);
-        }
-        break;
-      case ObjKind::kModelTrainer:
-        // A customization trainer runs a training job only on TrainingJobCompute (a Compute).
-        if (o.customization) {
-          auto compute = Arg(o.args, {"compute"});
-          if (!compute || V(compute->v).kind != VK::kHelper ||
-              (V(compute->v).text != "Compute" && V(compute->v).text != "TrainingJobCompute")) {
-            break;
-          }
-        }
-        if ((!o.tuned || !o.fits.empty()) && Submitted(o)) {
-          EmitTraining(o, WorkloadKind::kTrainingJob, o.cls, o.var, o.call, o.fits);
-        }
-        break;
-      case ObjKind::kTuner:
-        if (o.source >= 0) {
-          EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", o.var, o.call, o.fits);
-          // Its Spot setting is the estimator's (rules/SM401.md): a fix adds it
-          // to the estimator's call, where that call is written in this file.
-          if (out_->workloads.size() > first && !ts_node_is_null(lit_call_) && trees_.empty() &&
-              lit_call_.tree == root_.tree) {
-            Workload& w = out_->workloads.back();
-            if (w.spot.absent()) w.spot.literal = R(lit_call_);
-          }
-        }
-        break;
-      case ObjKind::kProcessor:
-        EmitProcessor(o);
-        break;
-      case ObjKind::kTransformer:
-        EmitTransformer(o);
-        break;
-      case ObjKind::kPredictor:
-        EmitPredictor(static_cast<int>(i));
-        break;
-      case ObjKind::kRemote:
-        EmitRemote(o);
-        break;
-      default:
-        break;
+    if (ts_node_is_null(o.via)) {
+      EmitObject(i);
+      lit_call_ = {};
+      continue;
     }
+    // Made by a helper run at a call: first with the helper's own names, reading
+    // which of its values came from the call's arguments.
+    std::string caller_var = o.var;
+    if (o.helper_var) objects_[i].var = *o.helper_var;
+    reading_ = o.run >= 0 ? &run_args_[static_cast<size_t>(o.run)] : nullptr;
+    read_arg_ = false;
+    EmitObject(i);
+    bool reads = read_arg_;
+    // What it was made from, passed by the call (a model the helper deploys): read too.
+    if (reading_ && o.source >= 0 && objects_[o.source].run != o.run && reading_->count(objects_[o.source].value)) {
+      reads = true;
+    }
+    reading_ = nullptr;
+    if (reads && o.helper_var) {  // placed at the call: named as the call names it
+      out_->workloads.resize(first);
+      objects_[i].var = caller_var;
+      EmitObject(i);
+    }
+    objects_[i].var = caller_var;
     lit_call_ = {};
-    if (!ts_node_is_null(o.via)) {
-      for (size_t k = first; k < out_->workloads.size(); ++k) PlaceAtCall(out_->workloads[k], o.via, o.helper);
+    for (size_t k = first; k < out_->workloads.size(); ++k) {
+      helper_made_.push_back({k, o.via, o.helper, reads, ts_node_start_byte(o.call), static_cast<int>(k - first)});
+      helper_made_.back().object = static_cast<int>(i);
     }
   }
   EmitClientCalls();
+  PlaceHelperWorkloads();
   if (nb_) WorkflowDeletes();
   std::stable_sort(out_->workloads.begin(), out_->workloads.end(), [](const Workload& a, const Workload& b) {
     if (a.range.begin.line != b.range.begin.line) return a.range.begin.line < b.range.begin.line;

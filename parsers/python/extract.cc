@@ -112,7 +112,8 @@ void BrokenCells(const NotebookSource& nb, std::string* text, FileResult* out) {
   *text = std::move(joined);
 }
 
-void Analyze(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out) {
+void Analyze(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out,
+             const ResolveOptions& opts) {
   if (!MayDeclareWorkloads(src)) return;
   std::string text(src);
   ts::Tree tree = ts::Parse(PythonGrammar().language, text);
@@ -135,7 +136,9 @@ void Analyze(const SourceFile& file, std::string_view src, const NotebookSource*
     e.cell_line = r.cell_line;
     out->errors.push_back(std::move(e));
   }
-  Analyzer(file, text, nb, out).Run(root);
+  Analyzer analyzer(file, text, nb, out);
+  analyzer.opts_ = &opts;
+  analyzer.Run(root);
 }
 
 std::string_view StripBom(std::string_view s) { return s.substr(0, 3) == "\xEF\xBB\xBF" ? s.substr(3) : s; }
@@ -143,7 +146,7 @@ std::string_view StripBom(std::string_view s) { return s.substr(0, 3) == "\xEF\x
 }  // namespace
 }  // namespace py
 
-FileResult ParsePython(const SourceFile& file, const ResolveOptions&) {
+FileResult ParsePython(const SourceFile& file, const ResolveOptions& opts) {
   FileResult out;
   out.path = file.path;
   out.format = Format::kPython;
@@ -151,11 +154,11 @@ FileResult ParsePython(const SourceFile& file, const ResolveOptions&) {
     out.errors.push_back({"file larger than 8 MiB; not parsed", {1, 1}});
     return out;
   }
-  py::Analyze(file, py::StripBom(file.text), nullptr, &out);
+  py::Analyze(file, py::StripBom(file.text), nullptr, &out, opts);
   return out;
 }
 
-FileResult ParseNotebook(const SourceFile& file, const ResolveOptions&) {
+FileResult ParseNotebook(const SourceFile& file, const ResolveOptions& opts) {
   FileResult out;
   out.path = file.path;
   out.format = Format::kNotebook;
@@ -170,7 +173,7 @@ FileResult ParseNotebook(const SourceFile& file, const ResolveOptions&) {
     out.errors.push_back({"notebook code larger than 8 MiB; not parsed", {1, 1}});
     return out;
   }
-  py::Analyze(file, nb.python, &nb, &out);
+  py::Analyze(file, nb.python, &nb, &out, opts);
   return out;
 }
 

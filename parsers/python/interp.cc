@@ -17,6 +17,13 @@
 namespace sagelint::py {
 namespace {
 
+// Ends the branches and loop bodies a statement ran under a helper argument's control.
+struct ControlRelease {
+  int& depth;
+  int& n;
+  ~ControlRelease() { depth -= n; }
+};
+
 constexpr int kMaxDepth = 160;
 constexpr size_t kMaxCallSnapshots = 8;
 constexpr size_t kMaxCalls = 64;
@@ -572,10 +579,15 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
   switch (g_.Kind(target)) {
     case N::kIdentifier: {
       std::string_view name = T(target);
+      VId assigned = v;
       if (v == kUnknown || v == kUnbound)
         v = store_.Opaque();  // unknown, but one value
       else
         v = store_.WithOrigin(v, "constant " + std::string(name));
+      if (run_ >= 0 && v != assigned) {  // still a value of the helper call's arguments
+        auto& from_args = run_args_[static_cast<size_t>(run_)];
+        if (arg_control_ > 0 || from_args.count(assigned)) from_args.insert(v);
+      }
       Bind(name, v);
       return;
     }
@@ -721,12 +733,14 @@ bool Analyzer::ExecIf(TSNode n) {
       chain.push_back({TSNode{}, g_.Field(c, g_.f_body)});
     }
   }
+  int controlled = 0;
+  ControlRelease release{arg_control_, controlled};
   // Runs branch i onwards; returns whether control falls through.
   std::function<bool(size_t)> run = [&](size_t i) -> bool {
     if (i == chain.size()) return true;
     const Branch& b = chain[i];
     if (ts_node_is_null(b.cond)) return ExecBlockImpl(b.block);
-    auto t = Truth(store_, Eval(b.cond));
+    auto t = Truth(store_, EvalChoosing(b.cond, &controlled));
     if (t && *t) {
       for (size_t j = i + 1; j < chain.size(); ++j) {
         DeadDeletes(chain[j].block, "runs only when " + CondText(b.cond) + " is false, and it is True");
@@ -795,9 +809,11 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
   TSNode else_clause = g_.Field(n, g_.f_alternative);
   std::optional<bool> runs;  // whether the body runs at least once
   VId element = kUnknown;
+  int controlled = 0;
+  ControlRelease release{arg_control_, controlled};
   if (for_loop) {
     TSNode left = g_.Field(n, g_.f_left);
-    VId iter = Eval(g_.Field(n, g_.f_right));
+    VId iter = EvalChoosing(g_.Field(n, g_.f_right), &controlled);
     const Value& it = V(iter);
     if (it.kind == VK::kOpaque && it.aux.starts_with("endpoints:")) {
       element = iter;  // each endpoint list_endpoints() returned
@@ -1447,6 +1463,14 @@ void Analyzer::AnalyseFunction(int id) {
       }
       if (known) v = MergeValues(vals, conds);
     }
+    // A test function's parameter named as a pytest fixture: what the fixture gives, when known.
+    if ((v == kUnknown || v == kUnbound) && !from_calls && p.kind == Param::kNormal && p.default_value == kUnbound &&
+        !(f.method && i == 0) && IsTestFunction(f)) {
+      if (VId fixture = FixtureValue(p.name); fixture != kUnknown) {
+        Bind(p.name, fixture);
+        continue;
+      }
+    }
     if (v == kUnknown || v == kUnbound)
       v = store_.Opaque();
     else
@@ -1565,7 +1589,59 @@ void Analyzer::SpreadInto(VId d, Args& a) {
   a.unknown_spread = true;
 }
 
+// While a helper runs at a call, a value an expression computes from a value
+// of the call's arguments (or under a branch such a value chose) is one of
+// them too: what the workloads it makes read of the call (docs/python.md
+// "Helpers").
 VId Analyzer::Eval(TSNode n) {
+  if (run_ < 0) return EvalNode(n);
+  bool outer = arg_read_;
+  arg_read_ = false;
+  VId r = EvalNode(n);
+  auto& from_args = run_args_[static_cast<size_t>(run_)];
+  // Unknown, but computed from an argument (`config["type"]` of an unknown
+  // `config`): one run-time value, which the workload may read.
+  if (r == kUnknown && (arg_read_ || arg_control_ > 0)) r = store_.Opaque();
+  if (r != kUnknown && r >= 0 && from_args.count(r)) {
+    arg_read_ = true;
+  } else if ((arg_read_ || arg_control_ > 0) && r != kUnknown && r >= 0 && r != store_.None() &&
+             r != store_.Bool(true) && r != store_.Bool(false)) {
+    from_args.insert(r);
+    arg_read_ = true;
+  }
+  arg_read_ = arg_read_ || outer;
+  return r;
+}
+
+// A condition or a loop's iterable: when it reads a value of a helper call's
+// arguments, what the branch or body assigns and creates reads it too (until
+// the statement ends: `*controlled` counts the levels to release).
+VId Analyzer::EvalChoosing(TSNode n, int* controlled) {
+  bool outer = arg_read_;
+  arg_read_ = false;
+  VId v = Eval(n);
+  if (arg_read_ && run_ >= 0) {
+    ++arg_control_;
+    ++*controlled;
+  }
+  arg_read_ = arg_read_ || outer;
+  return v;
+}
+
+// The values `v` holds (items, entries, alternatives), each counted as an argument of the current run.
+void Analyzer::SeedArgument(VId v, int depth) {
+  auto& from_args = run_args_[static_cast<size_t>(run_)];
+  if (v == kUnknown || v < 0 || depth > 6 || from_args.size() > 4096 || v == store_.None() || v == store_.Bool(true) ||
+      v == store_.Bool(false) || !from_args.insert(v).second) {
+    return;
+  }
+  const Value& x = V(v);
+  for (const Ev& e : x.items) SeedArgument(e.v, depth + 1);
+  for (const Entry& e : x.entries) SeedArgument(e.value.v, depth + 1);
+  for (const Alt& a : x.alts) SeedArgument(a.value.v, depth + 1);
+}
+
+VId Analyzer::EvalNode(TSNode n) {
   if (ts_node_is_null(n)) return kUnknown;
   if ((!literal_ && (++steps_ > kMaxSteps || store_.exhausted())) || depth_ > kMaxDepth) return kUnknown;
   ++depth_;
@@ -2200,6 +2276,7 @@ VId Analyzer::Subscript(VId container, VId key) {
     VId v = k.kind == VK::kStr ? GlobalValue(k.text) : kUnbound;
     return v == kUnbound ? kUnknown : v;
   }
+  if (c.kind == VK::kOpaque && c.aux == "step:") return container;  // a step output's item: still that step
   if (c.kind == VK::kOpaque && !c.aux.empty()) {
     // What list_endpoints() returned, by a key: still the listed endpoints;
     // by a position: one of them.
@@ -2446,6 +2523,25 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
   while (parent && parent->kind == Scope::kClass) parent = parent->parent;
   Scope* saved_scope = EnterScope(Scope::kFunction, parent);
   BindParams(f, args, kUnbound, false);
+  // The values of the parameters this call passes (not a default it leaves): what the run reads of the call.
+  run_ = static_cast<int>(run_args_.size());
+  run_args_.emplace_back();
+  arg_read_ = false;
+  arg_control_ = 0;
+  {
+    size_t pos = 0;
+    for (const Param& p : f.params) {
+      bool passed = args.unknown_spread;
+      if (p.kind == Param::kNormal) {
+        if (!p.keyword_only && pos < args.positional.size()) passed = true;
+        if (!p.keyword_only) ++pos;
+        for (const auto& keyword : args.keywords) passed = passed || keyword.first == p.name;
+      } else {
+        passed = true;  // *args / **kwargs: whatever the call passes beyond the named parameters
+      }
+      if (passed) SeedArgument(Lookup(p.name));
+    }
+  }
   size_t first_object = objects_.size();
   std::vector<Ev> returns;
   std::vector<Ev>* saved_returns = returns_;
@@ -2455,6 +2551,9 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
   inline_helper_ = std::string(f.name);
   ExecBlockImpl(g_.Field(f.def, g_.f_body));
   --inlining_;
+  run_ = -1;
+  arg_read_ = false;
+  arg_control_ = 0;
   returns_ = saved_returns;
   scope_ = saved_scope;
   inline_call_ = {};
@@ -2464,7 +2563,9 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
   VId result = returns.empty() ? store_.None() : store_.OneOf(std::move(alts));
   // `m = build_model(...)`: an object the helper made and returns is named at the call.
   if (!target.empty() && store_.Kind(result) == VK::kObject && static_cast<size_t>(V(result).ref) >= first_object) {
-    objects_[V(result).ref].var = target == "_" ? std::string() : target;
+    Object& made = objects_[V(result).ref];
+    made.helper_var = made.var;
+    made.var = target == "_" ? std::string() : target;
   }
   return result;
 }

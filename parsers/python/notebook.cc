@@ -9,7 +9,7 @@
 namespace sagelint::py {
 namespace {
 
-constexpr int kMaxDepth = 256;
+constexpr int kMaxJsonDepth = 256;
 
 struct JsonError {
   std::string message;
@@ -128,7 +128,7 @@ class Reader {
   }
 
   void SkipValue(int depth) {
-    if (depth > kMaxDepth) Fail("nesting deeper than 256 levels");
+    if (depth > kMaxJsonDepth) Fail("nesting deeper than 256 levels");
     char c = Peek();
     if (c == '"') {
       SkipString();
@@ -284,7 +284,7 @@ std::string_view LStrip(std::string_view s) {
 bool Blank(std::string_view s) { return s.find_first_not_of(" \t\r\f\v") == std::string_view::npos; }
 
 bool IdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
-bool IdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
+bool WordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
 
 // Where a physical line leaves Python's tokenizer: open brackets, an open
 // triple-quoted string, a backslash continuation.
@@ -587,7 +587,7 @@ CellLines NeutraliseCell(const std::vector<std::string>& lines) {
     std::string_view l = out.text[last_code];
     std::string_view t = LStrip(l);
     size_t n = 0;
-    while (n < t.size() && IdentChar(t[n])) ++n;
+    while (n < t.size() && WordChar(t[n])) ++n;
     std::string_view word = t.substr(0, n);
     std::string_view rest = LStrip(t.substr(n));
     bool python = !rest.empty() && ((rest[0] == '=' && (rest.size() == 1 || rest[1] != '=')) || rest[0] == '(' ||

@@ -317,6 +317,12 @@ int Analyzer::NewObject(Object o, TSNode call) {
   if (inlining_ > 0) {
     o.via = inline_call_;
     o.helper = MadeBy(call);
+    o.run = run_;
+  }
+  if (!step_deps_.empty()) {
+    std::set<int> deps;
+    StepDeps(o.args, &deps);
+    o.steps.assign(deps.begin(), deps.end());
   }
   int id = static_cast<int>(objects_.size());
   if (o.kind == ObjKind::kPredictor) {
@@ -457,6 +463,13 @@ VId Analyzer::Call(TSNode call) {
         if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
       }
       RecordFunctionCall(c.ref, args, call);
+      // A @step function's call is a pipeline step (its output), which includes the
+      // steps whose outputs it takes.
+      if (objects_[remote].cls == "@step") {
+        std::set<int> deps = {remote};
+        StepDeps(args, &deps);
+        r = StepValue(deps);
+      }
     } else if (Inlinable(c.ref)) {
       r = Inline(c.ref, args, call);
     } else {
@@ -583,7 +596,7 @@ VId Analyzer::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
       request.keywords.emplace_back(PascalCase(key) ? key : CorePascal(key), Ev{CoreRequestValue(ev.v, 0), ev.at});
     }
     client_calls_.push_back(
-        {api, "sagemaker", std::move(request), order_, inline_call_, MadeBy(call), cls + ".create"});
+        {api, "sagemaker", std::move(request), order_, inline_call_, MadeBy(call), cls + ".create", run_});
   }
   return ObjectValue(NewObject(std::move(o), call));
 }
@@ -729,6 +742,14 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
         return store_.Scalar(d.kind, text, "pipeline parameter " + pname + " default");
       }
       return kUnknown;
+    } else if (cls == "Pipeline" && q.find(".workflow.") != std::string::npos) {
+      PipelineSteps(args);
+      return kUnknown;
+    } else if (q.find(".workflow.") != std::string::npos) {
+      // A step, condition or function of a pipeline built from other steps' outputs includes them.
+      std::set<int> deps;
+      StepDeps(args, &deps);
+      return deps.empty() ? kUnknown : StepValue(deps);
     } else if (q.ends_with("image_uris.retrieve")) {
       auto fw = Arg(args, {"framework"}, 0);
       Value v;
@@ -1103,10 +1124,10 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     // `sm_client.create_training_job(TrainingJobName=..., ...)` on a client we
     // cannot trace (a parameter, an attribute): the request itself says what it is.
     if (SageMakerCreateMethods().count(method) || method == "update_endpoint") {
-      client_calls_.push_back({std::string(method), "sagemaker", args, order_, inline_call_, MadeBy(call)});
+      client_calls_.push_back({std::string(method), "sagemaker", args, order_, inline_call_, MadeBy(call), {}, run_});
     } else if (method == "register_scalable_target" && Arg(args, {"ServiceNamespace"})) {
       client_calls_.push_back(
-          {std::string(method), "application-autoscaling", args, order_, inline_call_, MadeBy(call)});
+          {std::string(method), "application-autoscaling", args, order_, inline_call_, MadeBy(call), {}, run_});
     }
   }
   return kUnknown;
@@ -1146,6 +1167,9 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
         if (kind == ObjKind::kModel || kind == ObjKind::kModelBuilder || expect_failure_ > 0) return store_.None();
         objects_[id].fits.push_back(args);
         if (kind == ObjKind::kEstimator || kind == ObjKind::kTuner) objects_[id].fit_directly = true;
+        if (!objects_[id].steps.empty()) {
+          return StepValue({objects_[id].steps.begin(), objects_[id].steps.end()});  // a step's arguments
+        }
         return store_.None();
       }
       if (method == "deploy") {
@@ -1187,6 +1211,9 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
     }
     case ObjKind::kProcessor:
       if (method == "run" && expect_failure_ == 0) objects_[id].fits.push_back(args);
+      if (method == "run" && !objects_[id].steps.empty()) {
+        return StepValue({objects_[id].steps.begin(), objects_[id].steps.end()});  // a step's arguments
+      }
       return kUnknown;
     case ObjKind::kPredictor:
       if (IsDeleteMethod(method)) {
@@ -1227,7 +1254,8 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
         return store_.New(std::move(v));
       }
       if (expect_failure_ == 0) {
-        client_calls_.push_back({std::string(method), objects_[id].service, args, order_, inline_call_, MadeBy(call)});
+        client_calls_.push_back(
+            {std::string(method), objects_[id].service, args, order_, inline_call_, MadeBy(call), {}, run_});
       }
       return kUnknown;
     }
@@ -1239,6 +1267,7 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
 VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
   (void)node;
   const Value& x = V(object);
+  if (x.kind == VK::kOpaque && x.aux == "step:") return object;  // `step.properties.…`: still the step
   switch (x.kind) {
     case VK::kQual: {
       std::string q = x.text + "." + std::string(name);
@@ -1425,6 +1454,67 @@ class Sdk final : public Library {
 Library& SdkLibrary() {
   static Sdk sdk;
   return sdk;
+}
+
+}  // namespace sagelint::py
+
+namespace sagelint::py {
+
+// ---- pipeline steps ---------------------------------------------------------------
+
+void Analyzer::StepDeps(VId v, std::set<int>* out, int depth) const {
+  if (depth > 8 || v < 0) return;
+  if (auto it = step_deps_.find(v); it != step_deps_.end()) out->insert(it->second.begin(), it->second.end());
+  const Value& x = V(v);
+  switch (x.kind) {
+    case VK::kList:
+      for (const Ev& e : x.items) StepDeps(e.v, out, depth + 1);
+      break;
+    case VK::kDict:
+    case VK::kHelper:
+      for (const Entry& e : x.entries) StepDeps(e.value.v, out, depth + 1);
+      break;
+    case VK::kOneOf:
+      for (const Alt& a : x.alts) StepDeps(a.value.v, out, depth + 1);
+      break;
+    case VK::kObject:
+      out->insert(objects_[x.ref].steps.begin(), objects_[x.ref].steps.end());
+      break;
+    default:
+      break;
+  }
+}
+
+void Analyzer::StepDeps(const Args& a, std::set<int>* out) const {
+  if (step_deps_.empty()) return;
+  for (const Ev& e : a.positional) StepDeps(e.v, out);
+  for (const auto& [k, e] : a.keywords) StepDeps(e.v, out);
+}
+
+VId Analyzer::StepValue(const std::set<int>& deps) {
+  Value v;
+  v.kind = VK::kOpaque;
+  v.aux = "step:";
+  VId id = store_.New(std::move(v));
+  step_deps_[id].assign(deps.begin(), deps.end());
+  return id;
+}
+
+// A pipeline runs its steps — those of `steps` and the steps their outputs
+// come from — as its session runs them: a LocalPipelineSession (or
+// LocalSession) runs them on this machine.
+void Analyzer::PipelineSteps(const Args& args) {
+  std::set<int> deps;
+  StepDeps(args, &deps);
+  auto session = Arg(args, {"sagemaker_session"});
+  bool local = session && IsLocalValue(session->v);
+  for (int id : deps) {
+    if (objects_[id].kind != ObjKind::kRemote) continue;
+    if (local)
+      ++objects_[id].local_pipelines;
+    else
+      ++objects_[id].cloud_pipelines;
+  }
 }
 
 }  // namespace sagelint::py

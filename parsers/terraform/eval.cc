@@ -22,8 +22,6 @@ namespace fs = std::filesystem;
 using K = TfVal::Kind;
 
 constexpr size_t kMaxFileBytes = kMaxTerraformFileBytes;
-constexpr int kMaxDepth = 64;
-constexpr int kMaxModuleDepth = 8;
 constexpr size_t kMaxReadBytes = 1u << 20;  // file(), templatefile()
 constexpr size_t kMaxInstances = 256;       // count / for_each instances of one resource
 
@@ -142,12 +140,6 @@ TfVal MapOf(std::vector<std::pair<std::string, TfVal>> fields) {
   TfVal v;
   v.kind = K::kMap;
   for (auto& [k, x] : fields) v.fields.emplace_back(k, std::move(x));
-  return v;
-}
-
-TfVal Unknown(SourceRange at) {
-  TfVal v;
-  v.range = at;
   return v;
 }
 

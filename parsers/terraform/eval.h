@@ -26,6 +26,11 @@
 
 namespace sagelint::tf {
 
+// How deep an expression or a value is followed, and how deep local modules
+// call each other, before the evaluator gives up (the value is then unknown).
+inline constexpr int kMaxDepth = 64;
+inline constexpr int kMaxModuleDepth = 8;
+
 // One file of a module: HCL (`*.tf`, `*.tfvars`) or JSON (`*.tf.json`, `*.tfvars.json`).
 struct HclFile {
   std::string path;       // display path

@@ -48,12 +48,6 @@ TfVal List(std::vector<TfVal> items, SourceRange at) {
 // The text a string function reads: strings, numbers and booleans convert.
 const std::string* Text(const TfVal* v) { return v && v->known() ? &v->text : nullptr; }
 
-TfVal Unknown(SourceRange at) {
-  TfVal v;
-  v.range = at;
-  return v;
-}
-
 // format() and formatlist() verbs: %s %d %v %q %f %t and %% (width/flags are dropped).
 std::optional<TfVal> Format(const std::vector<TfVal>& args, SourceRange at, CallCost* cost) {
   if (args.empty() || !args[0].known()) return Unknown(at);
@@ -219,6 +213,7 @@ bool Fits(const std::string& s, CallCost* cost) {
 
 std::optional<TfVal> Builtin(std::string_view name, const std::vector<TfVal>& args, SourceRange at, CallCost* cost) {
   auto arg = [&](size_t i) -> const TfVal* { return i < args.size() ? &args[i] : nullptr; };
+  auto num = [&](size_t i) -> std::optional<double> { return i < args.size() ? Num(args[i]) : std::nullopt; };
   auto at_range = [&](TfVal v) {
     v.range = at;
     return v;
@@ -425,7 +420,7 @@ std::optional<TfVal> Builtin(std::string_view name, const std::vector<TfVal>& ar
     return List(std::move(out), at);
   }
   if (name == "slice") {
-    auto a = arg(1) ? Num(*arg(1)) : std::nullopt, b = arg(2) ? Num(*arg(2)) : std::nullopt;
+    std::optional<double> a = num(1), b = num(2);
     if (!arg(0) || arg(0)->kind != K::kList || !a || !b || *a < 0 || *b < *a ||
         *b > static_cast<double>(arg(0)->items.size())) {
       return Unknown(at);
@@ -435,9 +430,10 @@ std::optional<TfVal> Builtin(std::string_view name, const std::vector<TfVal>& ar
                 at);
   }
   if (name == "range") {
-    auto a = arg(0) ? Num(*arg(0)) : std::nullopt, b = arg(1) ? Num(*arg(1)) : std::nullopt;
-    double start = b ? *a : 0, end = b ? *b : (a ? *a : 0), step = arg(2) ? Num(*arg(2)).value_or(0) : 1;
-    if (!a || step == 0 || std::fabs((end - start) / step) > 1024) return Unknown(at);
+    std::optional<double> a = num(0), b = num(1);
+    if (!a) return Unknown(at);
+    double start = b ? *a : 0, end = b ? *b : *a, step = arg(2) ? Num(*arg(2)).value_or(0) : 1;
+    if (step == 0 || std::fabs((end - start) / step) > 1024) return Unknown(at);
     std::vector<TfVal> out;
     for (double x = start; step > 0 ? x < end : x > end; x += step) out.push_back(MakeKnown(K::kNum, NumText(x), at));
     return List(std::move(out), at);
@@ -580,7 +576,7 @@ std::optional<TfVal> Builtin(std::string_view name, const std::vector<TfVal>& ar
     return MakeKnown(K::kStr, out, at);
   }
   if (name == "substr") {
-    auto off = arg(1) ? Num(*arg(1)) : std::nullopt, len = arg(2) ? Num(*arg(2)) : std::nullopt;
+    std::optional<double> off = num(1), len = num(2);
     bool ascii = std::all_of(s0->begin(), s0->end(), [](unsigned char c) { return c < 0x80; });
     if (!off || !len || !ascii || *off < 0 || *off > static_cast<double>(s0->size())) return Unknown(at);
     size_t n = *len < 0 ? std::string::npos : static_cast<size_t>(*len);

@@ -21,9 +21,6 @@ namespace sagelint {
 namespace tf {
 namespace {
 
-constexpr int kMaxDepth = 64;
-constexpr int kMaxModuleDepth = 8;
-
 TfVal Known(TfVal::Kind kind, std::string text, SourceRange r) {
   TfVal v;
   v.kind = kind;

@@ -78,6 +78,13 @@ struct TfVal::Field {
   TfVal second;
 };
 
+// An unknown value that came from `at`.
+inline TfVal Unknown(SourceRange at) {
+  TfVal v;
+  v.range = at;
+  return v;
+}
+
 // The model's value: known, unknown, absent (null / missing), or one of two
 // alternatives "when <condition> is true/false". A literal written in another
 // file than `home` (the workload's display path) names that file.

@@ -435,6 +435,15 @@ TEST_CASE("warm scans: a change to anything a file's evaluation read is seen", "
   for (const char* f : {"app.py", "cdk.json", "settings.json", "stacks/__init__.py", "stacks/notebook_stack.py"}) {
     repo.Write(std::string("cdk/") + f, ReadFileOrDie(SourcePath(std::string("fixtures/cdk/python/notebook/") + f)));
   }
+  // A pytest test whose pipeline session is a fixture of its directory's conftest.py.
+  repo.Write("py/conftest.py",
+             "import pytest\nfrom sagemaker.workflow.pipeline_context import LocalPipelineSession\n\n\n"
+             "@pytest.fixture\ndef session():\n    return LocalPipelineSession()\n");
+  repo.Write("py/test_pipeline.py",
+             "from sagemaker.workflow.function_step import step\nfrom sagemaker.workflow.pipeline import "
+             "Pipeline\n\n\ndef test_run(session):\n    @step(instance_type=\"ml.c5.xlarge\")\n    def "
+             "publish():\n        return 1\n\n    Pipeline(name=\"p\", steps=[publish()], "
+             "sagemaker_session=session).start()\n");
   const std::string args = "scan --no-color --fail-on none --format json --report-name t .";
   auto scan = [&] {
     auto warm = RunWithCache(args, repo.path(), home.path());
@@ -485,6 +494,13 @@ TEST_CASE("warm scans: a change to anything a file's evaluation read is seen", "
     cdk.replace(cdk.find("\"research\""), 10, "\"vision\"");
     repo.Write("cdk/cdk.json", cdk);
     CHECK(scan().find("vision-lifecycle") != std::string::npos);
+  }
+  SECTION("a conftest.py whose fixture a test takes") {
+    CHECK(first.find("'publish'") == std::string::npos);  // a local pipeline: no job
+    std::string conftest = ReadFileOrDie(repo.path() + "/py/conftest.py");
+    conftest.replace(conftest.find("return LocalPipelineSession()"), 29, "return None");
+    repo.Write("py/conftest.py", conftest);
+    CHECK(scan().find("'publish'") != std::string::npos);
   }
   SECTION("a command-line value and the price table") {
     auto warm = RunWithCache(args + " --var nb_type=ml.m5.4xlarge --region eu-west-1", repo.path(), home.path());

@@ -112,11 +112,21 @@ TEST_CASE("Alternatives have no literal site", "[python][fix]") {
   for (const Val& a : w.instance_type.alternatives) CHECK_FALSE(a.literal.valid());
 }
 
-TEST_CASE("A helper that makes the estimator gives no literal site", "[python][fix]") {
-  std::string src = std::string(kHead) +
-                    "def make():\n    return PyTorch(instance_type='ml.p3.2xlarge')\n"
-                    "a = make()\na.fit()\n";
-  FileResult r = Py(src);
+TEST_CASE("A helper's literal is a site only where its workload is reported once, at the helper", "[python][fix]") {
+  // Every call builds it the same way: one workload at the helper, whose literal a fix edits.
+  std::string once = std::string(kHead) +
+                     "def make():\n    return PyTorch(instance_type='ml.p3.2xlarge')\n"
+                     "a = make()\na.fit()\n";
+  FileResult r = Py(once);
+  REQUIRE(r.workloads.size() == 1);
+  CHECK(r.workloads[0].instance_type.literal.valid());
+  // Each call passes a count the job reads: one workload per call, at the call; the
+  // helper's literal serves every call, so no single finding edits it.
+  std::string per_call = std::string(kHead) +
+                         "def make(n):\n    return PyTorch(instance_type='ml.p3.2xlarge', instance_count=n)\n"
+                         "a = make(1)\na.fit()\nb = make(2)\nb.fit()\n";
+  r = Py(per_call);
+  REQUIRE(r.workloads.size() == 2);
   for (const Workload& w : r.workloads) CHECK_FALSE(w.instance_type.literal.valid());
 }
 

@@ -378,6 +378,15 @@ TEST_CASE("only a submitted estimator or trainer is a job", "[python][notebook]"
                                         "ModelTrainer created by ModelTrainer()"});
 }
 
+TEST_CASE("a helper's workload is reported at each call that passes an argument it reads, else once at the helper",
+          "[python]") {
+  ScanResult r = ScanPaths({"fixtures/parsers/python/helpers"});
+  std::string findings;
+  for (const Finding& f : r.findings) findings += Line(f) + "\n";
+  CHECK(CompareGolden("tests/golden/python/helpers.findings", findings) == "");
+  CHECK(CompareGolden("tests/golden/python/helpers.model", Dump(r)) == "");
+}
+
 TEST_CASE("a pipeline's steps are jobs: @step functions, step_args and estimator steps", "[python]") {
   ScanResult r = ScanPaths({"fixtures/parsers/python/pipeline"});
   std::string findings;

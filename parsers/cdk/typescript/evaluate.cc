@@ -982,6 +982,9 @@ class Evaluator {
 
   static void Relocate(cfn::Node* n, SourcePos at) {
     n->pos = at;
+    // Written elsewhere: no token here a fix may edit (docs/cdk.md "Fixes").
+    n->end = {};
+    n->offset = n->end_offset = 0;
     for (SourcePos& p : n->key_pos) p = at;
     for (auto& e : n->entries) Relocate(&e.second, at);
     for (auto& i : n->items) Relocate(&i, at);
@@ -1065,6 +1068,7 @@ class Evaluator {
     if (v.file != frame_->file) {
       v.file = frame_->file;
       v.pos = at;
+      v.lit_end = 0;
     }
     return v;
   }
@@ -1094,18 +1098,30 @@ class Evaluator {
       v.file = file;
       return v;
     };
-    if (t == "string") return make(K::kStr, StringText(n, Src(file)));
+    auto literal = [&](Value v) {
+      v.lit_end_pos = ts::End(n);
+      v.lit_begin = ts_node_start_byte(n);
+      v.lit_end = ts_node_end_byte(n);
+      return v;
+    };
+    if (t == "string") return literal(make(K::kStr, StringText(n, Src(file))));
     if (t == "number") {
       double d;
       std::string text(T(n));
       if (!ParseNum(text, &d)) return Unknown(at, file);
       bool plain = text.find_first_of("xXoObB_") == std::string::npos;
-      return make(K::kNum, plain ? text : NumText(d));
+      return literal(make(K::kNum, plain ? text : NumText(d)));
     }
-    if (t == "true" || t == "false") return make(K::kBool, std::string(t));
+    if (t == "true" || t == "false") return literal(make(K::kBool, std::string(t)));
     if (t == "null") return make(K::kNull, "");
     if (t == "undefined") return make(K::kUndefined, "");
-    if (t == "template_string") return Template(n, scope);
+    if (t == "template_string") {
+      // A template without substitutions is one literal token too.
+      bool plain = true;
+      for (TSNode c : NamedChildren(n)) plain = plain && ts::Type(c) != "template_substitution";
+      Value v = Template(n, scope);
+      return plain && v.k == K::kStr ? literal(std::move(v)) : v;
+    }
     if (t == "parenthesized_expression" || t == "as_expression" || t == "satisfies_expression" ||
         t == "non_null_expression" || t == "type_assertion") {
       for (TSNode c : NamedChildren(n)) {
@@ -1762,7 +1778,18 @@ class Evaluator {
     std::vector<cfn::Node> nodes;
     for (const auto& a : args.values) nodes.push_back(ToNode(a, at, 0));
     if (callee.path.size() == 1) {
-      if (auto node = CallValue(module, cls, "", nodes, at)) return NodeValue(std::move(*node), callee, at);
+      if (auto node = CallValue(module, cls, "", nodes, at)) {
+        // `new ec2.InstanceType('m4.xlarge')`: the type is its one literal (a fix edits it
+        // where the call stands inside a construct's props; docs/cdk.md "Fixes").
+        const Value* arg = args.values.size() == 1 ? &args.values[0] : nullptr;
+        if (module == "ec2" && cls == "InstanceType" && node->is_scalar() && arg && arg->k == K::kStr &&
+            arg->lit_end > arg->lit_begin && arg->file == frame_->file) {
+          node->end = arg->lit_end_pos;
+          node->offset = arg->lit_begin;
+          node->end_offset = arg->lit_end;
+        }
+        return NodeValue(std::move(*node), callee, at);
+      }
     }
     if (module == "core" && cls != "CfnParameter") return Unknown(at, frame_->file);
     Construct c;
@@ -1777,7 +1804,11 @@ class Evaluator {
     if (scoped) {
       c.stack = StackOf(args.values[0]);
       if (args.values[1].k == K::kStr) c.id = args.values[1].text;
+      // A scalar written as one literal token inside the call keeps the token's
+      // range: a fix may edit it there (docs/cdk.md "Fixes").
+      literal_call_ = {ts_node_start_byte(n), ts_node_end_byte(n)};
       if (args.values.size() >= 3) c.props = ToNode(args.values[2], at, 0);
+      literal_call_ = {0, 0};
     } else if (module == "iam" && (cls == "PolicyStatement" || cls == "PolicyDocument")) {
       c.stack = current_stack_;
       if (!args.values.empty()) c.props = ToNode(args.values[0], at, 0);
@@ -2232,6 +2263,29 @@ class Evaluator {
 
   // ---- handing values over -----------------------------------------------
 
+  // Takes the token range off what does not lie inside the construct call whose props
+  // are being converted (or off everything, outside such a conversion).
+  void KeepLiteralsWithin(cfn::Node* n) const {
+    if (n->end.valid() && (n->offset < literal_call_.first || n->end_offset > literal_call_.second)) {
+      n->end = {};
+      n->offset = n->end_offset = 0;
+    }
+    for (auto& e : n->entries) KeepLiteralsWithin(&e.second);
+    for (auto& i : n->items) KeepLiteralsWithin(&i);
+  }
+
+  // `n` with the range of the literal token `v` is written as, when that lies
+  // inside the construct call whose props are being converted.
+  cfn::Node Literal(const Value& v, cfn::Node n) const {
+    if (v.lit_end > v.lit_begin && v.file == frame_->file && v.lit_begin >= literal_call_.first &&
+        v.lit_end <= literal_call_.second) {
+      n.end = v.lit_end_pos;
+      n.offset = v.lit_begin;
+      n.end_offset = v.lit_end;
+    }
+    return n;
+  }
+
   // The value as a document node; `at` is where it is used (for values
   // written in another file).
   cfn::Node ToNode(const Value& v, SourcePos at, int depth) {
@@ -2241,10 +2295,10 @@ class Evaluator {
       return cfn::MakeScalar(std::string(aws::kUnknownMarker), pos, false);
     switch (v.k) {
       case K::kStr:
-        return cfn::MakeScalar(v.text, pos, true);
+        return Literal(v, cfn::MakeScalar(v.text, pos, true));
       case K::kNum:
       case K::kBool:
-        return cfn::MakeScalar(v.text, pos, false);
+        return Literal(v, cfn::MakeScalar(v.text, pos, false));
       case K::kNull:
       case K::kUndefined: {
         cfn::Node n;
@@ -2281,6 +2335,7 @@ class Evaluator {
         if (v.node) {
           cfn::Node n = *v.node;
           if (v.file != frame_->file) Relocate(&n, at);
+          KeepLiteralsWithin(&n);
           return n;
         }
         break;
@@ -2333,6 +2388,7 @@ class Evaluator {
   int expr_depth_ = 0;
   bool stopped_ = false;
   long node_budget_ = 0;
+  std::pair<uint32_t, uint32_t> literal_call_{0, 0};  // the construct call whose props are converted (bytes)
   std::map<std::pair<const void*, std::string>, Value> stack_instances_;  // (scope, id) -> the stack
   int open_loops_ = 0;
   std::vector<std::weak_ptr<Obj>> objects_;

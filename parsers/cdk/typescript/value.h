@@ -61,6 +61,11 @@ struct Value {
   bool via_node = false;  // kMethod reached through `.node`
   int file = kOutsideFile;
   SourcePos pos;
+  // A string, number or boolean written as one literal token: the token's
+  // end and byte range in `file` (lit_end == 0: none). A fix edits it only
+  // where it lies inside the construct call (docs/cdk.md "Fixes").
+  SourcePos lit_end_pos;
+  uint32_t lit_begin = 0, lit_end = 0;
 
   bool known_scalar() const { return k == K::kStr || k == K::kNum || k == K::kBool; }
   bool nullish() const { return k == K::kUndefined || k == K::kNull; }
