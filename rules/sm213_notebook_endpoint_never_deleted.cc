@@ -34,11 +34,26 @@ void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext&, Si
     cell.op = FixChange::Op::kAppendCell;
     cell.value = "# Clean up: delete the endpoints this notebook deployed, so that they stop billing.\n" +
                  w.delete_statement + "\n";
-    r.fix = MakeFix(Applicability::kUnsafe, "append a clean-up cell: " + w.delete_statement, {std::move(cell)});
+    std::vector<FixChange> changes = {std::move(cell)};
+    if (!w.delete_capture.empty()) {
+      // Its name is bound again later: the endpoint is kept under a name of its own at its deploy.
+      FixChange keep;
+      keep.op = FixChange::Op::kInsert;
+      keep.field = "statement_after";
+      keep.range = w.delete_capture_at;
+      keep.value = w.delete_capture;
+      changes.push_back(std::move(keep));
+    }
+    r.fix = MakeFix(
+        Applicability::kUnsafe,
+        (w.delete_capture.empty() ? "" : "keep this endpoint after its deploy (" + w.delete_capture + "), then ") +
+            "append a clean-up cell: " + w.delete_statement,
+        std::move(changes));
   } else {
     r.fix_unavailable =
-        "no statement at the end of the notebook can name this endpoint: its predictor's name is reassigned or "
-        "bound inside a function, loop or helper, and the endpoint's name is not a literal";
+        "no statement at the end of the notebook can name this endpoint: its predictor is made inside a function, "
+        "loop, branch or helper (or by a statement that binds no name of its own), and the endpoint's name is not "
+        "a literal";
   }
   sink.Emit(w, std::move(r));
 }

@@ -48,11 +48,19 @@ std::string CheckpointValue(const Workload& w, std::string* why) {
 // none is set (at most the API's limit), and a checkpoint location where none
 // is set. Nullopt, with `why`, where the fix cannot be stated.
 std::optional<Fix> SpotFix(const Workload& w, std::string* why) {
-  if (w.kind != WorkloadKind::kTrainingJob) {
-    *why =
-        "a tuning job's Spot setting is its estimator's (or training job definition's), and its parallel "
-        "training jobs would share one new checkpoint location: the change is left to the author";
-    return std::nullopt;
+  // Where the settings go: the job's call or request; for a tuning job in
+  // Python, the estimator (or ModelTrainer) the tuner runs, where its call is
+  // written in the same file (its training job definition in a request).
+  SourceRange target = w.range;
+  bool sdk_tuner = w.kind == WorkloadKind::kTuningJob && w.label.starts_with("HyperparameterTuner");
+  if (sdk_tuner) {
+    if (!w.spot.literal.valid()) {
+      *why =
+          "a tuning job's Spot setting is its estimator's, and the estimator this tuner runs is not made by one "
+          "call written in this file (a helper, another module or a parameter makes it): set Spot where it is made";
+      return std::nullopt;
+    }
+    target = w.spot.literal;
   }
   std::optional<double> run = MaxRunSeconds(w);
   if (!run) {
@@ -63,19 +71,26 @@ std::optional<Fix> SpotFix(const Workload& w, std::string* why) {
     *why = "the max wait or checkpoint location is not known from the files";
     return std::nullopt;
   }
-  std::vector<FixChange> changes = {InsertChange(w.range, "spot", "true")};
+  std::vector<FixChange> changes = {InsertChange(target, "spot", "true")};
   if (w.max_wait_seconds.absent()) {
     double wait = std::min(2 * *run, std::max(kMaxWaitLimitSeconds, *run));
-    changes.push_back(InsertChange(w.range, "max_wait_seconds", WholeSeconds(wait)));
+    // In a YAML block whose last member is the stopping condition, the max wait
+    // (inside it) and the new members go in at one place: the nested one first.
+    bool nested = w.format == Format::kCloudFormation && w.max_run_seconds.present();
+    auto at = nested ? changes.begin() : changes.end();
+    changes.insert(at, InsertChange(target, "max_wait_seconds", WholeSeconds(wait)));
   }
   // A function run remotely (`@remote`, `@step`) has no checkpoint setting of its own.
   bool remote = w.label.starts_with("@remote") || w.label.starts_with("@step") || w.label.starts_with("RemoteExecutor");
   if (w.checkpoint.absent() && !remote) {
     std::string value = CheckpointValue(w, why);
     if (value.empty()) return std::nullopt;
-    changes.push_back(InsertChange(w.range, "checkpoint", std::move(value)));
+    changes.push_back(InsertChange(target, "checkpoint", std::move(value)));
   }
-  return MakeFix(Applicability::kUnsafe, "enable managed Spot training with a max wait and checkpoints",
+  return MakeFix(Applicability::kUnsafe,
+                 sdk_tuner ? "enable managed Spot training on the estimator the tuner runs, with a max wait and "
+                             "checkpoints"
+                           : "enable managed Spot training with a max wait and checkpoints",
                  std::move(changes));
 }
 

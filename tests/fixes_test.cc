@@ -300,6 +300,44 @@ TEST_CASE("fixes: Pipe stays where the reader needs a stream", "[fixes][refusals
              "reads files is not in the code, so the switch to FastFile is left to the author"}});
 }
 
+TEST_CASE("fixes: a tuning job's Spot goes where its estimator is made, or says why not", "[fixes][refusals]") {
+  CHECK(Refusals("SM401", "tuner_helper.py") ==
+        std::map<int, std::string>{
+            {18,
+             "a tuning job's Spot setting is its estimator's, and the estimator this tuner runs is not made by one "
+             "call written in this file (a helper, another module or a parameter makes it): set Spot where it is "
+             "made"}});
+  // Where it is made in the file: the edit is the estimator's, and the tuner's finding says so.
+  TempDir dir;
+  CopyTree(SourcePath("fixtures/fixes/SM401/before"), dir.path());
+  CommandResult scan = RunSagelint("scan --select SM401 --fail-on none --format json tuner.py", dir.path());
+  std::vector<nlohmann::json> found = FindingsOf(scan.out, "SM401");
+  REQUIRE(found.size() == 3);
+  CHECK(found[1]["resource"] == "HyperparameterTuner 'tuner'");
+  CHECK(found[1]["line"] == 24);
+  CHECK(found[1]["fix"]["message"] ==
+        "enable managed Spot training on the estimator the tuner runs, with a max wait and checkpoints");
+  // The same edits as the estimator's own job, fitted alone.
+  CHECK(found[1]["fix"]["edits"] == found[0]["fix"]["edits"]);
+  CHECK(found[1]["fix"]["edits"][0]["line"] == 19);
+}
+
+TEST_CASE("fixes: a clean-up cell deletes every endpoint a loop made, through the list it fills", "[fixes][refusals]") {
+  CHECK(Refusals("SM213", "loop_unkept.ipynb") ==
+        std::map<int, std::string>{
+            {30,
+             "no statement at the end of the notebook can name this endpoint: its predictor is made inside a "
+             "function, loop, branch or helper (or by a statement that binds no name of its own), and the "
+             "endpoint's name is not a literal"}});
+  TempDir dir;
+  CopyTree(SourcePath("fixtures/fixes/SM213/before"), dir.path());
+  CommandResult scan = RunSagelint("scan --select SM213 --fail-on none --format json loop.ipynb", dir.path());
+  std::vector<nlohmann::json> found = FindingsOf(scan.out, "SM213");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0]["fix"]["message"] ==
+        "append a clean-up cell: for predictor in predictors:\n    predictor.delete_endpoint()");
+}
+
 TEST_CASE("fixes: a hostile literal of 300,000 characters where a refusal looks is read without exhausting the stack",
           "[fixes][refusals][adversarial]") {
   TempDir d;

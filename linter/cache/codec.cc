@@ -379,6 +379,8 @@ void Put(Writer& w, const Workload& x) {
     Put(w, *v);
   }
   w.Str(x.delete_statement);
+  w.Str(x.delete_capture);
+  Put(w, x.delete_capture_at);
   for (const Val* v : {&x.service_namespace, &x.resource_id, &x.scalable_dimension, &x.min_capacity, &x.max_capacity,
                        &x.lifecycle_config, &x.on_start, &x.on_create}) {
     Put(w, *v);
@@ -416,6 +418,8 @@ void Get(Reader& in, Workload& x) {
     Get(in, *v);
   }
   x.delete_statement = in.Str();
+  x.delete_capture = in.Str();
+  Get(in, x.delete_capture_at);
   for (Val* v : {&x.service_namespace, &x.resource_id, &x.scalable_dimension, &x.min_capacity, &x.max_capacity,
                  &x.lifecycle_config, &x.on_start, &x.on_create}) {
     Get(in, *v);

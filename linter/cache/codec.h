@@ -63,7 +63,7 @@ bool GetFileResult(Reader& in, FileResult* r);
 // The fields of each model struct the codec writes, for the test that fails
 // when a struct gains a field the codec does not carry.
 inline constexpr size_t kCodecValFields = 8;
-inline constexpr size_t kCodecWorkloadFields = 54;
+inline constexpr size_t kCodecWorkloadFields = 56;
 inline constexpr size_t kCodecFileResultFields = 10;
 inline constexpr size_t kCodecChannelFields = 9;
 inline constexpr size_t kCodecStudioAppFields = 6;

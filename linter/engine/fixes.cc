@@ -20,6 +20,7 @@
 #include "linter/engine/fix_reasons.h"
 #include "linter/engine/front_ends.h"
 #include "parsers/cdk/front_end.h"
+#include "parsers/terraform/align.h"
 
 namespace sagelint {
 namespace {
@@ -322,6 +323,9 @@ void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files) {
     if (!f.fix || !f.fix->edits.empty()) continue;
     std::vector<FixEdit> edits;
     std::string why;
+    // A Terraform file's insertions and removals: one edit that also aligns the groups they join.
+    std::map<std::string, std::vector<TextEdit>> terraform;
+    std::set<std::string> reshaped;
     for (const FixChange& c : f.fix->changes) {
       const std::string* text = texts.Get(c.path);
       std::optional<TextEdit> e = text ? EditFor(*text, c) : std::nullopt;
@@ -329,6 +333,8 @@ void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files) {
         why = !text ? "the file cannot be read: " + texts.Why(c.path) : Unplaceable(c);
         break;
       }
+      if (c.path.ends_with(".tf")) terraform[c.path].push_back(*e);
+      if (c.path.ends_with(".tf") && c.op != FixChange::Op::kReplace) reshaped.insert(c.path);
       FixEdit edit{c.path, {PositionOf(*text, e->begin), PositionOf(*text, e->end)}, e->content};
       edits.push_back(std::move(edit));
     }
@@ -336,6 +342,14 @@ void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files) {
       f.fix.reset();
       f.fix_unavailable = why;
       continue;
+    }
+    for (const auto& [path, raw] : terraform) {
+      const std::string* text = texts.Get(path);
+      std::optional<TextEdit> aligned = reshaped.count(path) ? tf::AlignedEdit(*text, raw) : std::nullopt;
+      if (!aligned) continue;
+      std::erase_if(edits, [&](const FixEdit& e) { return e.path == path; });
+      edits.push_back(
+          FixEdit{path, {PositionOf(*text, aligned->begin), PositionOf(*text, aligned->end)}, aligned->content});
     }
     f.fix->edits = std::move(edits);
   }
@@ -373,6 +387,7 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::
     }
     if (!ok) continue;
     bool duplicate = true, clash = false;
+    std::vector<bool> taken_already;  // an edit another fix takes too (a clean-up cell they share)
     for (const auto& [path, e] : edits) {
       bool same = false;
       for (const PlannedEdit& t : taken[path]) {
@@ -386,6 +401,7 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::
         // Two insertions at one place both go in, in the order of their findings.
       }
       duplicate = duplicate && same;
+      taken_already.push_back(same);
     }
     if (clash) {
       plan.notes.push_back(f.path + ":" + std::to_string(f.range.begin.line) + ": the fix for " + f.rule +
@@ -395,7 +411,10 @@ FixPlan PlanFixes(const std::vector<Finding>& findings, bool unsafe, const std::
     applied[i] = true;
     if (duplicate) continue;  // the same edit as a fix taken already
     size_t order = 0;
-    for (auto& [path, e] : edits) taken[path].push_back({std::move(e), i, order++});
+    for (size_t k = 0; k < edits.size(); ++k) {
+      if (!taken_already[k]) taken[edits[k].first].push_back({std::move(edits[k].second), i, order});
+      ++order;
+    }
   }
   for (auto& [path, edits] : taken) {
     const std::string* text = texts.Get(path);

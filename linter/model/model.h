@@ -44,12 +44,12 @@ struct Val {
   std::string origin;     // how a non-literal was resolved, e.g. "parameter InstanceType default"
   std::string condition;  // for an alternative: when it applies, e.g. "condition UseGpu is true"
   std::vector<Val> alternatives;
-  // Where a known value is written as one literal that a fix may edit (README
-  // "Fixes"): the token as stored, quotes included, in `literal_path` (a display
-  // path; empty: the workload's own file). Invalid when the value is
-  // computed, comes from outside the files (--param, --var), or its literal
-  // is read by something else too (a parameter, variable or constant used
-  // twice).
+  // Where a known value is written as one literal that a fix may edit (README "Fixes"): the token
+  // as stored, quotes included, in `literal_path` (a display path; empty: the workload's own file).
+  // Invalid when the value is computed, comes from outside the files (--param, --var), or its
+  // literal is read by something else too (a parameter, variable or constant used twice). For an
+  // absent setting: the call a fix adds it to where that is not the workload's own range (the
+  // estimator a tuning job runs, rules/SM401.md).
   SourceRange literal;
   std::string literal_path;
 
@@ -249,6 +249,11 @@ struct Workload {
   // code's own names ("predictor.delete_endpoint()"); empty where the code
   // gives none (SM213's fix appends it in a clean-up cell).
   std::string delete_statement;
+  // Where the endpoint's name is bound again later (a loop's body aside): a
+  // line that keeps it reachable for that statement ("endpoint_1 = endpoint"),
+  // to insert after the deploy's statement at `delete_capture_at`.
+  std::string delete_capture;
+  SourceRange delete_capture_at;
 
   // Scalable targets.
   Val service_namespace;

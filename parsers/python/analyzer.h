@@ -578,10 +578,20 @@ class Analyzer {
   std::map<std::pair<int, int>, SourceRange> request_literals_;
   // A statement that deletes the endpoint predictor `id` deployed, in the
   // code's own names; empty where the code names nothing usable.
-  std::string PredictorDeleteStatement(int id) const;
+  // Where the predictor's name is bound again later, a module-level deploy
+  // statement `name = ….deploy(…)` keeps it under a new name: `capture` is
+  // that line ("endpoint_1 = endpoint"), to insert after `capture_at`, and
+  // the statement names the new one.
+  std::string PredictorDeleteStatement(int id, std::string* capture = nullptr, SourceRange* capture_at = nullptr) const;
+  mutable std::set<std::string> capture_names_;  // the names captures took
+  // A predictor made in a module-level `loop`: a loop over the list it fills, or empty.
+  std::string LoopListDelete(const Object& p, TSNode loop, const std::string& method) const;
   // `client.delete_endpoint(EndpointName="name")` for an endpoint a boto3
   // create_endpoint `call` made under the known `name`.
-  std::string ClientDeleteStatement(TSNode call, const std::string& name) const;
+  std::string ClientDeleteStatement(TSNode call, const std::string& name, bool expression = false) const;
+  // The same for a name known only at run time: `client.delete_endpoint(EndpointName=endpoint_name)`
+  // where the module-level `variable` still holds the name `value` the call used when the code has run.
+  std::string RunTimeNameDeleteStatement(TSNode call, const std::string& variable, VId value) const;
 
   // ---- emit.cc ---------------------------------------------------------------
   void Emit();

@@ -70,7 +70,7 @@ size_t LineEnd(std::string_view src, size_t at) {
   size_t nl = src.find('\n', at);
   return nl == std::string_view::npos ? src.size() : nl;
 }
-bool Blank(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
+bool BlankText(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
 // Whitespace, then perhaps a comment, to the end of the line.
 bool BlankOrComment(std::string_view s) {
   size_t at = s.find_first_not_of(" \t\r");
@@ -92,7 +92,7 @@ std::optional<TextEdit> InsertElement(const Source& s, TSNode container, const s
   TSNode last = elements.back();
   size_t start = ts_node_start_byte(last), end = ts_node_end_byte(last);
   size_t line = LineStartOf(src, start);
-  bool own_line = Blank(src.substr(line, start - line)) && line >= open;
+  bool own_line = BlankText(src.substr(line, start - line)) && line >= open;
   TSNode comma = CommaAfter(s, last);
   if (!own_line) return TextEdit{end, end, ", " + text};
   std::string indent(src.substr(line, start - line));
@@ -128,7 +128,7 @@ std::optional<TextEdit> RemoveElement(const Source& s, TSNode container, TSNode 
   size_t line = LineStartOf(src, start), eol = LineEnd(src, stop);
   size_t close = ts_node_end_byte(container) - 1;
   // Alone on its line(s): the lines go.
-  if (Blank(src.substr(line, start - line)) && eol < close && BlankOrComment(src.substr(stop, eol - stop)) &&
+  if (BlankText(src.substr(line, start - line)) && eol < close && BlankOrComment(src.substr(stop, eol - stop)) &&
       line > ts_node_start_byte(container)) {
     bool other_on_line = false;
     for (TSNode e : elements) {
@@ -312,9 +312,17 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
   std::string suffix = spec.value("suffix", std::string("checkpoints"));
   std::string under = spec.value("under", std::string());
   if (under == "output_path" || under == "default_bucket") {
-    // The estimator's `output_path=`, or ModelTrainer's `output_data_config=OutputDataConfig(s3_output_path=…)`.
-    TSNode kw = Keyword(s, args, "output_path");
-    if (TSNode config = Keyword(s, args, "output_data_config"); ts_node_is_null(kw) && !ts_node_is_null(config)) {
+    // The estimator's `output_path=`, or ModelTrainer's `output_data_config=OutputDataConfig(s3_output_path=…)`,
+    // or a boto3 request's `OutputDataConfig={"S3OutputPath": …}` (an argument, or a member of its dict).
+    TSNode kw = s.Kind(args) == N::kArgumentList ? Keyword(s, args, "output_path") : TSNode{};
+    TSNode request_output =
+        s.Kind(args) == N::kDictionary ? DictEntry(s, args, "OutputDataConfig") : Keyword(s, args, "OutputDataConfig");
+    if (TSNode v = ts_node_is_null(request_output) ? TSNode{} : s.g().Field(request_output, s.g().f_value);
+        ts_node_is_null(kw) && s.Kind(v) == N::kDictionary) {
+      kw = DictEntry(s, v, "S3OutputPath");
+    }
+    if (TSNode config = s.Kind(args) == N::kArgumentList ? Keyword(s, args, "output_data_config") : TSNode{};
+        ts_node_is_null(kw) && !ts_node_is_null(config)) {
       TSNode v = s.g().Field(config, s.g().f_value);
       TSNode cargs = s.Kind(v) == N::kCall ? s.g().Field(v, s.g().f_arguments) : TSNode{};
       if (!ts_node_is_null(cargs) && s.Kind(cargs) == N::kArgumentList) kw = Keyword(s, cargs, "s3_output_path");
@@ -345,7 +353,9 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
       }
       if (s.Kind(v) == N::kBinaryOperator && s.T(s.g().Field(v, s.g().f_operator)) == "+" &&
           e.find('\n') == std::string_view::npos) {
-        return std::string(e) + " + " + quote + "/" + suffix + quote;  // a concatenation of strings
+        // A concatenation of strings; one that ends in a slash takes the suffix alone.
+        bool slash = e.size() >= 2 && (e.back() == '"' || e.back() == '\'') && e[e.size() - 2] == '/';
+        return std::string(e) + " + " + quote + (slash ? "" : "/") + suffix + quote;
       }
     }
     under = "default_bucket";  // set elsewhere: checkpoints under the session's bucket
@@ -353,7 +363,8 @@ std::string CheckpointExpr(const Source& s, TSNode call, TSNode args, const nloh
   if (under == "default_bucket") {
     // The session the job itself is given, else one the code asks before it.
     std::string bucket;
-    if (TSNode kw = Keyword(s, args, "sagemaker_session"); !ts_node_is_null(kw)) {
+    if (TSNode kw = s.Kind(args) == N::kArgumentList ? Keyword(s, args, "sagemaker_session") : TSNode{};
+        !ts_node_is_null(kw)) {
       TSNode v = s.g().Field(kw, s.g().f_value);
       if ((s.Kind(v) == N::kIdentifier || s.Kind(v) == N::kAttribute) && Interpolable(s.T(v))) {
         bucket = std::string(s.T(v)) + ".default_bucket()";
@@ -436,46 +447,104 @@ std::optional<TextEdit> InsertIntoRemote(const Source& s, TSNode args, const Fix
   return InsertElement(s, args, kw + "=" + value);
 }
 
+// A boto3 request's setting (rules/SM401.md), in the API's PascalCase names:
+// `members` are a call's keyword arguments (`create_training_job(…)`) or a
+// dict's entries (a tuning job's training job definition).
+std::optional<TextEdit> InsertIntoRequest(const Source& s, TSNode members, const FixChange& c, const std::string& value,
+                                          char quote) {
+  bool dict = s.Kind(members) == N::kDictionary;
+  auto q = [&](std::string_view k) { return PyString(std::string(k), quote); };
+  auto member = [&](std::string_view k) { return dict ? DictEntry(s, members, k) : Keyword(s, members, k); };
+  auto add = [&](std::string_view k, const std::string& v) -> std::optional<TextEdit> {
+    if (!ts_node_is_null(member(k)) || HasSpread(s, members)) return std::nullopt;
+    return InsertElement(s, members, (dict ? q(k) + ": " : std::string(k) + "=") + v);
+  };
+  auto into_dict = [&](std::string_view m, std::string_view key) -> std::optional<TextEdit> {
+    TSNode e = member(m);
+    if (ts_node_is_null(e)) return std::nullopt;
+    TSNode d = s.g().Field(e, s.g().f_value);
+    if (s.Kind(d) != N::kDictionary || !ts_node_is_null(DictEntry(s, d, key)) || HasSpread(s, d)) return std::nullopt;
+    return InsertElement(s, d, q(key) + ": " + value);
+  };
+  if (c.field == "max_wait_seconds") {
+    if (!ts_node_is_null(member("StoppingCondition"))) return into_dict("StoppingCondition", "MaxWaitTimeInSeconds");
+    return add("StoppingCondition", "{" + q("MaxWaitTimeInSeconds") + ": " + value + "}");
+  }
+  if (c.field == "input_mode") return into_dict("AlgorithmSpecification", "TrainingInputMode");
+  if (c.field == "spot") return add("EnableManagedSpotTraining", value);
+  if (c.field == "checkpoint") return add("CheckpointConfig", "{" + q("S3Uri") + ": " + value + "}");
+  return std::nullopt;
+}
+
+// The dict literal a name is bound to, where that binding is the name's only
+// one and the name is read nowhere but at `use` (so that editing the dict
+// changes nothing else); else null.
+TSNode DictOnlyUsedAt(const Source& s, TSNode use) {
+  std::string_view name = s.T(use);
+  TSNode dict{};
+  int bindings = 0, reads = 0;
+  WalkTree(s.Root(), [&](TSNode n) {
+    if (s.Kind(n) != N::kIdentifier || s.T(n) != name) return true;
+    TSNode p = ts_node_parent(n);
+    if (s.Kind(p) == N::kAttribute && ts_node_eq(s.g().Field(p, s.g().f_attribute), n)) return true;   // `x.name`
+    if (s.Kind(p) == N::kKeywordArgument && ts_node_eq(s.g().Field(p, s.g().f_name), n)) return true;  // `name=`
+    if (s.Kind(p) == N::kAssignment && ts_node_eq(s.g().Field(p, s.g().f_left), n)) {
+      ++bindings;
+      TSNode right = s.g().Field(p, s.g().f_right);
+      dict = s.Kind(right) == N::kDictionary ? right : TSNode{};
+    } else if (!ts_node_eq(n, use)) {
+      ++reads;
+    }
+    return true;
+  });
+  if (bindings != 1 || reads != 0 || ts_node_is_null(dict) || ts_node_start_byte(dict) > ts_node_start_byte(use)) {
+    return {};
+  }
+  return dict;
+}
+
+// The training job definition of a `create_hyper_parameter_tuning_job` call
+// that a fix can edit: `TrainingJobDefinition=` (or a one-item
+// `TrainingJobDefinitions=[…]`) written as a dict, in the call or bound to a
+// name only the call reads.
+TSNode TuningDefinition(const Source& s, TSNode args) {
+  TSNode one = Keyword(s, args, "TrainingJobDefinition");
+  TSNode many = Keyword(s, args, "TrainingJobDefinitions");
+  if (ts_node_is_null(one) == ts_node_is_null(many) || HasSpread(s, args)) return {};
+  TSNode v = s.g().Field(ts_node_is_null(one) ? many : one, s.g().f_value);
+  if (!ts_node_is_null(many)) {
+    if (s.Kind(v) != N::kList || Elements(s, v).size() != 1) return {};
+    v = Elements(s, v)[0];
+  }
+  if (s.Kind(v) == N::kIdentifier) v = DictOnlyUsedAt(s, v);
+  return s.Kind(v) == N::kDictionary ? v : TSNode{};
+}
+
 std::optional<TextEdit> InsertIntoCall(const Source& s, TSNode call, const FixChange& c) {
   TSNode args = s.g().Field(call, s.g().f_arguments);
   if (s.Kind(args) != N::kArgumentList) return std::nullopt;
+  std::string_view callee = CalleeName(s, call);
+  // Where the settings are written: the call's arguments, or a tuning job's definition.
+  TSNode members = args;
+  if (callee == "create_hyper_parameter_tuning_job") {
+    members = TuningDefinition(s, args);
+    if (ts_node_is_null(members)) return std::nullopt;
+  }
   char quote = QuoteOf(s, args);
   std::optional<std::string> value = PyValue(c.value, quote);
   if (!value && c.field == "checkpoint") {
     nlohmann::json spec = nlohmann::json::parse(c.value, nullptr, false);
     if (spec.is_object()) {
-      std::string e = CheckpointExpr(s, call, args, spec, quote);
+      std::string e = CheckpointExpr(s, call, members, spec, quote);
       if (!e.empty()) value = e;
     }
   }
   if (!value) return std::nullopt;
-  std::string_view callee = CalleeName(s, call);
   if (ImportedClass(s, callee) == "ModelTrainer") return InsertIntoModelTrainer(s, args, c, *value, quote);
   if (callee == "remote" || callee == "step" || callee == "RemoteExecutor") return InsertIntoRemote(s, args, c, *value);
   auto keyword = [&](std::string_view k) { return !ts_node_is_null(Keyword(s, args, k)); };
-  if (callee == "create_training_job") {
-    // boto3: the request's PascalCase members.
-    auto q = [&](std::string_view k) { return PyString(std::string(k), quote); };
-    auto into_dict = [&](std::string_view member, std::string_view key) -> std::optional<TextEdit> {
-      TSNode kw = Keyword(s, args, member);
-      if (ts_node_is_null(kw)) return std::nullopt;
-      TSNode dict = s.g().Field(kw, s.g().f_value);
-      if (s.Kind(dict) != N::kDictionary || !ts_node_is_null(DictEntry(s, dict, key))) return std::nullopt;
-      return InsertElement(s, dict, q(key) + ": " + *value);
-    };
-    if (c.field == "max_wait_seconds") {
-      if (keyword("StoppingCondition")) return into_dict("StoppingCondition", "MaxWaitTimeInSeconds");
-      if (HasSpread(s, args)) return std::nullopt;
-      return InsertElement(s, args, "StoppingCondition={" + q("MaxWaitTimeInSeconds") + ": " + *value + "}");
-    }
-    if (c.field == "input_mode") return into_dict("AlgorithmSpecification", "TrainingInputMode");
-    std::string member = c.field == "spot"         ? "EnableManagedSpotTraining"
-                         : c.field == "checkpoint" ? "CheckpointConfig"
-                                                   : "";
-    if (member.empty() || keyword(member) || HasSpread(s, args)) return std::nullopt;
-    if (c.field == "checkpoint") return InsertElement(s, args, member + "={" + q("S3Uri") + ": " + *value + "}");
-    return InsertElement(s, args, member + "=" + *value);
-  }
+  if (callee == "create_training_job") return InsertIntoRequest(s, args, c, *value, quote);
+  if (callee == "create_hyper_parameter_tuning_job") return InsertIntoRequest(s, members, c, *value, quote);
   if (!IsEstimatorClassName(ImportedClass(s, callee))) return std::nullopt;
   // SDK v1 spelled some of them with a `train_` prefix.
   bool v1 = keyword("train_instance_type") || keyword("train_instance_count");
@@ -528,6 +597,23 @@ std::optional<TextEdit> RemoveAt(const Source& s, TSNode value, const FixChange&
   return std::nullopt;
 }
 
+// A module-level statement `line` on a line of its own after the statement
+// that spans [b, e) (after a comment that ends its line).
+std::optional<TextEdit> InsertStatementAfter(const Source& s, size_t b, size_t e, const std::string& line) {
+  TSNode n = s.Exact(b, e, N::kOther);
+  while (!ts_node_is_null(n) && s.Kind(ts_node_parent(n)) != N::kModule) n = ts_node_parent(n);
+  if (ts_node_is_null(n) || ts_node_start_byte(n) != b || ts_node_end_byte(n) != e || line.empty() ||
+      line.find('\n') != std::string::npos) {
+    return std::nullopt;
+  }
+  std::string_view src = s.src();
+  size_t eol = LineEnd(src, e);
+  if (!BlankOrComment(src.substr(e, eol - e))) return std::nullopt;  // `a = f(); b = 1`
+  bool cr = eol > 0 && eol <= src.size() && eol > e && src[eol - 1] == '\r';
+  size_t at = cr ? eol - 1 : eol;
+  return TextEdit{at, at, std::string(cr ? "\r\n" : "\n") + line};
+}
+
 }  // namespace
 
 std::optional<TextEdit> EditSource(std::string_view src, const FixChange& c) {
@@ -535,6 +621,7 @@ std::optional<TextEdit> EditSource(std::string_view src, const FixChange& c) {
   if (!b || !e || *e < *b) return std::nullopt;
   Source s(src);
   if (!s.ok()) return std::nullopt;
+  if (c.op == FixChange::Op::kInsert && c.field == "statement_after") return InsertStatementAfter(s, *b, *e, c.value);
   if (c.op == FixChange::Op::kInsert) {
     TSNode call = s.Exact(*b, *e, N::kCall);
     if (ts_node_is_null(call)) return std::nullopt;

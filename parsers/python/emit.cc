@@ -720,7 +720,7 @@ void Analyzer::EmitPredictor(int id) {
   w.keys.push_back(aws::VariantKey(p.key, "AllTraffic"));
   if (src) SourceImage(*src, w);
   if (nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
-  w.delete_statement = PredictorDeleteStatement(id);
+  w.delete_statement = PredictorDeleteStatement(id, &w.delete_capture, &w.delete_capture_at);
   out_->workloads.push_back(std::move(w));
 }
 
@@ -1082,7 +1082,8 @@ void Analyzer::EmitClientCalls() {
                 continue;
               }
               created = true;
-              std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text) : "";
+              std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text)
+                                                      : RunTimeNameDeleteStatement(e->call, e->name_text, e->name_v);
               if (statement.empty()) deletable = false;
               if (delete_statement.find(statement) == std::string::npos) {
                 delete_statement += (delete_statement.empty() ? "" : "\n") + statement;
@@ -1215,7 +1216,15 @@ void Analyzer::EmitObject(size_t i) {
       break;
     case ObjKind::kTuner:
       if (o.source >= 0) {
+        size_t first = out_->workloads.size();
         EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", o.var, o.call, o.fits);
+        // Its Spot setting is the estimator's (rules/SM401.md): a fix adds it
+        // to the estimator's call, where that call is written in this file.
+        if (out_->workloads.size() > first && !ts_node_is_null(lit_call_) && trees_.empty() &&
+            lit_call_.tree == root_.tree) {
+          Workload& w = out_->workloads.back();
+          if (w.spot.absent()) w.spot.literal = R(lit_call_);
+        }
       }
       break;
     case ObjKind::kProcessor:
@@ -1376,8 +1385,11 @@ void Analyzer::Emit() {
     // One clean-up cell deletes every endpoint the notebook leaves running:
     // each of them names all the statements, so their fixes are one edit.
     auto open = [](const Workload& w) {
+      // A statement through a name kept at its deploy only where that line is
+      // inserted too: with the fix of the endpoint's own finding (rules/SM213.md).
+      bool reported = !w.serverless.present() && w.deleted.known() && w.deleted.text == "false";
       return w.kind == WorkloadKind::kEndpointVariant && !w.delete_statement.empty() &&
-             !(w.deleted.known() && w.deleted.text == "true");
+             !(w.deleted.known() && w.deleted.text == "true") && (w.delete_capture.empty() || reported);
     };
     std::string all;
     for (const Workload& w : out_->workloads) {

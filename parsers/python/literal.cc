@@ -124,7 +124,7 @@ SourceRange Analyzer::LiteralSite(const Ev& e) const {
   return TokenRange(token);
 }
 
-std::string Analyzer::PredictorDeleteStatement(int id) const {
+std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, SourceRange* capture_at) const {
   const Object& p = objects_[id];
   if (p.var.empty() || p.value == kUnknown || !ts_node_is_null(p.via) || scopes_.empty() ||
       InsideDefinition(g_, p.call))
@@ -147,19 +147,115 @@ std::string Analyzer::PredictorDeleteStatement(int id) const {
     method = v3 ? ".delete()" : ".delete_endpoint()";
     break;
   }
+  // Made in a loop: each pass deploys another endpoint. Deleted over the list
+  // the loop fills (`predictors.append(predictor)`, a list the module makes
+  // empty before the loop), else not by one statement.
+  TSNode loop{};
+  for (TSNode n = ts_node_parent(p.call); !ts_node_is_null(n); n = ts_node_parent(n)) {
+    N k = g_.Kind(n);
+    if (k == N::kForStatement || k == N::kWhileStatement || k == N::kListComprehension) loop = n;
+  }
+  if (!ts_node_is_null(loop)) return LoopListDelete(p, loop, method);
   // The name still holds this predictor when the code has run.
   const Scope& module = scopes_.front();
   auto it = module.slot_of.find(p.var);
-  if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size() ||
-      module.env[it->second] != p.value) {
+  if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size()) return {};
+  if (module.env[it->second] == p.value) return p.var + method;
+  // Bound again later: a module-level `name = ….deploy(…)` (no loop, branch
+  // or function around it) keeps this one under a name of its own.
+  if (!capture || !capture_at) return {};
+  TSNode statement = p.call;
+  while (!ts_node_is_null(statement) && g_.Kind(ts_node_parent(statement)) != N::kModule) {
+    statement = ts_node_parent(statement);
+  }
+  if (ts_node_is_null(statement) || g_.Kind(statement) != N::kExpressionStatement) return {};
+  TSNode assignment = ts_node_named_child(statement, 0);
+  if (ts_node_named_child_count(statement) != 1 || g_.Kind(assignment) != N::kAssignment) return {};
+  TSNode left = g_.Field(assignment, g_.f_left), right = g_.Field(assignment, g_.f_right);
+  if (g_.Kind(left) != N::kIdentifier || T(left) != p.var || ts_node_is_null(right) ||
+      ts_node_start_byte(p.call) < ts_node_start_byte(right) || ts_node_end_byte(p.call) > ts_node_end_byte(right)) {
     return {};
   }
-  return p.var + method;
+  SourceRange at = R(statement);
+  if (!at.valid()) return {};
+  // A name nothing in the file uses yet.
+  auto used = [&](const std::string& name) {
+    if (capture_names_.count(name)) return true;
+    std::string_view text = file_.text;
+    for (size_t k = text.find(name); k != std::string_view::npos; k = text.find(name, k + 1)) {
+      bool before = k > 0 && IdentChar(text[k - 1]);
+      bool after = k + name.size() < text.size() && IdentChar(text[k + name.size()]);
+      if (!before && !after) return true;
+    }
+    return false;
+  };
+  std::string name;
+  for (int n = 1; n < 1000 && (name.empty() || used(name)); ++n) name = p.var + "_" + std::to_string(n);
+  if (used(name)) return {};
+  capture_names_.insert(name);
+  *capture = name + " = " + p.var;
+  *capture_at = at;
+  return name + method;
 }
 
-std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name) const {
+std::string Analyzer::LoopListDelete(const Object& p, TSNode loop, const std::string& method) const {
+  if (g_.Kind(loop) == N::kListComprehension || g_.Kind(ts_node_parent(loop)) != N::kModule) return {};
+  // `L.append(var)` (or of the deploy itself) in the loop, after the deploy.
+  std::string list;
+  WalkTree(loop, [&](TSNode n) {
+    if (g_.Kind(n) != N::kCall || ts_node_start_byte(n) < ts_node_start_byte(p.call)) return true;
+    TSNode fn = g_.Field(n, g_.f_function);
+    TSNode args = g_.Field(n, g_.f_arguments);
+    if (g_.Kind(fn) != N::kAttribute || T(g_.Field(fn, g_.f_attribute)) != "append" ||
+        g_.Kind(g_.Field(fn, g_.f_object)) != N::kIdentifier || ts_node_named_child_count(args) != 1) {
+      return true;
+    }
+    TSNode arg = ts_node_named_child(args, 0);
+    if ((g_.Kind(arg) == N::kIdentifier && T(arg) == p.var) || ts_node_eq(arg, p.call)) {
+      list = std::string(T(g_.Field(fn, g_.f_object)));
+      return false;
+    }
+    return true;
+  });
+  if (list.empty() || list == p.var) return {};
+  // The module makes it an empty list before the loop, and binds it nowhere else.
+  int empty_before = 0, bindings = 0;
+  TSNode root = ts_node_parent(loop);
+  for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+    TSNode st = ts_node_named_child(root, i);
+    TSNode a = g_.Kind(st) == N::kExpressionStatement ? ts_node_named_child(st, 0) : TSNode{};
+    if (ts_node_is_null(a) || g_.Kind(a) != N::kAssignment) continue;
+    TSNode left = g_.Field(a, g_.f_left), right = g_.Field(a, g_.f_right);
+    if (g_.Kind(left) != N::kIdentifier || T(left) != list) continue;
+    ++bindings;
+    if (ts_node_end_byte(st) <= ts_node_start_byte(loop) && g_.Kind(right) == N::kList &&
+        ts_node_named_child_count(right) == 0) {
+      ++empty_before;
+    }
+  }
+  if (bindings != 1 || empty_before != 1) return {};
+  return "for " + p.var + " in " + list + ":\n    " + p.var + method;
+}
+
+std::string Analyzer::RunTimeNameDeleteStatement(TSNode call, const std::string& variable, VId value) const {
+  if (variable.empty() || value == kUnknown || store_.Kind(value) != VK::kOpaque || scopes_.empty() ||
+      !std::all_of(variable.begin(), variable.end(), IdentChar)) {
+    return {};
+  }
+  const Scope& module = scopes_.front();
+  auto it = module.slot_of.find(variable);
+  if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size() ||
+      module.env[it->second] != value) {
+    return {};
+  }
+  return ClientDeleteStatement(call, variable, true);
+}
+
+std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name, bool expression) const {
   if (ts_node_is_null(call) || scopes_.empty() || InsideDefinition(g_, call)) return {};
   if (name.empty() || name.find_first_of("\"\\\n\r") != std::string::npos) return {};
+  // The name as written: a literal, or the variable that holds it.
+  const std::string quoted = expression ? name : "\"" + name + "\"";
   TSNode fn = g_.Field(call, g_.f_function);
   if (g_.Kind(fn) != N::kAttribute) return {};
   TSNode receiver = g_.Field(fn, g_.f_object);
@@ -174,14 +270,14 @@ std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name
     if (store_.Kind(v) == VK::kQual &&
         (V(v).text == "sagemaker.core.resources.Endpoint" || V(v).text.ends_with("sagemaker_core.resources.Endpoint") ||
          V(v).text == "sagemaker_core.main.resources.Endpoint")) {
-      return std::string(text) + ".get(endpoint_name=\"" + name + "\").delete()";
+      return std::string(text) + ".get(endpoint_name=" + quoted + ").delete()";
     }
     if (store_.Kind(v) != VK::kObject || objects_[V(v).ref].kind != ObjKind::kClient) return {};
   } else if (g_.Kind(receiver) != N::kAttribute || !text.ends_with(".sagemaker_client") ||
              !std::all_of(text.begin(), text.end(), [](char c) { return IdentChar(c) || c == '.'; })) {
     return {};
   }
-  return std::string(text) + ".delete_endpoint(EndpointName=\"" + name + "\")";
+  return std::string(text) + ".delete_endpoint(EndpointName=" + quoted + ")";
 }
 
 }  // namespace sagelint::py

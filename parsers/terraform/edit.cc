@@ -320,6 +320,24 @@ TSNode ObjectOf(TSNode n) {
   return n;
 }
 
+// The one object of a tuple written as `[{ … }]`, or a null node.
+TSNode OnlyObjectOf(TSNode n) {
+  while (!ts_node_is_null(n) && Type(n) != "tuple") {
+    if (Type(n) != "expression" && Type(n) != "collection_value") return TSNode{};
+    if (ts_node_named_child_count(n) != 1) return TSNode{};
+    n = ts_node_named_child(n, 0);
+  }
+  if (ts_node_is_null(n)) return TSNode{};
+  TSNode only{};
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    if (Type(c) == "tuple_start" || Type(c) == "tuple_end" || Type(c) == "comment") continue;
+    if (!ts_node_is_null(only)) return TSNode{};
+    only = c;
+  }
+  return ObjectOf(only);
+}
+
 std::vector<TSNode> Elements(TSNode object) {
   std::vector<TSNode> out;
   for (uint32_t i = 0; i < ts_node_named_child_count(object); ++i) {
@@ -501,16 +519,29 @@ std::optional<TextEdit> InsertTrainingSetting(std::string_view text, const FixCh
   if (ts_node_is_null(n) || ts_node_start_byte(n) != *at) return std::nullopt;
   if (Type(n) == "block") {
     TSNode label = ts_node_named_child(n, 1);
-    if (BlockType(n, text) != "resource" || ts_node_is_null(label) ||
-        Unquoted(ts::Text(label, text)) != "aws_sagemaker_training_job") {
-      return std::nullopt;
-    }
-    return InsertIntoResource(text, n, change.field, value);
+    std::string type = ts_node_is_null(label) ? std::string() : Unquoted(ts::Text(label, text));
+    if (BlockType(n, text) != "resource") return std::nullopt;
+    if (type == "aws_sagemaker_training_job") return InsertIntoResource(text, n, change.field, value);
+    if (type != "aws_sagemaker_hyper_parameter_tuning_job") return std::nullopt;
+    // A tuning job: into its one training job definition.
+    Member def = Find(n, text, "training_job_definition");
+    if (def.attribute || def.ambiguous || ts_node_is_null(def.block)) return std::nullopt;
+    return InsertIntoResource(text, def.block, change.field, value);
   }
   Elem params = ElemOf(n, text, "Parameters");
   Elem args = ElemOf(n, text, "Arguments");
   if (params.blocked || args.blocked || ts_node_is_null(params.elem) == ts_node_is_null(args.elem)) return std::nullopt;
   TSNode req = ObjectOf(ts::Field(ts_node_is_null(params.elem) ? args.elem : params.elem, "val"));
+  if (ts_node_is_null(req)) return std::nullopt;
+  // A tuning job's request: into its one training job definition.
+  Elem one = ElemOf(req, text, "TrainingJobDefinition");
+  Elem many = ElemOf(req, text, "TrainingJobDefinitions");
+  if (one.blocked || many.blocked || (!ts_node_is_null(one.elem) && !ts_node_is_null(many.elem))) return std::nullopt;
+  if (!ts_node_is_null(one.elem)) {
+    req = ObjectOf(ts::Field(one.elem, "val"));
+  } else if (!ts_node_is_null(many.elem)) {
+    req = OnlyObjectOf(ts::Field(many.elem, "val"));
+  }
   if (ts_node_is_null(req)) return std::nullopt;
   return InsertIntoRequest(text, req, change.field, value);
 }

@@ -110,7 +110,9 @@ FileResult FullResult() {
                  true,
                  {{70, 1}, {75, 1}, 0, 0},
                  Filled("ManifestFile", 74)}};
-  w.delete_statement = "predictor.delete_endpoint()";
+  w.delete_statement = "predictor_1.delete_endpoint()";
+  w.delete_capture = "predictor_1 = predictor";
+  w.delete_capture_at = {{64, 1}, {64, 30}, 3, 2};
   w.apps = {{"JupyterLab",
              "DefaultUserSettings",
              Filled("ml.t3.medium", 80),

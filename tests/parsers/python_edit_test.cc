@@ -191,6 +191,13 @@ TEST_CASE("A checkpoint location is built from the output path or the session's 
                                         "checkpoint_s3_uri=f's3://{s.default_bucket()}/checkpoints')\n");
   // Nothing to build one from.
   CHECK_FALSE(InsertInto(h + "est = PyTorch(instance_type='ml.c5.xlarge')\n", "checkpoint", under_bucket));
+  // A boto3 request: under its OutputDataConfig's S3OutputPath; a concatenation ending in a slash takes the suffix.
+  std::string boto = "import boto3\nsm = boto3.client('sagemaker')\nb = 'x'\n";
+  CHECK(InsertInto(boto + "sm.create_training_job(OutputDataConfig={'S3OutputPath': 's3://' + b + '/out/'})\n",
+                   "checkpoint", under_output) ==
+        boto +
+            "sm.create_training_job(OutputDataConfig={'S3OutputPath': 's3://' + b + '/out/'}, "
+            "CheckpointConfig={'S3Uri': 's3://' + b + '/out/' + 'checkpoints'})\n");
 }
 
 TEST_CASE("boto3 create_training_job members are inserted as the request spells them", "[python][fix][edit]") {

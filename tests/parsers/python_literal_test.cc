@@ -163,11 +163,26 @@ TEST_CASE("Deployed endpoints name the statement that deletes them", "[python][f
                     "p2 = est.deploy(initial_instance_count=1, instance_type='ml.m5.large')\n"
                     "p2 = None\n";
   FileResult r = Py(src);
-  std::vector<std::string> statements;
+  std::vector<std::string> statements, captures;
   for (const Workload& w : r.workloads) {
-    if (w.kind == WorkloadKind::kEndpointVariant) statements.push_back(w.delete_statement);
+    if (w.kind != WorkloadKind::kEndpointVariant) continue;
+    statements.push_back(w.delete_statement);
+    captures.push_back(w.delete_capture);
+    if (!w.delete_capture.empty()) CHECK(At(src, w.delete_capture_at).starts_with("p2 = est.deploy("));
   }
-  CHECK(statements == std::vector<std::string>{"predictor.delete_endpoint()", "", ""});
+  // p2 is bound again later: its endpoint is kept under a name of its own.
+  CHECK(statements == std::vector<std::string>{"predictor.delete_endpoint()", "", "p2_1.delete_endpoint()"});
+  CHECK(captures == std::vector<std::string>{"", "", "p2_1 = p2"});
+
+  // In a loop or a function: no line at the deploy keeps each one.
+  std::string loop = std::string(kHead) +
+                     "est = PyTorch(instance_type='ml.m5.xlarge')\n"
+                     "for size in ['ml.m5.large', 'ml.m5.xlarge']:\n"
+                     "    p = est.deploy(initial_instance_count=1, instance_type=size)\n"
+                     "p = None\n";
+  for (const Workload& w : Py(loop).workloads) {
+    if (w.kind == WorkloadKind::kEndpointVariant) CHECK(w.delete_capture.empty());
+  }
 
   std::string boto =
       "import boto3\nsm_client = boto3.client('sagemaker')\n"
@@ -186,6 +201,18 @@ TEST_CASE("Deployed endpoints name the statement that deletes them", "[python][f
       "sm_client.create_endpoint(EndpointName='ep-' + str(time.time()), EndpointConfigName='c')\n";
   FileResult u = Py(unnamed);
   CHECK(Only(u, WorkloadKind::kEndpointVariant).delete_statement.empty());
+
+  // A name known only at run time, still held by its variable when the code has run: deleted through it.
+  std::string runtime =
+      "import boto3, time\nsm_client = boto3.client('sagemaker')\n"
+      "sm_client.create_endpoint_config(EndpointConfigName='c', ProductionVariants=[{'VariantName': 'v',\n"
+      "    'ModelName': 'm', 'InstanceType': 'ml.m5.large', 'InitialInstanceCount': 1}])\n"
+      "name = 'ep-' + str(time.time())\n"
+      "sm_client.create_endpoint(EndpointName=name, EndpointConfigName='c')\n";
+  CHECK(Only(Py(runtime), WorkloadKind::kEndpointVariant).delete_statement ==
+        "sm_client.delete_endpoint(EndpointName=name)");
+  // Bound again afterwards: the variable no longer names it.
+  CHECK(Only(Py(runtime + "name = 'other'\n"), WorkloadKind::kEndpointVariant).delete_statement.empty());
 }
 
 TEST_CASE("A notebook literal site is the token as the .ipynb stores it, in another cell too", "[notebook][fix]") {
