@@ -331,12 +331,15 @@ class Walker {
                   " levels, so no file below it was scanned");
       return;
     }
-    bool pushed = !opts_.no_ignore && PushIgnoreFile(dir, stack);
     std::vector<DirEntry> entries;
     std::string error;
     if (!files_.List(dir.string(), &entries, &error)) {
       NotRead(dir, nullptr, "sagelint did not read this directory: it cannot be listed (" + error + ")");
     }
+    // The listing says whether there is a .gitignore (no stat of one in every directory).
+    bool pushed = !opts_.no_ignore && std::any_of(entries.begin(), entries.end(), [](const DirEntry& e) {
+      return e.name == ".gitignore";
+    }) && PushIgnoreFile(dir, stack);
     std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
     if (full_) entries.clear();
     std::shared_ptr<const DirPaths> here;  // this directory's paths, once a file in it is added
