@@ -646,10 +646,18 @@ Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
   out.findings = MergeModuleCalls(std::move(out.findings));
   AssignFingerprints(out.findings);
-  std::stable_sort(out.workloads.begin(), out.workloads.end(), [](const Workload& a, const Workload& b) {
+  // Sorted by position, through their indices: a Workload is large to move.
+  std::vector<size_t> order(out.workloads.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+    const Workload &a = out.workloads[i], &b = out.workloads[j];
     return std::tie(a.path, a.range.begin.line, a.range.begin.column) <
            std::tie(b.path, b.range.begin.line, b.range.begin.column);
   });
+  std::vector<Workload> sorted;
+  sorted.reserve(order.size());
+  for (size_t i : order) sorted.push_back(std::move(out.workloads[i]));
+  out.workloads = std::move(sorted);
   return out;
 }
 

@@ -286,13 +286,13 @@ const std::string& CacheBuildIdentity() {
   return identity;
 }
 
-cache::Key ParseCache::KeyOf(const WorkUnit& unit, const ResolveOptions& opts) {
+cache::Key ParseCache::KeyOf(const WorkUnit& unit, const ResolveOptions& opts, const std::string* cwd) {
   Writer w;
   w.Str("sagelint parsed unit");
   w.Str(CacheBuildIdentity());
   // Display paths and `--param-file`s are relative to the working directory.
   std::error_code ec;
-  w.Str(std::filesystem::current_path(ec).string());
+  w.Str(cwd ? *cwd : std::filesystem::current_path(ec).string());
   // What the front ends are told from outside the files (every field of ResolveOptions but `files`).
   PutMap(w, opts.cfn_parameters);
   PutMap(w, opts.cfn_cli_parameters);

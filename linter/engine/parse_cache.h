@@ -37,7 +37,8 @@ class ParseCache {
   explicit ParseCache(std::unique_ptr<cache::Store> store);
 
   // The key of a unit's entry.
-  static cache::Key KeyOf(const WorkUnit& unit, const ResolveOptions& opts);
+  // `cwd`: the working directory, when the caller has it already.
+  static cache::Key KeyOf(const WorkUnit& unit, const ResolveOptions& opts, const std::string* cwd = nullptr);
 
   // The unit's parsed files and skipped lines from its entry, if one holds
   // them and `files` still answers everything its parse asked.

@@ -235,6 +235,8 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
   std::optional<RecordingFiles> recording;
   ResolveOptions resolve = setup.resolve;
   if (store) resolve.files = &recording.emplace(*setup.resolve.files, true);
+  std::error_code cwd_error;
+  const std::string cwd = std::filesystem::current_path(cwd_error).string();  // for the cache keys
 
   std::vector<UnitOutput> outputs;
   std::mutex mu;  // outputs, result->front_ends, analysis CPU, progress
@@ -253,7 +255,7 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
       std::vector<ParsedFile> parsed;
       // From the cache (no parse, so no share of the budget), else parsed.
       cache::Key key{};
-      if (store) key = ParseCache::KeyOf(unit, resolve);
+      if (store) key = ParseCache::KeyOf(unit, resolve, &cwd);
       uintmax_t bytes = 0;
       if (store && store->Load(key, DiskFiles(), &parsed, &out.skipped)) {
         bytes = store->KnownBytes(unit);
