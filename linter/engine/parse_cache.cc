@@ -82,17 +82,16 @@ std::string OnlyPath(const Fix& fix) {
   return fix.changes.front().path;
 }
 
-// The key of the record of known contents and of the units that gave nothing.
-cache::Key IndexKey() {
+constexpr std::string_view kIndexFormat = "sagelint known contents 1";
+
+}  // namespace
+
+cache::Key ParseCache::IndexKey() {
   Sha256 h;
   h.Update("sagelint known contents\n");
   h.Update(CacheBuildIdentity());
   return h.Finish();
 }
-
-constexpr std::string_view kIndexFormat = "sagelint known contents 1";
-
-}  // namespace
 
 ParseCache::ParseCache(std::unique_ptr<cache::Store> store) : store_(std::move(store)) {
   if (std::optional<std::string> body = store_->Load(IndexKey())) DecodeIndex(*body, false);

@@ -64,6 +64,9 @@ class ParseCache {
   // what no scan used for kUnusedDays days is dropped).
   void Persist();
 
+  // The key of the entry holding the record of known contents and of the units that gave nothing.
+  static cache::Key IndexKey();
+
   // For --timing and the tests: units taken from the cache, parsed, and stored.
   size_t hits() const { return hits_; }
   size_t empty_hits() const { return empty_hits_; }  // units known to give nothing
