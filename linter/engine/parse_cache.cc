@@ -159,10 +159,12 @@ void ParseCache::DecodeIndex(std::string_view body, bool merge) {
 }
 
 void ParseCache::Persist() {
-  if (!known_.changed() && !nothing_changed_) return;
-  // Another scan may have written the record since this one read it: what it added is kept.
-  if (std::optional<std::string> body = store_->Load(IndexKey())) DecodeIndex(*body, true);
-  store_->Save(IndexKey(), EncodeIndex());
+  if (known_.changed() || nothing_changed_) {
+    // Another scan may have written the record since this one read it: what it added is kept.
+    if (std::optional<std::string> body = store_->Load(IndexKey())) DecodeIndex(*body, true);
+    store_->Save(IndexKey(), EncodeIndex());
+  }
+  store_->PruneDaily();
 }
 
 void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {

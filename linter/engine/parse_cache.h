@@ -64,9 +64,6 @@ class ParseCache {
   // what no scan used for kUnusedDays days is dropped).
   void Persist();
 
-  // The key of the entry holding the record of known contents and of the units that gave nothing.
-  static cache::Key IndexKey();
-
   // For --timing and the tests: units taken from the cache, parsed, and stored.
   size_t hits() const { return hits_; }
   size_t empty_hits() const { return empty_hits_; }  // units known to give nothing
@@ -80,6 +77,8 @@ class ParseCache {
     std::vector<ReadRecord> records;
     std::int64_t used = 0;  // the day a scan last relied on it
   };
+  // The key of the entry holding the record of known contents and of the units that gave nothing.
+  static cache::Key IndexKey();
   std::string EncodeIndex() const;
   void DecodeIndex(std::string_view body, bool merge);
 
@@ -93,7 +92,7 @@ class ParseCache {
 };
 
 // Days after which a record of a known content or of a unit that gave nothing, unused, is dropped.
-inline constexpr std::int64_t kUnusedDays = 30;
+inline constexpr std::int64_t kUnusedDays = cache::kPruneUnusedDays;
 
 // The sagelint build as cache keys see it: version and commit, and for a
 // build of changed sources (a commit marked dirty, or none) the executable's

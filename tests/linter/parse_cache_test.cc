@@ -154,11 +154,12 @@ sagelint::testing::CommandResult RunWithCache(const std::string& args, const std
   return RunSagelint(args, cwd, "XDG_CACHE_HOME='" + cache_home + "'");
 }
 
+// The entries in a cache directory (not its pruning marker or temporary files).
 size_t Entries(const std::string& dir) {
   size_t n = 0;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_regular_file()) ++n;
+    if (it->is_regular_file() && !it->path().filename().string().starts_with(".")) ++n;
   }
   return n;
 }
@@ -316,6 +317,58 @@ TEST_CASE("cache store: concurrent writers and readers never see a partial entry
   for (std::thread& t : threads) t.join();
   CHECK(bad == 0);
   CHECK(store->Load(key).has_value());
+}
+
+TEST_CASE("cache store: entries unused for 30 days, a killed scan's leftovers and the oldest beyond the cap go",
+          "[cache]") {
+  TempDir d;
+  std::string why;
+  const std::string dir = d.path() + "/scan";
+  auto store = cache::Store::Open(dir, &why);
+  REQUIRE(store);
+  auto key = [](std::uint8_t a, std::uint8_t b) {
+    cache::Key k{};
+    k[0] = a;
+    k[1] = b;
+    return k;
+  };
+  auto path = [&](const cache::Key& k) { return dir + "/" + cache::EntryName(k); };
+  auto age = [](const std::string& p, long days, long seconds = 0) {
+    timespec t[2];
+    t[0].tv_sec = t[1].tv_sec = ::time(nullptr) - days * 86'400 - seconds;
+    t[0].tv_nsec = t[1].tv_nsec = 0;
+    REQUIRE(::utimensat(AT_FDCWD, p.c_str(), t, 0) == 0);
+  };
+  const cache::Key fresh = key(1, 1), used = key(1, 2), stale = key(2, 1), older = key(3, 1);
+  for (const cache::Key& k : {fresh, used, stale, older}) store->Save(k, std::string(1000, 'x'));
+  age(path(used), 40);
+  age(path(stale), 31);
+  age(path(older), 29, 100);
+  CHECK(store->Load(used));  // read: used again, so kept
+  d.Write("scan/01/.tmp-999-1-0123456789abcdef", "half an entry");
+  d.Write("scan/01/.tmp-999-2-0123456789abcdef", "a scan writing now");
+  age(dir + "/01/.tmp-999-1-0123456789abcdef", 0, 7200);
+  d.Write("scan/01/notes.txt", "not ours: left alone");
+  CHECK(store->Prune(30, 1u << 20) == 2);
+  CHECK_FALSE(fs::exists(path(stale)));
+  CHECK_FALSE(fs::exists(dir + "/01/.tmp-999-1-0123456789abcdef"));
+  CHECK(fs::exists(dir + "/01/.tmp-999-2-0123456789abcdef"));
+  CHECK(fs::exists(dir + "/01/notes.txt"));
+  for (const cache::Key& k : {fresh, used, older}) CHECK(fs::exists(path(k)));
+  // Over the cap: the least recently used go first.
+  CHECK(store->Prune(30, 2500) == 1);
+  CHECK_FALSE(fs::exists(path(older)));
+  CHECK(store->Load(fresh));
+  CHECK(store->Load(used));
+  // Once a day: the marker says when.
+  store->PruneDaily();
+  CHECK(fs::exists(dir + "/.pruned"));
+  age(path(used), 45);
+  store->PruneDaily();  // ran today already
+  CHECK(fs::exists(path(used)));
+  age(dir + "/.pruned", 2);
+  store->PruneDaily();
+  CHECK_FALSE(fs::exists(path(used)));
 }
 
 TEST_CASE("cache store: a directory others may write to, or another user owns, is not used", "[cache]") {
@@ -640,7 +693,7 @@ TEST_CASE("warm scans: corrupt entries are ignored and rewritten", "[cache][cli]
   REQUIRE(n > 0);
   size_t i = 0;
   for (const auto& e : fs::recursive_directory_iterator(home.path() + "/sagelint/scan")) {
-    if (!e.is_regular_file()) continue;
+    if (!e.is_regular_file() || e.path().filename().string().starts_with(".")) continue;
     std::string bytes = ReadFileOrDie(e.path().string());
     // Truncated, garbage, a flipped byte, empty: each a miss.
     switch (i++ % 4) {
@@ -663,8 +716,13 @@ TEST_CASE("warm scans: corrupt entries are ignored and rewritten", "[cache][cli]
   CHECK(Hits(again.err).starts_with("cache: 0 hits"));
   auto warm = RunWithCache(args, SourcePath(""), home.path());
   CHECK(warm.out == cold.out);
-  // Every entry a unit's or a fix group's, but the record of known contents.
-  size_t records = fs::exists(home.path() + "/sagelint/scan/" + cache::EntryName(ParseCache::IndexKey())) ? 1 : 0;
+  // Every entry a unit's or a fix group's, but the record of known contents (its body names its format).
+  size_t records = 0;
+  for (const auto& e : fs::recursive_directory_iterator(home.path() + "/sagelint/scan")) {
+    bool entry = e.is_regular_file() && !e.path().filename().string().starts_with(".");
+    if (entry && ReadFileOrDie(e.path().string()).find("sagelint known contents 1") != std::string::npos) ++records;
+  }
+  CHECK(records == 1);
   CHECK(Hits(warm.err).starts_with("cache: " + std::to_string(n - records) + " hits"));
 }
 
