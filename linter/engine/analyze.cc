@@ -637,27 +637,26 @@ Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
   }
   out.findings.reserve(findings);
   out.workloads.reserve(workloads);
+  // Workloads sorted by position through pointers, then moved once: a Workload is large to move.
+  std::vector<Workload*> order;
+  order.reserve(workloads);
+  for (FileOutcome& f : files) {
+    for (Workload& w : f.analysis.workloads) order.push_back(&w);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const Workload* a, const Workload* b) {
+    return std::tie(a->path, a->range.begin.line, a->range.begin.column) <
+           std::tie(b->path, b->range.begin.line, b->range.begin.column);
+  });
+  for (Workload* w : order) out.workloads.push_back(std::move(*w));
+  order = {};
   for (FileOutcome& f : files) {
     out.suppressed += f.analysis.suppressed;
     for (const PackedFinding& finding : f.analysis.findings) out.findings.push_back(FindingPool::Unpack(finding));
-    for (Workload& w : f.analysis.workloads) out.workloads.push_back(std::move(w));
     f.analysis = {};
   }
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
   out.findings = MergeModuleCalls(std::move(out.findings));
   AssignFingerprints(out.findings);
-  // Sorted by position, through their indices: a Workload is large to move.
-  std::vector<size_t> order(out.workloads.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
-    const Workload &a = out.workloads[i], &b = out.workloads[j];
-    return std::tie(a.path, a.range.begin.line, a.range.begin.column) <
-           std::tie(b.path, b.range.begin.line, b.range.begin.column);
-  });
-  std::vector<Workload> sorted;
-  sorted.reserve(order.size());
-  for (size_t i : order) sorted.push_back(std::move(out.workloads[i]));
-  out.workloads = std::move(sorted);
   return out;
 }
 

@@ -334,19 +334,19 @@ bool ParseCache::Load(const cache::Key& key, const FileSource& files, std::vecto
     return false;
   };
   const std::string nothing_key(key.begin(), key.end());
-  std::optional<std::vector<ReadRecord>> gave_nothing;
+  bool gave_nothing = false, answered = false, mark_used = false;
   {
+    // Checked in place: the records are not copied (a scan's writers are its few misses).
     std::shared_lock lock(nothing_mu_);
-    if (auto it = nothing_.find(nothing_key); it != nothing_.end()) gave_nothing = it->second.records;
+    if (auto it = nothing_.find(nothing_key); it != nothing_.end()) {
+      gave_nothing = true;
+      answered = StillAnswered(files, it->second.records, &known_);
+      mark_used = answered && it->second.used != today_;
+    }
   }
   if (gave_nothing) {
-    if (!StillAnswered(files, *gave_nothing, &known_)) return miss();
-    {
-      std::shared_lock lock(nothing_mu_);
-      auto it = nothing_.find(nothing_key);
-      if (it == nothing_.end() || it->second.used == today_) gave_nothing.reset();
-    }
-    if (gave_nothing) {
+    if (!answered) return miss();
+    if (mark_used) {
       std::unique_lock lock(nothing_mu_);
       if (auto it = nothing_.find(nothing_key); it != nothing_.end()) it->second.used = today_;
       nothing_changed_ = true;
