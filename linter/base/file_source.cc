@@ -1,6 +1,12 @@
 #include "linter/base/file_source.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 
 #include "linter/base/files.h"
@@ -39,23 +45,55 @@ class Disk final : public FileSource {
   }
 
   bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override {
-    std::error_code ec;
-    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-    if (ec) {
-      *error = ec.message();
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) {
+      if (errno == EACCES) return true;  // a directory the user may not list: no entries
+      *error = std::error_code(errno, std::generic_category()).message();
       return false;
     }
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-      if (ec) break;
+    const int fd = ::dirfd(d);
+    // The entry's own type comes with the listing (d_type): no stat, and no
+    // lookup of the whole path. A link's target needs one, relative to the
+    // directory, as does an entry of a file system that gives no type.
+    auto type_at = [fd](const char* name, int flags) {
+      struct stat st;
+      if (::fstatat(fd, name, &st, flags) != 0) return FileType::kNone;
+      if (S_ISREG(st.st_mode)) return FileType::kRegular;
+      if (S_ISDIR(st.st_mode)) return FileType::kDirectory;
+      return S_ISLNK(st.st_mode) ? FileType::kNone : FileType::kOther;
+    };
+    while (const dirent* ent = ::readdir(d)) {
+      std::string_view name = ent->d_name;
+      if (name == "." || name == "..") continue;
       DirEntry e;
-      e.name = it->path().filename().string();
-      e.link = it->is_symlink(ec);
-      // The entry's own type comes with the listing; a link's target needs a stat.
-      fs::file_status s = it->status(ec);
-      e.type = ec ? FileType::kNone : TypeOf(s);
-      ec.clear();
+      e.name = name;
+      unsigned char t = ent->d_type;
+      if (t == DT_UNKNOWN) {
+        struct stat st;
+        if (::fstatat(fd, ent->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+          t = S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : DT_FIFO;
+        }
+      }
+      e.link = t == DT_LNK;
+      switch (t) {
+        case DT_REG:
+          e.type = FileType::kRegular;
+          break;
+        case DT_DIR:
+          e.type = FileType::kDirectory;
+          break;
+        case DT_LNK:
+          e.type = type_at(ent->d_name, 0);
+          break;
+        case DT_UNKNOWN:
+          e.type = FileType::kNone;  // gone since it was listed
+          break;
+        default:
+          e.type = FileType::kOther;
+      }
       out->push_back(std::move(e));
     }
+    ::closedir(d);
     return true;
   }
 

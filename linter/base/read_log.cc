@@ -1,5 +1,8 @@
 #include "linter/base/read_log.h"
 
+#include <sys/stat.h>
+#include <time.h>
+
 #include <algorithm>
 
 #include "linter/base/sha256.h"
@@ -44,6 +47,117 @@ std::string SizeAnswer(const std::optional<std::uintmax_t>& n) { return n ? "1" 
 
 }  // namespace
 
+std::optional<FileStamp> StampOf(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  FileStamp s;
+  s.dev = static_cast<std::uint64_t>(st.st_dev);
+  s.ino = static_cast<std::uint64_t>(st.st_ino);
+  s.size = static_cast<std::uint64_t>(st.st_size);
+  s.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  s.ctime_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
+  return s;
+}
+
+std::int64_t WallClockNs() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+bool Settled(const StampedAt& s) {
+  constexpr std::int64_t kSecond = 1'000'000'000;
+  // The kernel stamps files from a clock that lags the wall clock by up to a
+  // tick (10 ms at most); a file system that keeps whole seconds (or FAT's
+  // two) needs more than its granularity.
+  bool whole_seconds = s.stamp.mtime_ns % kSecond == 0 && s.stamp.ctime_ns % kSecond == 0;
+  std::int64_t margin = whole_seconds ? 3 * kSecond : kSecond / 10;
+  return std::max(s.stamp.mtime_ns, s.stamp.ctime_ns) < s.taken_ns - margin;
+}
+
+std::optional<std::string> KnownContents::Answer(const std::string& path, std::uint64_t limit, const FileStamp& now) {
+  auto find = [&]() -> Entry* {
+    auto it = entries_.find(path);
+    if (it == entries_.end()) return nullptr;
+    for (Entry& e : it->second) {
+      if (e.limit == limit) return e.at.stamp == now ? &e : nullptr;
+    }
+    return nullptr;
+  };
+  {
+    std::shared_lock lock(mu_);
+    const Entry* e = find();
+    if (!e) return std::nullopt;
+    if (e->used == today_) return e->answer;
+  }
+  std::unique_lock lock(mu_);
+  Entry* e = find();
+  if (!e) return std::nullopt;
+  e->used = today_;
+  changed_ = true;
+  return e->answer;
+}
+
+void KnownContents::Put(const std::string& path, const StampedAt& at, std::uint64_t limit, const std::string& answer) {
+  if (!Settled(at)) return;
+  std::unique_lock lock(mu_);
+  std::vector<Entry>& all = entries_[path];
+  auto it = std::find_if(all.begin(), all.end(), [&](const Entry& e) { return e.limit == limit; });
+  Entry e{at, limit, answer, today_};
+  if (it != all.end()) {
+    if (it->at.stamp == at.stamp && it->answer == answer && it->used == today_) return;
+    *it = std::move(e);
+  } else {
+    all.push_back(std::move(e));
+  }
+  changed_ = true;
+}
+
+std::string KnownContents::AnswerNow(const FileSource& files, const std::string& path, std::uint64_t limit) {
+  StampedAt at;
+  at.taken_ns = WallClockNs();
+  std::optional<FileStamp> stamp = StampOf(path);
+  if (stamp) {
+    at.stamp = *stamp;
+    if (std::optional<std::string> known = Answer(path, limit, *stamp)) {
+      ++trusted_;
+      return *known;
+    }
+  }
+  ++reread_;
+  std::string answer = AnswerOf(files, ReadRecord::Op::kRead, path, limit);
+  if (stamp) Put(path, at, limit, answer);
+  return answer;
+}
+
+std::optional<std::uint64_t> KnownContents::SizeOf(const std::string& path) const {
+  std::shared_lock lock(mu_);
+  auto it = entries_.find(path);
+  if (it == entries_.end() || it->second.empty()) return std::nullopt;
+  return it->second.front().at.stamp.size;
+}
+
+std::vector<std::pair<std::string, KnownContents::Entry>> KnownContents::Snapshot() const {
+  std::shared_lock lock(mu_);
+  std::vector<std::pair<std::string, Entry>> out;
+  out.reserve(entries_.size());
+  for (const auto& [path, all] : entries_) {
+    for (const Entry& e : all) out.emplace_back(path, e);
+  }
+  return out;
+}
+
+void KnownContents::Merge(const std::string& path, Entry e) {
+  std::unique_lock lock(mu_);
+  std::vector<Entry>& all = entries_[path];
+  auto it = std::find_if(all.begin(), all.end(), [&](const Entry& x) { return x.limit == e.limit; });
+  if (it == all.end()) {
+    all.push_back(std::move(e));
+  } else if (e.used > it->used) {
+    *it = std::move(e);
+  }
+}
+
 ReadLog::Scope::Scope(ReadLog* log) : previous_(current_log) { current_log = log; }
 ReadLog::Scope::~Scope() { current_log = previous_; }
 ReadLog* ReadLog::Current() { return current_log; }
@@ -70,6 +184,10 @@ void ReadLog::AddRead(const std::string& path, std::uint64_t limit, bool ok, con
   auto [it, fresh] = pending_.try_emplace(q, std::move(held));
   if (!fresh && it->second.compare(0, 1, ok ? "1" : "0") != 0) stable_ = false;
   if (!fresh && it->second.compare(1, std::string::npos, content_or_error) != 0) stable_ = false;
+}
+
+void ReadLog::AddStamp(const std::string& path, std::uint64_t limit, const StampedAt& at) {
+  stamps_.try_emplace({path, limit}, at);
 }
 
 std::vector<ReadRecord> ReadLog::Records() const {
@@ -108,14 +226,26 @@ std::string AnswerOf(const FileSource& files, ReadRecord::Op op, const std::stri
   return {};
 }
 
-bool StillAnswered(const FileSource& files, const std::vector<ReadRecord>& records) {
-  return std::all_of(records.begin(), records.end(),
-                     [&](const ReadRecord& r) { return AnswerOf(files, r.op, r.path, r.limit) == r.answer; });
+bool StillAnswered(const FileSource& files, const std::vector<ReadRecord>& records, KnownContents* known) {
+  return std::all_of(records.begin(), records.end(), [&](const ReadRecord& r) {
+    if (known && r.op == ReadRecord::Op::kRead) return known->AnswerNow(files, r.path, r.limit) == r.answer;
+    return AnswerOf(files, r.op, r.path, r.limit) == r.answer;
+  });
 }
 
 bool RecordingFiles::Read(const std::string& path, size_t max_bytes, std::string* out, std::string* error) const {
+  ReadLog* log = ReadLog::Current();
+  if (log && stamps_) {
+    // Taken before the read: a write after it changes the stamp (or leaves the record unsettled).
+    StampedAt at;
+    at.taken_ns = WallClockNs();
+    if (std::optional<FileStamp> stamp = StampOf(path)) {
+      at.stamp = *stamp;
+      log->AddStamp(path, max_bytes, at);
+    }
+  }
   bool ok = inner_.Read(path, max_bytes, out, error);
-  if (ReadLog* log = ReadLog::Current()) log->AddRead(path, max_bytes, ok, ok ? *out : *error);
+  if (log) log->AddRead(path, max_bytes, ok, ok ? *out : *error);
   return ok;
 }
 

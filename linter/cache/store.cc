@@ -1,12 +1,16 @@
 #include "linter/cache/store.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "linter/base/sha256.h"
 #include "linter/base/user_cache.h"
@@ -53,7 +57,75 @@ bool WriteAll(int fd, std::string_view data) {
   return true;
 }
 
+constexpr std::int64_t kDaySeconds = 86'400;
+// A temporary file older than this was left by a scan that did not finish.
+constexpr std::int64_t kLeftoverSeconds = 3'600;
+constexpr const char* kPrunedMarker = ".pruned";
+
+bool IsHex(std::string_view s) { return s.find_first_not_of("0123456789abcdef") == std::string_view::npos; }
+
 }  // namespace
+
+size_t Store::Prune(std::int64_t max_age_days, std::uint64_t max_bytes) const {
+  const std::int64_t now = ::time(nullptr);
+  struct Kept {
+    std::int64_t used;
+    std::uint64_t bytes;
+    std::string name;
+  };
+  std::vector<Kept> kept;
+  std::uint64_t total = 0;
+  size_t removed = 0;
+  for (int i = 0; i < 256; ++i) {
+    static const char kHex[] = "0123456789abcdef";
+    const std::string sub = {kHex[i >> 4], kHex[i & 15]};
+    int dfd = ::openat(fd_, sub.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0) continue;
+    DIR* d = ::fdopendir(dfd);
+    if (!d) {
+      ::close(dfd);
+      continue;
+    }
+    std::vector<std::string> names;
+    while (const dirent* e = ::readdir(d)) names.emplace_back(e->d_name);
+    for (const std::string& name : names) {
+      struct stat st;
+      if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) continue;
+      const std::int64_t age = now - static_cast<std::int64_t>(st.st_mtim.tv_sec);
+      bool entry = name.size() == 62 && IsHex(name);
+      bool leftover = name.starts_with(".tmp-") && age > kLeftoverSeconds;
+      if (leftover || (entry && age > max_age_days * kDaySeconds)) {
+        if (::unlinkat(dfd, name.c_str(), 0) == 0) ++removed;
+      } else if (entry) {
+        kept.push_back({st.st_mtim.tv_sec, static_cast<std::uint64_t>(st.st_size), sub + "/" + name});
+        total += static_cast<std::uint64_t>(st.st_size);
+      }
+    }
+    ::closedir(d);
+  }
+  if (total > max_bytes) {
+    std::sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) { return a.used < b.used; });
+    for (const Kept& k : kept) {
+      if (total <= max_bytes) break;
+      if (::unlinkat(fd_, k.name.c_str(), 0) == 0) ++removed;
+      total -= k.bytes;
+    }
+  }
+  return removed;
+}
+
+void Store::PruneDaily() const {
+  struct stat st;
+  if (::fstatat(fd_, kPrunedMarker, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      st.st_mtim.tv_sec > ::time(nullptr) - kDaySeconds) {
+    return;
+  }
+  int fd = ::openat(fd_, kPrunedMarker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  ::futimens(fd, nullptr);
+  ::close(fd);
+  Prune(kPruneUnusedDays, kPruneMaxBytes);
+}
 
 std::string DefaultDir() {
   std::string base = UserCacheDir();
@@ -117,6 +189,8 @@ std::optional<std::string> Store::Load(const Key& key) const {
     }
     ok = got == data.size();
   }
+  // Used: its time says so, once a day at most (PruneDaily removes what no scan used).
+  if (ok && st.st_mtim.tv_sec < ::time(nullptr) - kDaySeconds) ::futimens(fd, nullptr);
   ::close(fd);
   if (!ok) return std::nullopt;
   Reader in(data);

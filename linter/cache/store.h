@@ -39,6 +39,15 @@ class Store {
   // Stores `body` under `key`; a failure to write is a miss next time, nothing more.
   void Save(const Key& key, std::string_view body) const;
 
+  // Removes what is no longer worth keeping (docs/organisation.md "Warm
+  // scans"): entries not used (read or written — a read marks an entry used
+  // once a day) for `max_age_days` days, then the least recently used ones
+  // while the entries take more than `max_bytes`, and the temporary files a
+  // killed scan left (an hour old). Returns the number of files removed.
+  size_t Prune(std::int64_t max_age_days, std::uint64_t max_bytes) const;
+  // Prune with the default limits, at most once a day (a marker file tells when it last ran).
+  void PruneDaily() const;
+
   const std::string& dir() const { return dir_; }
 
  private:
@@ -47,6 +56,10 @@ class Store {
   int fd_;  // the directory, held open: entries are read and written relative to it
   mutable std::atomic<std::uint64_t> temp_counter_{0};
 };
+
+// The limits of PruneDaily: 30 days unused, 2 GiB in all.
+inline constexpr std::int64_t kPruneUnusedDays = 30;
+inline constexpr std::uint64_t kPruneMaxBytes = std::uint64_t{2} << 30;
 
 // The name of an entry in the directory: two hex digits / the other 62.
 std::string EntryName(const Key& key);

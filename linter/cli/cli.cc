@@ -906,7 +906,11 @@ void PrintTiming(const ScanResult& r, const ParseCache* cache) {
   std::fprintf(stderr, "%-10s %8s %8s %10s %8.3f\n", "analysis", "", "", "", r.analysis_cpu_seconds);
   // Units taken from the cache, looked up but parsed, and kept (README "Large repositories").
   if (cache)
-    std::fprintf(stderr, "cache: %zu hits, %zu misses, %zu stored\n", cache->hits(), cache->misses(), cache->stored());
+    std::fprintf(stderr,
+                 "cache: %zu hits, %zu misses, %zu stored; %zu known to give nothing; %zu files unchanged by stat, %zu "
+                 "read again\n",
+                 cache->hits(), cache->misses(), cache->stored(), cache->empty_hits(), cache->known().trusted(),
+                 cache->known().reread());
 }
 
 // Whether an output is coloured (README "Usage"): --color always/never wins; else a

@@ -635,19 +635,26 @@ Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
   }
   out.findings.reserve(findings);
   out.workloads.reserve(workloads);
+  // Workloads sorted by position through pointers, then moved once: a Workload is large to move.
+  std::vector<Workload*> order;
+  order.reserve(workloads);
+  for (FileOutcome& f : files) {
+    for (Workload& w : f.analysis.workloads) order.push_back(&w);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const Workload* a, const Workload* b) {
+    return std::tie(a->path, a->range.begin.line, a->range.begin.column) <
+           std::tie(b->path, b->range.begin.line, b->range.begin.column);
+  });
+  for (Workload* w : order) out.workloads.push_back(std::move(*w));
+  order = {};
   for (FileOutcome& f : files) {
     out.suppressed += f.analysis.suppressed;
     for (const PackedFinding& finding : f.analysis.findings) out.findings.push_back(FindingPool::Unpack(finding));
-    for (Workload& w : f.analysis.workloads) out.workloads.push_back(std::move(w));
     f.analysis = {};
   }
   std::sort(out.findings.begin(), out.findings.end(), FindingLess);
   out.findings = MergeModuleCalls(std::move(out.findings));
   AssignFingerprints(out.findings);
-  std::stable_sort(out.workloads.begin(), out.workloads.end(), [](const Workload& a, const Workload& b) {
-    return std::tie(a.path, a.range.begin.line, a.range.begin.column) <
-           std::tie(b.path, b.range.begin.line, b.range.begin.column);
-  });
   return out;
 }
 

@@ -73,6 +73,7 @@ struct IgnoreFile {
     bool negate = false;
     bool dir_only = false;
     bool anchored = false;  // contains a '/' other than a trailing one: relative to `dir`
+    bool literal = false;   // no wildcard: GlobMatch is equality with a name
   };
   std::vector<Pattern> patterns;
 };
@@ -107,6 +108,7 @@ IgnoreFile ReadIgnoreFile(const fs::path& dir, const FileSource& files, std::str
       if (line[0] == '/') line.erase(0, 1);
     }
     p.glob = line;
+    p.literal = line.find_first_of("*?[/") == std::string::npos;
     f.patterns.push_back(std::move(p));
   }
   return f;
@@ -279,15 +281,19 @@ class Walker {
       // The walk only enters directories below an ignore file's own: the
       // relative path is the rest of the string (path operations allocate).
       const std::string& dir = f.dir.native();
-      std::string rel;
-      if (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/') {
-        rel = path.substr(dir.size() + 1);
-      } else {
-        rel = p.lexically_relative(f.dir).generic_string();
-      }
+      std::optional<std::string> rel;  // made for the first anchored pattern
+      auto relative = [&]() -> const std::string& {
+        if (rel) return *rel;
+        if (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/') {
+          return rel.emplace(path.substr(dir.size() + 1));
+        }
+        return rel.emplace(p.lexically_relative(f.dir).generic_string());
+      };
       for (const auto& pat : f.patterns) {
         if (pat.dir_only && !is_dir) continue;
-        bool m = pat.anchored ? GlobMatch(pat.glob, rel) : GlobMatch(pat.glob, base);
+        bool m = pat.anchored  ? GlobMatch(pat.glob, relative())
+                 : pat.literal ? pat.glob == base
+                               : GlobMatch(pat.glob, base);
         if (m) ignored = !pat.negate;
       }
     }
@@ -324,22 +330,48 @@ class Walker {
     out_.not_scanned.push_back({display, RootRelativePath(p.string(), scan_root_, files_), front_end, why});
   }
 
-  void Walk(const fs::path& dir, std::vector<IgnoreFile>& stack, int depth) {
+  // The paths of the directory `name` in the directory whose paths are
+  // `parent` (nullptr: `dir`'s, computed here), when they are the parent's
+  // followed by the name: a directory below the working directory (or it)
+  // and lexically below the scan root. Else nullptr, and its first file's
+  // paths are computed from the file system (DescribeFile).
+  std::shared_ptr<const DirPaths> ChildPaths(const fs::path& dir, std::shared_ptr<const DirPaths>& parent,
+                                             const std::string& name) const {
+    if (via_link_ || tree_) return nullptr;
+    std::shared_ptr<const DirPaths> base = parent ? parent : DirPathsOf(dir.native() + "/", scan_root_, files_);
+    const DirPaths& d = *base;
+    if (d.root != scan_root_ || d.abs_path != dir.native() + "/") return nullptr;
+    if (d.display.starts_with("/") || d.display.starts_with("../") || d.display == "../") return nullptr;
+    std::string root_prefix = scan_root_ == "/" ? "/" : scan_root_ + "/";
+    if (!IsJoin(d.abs_path, root_prefix, d.root_path) && !(d.root_path.empty() && d.abs_path == root_prefix)) {
+      return nullptr;
+    }
+    if (!parent) parent = base;  // shown to lead to its files' paths too
+    return std::make_shared<const DirPaths>(
+        DirPaths{d.abs_path + name + "/", d.display + name + "/", d.root_path + name + "/", d.root});
+  }
+
+  void Walk(const fs::path& dir, std::vector<IgnoreFile>& stack, int depth,
+            std::shared_ptr<const DirPaths> paths = nullptr) {
     if (depth > kMaxDepth) {
       NotRead(dir, nullptr,
               "sagelint did not read this directory: it is nested deeper than " + std::to_string(kMaxDepth) +
                   " levels, so no file below it was scanned");
       return;
     }
-    bool pushed = !opts_.no_ignore && PushIgnoreFile(dir, stack);
     std::vector<DirEntry> entries;
     std::string error;
     if (!files_.List(dir.string(), &entries, &error)) {
       NotRead(dir, nullptr, "sagelint did not read this directory: it cannot be listed (" + error + ")");
     }
+    // The listing says whether there is a .gitignore (no stat of one in every directory).
+    bool pushed = !opts_.no_ignore && std::any_of(entries.begin(), entries.end(), [](const DirEntry& e) {
+      return e.name == ".gitignore";
+    }) && PushIgnoreFile(dir, stack);
     std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
     if (full_) entries.clear();
-    std::shared_ptr<const DirPaths> here;  // this directory's paths, once a file in it is added
+    // This directory's paths: from its parent's (ChildPaths), else once a file in it is added.
+    std::shared_ptr<const DirPaths> here = std::move(paths);
     for (const DirEntry& e : entries) {
       if (full_) break;
       // One configuration per scan root: one below it is not read, and says so.
@@ -383,7 +415,7 @@ class Walker {
         // Reached through a link: what lies inside the walked root is walked there.
         if (via_link_ && InsideRoot(p)) continue;
         if (!EntersDirectory(dir, p, stack)) continue;
-        Walk(p, stack, depth + 1);
+        Walk(p, stack, depth + 1, ChildPaths(dir, here, e.name));
         continue;
       }
       const FrontEnd* front_end = KeptFrontEnd(p, stack);

@@ -44,6 +44,11 @@ std::optional<Compile> CompiledFor(const std::string& text, const std::string& f
   static const std::regex kTarget(std::string(R"((target_instance_family|TargetDevice)\\?["']?\s{0,16}[=:]\s{0,16})") +
                                   "(" + kQuote + R"(([A-Za-z0-9_]{1,64})\\?["'])?)");
   std::optional<Compile> unknown;
+  // The expression is matched by backtracking at every offset of the file: a
+  // file that names neither word (nearly every one) is not searched.
+  if (text.find("target_instance_family") == std::string::npos && text.find("TargetDevice") == std::string::npos) {
+    return unknown;
+  }
   for (auto it = std::sregex_iterator(text.begin(), text.end(), kTarget); it != std::sregex_iterator(); ++it) {
     const std::smatch& m = *it;
     Compile c{m[3].matched ? m[3].str() : std::string(), LineAt(text, static_cast<size_t>(m.position(0)))};
@@ -62,6 +67,7 @@ std::string_view ResourceText(std::string_view text, const Finding& f) {
 
 // The literal values of `name=` (a keyword argument) in `text`.
 std::vector<std::string> KeywordLiterals(std::string_view text, std::string_view name) {
+  if (text.find(name) == std::string_view::npos) return {};  // not searched at every offset for nothing
   std::regex re(std::string(name) + R"(\s{0,16}=\s{0,16})" + kQuote + R"(([^"'\\\n]{1,1024})\\?["'])");
   std::vector<std::string> out;
   for (auto it = std::cregex_iterator(text.data(), text.data() + text.size(), re); it != std::cregex_iterator(); ++it) {
@@ -120,7 +126,8 @@ std::string PipeRefusal(const Finding& f, const std::string& text, const FileSou
   // An entry point named by a variable: the literals assigned to it.
   static const std::regex kNamed(R"(entry_point\s{0,16}=\s{0,16}([A-Za-z_][A-Za-z0-9_]{0,127}))");
   std::cmatch named;
-  if (entries.empty() && std::regex_search(call.data(), call.data() + call.size(), named, kNamed)) {
+  if (entries.empty() && call.find("entry_point") != std::string_view::npos &&
+      std::regex_search(call.data(), call.data() + call.size(), named, kNamed)) {
     std::regex assigned("(?:^|[^A-Za-z0-9_.])" + named[1].str() + R"(\s{0,16}=\s{0,16})" + kQuote +
                         R"(([^"'\\\n]{1,1024})\\?["'])");
     for (auto it = std::sregex_iterator(text.begin(), text.end(), assigned); it != std::sregex_iterator(); ++it) {

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
+#include <shared_mutex>
 
 #include "linter/base/build_info.h"
 #include "linter/base/files.h"
@@ -80,7 +82,90 @@ std::string OnlyPath(const Fix& fix) {
   return fix.changes.front().path;
 }
 
+constexpr std::string_view kIndexFormat = "sagelint known contents 1";
+
 }  // namespace
+
+cache::Key ParseCache::IndexKey() {
+  Sha256 h;
+  h.Update("sagelint known contents\n");
+  h.Update(CacheBuildIdentity());
+  return h.Finish();
+}
+
+ParseCache::ParseCache(std::unique_ptr<cache::Store> store) : store_(std::move(store)) {
+  if (std::optional<std::string> body = store_->Load(IndexKey())) DecodeIndex(*body, false);
+}
+
+std::string ParseCache::EncodeIndex() const {
+  const std::int64_t oldest = today_ - kUnusedDays;
+  Writer w;
+  w.Str(kIndexFormat);
+  std::vector<std::pair<std::string, KnownContents::Entry>> known = known_.Snapshot();
+  std::erase_if(known, [&](const auto& kv) { return kv.second.used < oldest; });
+  w.U32(static_cast<std::uint32_t>(known.size()));
+  for (const auto& [path, e] : known) {
+    w.Str(path);
+    w.U64(e.limit);
+    for (std::uint64_t v : {e.at.stamp.dev, e.at.stamp.ino, e.at.stamp.size}) w.U64(v);
+    for (std::int64_t v : {e.at.stamp.mtime_ns, e.at.stamp.ctime_ns, e.at.taken_ns, e.used}) {
+      w.U64(static_cast<std::uint64_t>(v));
+    }
+    w.Str(e.answer);
+  }
+  std::shared_lock lock(nothing_mu_);
+  std::uint32_t n = 0;
+  for (const auto& [key, unit] : nothing_) n += unit.used >= oldest ? 1 : 0;
+  w.U32(n);
+  for (const auto& [key, unit] : nothing_) {
+    if (unit.used < oldest) continue;
+    w.Str(key);
+    w.U64(static_cast<std::uint64_t>(unit.used));
+    PutRecords(w, unit.records);
+  }
+  return w.Take();
+}
+
+void ParseCache::DecodeIndex(std::string_view body, bool merge) {
+  Reader in(body);
+  if (in.Str() != kIndexFormat) return;
+  std::vector<std::pair<std::string, KnownContents::Entry>> known(in.Count(84));
+  for (auto& [path, e] : known) {
+    if (!in.ok()) return;
+    path = in.Str();
+    e.limit = in.U64();
+    for (std::uint64_t* v : {&e.at.stamp.dev, &e.at.stamp.ino, &e.at.stamp.size}) *v = in.U64();
+    for (std::int64_t* v : {&e.at.stamp.mtime_ns, &e.at.stamp.ctime_ns, &e.at.taken_ns, &e.used}) {
+      *v = static_cast<std::int64_t>(in.U64());
+    }
+    e.answer = in.Str();
+  }
+  std::vector<std::pair<std::string, Nothing>> nothing(in.Count(16));
+  for (auto& [key, unit] : nothing) {
+    if (!in.ok()) return;
+    key = in.Str();
+    unit.used = static_cast<std::int64_t>(in.U64());
+    if (!GetRecords(in, &unit.records)) return;
+  }
+  if (!in.done()) return;  // all of it, or none
+  for (auto& [path, e] : known) {
+    if (Settled(e.at)) known_.Merge(path, std::move(e));
+  }
+  std::unique_lock lock(nothing_mu_);
+  for (auto& [key, unit] : nothing) {
+    auto [it, fresh] = nothing_.try_emplace(std::move(key), std::move(unit));
+    if (!fresh && merge && unit.used > it->second.used) it->second = std::move(unit);
+  }
+}
+
+void ParseCache::Persist() {
+  if (known_.changed() || nothing_changed_) {
+    // Another scan may have written the record since this one read it: what it added is kept.
+    if (std::optional<std::string> body = store_->Load(IndexKey())) DecodeIndex(*body, true);
+    store_->Save(IndexKey(), EncodeIndex());
+  }
+  store_->PruneDaily();
+}
 
 void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
   // Refusals read other files (an entry point's script): never cached.
@@ -113,13 +198,7 @@ void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& 
     k.Str(CacheBuildIdentity());
     k.Str(cwd);
     k.Str(path);
-    std::string text, error;
-    bool read = files.Read(path, kMaxSourceBytes, &text, &error);
-    Sha256 content;
-    content.Update(read ? text : error);
-    std::array<std::uint8_t, 32> digest = content.Finish();
-    k.Bool(read);
-    k.Raw(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+    k.Str(known_.AnswerNow(files, path, kMaxSourceBytes));  // the content's hash (or why it cannot be read)
     k.U32(static_cast<std::uint32_t>(indices.size()));
     for (size_t i : indices) {
       const std::vector<FixChange>& changes = findings[i].fix->changes;
@@ -208,13 +287,13 @@ const std::string& CacheBuildIdentity() {
   return identity;
 }
 
-cache::Key ParseCache::KeyOf(const WorkUnit& unit, const ResolveOptions& opts) {
+cache::Key ParseCache::KeyOf(const WorkUnit& unit, const ResolveOptions& opts, const std::string* cwd) {
   Writer w;
   w.Str("sagelint parsed unit");
   w.Str(CacheBuildIdentity());
   // Display paths and `--param-file`s are relative to the working directory.
   std::error_code ec;
-  w.Str(std::filesystem::current_path(ec).string());
+  w.Str(cwd ? *cwd : std::filesystem::current_path(ec).string());
   // What the front ends are told from outside the files (every field of ResolveOptions but `files`).
   PutMap(w, opts.cfn_parameters);
   PutMap(w, opts.cfn_cli_parameters);
@@ -250,15 +329,37 @@ cache::Key ParseCache::KeyOf(const WorkUnit& unit, const ResolveOptions& opts) {
 
 bool ParseCache::Load(const cache::Key& key, const FileSource& files, std::vector<ParsedFile>* parsed,
                       std::vector<std::string>* skipped) {
-  std::optional<std::string> body = store_->Load(key);
   auto miss = [&] {
     ++misses_;
     return false;
   };
+  const std::string nothing_key(key.begin(), key.end());
+  bool gave_nothing = false, answered = false, mark_used = false;
+  {
+    // Checked in place: the records are not copied (a scan's writers are its few misses).
+    std::shared_lock lock(nothing_mu_);
+    if (auto it = nothing_.find(nothing_key); it != nothing_.end()) {
+      gave_nothing = true;
+      answered = StillAnswered(files, it->second.records, &known_);
+      mark_used = answered && it->second.used != today_;
+    }
+  }
+  if (gave_nothing) {
+    if (!answered) return miss();
+    if (mark_used) {
+      std::unique_lock lock(nothing_mu_);
+      if (auto it = nothing_.find(nothing_key); it != nothing_.end()) it->second.used = today_;
+      nothing_changed_ = true;
+    }
+    parsed->clear();
+    ++empty_hits_;
+    return true;
+  }
+  std::optional<std::string> body = store_->Load(key);
   if (!body) return miss();
   Reader in(*body);
   std::vector<ReadRecord> records;
-  if (!GetRecords(in, &records) || !StillAnswered(files, records)) return miss();
+  if (!GetRecords(in, &records) || !StillAnswered(files, records, &known_)) return miss();
   std::vector<std::string> lines;
   std::vector<ParsedFile> out;
   GetStrings(in, &lines);
@@ -279,11 +380,41 @@ bool ParseCache::Load(const cache::Key& key, const FileSource& files, std::vecto
   return true;
 }
 
+std::uintmax_t ParseCache::KnownBytes(const WorkUnit& unit) const {
+  std::uintmax_t total = 0;
+  for (const DiscoveredFile& f : unit.files) {
+    std::string path = f.abs_path();
+    if (std::optional<std::uint64_t> n = known_.SizeOf(path)) {
+      total += *n;
+    } else if (std::optional<std::uintmax_t> m = DiskFiles().FileSize(path)) {
+      total += *m;
+    }
+  }
+  return total;
+}
+
 void ParseCache::Save(const cache::Key& key, const ReadLog& log, const std::vector<ParsedFile>& parsed,
                       const std::vector<std::string>& skipped) {
   if (!log.stable()) return;
+  std::vector<ReadRecord> records = log.Records();
+  for (const ReadRecord& r : records) {
+    if (r.op != ReadRecord::Op::kRead) continue;
+    auto it = log.stamps().find({r.path, r.limit});
+    if (it != log.stamps().end()) known_.Put(r.path, it->second, r.limit, r.answer);
+  }
+  const std::string nothing_key(key.begin(), key.end());
+  if (parsed.empty() && skipped.empty()) {
+    std::unique_lock lock(nothing_mu_);
+    nothing_[nothing_key] = Nothing{std::move(records), today_};
+    nothing_changed_ = true;
+    return;
+  }
+  {
+    std::unique_lock lock(nothing_mu_);
+    if (nothing_.erase(nothing_key)) nothing_changed_ = true;
+  }
   Writer w;
-  PutRecords(w, log.Records());
+  PutRecords(w, records);
   PutStrings(w, skipped);
   w.U32(static_cast<std::uint32_t>(parsed.size()));
   for (const ParsedFile& pf : parsed) {

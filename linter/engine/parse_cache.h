@@ -16,8 +16,12 @@
 #define SAGELINT_LINTER_ENGINE_PARSE_CACHE_H_
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
+#include <shared_mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "linter/base/read_log.h"
@@ -29,16 +33,23 @@ namespace sagelint {
 
 class ParseCache {
  public:
-  explicit ParseCache(std::unique_ptr<cache::Store> store) : store_(std::move(store)) {}
+  // Reads the store's record of known contents and of the units that gave nothing.
+  explicit ParseCache(std::unique_ptr<cache::Store> store);
 
   // The key of a unit's entry.
-  static cache::Key KeyOf(const WorkUnit& unit, const ResolveOptions& opts);
+  // `cwd`: the working directory, when the caller has it already.
+  static cache::Key KeyOf(const WorkUnit& unit, const ResolveOptions& opts, const std::string* cwd = nullptr);
 
   // The unit's parsed files and skipped lines from its entry, if one holds
   // them and `files` still answers everything its parse asked.
   bool Load(const cache::Key& key, const FileSource& files, std::vector<ParsedFile>* parsed,
             std::vector<std::string>* skipped);
-  // Keeps what a parse gave, with what it read (`log`).
+  // The size of the unit's files as their stamps recorded it (a unit just
+  // loaded: each was found unchanged), else as the disk gives it.
+  std::uintmax_t KnownBytes(const WorkUnit& unit) const;
+  // Keeps what a parse gave, with what it read (`log`): in an entry of its
+  // own, or — a unit that gave nothing, as most files do not mention
+  // SageMaker — in the record of such units, with the stamps of the files read.
   void Save(const cache::Key& key, const ReadLog& log, const std::vector<ParsedFile>& parsed,
             const std::vector<std::string>& skipped);
 
@@ -48,16 +59,40 @@ class ParseCache {
   // for each change: on a warm scan that would be most of the work).
   void ResolveFixes(std::vector<Finding>& findings, const FileSource& files);
 
+  // Writes the record of known contents and of the units that gave nothing,
+  // if the scan added to it (merged with what another scan wrote meanwhile;
+  // what no scan used for kUnusedDays days is dropped).
+  void Persist();
+
   // For --timing and the tests: units taken from the cache, parsed, and stored.
   size_t hits() const { return hits_; }
+  size_t empty_hits() const { return empty_hits_; }  // units known to give nothing
+  const KnownContents& known() const { return known_; }
   size_t misses() const { return misses_; }
   size_t stored() const { return stored_; }
   const std::string& dir() const { return store_->dir(); }
 
  private:
+  struct Nothing {
+    std::vector<ReadRecord> records;
+    std::int64_t used = 0;  // the day a scan last relied on it
+  };
+  // The key of the entry holding the record of known contents and of the units that gave nothing.
+  static cache::Key IndexKey();
+  std::string EncodeIndex() const;
+  void DecodeIndex(std::string_view body, bool merge);
+
   std::unique_ptr<cache::Store> store_;
-  std::atomic<size_t> hits_{0}, misses_{0}, stored_{0};
+  std::atomic<size_t> hits_{0}, empty_hits_{0}, misses_{0}, stored_{0};
+  KnownContents known_;
+  mutable std::shared_mutex nothing_mu_;
+  std::unordered_map<std::string, Nothing> nothing_;  // by key (its 32 bytes)
+  std::atomic<bool> nothing_changed_{false};
+  const std::int64_t today_ = WallClockNs() / 86'400'000'000'000;
 };
+
+// Days after which a record of a known content or of a unit that gave nothing, unused, is dropped.
+inline constexpr std::int64_t kUnusedDays = cache::kPruneUnusedDays;
 
 // The sagelint build as cache keys see it: version and commit, and for a
 // build of changed sources (a commit marked dirty, or none) the executable's

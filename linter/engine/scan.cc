@@ -165,21 +165,19 @@ void PushModules(Plan plan, JobQueue& queue) {
 }
 
 // Parses a unit, or takes what it gave from the cache while nothing it read
-// has changed. A unit that gave nothing (most files do not mention SageMaker,
-// and saying so costs a read) is not kept.
-std::vector<ParsedFile> Parse(const WorkUnit& unit, ParseCache* store, const ResolveOptions& resolve,
-                              std::vector<std::string>* skipped) {
+// has changed (a unit that gave nothing — most files do not mention
+// SageMaker — is kept too, as a line in the cache's record of such units).
+std::vector<ParsedFile> Parse(const WorkUnit& unit, ParseCache* store, const cache::Key& key,
+                              const ResolveOptions& resolve, std::vector<std::string>* skipped) {
   if (!store) return ParseUnit(unit, resolve, skipped);
-  cache::Key key = ParseCache::KeyOf(unit, resolve);
   std::vector<ParsedFile> parsed;
-  if (store->Load(key, DiskFiles(), &parsed, skipped)) return parsed;
   ReadLog log;
   std::vector<std::string> lines;
   {
     ReadLog::Scope scope(&log);
     parsed = ParseUnit(unit, resolve, &lines);
   }
-  if (!parsed.empty() || !lines.empty()) store->Save(key, log, parsed, lines);
+  store->Save(key, log, parsed, lines);
   for (std::string& l : lines) skipped->push_back(std::move(l));
   return parsed;
 }
@@ -236,7 +234,9 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
   ParseCache* store = setup.resolve.files == &DiskFiles() ? setup.cache : nullptr;
   std::optional<RecordingFiles> recording;
   ResolveOptions resolve = setup.resolve;
-  if (store) resolve.files = &recording.emplace(*setup.resolve.files);
+  if (store) resolve.files = &recording.emplace(*setup.resolve.files, true);
+  std::error_code cwd_error;
+  const std::string cwd = std::filesystem::current_path(cwd_error).string();  // for the cache keys
 
   std::vector<UnitOutput> outputs;
   std::mutex mu;  // outputs, result->front_ends, analysis CPU, progress
@@ -248,16 +248,25 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
     double cpu = 0;
     for (Job job; queue.Pop(&job);) {
       const WorkUnit& unit = job.unit;
-      uintmax_t bytes = UnitBytes(unit, *setup.resolve.files);
-      budget.Acquire(bytes);
       double start = setup.measure_cpu ? ThreadCpuSeconds() : 0;
       UnitOutput out;
       out.module = unit.terraform_module;
       out.index = job.module;
-      std::vector<ParsedFile> parsed = Parse(unit, store, resolve, &out.skipped);
+      std::vector<ParsedFile> parsed;
+      // From the cache (no parse, so no share of the budget), else parsed.
+      cache::Key key{};
+      if (store) key = ParseCache::KeyOf(unit, resolve, &cwd);
+      uintmax_t bytes = 0;
+      if (store && store->Load(key, DiskFiles(), &parsed, &out.skipped)) {
+        bytes = store->KnownBytes(unit);
+      } else {
+        bytes = UnitBytes(unit, *setup.resolve.files);
+        budget.Acquire(bytes);
+        parsed = Parse(unit, store, key, resolve, &out.skipped);
+        budget.Release(bytes);
+        if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
+      }
       double parsed_at = setup.measure_cpu ? ThreadCpuSeconds() : 0;
-      budget.Release(bytes);
-      if (bytes >= kTrimAfterBytes) ReturnFreedMemory();
       FrontEndStats& s = stats[FilesName(unit)];
       s.files += static_cast<int>(unit.files.size());
       s.parsed += static_cast<int>(parsed.size());
@@ -334,6 +343,7 @@ ScanResult Scan(const ScanSetup& setup, const RuleSet& rules) {
   // Fixes edit the files on disk: a scan of another tree (diff's base) has none.
   if (setup.cache && setup.resolve.files == &DiskFiles()) {
     setup.cache->ResolveFixes(result.findings, DiskFiles());
+    setup.cache->Persist();
   } else if (setup.resolve.files == &DiskFiles() || setup.fixes_in_files) {
     ResolveFixes(result.findings, *setup.resolve.files);
   } else {

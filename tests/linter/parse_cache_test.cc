@@ -4,9 +4,12 @@
 // result.
 #include "linter/engine/parse_cache.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -153,11 +156,12 @@ sagelint::testing::CommandResult RunWithCache(const std::string& args, const std
   return RunSagelint(args, cwd, "XDG_CACHE_HOME='" + cache_home + "'");
 }
 
+// The entries in a cache directory (not its pruning marker or temporary files).
 size_t Entries(const std::string& dir) {
   size_t n = 0;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_regular_file()) ++n;
+    if (it->is_regular_file() && !it->path().filename().string().starts_with(".")) ++n;
   }
   return n;
 }
@@ -315,6 +319,58 @@ TEST_CASE("cache store: concurrent writers and readers never see a partial entry
   for (std::thread& t : threads) t.join();
   CHECK(bad == 0);
   CHECK(store->Load(key).has_value());
+}
+
+TEST_CASE("cache store: entries unused for 30 days, a killed scan's leftovers and the oldest beyond the cap go",
+          "[cache]") {
+  TempDir d;
+  std::string why;
+  const std::string dir = d.path() + "/scan";
+  auto store = cache::Store::Open(dir, &why);
+  REQUIRE(store);
+  auto key = [](std::uint8_t a, std::uint8_t b) {
+    cache::Key k{};
+    k[0] = a;
+    k[1] = b;
+    return k;
+  };
+  auto path = [&](const cache::Key& k) { return dir + "/" + cache::EntryName(k); };
+  auto age = [](const std::string& p, long days, long seconds = 0) {
+    timespec t[2];
+    t[0].tv_sec = t[1].tv_sec = ::time(nullptr) - days * 86'400 - seconds;
+    t[0].tv_nsec = t[1].tv_nsec = 0;
+    REQUIRE(::utimensat(AT_FDCWD, p.c_str(), t, 0) == 0);
+  };
+  const cache::Key fresh = key(1, 1), used = key(1, 2), stale = key(2, 1), older = key(3, 1);
+  for (const cache::Key& k : {fresh, used, stale, older}) store->Save(k, std::string(1000, 'x'));
+  age(path(used), 40);
+  age(path(stale), 31);
+  age(path(older), 29, 100);
+  CHECK(store->Load(used));  // read: used again, so kept
+  d.Write("scan/01/.tmp-999-1-0123456789abcdef", "half an entry");
+  d.Write("scan/01/.tmp-999-2-0123456789abcdef", "a scan writing now");
+  age(dir + "/01/.tmp-999-1-0123456789abcdef", 0, 7200);
+  d.Write("scan/01/notes.txt", "not ours: left alone");
+  CHECK(store->Prune(30, 1u << 20) == 2);
+  CHECK_FALSE(fs::exists(path(stale)));
+  CHECK_FALSE(fs::exists(dir + "/01/.tmp-999-1-0123456789abcdef"));
+  CHECK(fs::exists(dir + "/01/.tmp-999-2-0123456789abcdef"));
+  CHECK(fs::exists(dir + "/01/notes.txt"));
+  for (const cache::Key& k : {fresh, used, older}) CHECK(fs::exists(path(k)));
+  // Over the cap: the least recently used go first.
+  CHECK(store->Prune(30, 2500) == 1);
+  CHECK_FALSE(fs::exists(path(older)));
+  CHECK(store->Load(fresh));
+  CHECK(store->Load(used));
+  // Once a day: the marker says when.
+  store->PruneDaily();
+  CHECK(fs::exists(dir + "/.pruned"));
+  age(path(used), 45);
+  store->PruneDaily();  // ran today already
+  CHECK(fs::exists(path(used)));
+  age(dir + "/.pruned", 2);
+  store->PruneDaily();
+  CHECK_FALSE(fs::exists(path(used)));
 }
 
 TEST_CASE("cache store: a directory others may write to, or another user owns, is not used", "[cache]") {
@@ -512,6 +568,141 @@ TEST_CASE("warm scans: a change to anything a file's evaluation read is seen", "
   }
 }
 
+TEST_CASE("stat stamps: a record stands for a file's content only while settled and unchanged", "[cache]") {
+  constexpr std::int64_t kSecond = 1'000'000'000;
+  const std::int64_t now = 1'800'000'000 * kSecond + 123'456'789;
+  auto at = [&](std::int64_t mtime, std::int64_t ctime) {
+    StampedAt s;
+    s.stamp = FileStamp{1, 2, 3, mtime, ctime};
+    s.taken_ns = now;
+    return s;
+  };
+  // Racy: changed within the margin before the record was taken (or after it).
+  CHECK_FALSE(Settled(at(now - kSecond / 100, now - 5 * kSecond)));
+  CHECK_FALSE(Settled(at(now - 5 * kSecond, now - kSecond / 100)));
+  CHECK_FALSE(Settled(at(now + kSecond, now + kSecond)));
+  CHECK(Settled(at(now - kSecond / 2, now - kSecond / 2)));
+  // Whole-second times (a file system of coarse timestamps): a wider margin.
+  CHECK_FALSE(Settled(at(1'799'999'998 * kSecond, 1'799'999'998 * kSecond)));
+  CHECK(Settled(at(1'799'999'990 * kSecond, 1'799'999'990 * kSecond)));
+
+  KnownContents known;
+  known.Put("/a", at(now - kSecond / 100, now - kSecond / 100), 100, "1hash");  // racy: not kept
+  CHECK_FALSE(known.Answer("/a", 100, at(now - kSecond / 100, now - kSecond / 100).stamp));
+  StampedAt old = at(now - 10 * kSecond, now - 10 * kSecond);
+  known.Put("/a", old, 100, "1hash");
+  CHECK(known.Answer("/a", 100, old.stamp) == std::optional<std::string>("1hash"));
+  CHECK_FALSE(known.Answer("/a", 200, old.stamp));  // another size cap: another question
+  for (auto change : {+[](FileStamp& s) { ++s.dev; }, +[](FileStamp& s) { ++s.ino; }, +[](FileStamp& s) { ++s.size; },
+                      +[](FileStamp& s) { ++s.mtime_ns; }, +[](FileStamp& s) { ++s.ctime_ns; }}) {
+    FileStamp s = old.stamp;
+    change(s);
+    CHECK_FALSE(known.Answer("/a", 100, s));
+  }
+
+  // On disk: a new file is read again until its record settles; then its stamp answers.
+  TempDir d;
+  d.Write("f.py", "import sagemaker\n");
+  const std::string f = d.path() + "/f.py";
+  const std::string hash = AnswerOf(DiskFiles(), ReadRecord::Op::kRead, f, 100);
+  KnownContents disk;
+  CHECK(disk.AnswerNow(DiskFiles(), f, 100) == hash);
+  CHECK(disk.reread() == 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(disk.AnswerNow(DiskFiles(), f, 100) == hash);  // read again, now settled: kept
+  CHECK(disk.AnswerNow(DiskFiles(), f, 100) == hash);
+  CHECK(disk.reread() == 2);
+  CHECK(disk.trusted() == 1);
+  // The same size and a restored modification time: the change time tells.
+  struct stat before;
+  REQUIRE(::stat(f.c_str(), &before) == 0);
+  d.Write("f.py", "import sagemakeR\n");
+  timespec times[2] = {before.st_atim, before.st_mtim};
+  REQUIRE(::utimensat(AT_FDCWD, f.c_str(), times, 0) == 0);
+  CHECK(disk.AnswerNow(DiskFiles(), f, 100) == AnswerOf(DiskFiles(), ReadRecord::Op::kRead, f, 100));
+  CHECK(disk.AnswerNow(DiskFiles(), f, 100) != hash);
+  CHECK(disk.trusted() == 1);
+}
+
+TEST_CASE("warm scans: a file's stamp decides whether it is read again, and every change is seen", "[cache][cli]") {
+  TempDir home, repo;
+  // A notebook instance (a finding), a file that does not mention SageMaker, a module directory.
+  const std::string nb =
+      "import sagemaker\n\ns = sagemaker.Session()\nsagemaker.estimator.Estimator(image_uri='x', "
+      "role='r', instance_count=1, instance_type='ml.p3.2xlarge').fit()\n";
+  repo.Write("train.py", nb);
+  repo.Write("util.py", "def helper():\n    return 42\n");
+  repo.Write("jobs/old.py", "print('nothing to see')\n");
+  const std::string args = "scan --no-color --fail-on none --format json --report-name t --timing .";
+  auto scan = [&] {
+    auto warm = RunWithCache(args, repo.path(), home.path());
+    auto cold = RunWithCache(args + " --no-cache", repo.path(), home.path());
+    CHECK(warm.out == cold.out);
+    CHECK(warm.status == cold.status);
+    return warm;
+  };
+  auto count = [](const std::string& err, const std::string& what) {
+    size_t at = err.find(what);
+    if (at == std::string::npos) return -1;
+    size_t start = err.rfind(' ', at - 2);
+    return std::stoi(err.substr(start + 1, at - start - 1));
+  };
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the files' records settle
+  auto first = scan();
+  CHECK(first.out.find("ml.p3.2xlarge") != std::string::npos);
+  auto warm = scan();
+  INFO(Hits(warm.err));
+  CHECK(count(warm.err, " files unchanged by stat") >= 3);  // not read at all
+  CHECK(count(warm.err, " read again") == 0);
+  CHECK(count(warm.err, " known to give nothing") == 2);
+
+  SECTION("the same size and a restored modification time (touch -d)") {
+    const std::string path = repo.path() + "/train.py";
+    struct stat before;
+    REQUIRE(::stat(path.c_str(), &before) == 0);
+    std::string changed = nb;
+    changed.replace(changed.find("ml.p3.2xlarge"), 13, "ml.p3.8xlarge");
+    repo.Write("train.py", changed);
+    timespec times[2] = {before.st_atim, before.st_mtim};
+    REQUIRE(::utimensat(AT_FDCWD, path.c_str(), times, 0) == 0);
+    auto after = scan();
+    CHECK(after.out.find("ml.p3.8xlarge") != std::string::npos);
+    CHECK(count(after.err, " read again") >= 1);
+  }
+  SECTION("a racy file: changed within its record's timestamp") {
+    // A modification time not older than the record (here: ahead of the clock) leaves it unsettled.
+    const std::string path = repo.path() + "/util.py";
+    timespec ahead[2] = {{0, UTIME_OMIT}, {::time(nullptr) + 3600, 0}};
+    REQUIRE(::utimensat(AT_FDCWD, path.c_str(), ahead, 0) == 0);
+    scan();
+    CHECK(count(scan().err, " read again") == 1);  // each scan reads it
+    repo.Write("util.py", "import sagemaker # 42\n");
+    REQUIRE(::utimensat(AT_FDCWD, path.c_str(), ahead, 0) == 0);
+    CHECK(scan().out == first.out);  // still nothing to report, but read
+    CHECK(count(scan().err, " read again") == 1);
+  }
+  SECTION("a file replaced by another inode of the same size and times") {
+    const std::string path = repo.path() + "/util.py";
+    struct stat before;
+    REQUIRE(::stat(path.c_str(), &before) == 0);
+    std::string other = nb.substr(0, static_cast<size_t>(before.st_size));
+    REQUIRE(other.size() == static_cast<size_t>(before.st_size));
+    repo.Write("util.py.new", other);
+    const std::string fresh = repo.path() + "/util.py.new";
+    timespec times[2] = {before.st_atim, before.st_mtim};
+    REQUIRE(::utimensat(AT_FDCWD, fresh.c_str(), times, 0) == 0);
+    REQUIRE(::rename(fresh.c_str(), path.c_str()) == 0);
+    auto after = scan();
+    CHECK(count(after.err, " read again") >= 1);
+    CHECK(count(after.err, " known to give nothing") == 1);
+  }
+  SECTION("a directory gaining a file") {
+    repo.Write("jobs/new.py", nb);
+    auto after = scan();
+    CHECK(after.out.find("jobs/new.py") != std::string::npos);
+  }
+}
+
 TEST_CASE("warm scans: corrupt entries are ignored and rewritten", "[cache][cli]") {
   TempDir home;
   const std::string args = "scan --no-color --fail-on none --format json --report-name t --timing examples";
@@ -520,7 +711,7 @@ TEST_CASE("warm scans: corrupt entries are ignored and rewritten", "[cache][cli]
   REQUIRE(n > 0);
   size_t i = 0;
   for (const auto& e : fs::recursive_directory_iterator(home.path() + "/sagelint/scan")) {
-    if (!e.is_regular_file()) continue;
+    if (!e.is_regular_file() || e.path().filename().string().starts_with(".")) continue;
     std::string bytes = ReadFileOrDie(e.path().string());
     // Truncated, garbage, a flipped byte, empty: each a miss.
     switch (i++ % 4) {
@@ -543,7 +734,14 @@ TEST_CASE("warm scans: corrupt entries are ignored and rewritten", "[cache][cli]
   CHECK(Hits(again.err).starts_with("cache: 0 hits"));
   auto warm = RunWithCache(args, SourcePath(""), home.path());
   CHECK(warm.out == cold.out);
-  CHECK(Hits(warm.err).starts_with("cache: " + std::to_string(n) + " hits"));
+  // Every entry a unit's or a fix group's, but the record of known contents (its body names its format).
+  size_t records = 0;
+  for (const auto& e : fs::recursive_directory_iterator(home.path() + "/sagelint/scan")) {
+    bool entry = e.is_regular_file() && !e.path().filename().string().starts_with(".");
+    if (entry && ReadFileOrDie(e.path().string()).find("sagelint known contents 1") != std::string::npos) ++records;
+  }
+  CHECK(records == 1);
+  CHECK(Hits(warm.err).starts_with("cache: " + std::to_string(n - records) + " hits"));
 }
 
 TEST_CASE("warm scans: an unsafe cache directory is not used, and said once", "[cache][cli]") {
