@@ -408,16 +408,7 @@ class Synth {
           SourcePos bp = KeyPos(p, "AssumedBy");
           Node principal = *by;
           principal.tag.clear();
-          Node statement = Map(bp);
-          Put(&statement, "Effect", cfn::MakeScalar("Allow", bp), bp);
-          Put(&statement, "Principal", std::move(principal), bp);
-          Put(&statement, "Action", cfn::MakeScalar("sts:AssumeRole", bp), bp);
-          Node statements = Seq(bp);
-          statements.items.push_back(std::move(statement));
-          Node trust = Map(bp);
-          Put(&trust, "Version", cfn::MakeScalar("2012-10-17", bp), bp);
-          Put(&trust, "Statement", std::move(statements), bp);
-          Put(&props, "AssumeRolePolicyDocument", std::move(trust), bp);
+          Put(&props, "AssumeRolePolicyDocument", TrustPolicy(std::move(principal), bp), bp);
         }
         Add(stack, id, "AWS::IAM::Role", std::move(props), at, c.file);
       } else if (c.cls == "Policy" || c.cls == "ManagedPolicy") {
@@ -655,6 +646,20 @@ class Synth {
     return out;
   }
 
+  // The trust policy letting `principal` (a `Principal` map) assume a role, as the CDK writes it.
+  static Node TrustPolicy(Node principal, SourcePos at) {
+    Node statement = Map(at);
+    Put(&statement, "Effect", cfn::MakeScalar("Allow", at), at);
+    Put(&statement, "Principal", std::move(principal), at);
+    Put(&statement, "Action", cfn::MakeScalar("sts:AssumeRole", at), at);
+    Node statements = Seq(at);
+    statements.items.push_back(std::move(statement));
+    Node trust = Map(at);
+    Put(&trust, "Version", cfn::MakeScalar("2012-10-17", at), at);
+    Put(&trust, "Statement", std::move(statements), at);
+    return trust;
+  }
+
   // The service whose principal alone the CDK trusts in the role it creates for
   // a construct given no `role` (a Lambda function, a state machine, a CodeBuild
   // project); "" for any other construct, or one given a role.
@@ -700,17 +705,8 @@ class Synth {
             // trusted by its service alone.
             Node principal = Map(at);
             Put(&principal, "Service", cfn::MakeScalar(service, at), at);
-            Node statement = Map(at);
-            Put(&statement, "Effect", cfn::MakeScalar("Allow", at), at);
-            Put(&statement, "Principal", std::move(principal), at);
-            Put(&statement, "Action", cfn::MakeScalar("sts:AssumeRole", at), at);
-            Node statements = Seq(at);
-            statements.items.push_back(std::move(statement));
-            Node trust = Map(at);
-            Put(&trust, "Version", cfn::MakeScalar("2012-10-17", at), at);
-            Put(&trust, "Statement", std::move(statements), at);
             Node role_props = Map(at);
-            Put(&role_props, "AssumeRolePolicyDocument", std::move(trust), at);
+            Put(&role_props, "AssumeRolePolicyDocument", TrustPolicy(std::move(principal), at), at);
             Add(stack, logical_[m.construct] + "ServiceRole", "AWS::IAM::Role", std::move(role_props), at, m.file);
           }
           if (role || !service.empty()) {
