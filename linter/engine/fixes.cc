@@ -343,7 +343,8 @@ void ResolveFixEdits(std::vector<Finding>& findings, const FileSource& files) {
       f.fix_unavailable = why;
       continue;
     }
-    for (const auto& [path, raw] : terraform) {
+    for (const auto& [tf_path, raw] : terraform) {
+      const std::string& path = tf_path;  // a lambda may not capture a structured binding (clang 14)
       const std::string* text = texts.Get(path);
       std::optional<TextEdit> aligned = reshaped.count(path) ? tf::AlignedEdit(*text, raw) : std::nullopt;
       if (!aligned) continue;

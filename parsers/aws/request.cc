@@ -16,14 +16,14 @@ namespace {
 
 // A request field. Step Functions writes "Key.$": "$.path" for a value taken
 // from the state input at run time: unknown, and it may supply anything.
-struct Field {
+struct RequestField {
   const Node* node = nullptr;
   bool dynamic = false;
   SourcePos pos;
 };
 
-Field Get(const Node* req, std::string_view key) {
-  Field f;
+RequestField Get(const Node* req, std::string_view key) {
+  RequestField f;
   if (!req || !req->is_map()) return f;
   if ((f.node = req->Get(key))) return f;
   std::string dyn = std::string(key) + ".$";
@@ -40,7 +40,7 @@ class Mapper {
 
   // The value of `key` in `req`; an unknown if written dynamically.
   Val At(const Node* req, std::string_view key) {
-    Field f = Get(req, key);
+    RequestField f = Get(req, key);
     if (f.dynamic) {
       w_->complete = false;
       return Val::Unknown({f.pos, f.pos}, "set from the state input");
@@ -50,13 +50,13 @@ class Mapper {
 
   // The sub-object `key`; nullptr when absent. A dynamic one makes the workload incomplete.
   const Node* Obj(const Node* req, std::string_view key) {
-    Field f = Get(req, key);
+    RequestField f = Get(req, key);
     if (f.dynamic || (f.node && !f.node->is_map())) w_->complete = false;
     return f.node && f.node->is_map() ? f.node : nullptr;
   }
 
   const Node* List(const Node* req, std::string_view key) {
-    Field f = Get(req, key);
+    RequestField f = Get(req, key);
     if (f.dynamic || (f.node && !f.node->is_seq())) w_->complete = false;
     return f.node && f.node->is_seq() ? f.node : nullptr;
   }
