@@ -122,7 +122,7 @@ out=$(cd "$work/home-bin" && PATH="$work/home-bin/.local/bin:$work/fakegh:$PATH"
 $(blocks "## Install" sh 4)" 2>&1) || fail "the binary commands failed: $out"
 grep -qx "sagelint-linux-$arch: OK" <<<"$out" || fail "the checksum was not checked: $out"
 grep -qE "^sagelint $version( \(commit [^)]*\))?$" <<<"$out" || fail "the installed binary does not run: $out"
-cmp -s "$static" "$work/home-bin/.local/bin/sagelint" || fail "another binary was installed"
+cmp -s "$rel/sagelint-linux-$arch" "$work/home-bin/.local/bin/sagelint" || fail "another binary was installed"
 grep -q "^gh attestation verify $work/home-bin/.local/bin/sagelint --repo " "$work/gh.log" || fail "no attestation check"
 echo "ok: Install/binary: downloaded, checked against SHA256SUMS (shasum: OK), installed, runs"
 
