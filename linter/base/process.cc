@@ -20,13 +20,13 @@ namespace {
 
 constexpr size_t kMaxStderr = 64 << 10;
 
-class Fd {
+class OwnedFd {
  public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { Close(); }
+  OwnedFd() = default;
+  explicit OwnedFd(int fd) : fd_(fd) {}
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  ~OwnedFd() { Close(); }
   int get() const { return fd_; }
   void Reset(int fd) {
     Close();
@@ -46,7 +46,7 @@ class Fd {
   int fd_ = -1;
 };
 
-bool MakePipe(Fd* read_end, Fd* write_end) {
+bool MakePipe(OwnedFd* read_end, OwnedFd* write_end) {
   int fds[2];
   if (!MakeCloseOnExecPipe(fds)) return false;
   read_end->Reset(fds[0]);
@@ -58,7 +58,7 @@ bool MakePipe(Fd* read_end, Fd* write_end) {
 
 bool RunProcess(const std::vector<std::string>& argv, std::string_view input,
                 const std::function<bool(std::string_view)>& on_output, ProcessResult* result, std::string* error) {
-  Fd in_r, in_w, out_r, out_w, err_r, err_w;
+  OwnedFd in_r, in_w, out_r, out_w, err_r, err_w;
   if (!MakePipe(&in_r, &in_w) || !MakePipe(&out_r, &out_w) || !MakePipe(&err_r, &err_w)) {
     *error = std::string("cannot create a pipe: ") + std::strerror(errno);
     return false;
@@ -82,7 +82,7 @@ bool RunProcess(const std::vector<std::string>& argv, std::string_view input,
   out_w.Close();
   err_w.Close();
   if (input.empty()) in_w.Close();
-  for (Fd* fd : {&in_w, &out_r, &err_r}) {
+  for (OwnedFd* fd : {&in_w, &out_r, &err_r}) {
     if (fd->get() >= 0) ::fcntl(fd->get(), F_SETFL, ::fcntl(fd->get(), F_GETFL) | O_NONBLOCK);
   }
   // SIGPIPE from a program that stops reading must not end sagelint.
@@ -111,7 +111,7 @@ bool RunProcess(const std::vector<std::string>& argv, std::string_view input,
         if (w > 0) written += static_cast<size_t>(w);
         if ((w < 0 && errno != EAGAIN) || written == input.size()) in_w.Close();
       } else {
-        Fd& fd = fds[i].fd == out_r.get() ? out_r : err_r;
+        OwnedFd& fd = fds[i].fd == out_r.get() ? out_r : err_r;
         ssize_t r = ::read(fd.get(), buf, sizeof buf);
         if (r > 0) {
           if (&fd == &err_r) {
@@ -150,7 +150,7 @@ Coprocess::~Coprocess() { Stop(); }
 
 bool Coprocess::Start(const std::vector<std::string>& argv, const std::vector<std::string>& env, std::string* error) {
   Stop();
-  Fd in_r, in_w, out_r, out_w, err_r, err_w;
+  OwnedFd in_r, in_w, out_r, out_w, err_r, err_w;
   if (!MakePipe(&in_r, &in_w) || !MakePipe(&out_r, &out_w) || !MakePipe(&err_r, &err_w)) {
     *error = std::string("cannot create a pipe: ") + std::strerror(errno);
     return false;
@@ -184,7 +184,7 @@ bool Coprocess::Start(const std::vector<std::string>& argv, const std::vector<st
     return false;
   }
   pid_ = pid;
-  // Ours are kept; the Fd destructors close the child's ends.
+  // Ours are kept; the OwnedFd destructors close the child's ends.
   in_ = in_w.Release();
   out_ = out_r.Release();
   errfd_ = err_r.Release();

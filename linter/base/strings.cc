@@ -258,6 +258,13 @@ std::string Trim(std::string_view s) {
   return std::string(s);
 }
 
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 bool EndsWithNoCase(std::string_view s, std::string_view lower_suffix) {
   if (s.size() < lower_suffix.size()) return false;
   std::string_view tail = s.substr(s.size() - lower_suffix.size());

@@ -35,6 +35,8 @@ std::string FormatNumber(double v);
 std::string Trim(std::string_view s);
 // A space or a tab: the blanks inside a line.
 inline bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+// `s` with its ASCII letters in lower case (other bytes as they are).
+std::string AsciiLower(std::string_view s);
 // Whether `s` ends with `lower_suffix` (lower-case ASCII), ignoring the case of `s`.
 bool EndsWithNoCase(std::string_view s, std::string_view lower_suffix);
 

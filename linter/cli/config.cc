@@ -43,18 +43,18 @@ bool FailsOn(FailOn level, Severity s) {
 
 namespace {
 
-struct Invalid {
+struct ConfigInvalid {
   std::string message;
 };
 
-class Loader {
+class ConfigLoader {
  public:
-  explicit Loader(std::string path) : path_(std::move(path)) {}
+  explicit ConfigLoader(std::string path) : path_(std::move(path)) {}
 
   [[noreturn]] void Fail(const YAML::Node& at, const std::string& what) const {
     std::string pos = path_;
     if (at.IsDefined() && at.Mark().line >= 0) pos += ":" + std::to_string(at.Mark().line + 1);
-    throw Invalid{pos + ": " + what};
+    throw ConfigInvalid{pos + ": " + what};
   }
 
   std::string Scalar(const YAML::Node& n, const std::string& key) const {
@@ -236,9 +236,9 @@ std::optional<Config> ParseConfig(const std::string& text, const std::string& pa
   try {
     YAML::Node root = YAML::Load(text);
     std::string dup;
-    if (!CheckYamlKeys(root, path, &dup)) throw Invalid{dup};
-    return Loader(path).Load(root);
-  } catch (const Invalid& e) {
+    if (!CheckYamlKeys(root, path, &dup)) throw ConfigInvalid{dup};
+    return ConfigLoader(path).Load(root);
+  } catch (const ConfigInvalid& e) {
     error->message = e.message;
   } catch (const YAML::Exception& e) {
     error->message = path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg;

@@ -63,7 +63,7 @@ struct CliFlag {
 };
 // Every flag the parser accepts: the parser asks this table whether a word is a
 // flag and whether it takes a value, and --help, the man page and the README's
-// option table list the same flags (tests/help_docs_test.cc compares them).
+// option table list the same flags (tests/linter/cli/help_docs_test.cc compares them).
 const std::vector<CliFlag>& CliFlags();
 // The flag `arg` names (long or short); nullptr for an unknown one.
 const CliFlag* FindCliFlag(std::string_view arg);

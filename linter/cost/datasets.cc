@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "linter/base/files.h"
+#include "linter/base/strings.h"
 
 namespace sagelint {
 namespace {
@@ -17,12 +18,6 @@ std::string_view TrimBlanks(std::string_view s) {
   while (!s.empty() && IsLineBlank(s.front())) s.remove_prefix(1);
   while (!s.empty() && IsLineBlank(s.back())) s.remove_suffix(1);
   return s;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 bool AllDigits(std::string_view s) {
@@ -57,7 +52,7 @@ std::optional<double> UnitBytes(std::string_view unit) {
       {"tib", 1099511627776.0},
       {"pib", 1125899906842624.0},
   };
-  std::string u = Lower(unit);
+  std::string u = AsciiLower(unit);
   for (const auto& k : kUnits) {
     if (u == k.name) return k.bytes;
   }
@@ -203,7 +198,7 @@ bool LoadS3Listing(std::string_view text, std::string_view bucket_uri, const std
 
     if (line.front() == '"') {  // S3 Inventory CSV
       std::vector<std::string> f = SplitCsv(line);
-      if (line_no == 1 && Lower(f[0]) == "bucket") continue;
+      if (line_no == 1 && AsciiLower(f[0]) == "bucket") continue;
       if (f.size() < 3 || f[0].empty()) {
         *error = LineError(label, line_no, "expected \"bucket\",\"key\",…,\"size\",… (S3 Inventory CSV)");
         return false;

@@ -26,7 +26,7 @@ std::string HeadRel(const DiffSides& sides, const std::string& base_rel) {
   return it == sides.renames.end() ? base_rel : it->second;
 }
 
-std::string Show(const AttrValue& v) {
+std::string ShowCell(const AttrValue& v) {
   if (v.known()) return v.text;
   return v.state == AttrValue::State::kUnknown ? "?" : "";
 }
@@ -36,13 +36,13 @@ SpendState StateOf(const Workload& w, const PriceTable& prices) {
   if (!w.instance_groups.empty()) {
     s.instance_type = InstancesText(w);  // the groups together; no count of its own
   } else {
-    s.instance_type = Show(Attribute(w, "instance_type", &prices));
+    s.instance_type = ShowCell(Attribute(w, "instance_type", &prices));
     AttrValue count = Attribute(w, "instance_count", &prices);
-    s.instance_count = count.state == AttrValue::State::kAbsent ? "1" : Show(count);
+    s.instance_count = count.state == AttrValue::State::kAbsent ? "1" : ShowCell(count);
   }
-  s.spot = Show(Attribute(w, "spot", &prices));
-  s.idle_stop = Show(Attribute(w, "idle_shutdown", &prices));
-  s.autoscaling = Show(Attribute(w, "autoscaling", &prices));
+  s.spot = ShowCell(Attribute(w, "spot", &prices));
+  s.idle_stop = ShowCell(Attribute(w, "idle_shutdown", &prices));
+  s.autoscaling = ShowCell(Attribute(w, "autoscaling", &prices));
   AttrValue hourly = Attribute(w, "hourly_usd", &prices);
   if (hourly.known()) {
     s.hourly_usd = hourly.number;

@@ -10,9 +10,9 @@ namespace sagelint {
 namespace {
 
 // Positions of line starts, for turning offsets into line and column.
-class Lines {
+class LineStarts {
  public:
-  explicit Lines(std::string_view text) {
+  explicit LineStarts(std::string_view text) {
     starts_.push_back(0);
     for (size_t i = 0; i < text.size(); ++i) {
       if (text[i] == '\n') starts_.push_back(i + 1);
@@ -33,7 +33,7 @@ class Lines {
 };
 
 // A comment from `begin` to the end of its line.
-void AddLineComment(std::string_view text, size_t begin, const Lines& lines, std::vector<Comment>* out) {
+void AddLineComment(std::string_view text, size_t begin, const LineStarts& lines, std::vector<Comment>* out) {
   size_t end = text.find('\n', begin);
   if (end == std::string_view::npos) end = text.size();
   auto [line, column] = lines.At(begin);
@@ -44,7 +44,7 @@ void AddLineComment(std::string_view text, size_t begin, const Lines& lines, std
 // a blank, outside quoted scalars and block scalars (`|`, `>`).
 std::vector<Comment> YamlComments(std::string_view text) {
   std::vector<Comment> out;
-  Lines lines(text);
+  LineStarts lines(text);
   enum class State { kPlain, kDouble, kSingle } state = State::kPlain;
   bool in_block = false;
   int block_parent = 0, block_indent = -1;
@@ -153,7 +153,7 @@ std::vector<Comment> YamlComments(std::string_view text) {
 // Python: `#` outside string literals (single, double, triple-quoted, any prefix).
 std::vector<Comment> PythonComments(std::string_view text) {
   std::vector<Comment> out;
-  Lines lines(text);
+  LineStarts lines(text);
   char quote = 0;
   bool triple = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -187,7 +187,7 @@ std::vector<Comment> PythonComments(std::string_view text) {
 
 // A `/* */` comment starting at text[i], one comment per line of the block
 // so a directive keeps its own line; returns where it ends.
-size_t AddBlockComment(std::string_view text, size_t i, const Lines& lines, std::vector<Comment>* out) {
+size_t AddBlockComment(std::string_view text, size_t i, const LineStarts& lines, std::vector<Comment>* out) {
   size_t close = text.find("*/", i + 2);
   size_t end = close == std::string_view::npos ? text.size() : close + 2;
   for (size_t b = i; b < end;) {
@@ -204,7 +204,7 @@ size_t AddBlockComment(std::string_view text, size_t i, const Lines& lines, std:
 // `${ }` interpolations hold code again) or heredocs.
 std::vector<Comment> HclComments(std::string_view text) {
   std::vector<Comment> out;
-  Lines lines(text);
+  LineStarts lines(text);
   struct Frame {
     bool string;
     int braces;  // code: open { inside this interpolation
@@ -274,7 +274,7 @@ std::vector<Comment> HclComments(std::string_view text) {
 // '…', "…" or template literals (whose `${ }` hold code again).
 std::vector<Comment> ScriptComments(std::string_view text) {
   std::vector<Comment> out;
-  Lines lines(text);
+  LineStarts lines(text);
   struct Frame {
     char quote;  // 0: code
     int braces;  // code: open { inside this interpolation

@@ -136,11 +136,10 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Problems(const Mer
 }  // namespace merge
 
 using merge::Cell;
-using merge::Table;
 
 void EmitMergeText(std::ostream& out, const MergeResult& m) {
   out << Printable(merge::Headline(m)) << "\n";
-  for (const Table& t : merge::Tables(m)) {
+  for (const merge::Table& t : merge::Tables(m)) {
     out << "\n" << t.title << ":\n";
     if (t.rows.empty()) {
       out << "  (" << t.empty << ")\n";
@@ -178,7 +177,7 @@ void EmitMergeText(std::ostream& out, const MergeResult& m) {
 
 void EmitMergeMarkdown(std::ostream& out, const MergeResult& m) {
   out << "## SageMaker spend across the organisation\n\n" << MarkdownText(merge::Headline(m)) << "\n";
-  for (const Table& t : merge::Tables(m)) {
+  for (const merge::Table& t : merge::Tables(m)) {
     out << "\n### " << t.title << "\n\n";
     if (t.rows.empty()) {
       out << "_" << t.empty << "_\n";

@@ -36,7 +36,7 @@ std::string Headline(const DiffResult& d) {
   return spend + "; " + findings;
 }
 
-std::string Workload(const std::optional<SpendState>& s) {
+std::string WorkloadCell(const std::optional<SpendState>& s) {
   if (!s) return "—";
   // A type that is not written (a cluster of instance groups, say) is said so, never left blank.
   std::string type = s->instance_type.empty() ? "instance type not set" : s->instance_type;
@@ -195,9 +195,9 @@ void DiffText(std::ostream& out, const DiffResult& d, const EmitOptions& opts) {
       if (c.line > 0) out << ":" << c.line;
       out << "): ";
       if (c.before && c.after) {
-        out << Printable(Workload(c.before)) << " → " << Printable(Workload(c.after));
+        out << Printable(WorkloadCell(c.before)) << " → " << Printable(WorkloadCell(c.after));
       } else {
-        out << Printable(Workload(c.before ? c.before : c.after));
+        out << Printable(WorkloadCell(c.before ? c.before : c.after));
       }
       out << ", " << Delta(c) << "\n";
     }
@@ -260,8 +260,8 @@ void DiffMarkdown(std::ostream& out, const DiffResult& d, const EmitOptions& opt
   for (const SpendChange& c : d.spend) {
     spend_rows.push_back("| " + MarkdownText(c.resource) + "<br><sub>" + MarkdownText(c.path) +
                          (c.line > 0 ? ":" + std::to_string(c.line) : "") + "</sub> | " +
-                         MarkdownText(Workload(c.before)) + (c.before ? " · " + Price(c.before, c.always_on) : "") +
-                         " | " + MarkdownText(Workload(c.after)) +
+                         MarkdownText(WorkloadCell(c.before)) + (c.before ? " · " + Price(c.before, c.always_on) : "") +
+                         " | " + MarkdownText(WorkloadCell(c.after)) +
                          (c.after ? " · " + Price(c.after, c.always_on) : "") + " | " + Delta(c) + " |\n");
   }
 

@@ -15,7 +15,7 @@
 namespace sagelint {
 namespace {
 
-struct Style {
+struct TextStyle {
   bool on;
   std::string operator()(const char* code, const std::string& s) const {
     return on ? std::string("\x1b[") + code + "m" + s + "\x1b[0m" : s;
@@ -35,7 +35,7 @@ const char* SeverityColor(Severity s) {
 }
 
 // A finding's first line, as text and concise print it: "path:line:col: severity[ID] message [fix]".
-void FindingLine(std::ostream& out, const Finding& f, const Style& st) {
+void FindingLine(std::ostream& out, const Finding& f, const TextStyle& st) {
   out << st("1", Printable(f.path) + ":" + std::to_string(f.range.begin.line) + ":" +
                      std::to_string(f.range.begin.column) + ":")
       << " " << st(SeverityColor(f.severity), std::string(SeverityName(f.severity)) + "[" + Printable(f.rule) + "]")
@@ -58,7 +58,7 @@ std::string CostLine(const CostEstimate& c) {
 }
 
 void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
-  Style st{opts.color};
+  TextStyle st{opts.color};
   // Paths, names and values come from scanned files: printed inert (no control characters reach the terminal).
   for (const Finding& f : scan.findings) {
     FindingLine(out, f, st);
@@ -88,7 +88,7 @@ void EmitText(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
 }
 
 void EmitConcise(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
-  Style st{opts.color};
+  TextStyle st{opts.color};
   for (const Finding& f : scan.findings) FindingLine(out, f, st);
   if (opts.quiet || !opts.summary) return;
   // Each rule's help once, after the list, in the order the rules first appear: the suggestion its findings
@@ -189,7 +189,7 @@ namespace {
 
 // The last line of text and concise: counts, what was hidden, fixable, avoidable spend.
 void Summary(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
-  Style st{opts.color};
+  TextStyle st{opts.color};
   Tally t = CountFindings(scan.findings);
   std::string files = std::to_string(scan.files_scanned) + (scan.files_scanned == 1 ? " file" : " files");
   std::string summary = t.total() == 0 ? "No findings in " + files

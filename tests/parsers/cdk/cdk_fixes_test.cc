@@ -1,5 +1,5 @@
 // Fixes in CDK apps (docs/cdk.md "Fixes"): what the fixture loop of
-// tests/fixes_test.cc does not check — the exact reasons of the apps that take
+// tests/linter/engine/fixes_test.cc does not check — the exact reasons of the apps that take
 // no fix, that every fixed app source parses, and the editor's layout rules.
 #include <filesystem>
 #include <map>
