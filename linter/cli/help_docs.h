@@ -54,7 +54,7 @@ std::string ManPage(std::string_view usage, std::string_view version);
 // as "text (url)". Tables and other text are kept as written.
 std::string MarkdownForTerminal(std::string_view markdown, bool color);
 
-// A flag of the command line, as the parser (linter/cli/cli.cc) reads it.
+// A flag of the command line, as the parser (linter/cli/options.cc) reads it.
 struct CliFlag {
   std::string_view name;        // "--format"
   std::string_view short_name;  // "-f"; empty when none
