@@ -12,7 +12,6 @@
 namespace sagelint::tf {
 namespace {
 
-namespace fs = std::filesystem;
 using K = TfVal::Kind;
 
 TSNode InterpolationExpr(TSNode interpolation) {
@@ -352,4 +351,5 @@ TfVal Module::Template(TSNode n, const HclFile& f, int depth, bool heredoc) {
   }
   return out;
 }
+
 }  // namespace sagelint::tf

@@ -472,4 +472,5 @@ const TfVal* Module::Lookup(const std::string& name) {
   }
   return nullptr;
 }
+
 }  // namespace sagelint::tf

@@ -116,4 +116,5 @@ TfVal JsonValue(const cfn::Node& n, SourceRange at, int depth) {
       return MakeKnown(K::kStr, n.text, v.range);
   }
 }
+
 }  // namespace sagelint::tf

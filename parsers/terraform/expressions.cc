@@ -12,7 +12,6 @@
 namespace sagelint::tf {
 namespace {
 
-namespace fs = std::filesystem;
 using K = TfVal::Kind;
 
 }  // namespace
@@ -537,4 +536,5 @@ TfVal Module::ForExpr(TSNode n, const HclFile& f, int depth) {
   }
   return out;
 }
+
 }  // namespace sagelint::tf

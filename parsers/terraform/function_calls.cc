@@ -136,4 +136,5 @@ bool Module::ReadModuleFile(const std::string& path, const HclFile& f, std::stri
   *shown = unit_.RootRelative(*inside);
   return ReadLimited(*unit_.opts().files, *inside, kMaxReadBytes, out);
 }
+
 }  // namespace sagelint::tf

@@ -16,7 +16,6 @@ namespace sagelint::tf {
 namespace {
 
 namespace fs = std::filesystem;
-using K = TfVal::Kind;
 
 constexpr size_t kMaxFileBytes = kMaxTerraformFileBytes;
 
@@ -308,4 +307,5 @@ HclFile* Unit::File(const fs::path& canonical) {
   files_[key] = std::move(f);
   return out;
 }
+
 }  // namespace sagelint::tf

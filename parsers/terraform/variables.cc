@@ -11,7 +11,6 @@
 namespace sagelint::tf {
 namespace {
 
-namespace fs = std::filesystem;
 using K = TfVal::Kind;
 
 // Ranges of a value a stand-in reports: only what `path` wrote keeps a position.
@@ -324,4 +323,5 @@ TfVal Module::Local(const std::string& name, SourceRange at) {
   }
   return Moved(memo->second, at);
 }
+
 }  // namespace sagelint::tf
