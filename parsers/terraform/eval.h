@@ -4,6 +4,12 @@
 // instances, dynamic blocks, for expressions, null, the common functions,
 // local child modules — and unknown wherever a value depends on something
 // only the provider knows.
+//
+// Defined by meaning: hcl_file.cc (files, the unit and its budget), eval.cc
+// (declarations, instances, resources, module calls), variables.cc (types,
+// variables, locals), expressions.cc, bodies.cc (block bodies, JSON syntax,
+// templates), function_calls.cc and functions.cc (the built-ins); the helpers
+// they share are in eval_shared.h.
 #ifndef SAGELINT_PARSERS_TERRAFORM_EVAL_H_
 #define SAGELINT_PARSERS_TERRAFORM_EVAL_H_
 
@@ -169,7 +175,6 @@ class Module {
   void Declaration(HclFile& f, TSNode block);
   void AddDecl(Decl d);
   void LoadJson(HclFile& f);
-  void ApplyVarFile(HclFile& f, const std::string& origin_name);
   std::vector<std::pair<std::string, TfVal>> VarFileValues(HclFile& f);
 
   // Instances of a resource or module call from its count / for_each.

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -49,7 +49,7 @@ TfVal List(std::vector<TfVal> items, SourceRange at) {
 const std::string* Text(const TfVal* v) { return v && v->known() ? &v->text : nullptr; }
 
 // format() and formatlist() verbs: %s %d %v %q %f %t and %% (width/flags are dropped).
-std::optional<TfVal> Format(const std::vector<TfVal>& args, SourceRange at, CallCost* cost) {
+std::optional<TfVal> FormatVerbs(const std::vector<TfVal>& args, SourceRange at, CallCost* cost) {
   if (args.empty() || !args[0].known()) return Unknown(at);
   const std::string& fmt = args[0].text;
   std::string out, shape;
@@ -211,385 +211,537 @@ bool Fits(const std::string& s, CallCost* cost) {
   return false;
 }
 
+// One call of a built-in: its name (one body serves several names), its
+// arguments and where it is written.
+struct BuiltinCall {
+  std::string_view name;
+  const std::vector<TfVal>& args;
+  SourceRange at;
+  CallCost* cost;
+  const TfVal* arg(size_t i) const { return i < args.size() ? &args[i] : nullptr; }
+  std::optional<double> num(size_t i) const { return i < args.size() ? Num(args[i]) : std::nullopt; }
+};
+
+using BuiltinBody = std::optional<TfVal> (*)(const BuiltinCall&);
+
+// ---- failures --------------------------------------------------------------
+
+std::optional<TfVal> FnTry(const BuiltinCall& c) {
+  for (const TfVal& a : c.args) {
+    if (a.error) continue;
+    return a;
+  }
+  return MakeError(c.at, "try: every argument failed");
+}
+
+std::optional<TfVal> FnCan(const BuiltinCall& c) {
+  if (c.arg(0)->error) return MakeKnown(K::kBool, "false", c.at);
+  if (c.arg(0)->kind == K::kUnknown || c.arg(0)->kind == K::kCond) return Unknown(c.at);
+  return MakeKnown(K::kBool, "true", c.at);
+}
+
+// ---- conversions -----------------------------------------------------------
+
+std::optional<TfVal> FnCoalesce(const BuiltinCall& c) {
+  for (const TfVal& a : c.args) {
+    if (a.is_null() || (a.known() && a.kind == K::kStr && a.text.empty())) continue;
+    return a;
+  }
+  return MakeError(c.at, "coalesce: no non-null argument");
+}
+
+std::optional<TfVal> FnCoalesceList(const BuiltinCall& c) {
+  for (const TfVal& a : c.args) {
+    if (a.kind == K::kList && a.items.empty()) continue;
+    if (a.kind == K::kList) return a;
+    return Unknown(c.at);
+  }
+  return MakeError(c.at, "coalescelist: no non-empty list");
+}
+
+// tostring, tonumber, tobool.
+std::optional<TfVal> FnToPrimitive(const BuiltinCall& c) {
+  TfVal v = *c.arg(0);
+  if (v.is_null() || !v.known()) return v;
+  double d;
+  if (c.name == "tonumber") {
+    if (!IsNumber(v.text, &d)) return MakeError(c.at, "tonumber: not a number");
+    v.kind = K::kNum;
+  } else if (c.name == "tobool") {
+    if (v.text != "true" && v.text != "false") return MakeError(c.at, "tobool: not a boolean");
+    v.kind = K::kBool;
+  } else {
+    v.kind = K::kStr;
+  }
+  return v;
+}
+
+// Conversions and markings that leave the value as it is (tolist, tomap,
+// jsonencode, sensitive, nonsensitive, type).
+std::optional<TfVal> FnSameValue(const BuiltinCall& c) {
+  return c.arg(0) ? std::optional<TfVal>(*c.arg(0)) : std::nullopt;
+}
+
+// toset, distinct.
+std::optional<TfVal> FnDistinct(const BuiltinCall& c) {
+  if (!c.arg(0) || c.arg(0)->kind != K::kList)
+    return c.arg(0) && !c.arg(0)->FullyKnown() ? Unknown(c.at) : std::optional<TfVal>();
+  std::vector<TfVal> out;
+  for (const TfVal& i : c.arg(0)->items) {
+    bool dup = false;
+    for (const TfVal& o : out) {
+      auto e = Equal(i, o);
+      if (!e) return Unknown(c.at);
+      dup = dup || *e;
+    }
+    c.cost->work += static_cast<long>(out.size());  // the comparisons above
+    if (!dup) out.push_back(i);
+  }
+  // Sets of strings iterate in lexical order.
+  if (c.name == "toset" && std::all_of(out.begin(), out.end(), [](const TfVal& x) { return x.known(); })) {
+    std::stable_sort(out.begin(), out.end(), [](const TfVal& x, const TfVal& y) { return x.text < y.text; });
+  }
+  TfVal v = List(std::move(out), c.at);
+  v.range = c.at;
+  return v;
+}
+
+// ---- collections -----------------------------------------------------------
+
+std::optional<TfVal> FnLength(const BuiltinCall& c) {
+  const TfVal& a = *c.arg(0);
+  if (a.kind == K::kList) return MakeKnown(K::kNum, std::to_string(a.items.size()), c.at);
+  if (a.kind == K::kMap && !a.dynamic) return MakeKnown(K::kNum, std::to_string(a.fields.size()), c.at);
+  if (a.known()) return MakeKnown(K::kNum, std::to_string(Utf8Length(a.text)), c.at);
+  if (a.is_null()) return MakeError(c.at, "length of null");
+  return Unknown(c.at);
+}
+
+std::optional<TfVal> FnContains(const BuiltinCall& c) {
+  if (c.arg(0)->kind != K::kList) return Unknown(c.at);
+  bool unknown = false;
+  for (const TfVal& i : c.arg(0)->items) {
+    auto e = Equal(i, *c.arg(1));
+    if (e && *e) return MakeKnown(K::kBool, "true", c.at);
+    if (!e) unknown = true;
+  }
+  return unknown ? Unknown(c.at) : MakeKnown(K::kBool, "false", c.at);
+}
+
+// keys, values.
+std::optional<TfVal> FnKeysOrValues(const BuiltinCall& c) {
+  auto els = Elements(*c.arg(0));
+  if (!els || c.arg(0)->kind != K::kMap) return Unknown(c.at);
+  std::vector<TfVal> out;
+  for (auto& [k, v] : *els) out.push_back(c.name == "keys" ? k : v);
+  return List(std::move(out), c.at);
+}
+
+std::optional<TfVal> FnOne(const BuiltinCall& c) {
+  const TfVal& a = *c.arg(0);
+  if (a.is_null()) return MakeNull(c.at);
+  if (a.kind != K::kList) return Unknown(c.at);
+  if (a.items.empty()) return MakeNull(c.at);
+  if (a.items.size() == 1) return a.items[0];
+  return MakeError(c.at, "one: more than one element");
+}
+
+std::optional<TfVal> FnLookup(const BuiltinCall& c) {
+  if (c.arg(0)->kind != K::kMap || !c.arg(1)->known()) return Unknown(c.at);
+  if (const TfVal* x = c.arg(0)->Get(c.arg(1)->text)) return *x;
+  if (c.arg(0)->dynamic) return Unknown(c.at);
+  if (c.arg(2)) return *c.arg(2);
+  return MakeError(c.at, "lookup: no such key");
+}
+
+std::optional<TfVal> FnElement(const BuiltinCall& c) {
+  const TfVal& list = *c.arg(0);
+  if (list.kind != K::kList) return Unknown(c.at);
+  auto i = Num(*c.arg(1));
+  if (!i || list.items.empty()) return list.items.empty() ? MakeError(c.at, "element of an empty list") : Unknown(c.at);
+  return list.items[static_cast<size_t>(std::fabs(*i)) % list.items.size()];
+}
+
+std::optional<TfVal> FnConcat(const BuiltinCall& c) {
+  std::vector<TfVal> out;
+  for (const TfVal& a : c.args) {
+    if (a.kind != K::kList) return Unknown(c.at);
+    out.insert(out.end(), a.items.begin(), a.items.end());
+  }
+  return List(std::move(out), c.at);
+}
+
+// The elements of nested lists, in order; false when one is not known.
+bool Flatten(const TfVal& l, int depth, std::vector<TfVal>* out) {
+  if (depth > 32) return false;
+  for (const TfVal& i : l.items) {
+    if (i.kind == K::kList) {
+      if (!Flatten(i, depth + 1, out)) return false;
+    } else if (i.kind == K::kUnknown || i.kind == K::kCond) {
+      return false;
+    } else {
+      out->push_back(i);
+    }
+  }
+  return true;
+}
+
+std::optional<TfVal> FnFlatten(const BuiltinCall& c) {
+  if (c.arg(0)->kind != K::kList) return Unknown(c.at);
+  std::vector<TfVal> out;
+  if (!Flatten(*c.arg(0), 0, &out)) return Unknown(c.at);
+  return List(std::move(out), c.at);
+}
+
+std::optional<TfVal> FnCompact(const BuiltinCall& c) {
+  if (c.arg(0)->kind != K::kList) return Unknown(c.at);
+  std::vector<TfVal> out;
+  for (const TfVal& i : c.arg(0)->items) {
+    if (i.is_null() || (i.known() && i.text.empty())) continue;
+    if (!i.known()) return Unknown(c.at);
+    out.push_back(i);
+  }
+  return List(std::move(out), c.at);
+}
+
+std::optional<TfVal> FnMerge(const BuiltinCall& c) {
+  TfVal v;
+  v.kind = K::kMap;
+  v.range = c.at;
+  for (const TfVal& m : c.args) {
+    if (m.is_null()) continue;
+    if (m.kind != K::kMap) return Unknown(c.at);
+    for (const auto& kv : m.fields) {
+      auto it = std::find_if(v.fields.begin(), v.fields.end(), [&](const auto& x) { return x.first == kv.first; });
+      if (it != v.fields.end())
+        it->second = kv.second;
+      else
+        v.fields.push_back(kv);
+    }
+    v.AddDynamic(m);
+  }
+  return v;
+}
+
+std::optional<TfVal> FnZipmap(const BuiltinCall& c) {
+  const TfVal &keys = *c.arg(0), &values = *c.arg(1);
+  if (keys.kind != K::kList || values.kind != K::kList || keys.items.size() != values.items.size()) {
+    return Unknown(c.at);
+  }
+  TfVal v;
+  v.kind = K::kMap;
+  v.range = c.at;
+  for (size_t i = 0; i < keys.items.size(); ++i) {
+    if (!keys.items[i].known()) return Unknown(c.at);
+    v.fields.emplace_back(keys.items[i].text, values.items[i]);
+  }
+  return v;
+}
+
+// reverse, sort.
+std::optional<TfVal> FnReorder(const BuiltinCall& c) {
+  if (c.arg(0)->kind != K::kList) return Unknown(c.at);
+  std::vector<TfVal> out = c.arg(0)->items;
+  if (c.name == "reverse") {
+    std::reverse(out.begin(), out.end());
+  } else {
+    if (!std::all_of(out.begin(), out.end(), [](const TfVal& x) { return x.known(); })) return Unknown(c.at);
+    std::stable_sort(out.begin(), out.end(), [](const TfVal& x, const TfVal& y) { return x.text < y.text; });
+  }
+  return List(std::move(out), c.at);
+}
+
+std::optional<TfVal> FnSlice(const BuiltinCall& c) {
+  std::optional<double> a = c.num(1), b = c.num(2);
+  const TfVal& list = *c.arg(0);
+  if (list.kind != K::kList || !a || !b || *a < 0 || *b < *a || *b > static_cast<double>(list.items.size())) {
+    return Unknown(c.at);
+  }
+  return List(
+      std::vector<TfVal>(list.items.begin() + static_cast<long>(*a), list.items.begin() + static_cast<long>(*b)), c.at);
+}
+
+std::optional<TfVal> FnRange(const BuiltinCall& c) {
+  std::optional<double> a = c.num(0), b = c.num(1);
+  if (!a) return Unknown(c.at);
+  double start = b ? *a : 0, end = b ? *b : *a, step = c.arg(2) ? Num(*c.arg(2)).value_or(0) : 1;
+  if (step == 0 || std::fabs((end - start) / step) > 1024) return Unknown(c.at);
+  std::vector<TfVal> out;
+  for (double x = start; step > 0 ? x < end : x > end; x += step) out.push_back(MakeKnown(K::kNum, NumText(x), c.at));
+  return List(std::move(out), c.at);
+}
+
+// alltrue, anytrue.
+std::optional<TfVal> FnAllOrAnyTrue(const BuiltinCall& c) {
+  if (c.arg(0)->kind != K::kList) return Unknown(c.at);
+  bool all = c.name == "alltrue";
+  bool unknown = false;
+  for (const TfVal& i : c.arg(0)->items) {
+    if (!i.known()) {
+      unknown = true;
+      continue;
+    }
+    bool t = i.text == "true";
+    if (all && !t) return MakeKnown(K::kBool, "false", c.at);
+    if (!all && t) return MakeKnown(K::kBool, "true", c.at);
+  }
+  if (unknown) return Unknown(c.at);
+  return MakeKnown(K::kBool, all ? "true" : "false", c.at);
+}
+
+// ---- numbers ---------------------------------------------------------------
+
+// sum (of a list), min, max (of the arguments).
+std::optional<TfVal> FnAggregate(const BuiltinCall& c) {
+  std::string_view name = c.name;
+  std::vector<TfVal> items = name == "sum" && c.arg(0) && c.arg(0)->kind == K::kList ? c.arg(0)->items : c.args;
+  if (items.empty()) return Unknown(c.at);
+  double acc = name == "sum" ? 0 : Num(items[0]).value_or(0);
+  for (const TfVal& i : items) {
+    auto d = Num(i);
+    if (!d) return Unknown(c.at);
+    acc = name == "sum" ? acc + *d : name == "min" ? std::min(acc, *d) : std::max(acc, *d);
+  }
+  return MakeKnown(K::kNum, NumText(acc), c.at);
+}
+
+// abs, ceil, floor.
+std::optional<TfVal> FnRound(const BuiltinCall& c) {
+  auto d = Num(*c.arg(0));
+  if (!d) return Unknown(c.at);
+  double r = c.name == "abs" ? std::fabs(*d) : c.name == "ceil" ? std::ceil(*d) : std::floor(*d);
+  return MakeKnown(K::kNum, NumText(r), c.at);
+}
+
+// ---- strings ---------------------------------------------------------------
+
+std::optional<TfVal> FnFormat(const BuiltinCall& c) { return FormatVerbs(c.args, c.at, c.cost); }
+
+std::optional<TfVal> FnFormatList(const BuiltinCall& c) {
+  // Only the form whose arguments are all scalars (a list of one).
+  for (size_t i = 1; i < c.args.size(); ++i) {
+    if (c.args[i].kind == K::kList) return Unknown(c.at);
+  }
+  auto one = FormatVerbs(c.args, c.at, c.cost);
+  if (!one) return Unknown(c.at);
+  return List({*one}, c.at);
+}
+
+std::optional<TfVal> FnJoin(const BuiltinCall& c) {
+  const std::string* sep = Text(c.arg(0));
+  if (!sep || c.arg(1)->kind != K::kList) return Unknown(c.at);
+  std::string out, shape;
+  bool known = true;
+  for (size_t i = 0; i < c.arg(1)->items.size(); ++i) {
+    const TfVal& x = c.arg(1)->items[i];
+    if (i) {
+      out += *sep;
+      shape += *sep;
+    }
+    if (x.known()) {
+      out += x.text;
+      shape += x.text;
+    } else {
+      known = false;
+      shape += kHole;
+    }
+    if (!Fits(out, c.cost) || !Fits(shape, c.cost)) return Unknown(c.at);
+  }
+  if (!known) {
+    TfVal v = Unknown(c.at);
+    v.shape = shape;
+    return v;
+  }
+  return MakeKnown(K::kStr, out, c.at);
+}
+
+std::optional<TfVal> FnSplit(const BuiltinCall& c) {
+  const std::string *sep = Text(c.arg(0)), *s = Text(c.arg(1));
+  if (!sep || !s || sep->empty()) return Unknown(c.at);
+  std::vector<TfVal> out;
+  size_t pos = 0;
+  while (true) {
+    size_t next = s->find(*sep, pos);
+    out.push_back(MakeKnown(K::kStr, s->substr(pos, next == std::string::npos ? std::string::npos : next - pos), c.at));
+    if (out.size() > kMaxValueNodes) {
+      c.cost->too_large = true;
+      return Unknown(c.at);
+    }
+    if (next == std::string::npos) break;
+    pos = next + sep->size();
+  }
+  return List(std::move(out), c.at);
+}
+
+// The functions below are called only when their first argument has a known
+// text (BuiltinRow::text); `S0` is that text.
+const std::string& S0(const BuiltinCall& c) { return c.arg(0)->text; }
+
+// lower, upper.
+std::optional<TfVal> FnCase(const BuiltinCall& c) {
+  std::string out = S0(c);
+  for (char& ch : out)
+    ch = static_cast<char>(c.name == "lower" ? std::tolower(static_cast<unsigned char>(ch))
+                                             : std::toupper(static_cast<unsigned char>(ch)));
+  return MakeKnown(K::kStr, out, c.at);
+}
+
+std::optional<TfVal> FnTrimSpace(const BuiltinCall& c) {
+  const std::string& s = S0(c);
+  size_t a = s.find_first_not_of(" \t\n\r"), b = s.find_last_not_of(" \t\n\r");
+  return MakeKnown(K::kStr, a == std::string::npos ? "" : s.substr(a, b - a + 1), c.at);
+}
+
+// trimprefix, trimsuffix.
+std::optional<TfVal> FnTrimAffix(const BuiltinCall& c) {
+  const std::string* s1 = Text(c.arg(1));
+  if (!s1) return Unknown(c.at);
+  std::string out = S0(c);
+  if (c.name == "trimprefix" && out.rfind(*s1, 0) == 0) out.erase(0, s1->size());
+  if (c.name == "trimsuffix" && out.size() >= s1->size() &&
+      out.compare(out.size() - s1->size(), s1->size(), *s1) == 0) {
+    out.erase(out.size() - s1->size());
+  }
+  return MakeKnown(K::kStr, out, c.at);
+}
+
+// startswith, endswith.
+std::optional<TfVal> FnHasAffix(const BuiltinCall& c) {
+  const std::string& s = S0(c);
+  const std::string* s1 = Text(c.arg(1));
+  if (!s1) return Unknown(c.at);
+  bool r = c.name == "startswith" ? s.rfind(*s1, 0) == 0
+                                  : s.size() >= s1->size() && s.compare(s.size() - s1->size(), s1->size(), *s1) == 0;
+  return MakeKnown(K::kBool, r ? "true" : "false", c.at);
+}
+
+std::optional<TfVal> FnReplace(const BuiltinCall& c) {
+  const std::string& s = S0(c);
+  const std::string* s1 = Text(c.arg(1));
+  const std::string* s2 = Text(c.arg(2));
+  // A /regular expression/ is not evaluated.
+  if (!s1 || !s2 || s1->empty() || (s1->size() > 1 && s1->front() == '/' && s1->back() == '/')) return Unknown(c.at);
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    size_t next = s.find(*s1, pos);
+    out += s.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+    if (next == std::string::npos) break;
+    out += *s2;
+    if (!Fits(out, c.cost)) return Unknown(c.at);
+    pos = next + s1->size();
+  }
+  return MakeKnown(K::kStr, out, c.at);
+}
+
+std::optional<TfVal> FnSubstr(const BuiltinCall& c) {
+  const std::string& s = S0(c);
+  std::optional<double> off = c.num(1), len = c.num(2);
+  bool ascii = std::all_of(s.begin(), s.end(), [](unsigned char ch) { return ch < 0x80; });
+  if (!off || !len || !ascii || *off < 0 || *off > static_cast<double>(s.size())) return Unknown(c.at);
+  size_t n = *len < 0 ? std::string::npos : static_cast<size_t>(*len);
+  return MakeKnown(K::kStr, s.substr(static_cast<size_t>(*off), n), c.at);
+}
+
+std::optional<TfVal> FnBase64Encode(const BuiltinCall& c) {
+  return MakeKnown(K::kStr, Base64Encode(S0(c)), c.at, c.arg(0)->origin);
+}
+
+std::optional<TfVal> FnBase64Decode(const BuiltinCall& c) {
+  bool ok = false;
+  std::string d = Base64Decode(S0(c), &ok);
+  if (!ok) return MakeError(c.at, "base64decode: not base64");
+  return MakeKnown(K::kStr, d, c.at);
+}
+
+// ---- the table -------------------------------------------------------------
+
+// One built-in function sagelint evaluates. Before its body runs: an
+// argument that failed makes the call fail (unless `sees_failures`); a call
+// whose first argument has no known text is not evaluated (when `text`); and
+// fewer than `min_args` arguments make the result unknown.
+struct BuiltinRow {
+  std::string_view name;
+  BuiltinBody body;
+  size_t min_args = 0;
+  bool text = false;
+  bool sees_failures = false;
+};
+
+constexpr BuiltinRow kBuiltins[] = {
+    {.name = "try", .body = FnTry, .sees_failures = true},
+    {.name = "can", .body = FnCan, .min_args = 1, .sees_failures = true},
+    // Conversions.
+    {.name = "coalesce", .body = FnCoalesce},
+    {.name = "coalescelist", .body = FnCoalesceList},
+    {.name = "tostring", .body = FnToPrimitive, .min_args = 1},
+    {.name = "tonumber", .body = FnToPrimitive, .min_args = 1},
+    {.name = "tobool", .body = FnToPrimitive, .min_args = 1},
+    {.name = "tolist", .body = FnSameValue},
+    {.name = "tomap", .body = FnSameValue},
+    {.name = "jsonencode", .body = FnSameValue},
+    {.name = "sensitive", .body = FnSameValue},
+    {.name = "nonsensitive", .body = FnSameValue},
+    {.name = "type", .body = FnSameValue},
+    {.name = "toset", .body = FnDistinct},
+    {.name = "distinct", .body = FnDistinct},
+    // Collections.
+    {.name = "length", .body = FnLength, .min_args = 1},
+    {.name = "contains", .body = FnContains, .min_args = 2},
+    {.name = "keys", .body = FnKeysOrValues, .min_args = 1},
+    {.name = "values", .body = FnKeysOrValues, .min_args = 1},
+    {.name = "one", .body = FnOne, .min_args = 1},
+    {.name = "lookup", .body = FnLookup, .min_args = 2},
+    {.name = "element", .body = FnElement, .min_args = 2},
+    {.name = "concat", .body = FnConcat},
+    {.name = "flatten", .body = FnFlatten, .min_args = 1},
+    {.name = "compact", .body = FnCompact, .min_args = 1},
+    {.name = "merge", .body = FnMerge},
+    {.name = "zipmap", .body = FnZipmap, .min_args = 2},
+    {.name = "reverse", .body = FnReorder, .min_args = 1},
+    {.name = "sort", .body = FnReorder, .min_args = 1},
+    {.name = "slice", .body = FnSlice, .min_args = 3},
+    {.name = "range", .body = FnRange, .min_args = 1},
+    {.name = "alltrue", .body = FnAllOrAnyTrue, .min_args = 1},
+    {.name = "anytrue", .body = FnAllOrAnyTrue, .min_args = 1},
+    // Numbers.
+    {.name = "sum", .body = FnAggregate, .min_args = 1},
+    {.name = "min", .body = FnAggregate, .min_args = 1},
+    {.name = "max", .body = FnAggregate, .min_args = 1},
+    {.name = "abs", .body = FnRound, .min_args = 1},
+    {.name = "ceil", .body = FnRound, .min_args = 1},
+    {.name = "floor", .body = FnRound, .min_args = 1},
+    // Strings.
+    {.name = "format", .body = FnFormat},
+    {.name = "formatlist", .body = FnFormatList},
+    {.name = "join", .body = FnJoin, .min_args = 2},
+    {.name = "split", .body = FnSplit, .min_args = 2},
+    {.name = "lower", .body = FnCase, .text = true},
+    {.name = "upper", .body = FnCase, .text = true},
+    {.name = "trimspace", .body = FnTrimSpace, .text = true},
+    {.name = "trimprefix", .body = FnTrimAffix, .min_args = 2, .text = true},
+    {.name = "trimsuffix", .body = FnTrimAffix, .min_args = 2, .text = true},
+    {.name = "startswith", .body = FnHasAffix, .min_args = 2, .text = true},
+    {.name = "endswith", .body = FnHasAffix, .min_args = 2, .text = true},
+    {.name = "replace", .body = FnReplace, .min_args = 3, .text = true},
+    {.name = "substr", .body = FnSubstr, .min_args = 3, .text = true},
+    {.name = "base64encode", .body = FnBase64Encode, .text = true},
+    {.name = "base64decode", .body = FnBase64Decode, .text = true},
+};
+
 std::optional<TfVal> Builtin(std::string_view name, const std::vector<TfVal>& args, SourceRange at, CallCost* cost) {
-  auto arg = [&](size_t i) -> const TfVal* { return i < args.size() ? &args[i] : nullptr; };
-  auto num = [&](size_t i) -> std::optional<double> { return i < args.size() ? Num(args[i]) : std::nullopt; };
-  auto at_range = [&](TfVal v) {
-    v.range = at;
-    return v;
-  };
-  if (name == "try") {
+  const auto* fn =
+      std::find_if(std::begin(kBuiltins), std::end(kBuiltins), [&](const auto& b) { return b.name == name; });
+  bool found = fn != std::end(kBuiltins);
+  if (!found || !fn->sees_failures) {
     for (const TfVal& a : args) {
-      if (a.error) continue;
-      return a;
+      if (a.error) return MakeError(at, std::string(name) + ": an argument failed");
     }
-    return MakeError(at, "try: every argument failed");
   }
-  if (name == "can") {
-    if (!arg(0)) return Unknown(at);
-    if (arg(0)->error) return MakeKnown(K::kBool, "false", at);
-    if (arg(0)->kind == K::kUnknown || arg(0)->kind == K::kCond) return Unknown(at);
-    return MakeKnown(K::kBool, "true", at);
-  }
-  for (const TfVal& a : args) {
-    if (a.error) return MakeError(at, std::string(name) + ": an argument failed");
-  }
-  if (name == "coalesce") {
-    for (const TfVal& a : args) {
-      if (a.is_null() || (a.known() && a.kind == K::kStr && a.text.empty())) continue;
-      return a;
-    }
-    return MakeError(at, "coalesce: no non-null argument");
-  }
-  if (name == "coalescelist") {
-    for (const TfVal& a : args) {
-      if (a.kind == K::kList && a.items.empty()) continue;
-      if (a.kind == K::kList) return a;
-      return Unknown(at);
-    }
-    return MakeError(at, "coalescelist: no non-empty list");
-  }
-  if (name == "tostring" || name == "tonumber" || name == "tobool") {
-    if (!arg(0)) return Unknown(at);
-    TfVal v = *arg(0);
-    if (v.is_null() || !v.known()) return v;
-    double d;
-    if (name == "tonumber") {
-      if (!IsNumber(v.text, &d)) return MakeError(at, "tonumber: not a number");
-      v.kind = K::kNum;
-    } else if (name == "tobool") {
-      if (v.text != "true" && v.text != "false") return MakeError(at, "tobool: not a boolean");
-      v.kind = K::kBool;
-    } else {
-      v.kind = K::kStr;
-    }
-    return v;
-  }
-  if (name == "tolist" || name == "tomap" || name == "jsonencode" || name == "sensitive" || name == "nonsensitive" ||
-      name == "type") {
-    return arg(0) ? std::optional<TfVal>(*arg(0)) : std::nullopt;
-  }
-  if (name == "toset" || name == "distinct") {
-    if (!arg(0) || arg(0)->kind != K::kList)
-      return arg(0) && !arg(0)->FullyKnown() ? Unknown(at) : std::optional<TfVal>();
-    std::vector<TfVal> out;
-    for (const TfVal& i : arg(0)->items) {
-      bool dup = false;
-      for (const TfVal& o : out) {
-        auto e = Equal(i, o);
-        if (!e) return Unknown(at);
-        dup = dup || *e;
-      }
-      cost->work += static_cast<long>(out.size());  // the comparisons above
-      if (!dup) out.push_back(i);
-    }
-    // Sets of strings iterate in lexical order.
-    if (name == "toset" && std::all_of(out.begin(), out.end(), [](const TfVal& x) { return x.known(); })) {
-      std::stable_sort(out.begin(), out.end(), [](const TfVal& x, const TfVal& y) { return x.text < y.text; });
-    }
-    return at_range(List(std::move(out), at));
-  }
-  if (name == "length") {
-    if (!arg(0)) return Unknown(at);
-    const TfVal& a = *arg(0);
-    if (a.kind == K::kList) return MakeKnown(K::kNum, std::to_string(a.items.size()), at);
-    if (a.kind == K::kMap && !a.dynamic) return MakeKnown(K::kNum, std::to_string(a.fields.size()), at);
-    if (a.known()) return MakeKnown(K::kNum, std::to_string(Utf8Length(a.text)), at);
-    if (a.is_null()) return MakeError(at, "length of null");
-    return Unknown(at);
-  }
-  if (name == "contains") {
-    if (!arg(0) || !arg(1) || arg(0)->kind != K::kList) return Unknown(at);
-    bool unknown = false;
-    for (const TfVal& i : arg(0)->items) {
-      auto e = Equal(i, *arg(1));
-      if (e && *e) return MakeKnown(K::kBool, "true", at);
-      if (!e) unknown = true;
-    }
-    return unknown ? Unknown(at) : MakeKnown(K::kBool, "false", at);
-  }
-  if (name == "keys" || name == "values") {
-    if (!arg(0)) return Unknown(at);
-    auto els = Elements(*arg(0));
-    if (!els || arg(0)->kind != K::kMap) return Unknown(at);
-    std::vector<TfVal> out;
-    for (auto& [k, v] : *els) out.push_back(name == "keys" ? k : v);
-    return List(std::move(out), at);
-  }
-  if (name == "one") {
-    if (!arg(0)) return Unknown(at);
-    if (arg(0)->is_null()) return MakeNull(at);
-    if (arg(0)->kind != K::kList) return Unknown(at);
-    if (arg(0)->items.empty()) return MakeNull(at);
-    if (arg(0)->items.size() == 1) return arg(0)->items[0];
-    return MakeError(at, "one: more than one element");
-  }
-  if (name == "lookup") {
-    if (!arg(0) || !arg(1)) return Unknown(at);
-    if (arg(0)->kind != K::kMap || !arg(1)->known()) return Unknown(at);
-    if (const TfVal* x = arg(0)->Get(arg(1)->text)) return *x;
-    if (arg(0)->dynamic) return Unknown(at);
-    if (arg(2)) return *arg(2);
-    return MakeError(at, "lookup: no such key");
-  }
-  if (name == "element") {
-    if (!arg(0) || !arg(1) || arg(0)->kind != K::kList) return Unknown(at);
-    auto i = Num(*arg(1));
-    if (!i || arg(0)->items.empty())
-      return arg(0)->items.empty() ? MakeError(at, "element of an empty list") : Unknown(at);
-    return arg(0)->items[static_cast<size_t>(std::fabs(*i)) % arg(0)->items.size()];
-  }
-  if (name == "concat") {
-    std::vector<TfVal> out;
-    for (const TfVal& a : args) {
-      if (a.kind != K::kList) return Unknown(at);
-      out.insert(out.end(), a.items.begin(), a.items.end());
-    }
-    return List(std::move(out), at);
-  }
-  if (name == "flatten") {
-    if (!arg(0) || arg(0)->kind != K::kList) return Unknown(at);
-    std::vector<TfVal> out;
-    std::function<bool(const TfVal&, int)> flat = [&](const TfVal& l, int depth) {
-      if (depth > 32) return false;
-      for (const TfVal& i : l.items) {
-        if (i.kind == K::kList) {
-          if (!flat(i, depth + 1)) return false;
-        } else if (i.kind == K::kUnknown || i.kind == K::kCond) {
-          return false;
-        } else {
-          out.push_back(i);
-        }
-      }
-      return true;
-    };
-    if (!flat(*arg(0), 0)) return Unknown(at);
-    return List(std::move(out), at);
-  }
-  if (name == "compact") {
-    if (!arg(0) || arg(0)->kind != K::kList) return Unknown(at);
-    std::vector<TfVal> out;
-    for (const TfVal& i : arg(0)->items) {
-      if (i.is_null() || (i.known() && i.text.empty())) continue;
-      if (!i.known()) return Unknown(at);
-      out.push_back(i);
-    }
-    return List(std::move(out), at);
-  }
-  if (name == "merge") {
-    TfVal v;
-    v.kind = K::kMap;
-    v.range = at;
-    for (const TfVal& m : args) {
-      if (m.is_null()) continue;
-      if (m.kind != K::kMap) return Unknown(at);
-      for (const auto& kv : m.fields) {
-        auto it = std::find_if(v.fields.begin(), v.fields.end(), [&](const auto& x) { return x.first == kv.first; });
-        if (it != v.fields.end())
-          it->second = kv.second;
-        else
-          v.fields.push_back(kv);
-      }
-      v.AddDynamic(m);
-    }
-    return v;
-  }
-  if (name == "zipmap") {
-    if (!arg(0) || !arg(1) || arg(0)->kind != K::kList || arg(1)->kind != K::kList ||
-        arg(0)->items.size() != arg(1)->items.size()) {
-      return Unknown(at);
-    }
-    TfVal v;
-    v.kind = K::kMap;
-    v.range = at;
-    for (size_t i = 0; i < arg(0)->items.size(); ++i) {
-      if (!arg(0)->items[i].known()) return Unknown(at);
-      v.fields.emplace_back(arg(0)->items[i].text, arg(1)->items[i]);
-    }
-    return v;
-  }
-  if (name == "reverse" || name == "sort") {
-    if (!arg(0) || arg(0)->kind != K::kList) return Unknown(at);
-    std::vector<TfVal> out = arg(0)->items;
-    if (name == "reverse") {
-      std::reverse(out.begin(), out.end());
-    } else {
-      if (!std::all_of(out.begin(), out.end(), [](const TfVal& x) { return x.known(); })) return Unknown(at);
-      std::stable_sort(out.begin(), out.end(), [](const TfVal& x, const TfVal& y) { return x.text < y.text; });
-    }
-    return List(std::move(out), at);
-  }
-  if (name == "slice") {
-    std::optional<double> a = num(1), b = num(2);
-    if (!arg(0) || arg(0)->kind != K::kList || !a || !b || *a < 0 || *b < *a ||
-        *b > static_cast<double>(arg(0)->items.size())) {
-      return Unknown(at);
-    }
-    return List(std::vector<TfVal>(arg(0)->items.begin() + static_cast<long>(*a),
-                                   arg(0)->items.begin() + static_cast<long>(*b)),
-                at);
-  }
-  if (name == "range") {
-    std::optional<double> a = num(0), b = num(1);
-    if (!a) return Unknown(at);
-    double start = b ? *a : 0, end = b ? *b : *a, step = arg(2) ? Num(*arg(2)).value_or(0) : 1;
-    if (step == 0 || std::fabs((end - start) / step) > 1024) return Unknown(at);
-    std::vector<TfVal> out;
-    for (double x = start; step > 0 ? x < end : x > end; x += step) out.push_back(MakeKnown(K::kNum, NumText(x), at));
-    return List(std::move(out), at);
-  }
-  if (name == "alltrue" || name == "anytrue") {
-    if (!arg(0) || arg(0)->kind != K::kList) return Unknown(at);
-    bool all = name == "alltrue";
-    bool unknown = false;
-    for (const TfVal& i : arg(0)->items) {
-      if (!i.known()) {
-        unknown = true;
-        continue;
-      }
-      bool t = i.text == "true";
-      if (all && !t) return MakeKnown(K::kBool, "false", at);
-      if (!all && t) return MakeKnown(K::kBool, "true", at);
-    }
-    if (unknown) return Unknown(at);
-    return MakeKnown(K::kBool, all ? "true" : "false", at);
-  }
-  if (name == "sum" || name == "min" || name == "max") {
-    std::vector<TfVal> items = name == "sum" && arg(0) && arg(0)->kind == K::kList ? arg(0)->items : args;
-    if (items.empty()) return Unknown(at);
-    double acc = name == "sum" ? 0 : Num(items[0]).value_or(0);
-    for (const TfVal& i : items) {
-      auto d = Num(i);
-      if (!d) return Unknown(at);
-      acc = name == "sum" ? acc + *d : name == "min" ? std::min(acc, *d) : std::max(acc, *d);
-    }
-    return MakeKnown(K::kNum, NumText(acc), at);
-  }
-  if (name == "abs" || name == "ceil" || name == "floor") {
-    auto d = arg(0) ? Num(*arg(0)) : std::nullopt;
-    if (!d) return Unknown(at);
-    double r = name == "abs" ? std::fabs(*d) : name == "ceil" ? std::ceil(*d) : std::floor(*d);
-    return MakeKnown(K::kNum, NumText(r), at);
-  }
-  if (name == "format") return Format(args, at, cost);
-  if (name == "formatlist") {
-    // Only the form whose arguments are all scalars (a list of one).
-    for (size_t i = 1; i < args.size(); ++i) {
-      if (args[i].kind == K::kList) return Unknown(at);
-    }
-    auto one = Format(args, at, cost);
-    if (!one) return Unknown(at);
-    return List({*one}, at);
-  }
-  // String functions over known texts.
-  const std::string* s0 = Text(arg(0));
-  if (name == "join") {
-    if (!s0 || !arg(1) || arg(1)->kind != K::kList) return Unknown(at);
-    std::string out, shape;
-    bool known = true;
-    for (size_t i = 0; i < arg(1)->items.size(); ++i) {
-      const TfVal& x = arg(1)->items[i];
-      if (i) {
-        out += *s0;
-        shape += *s0;
-      }
-      if (x.known()) {
-        out += x.text;
-        shape += x.text;
-      } else {
-        known = false;
-        shape += kHole;
-      }
-      if (!Fits(out, cost) || !Fits(shape, cost)) return Unknown(at);
-    }
-    if (!known) {
-      TfVal v = Unknown(at);
-      v.shape = shape;
-      return v;
-    }
-    return MakeKnown(K::kStr, out, at);
-  }
-  if (name == "split") {
-    const std::string* s1 = Text(arg(1));
-    if (!s0 || !s1 || s0->empty()) return Unknown(at);
-    std::vector<TfVal> out;
-    size_t pos = 0;
-    while (true) {
-      size_t next = s1->find(*s0, pos);
-      out.push_back(
-          MakeKnown(K::kStr, s1->substr(pos, next == std::string::npos ? std::string::npos : next - pos), at));
-      if (out.size() > kMaxValueNodes) {
-        cost->too_large = true;
-        return Unknown(at);
-      }
-      if (next == std::string::npos) break;
-      pos = next + s0->size();
-    }
-    return List(std::move(out), at);
-  }
-  if (!s0) return std::nullopt;
-  if (name == "lower" || name == "upper") {
-    std::string out = *s0;
-    for (char& c : out)
-      c = static_cast<char>(name == "lower" ? std::tolower(static_cast<unsigned char>(c))
-                                            : std::toupper(static_cast<unsigned char>(c)));
-    return MakeKnown(K::kStr, out, at);
-  }
-  if (name == "trimspace") {
-    size_t a = s0->find_first_not_of(" \t\n\r"), b = s0->find_last_not_of(" \t\n\r");
-    return MakeKnown(K::kStr, a == std::string::npos ? "" : s0->substr(a, b - a + 1), at);
-  }
-  if (name == "trimprefix" || name == "trimsuffix") {
-    const std::string* s1 = Text(arg(1));
-    if (!s1) return Unknown(at);
-    std::string out = *s0;
-    if (name == "trimprefix" && out.rfind(*s1, 0) == 0) out.erase(0, s1->size());
-    if (name == "trimsuffix" && out.size() >= s1->size() &&
-        out.compare(out.size() - s1->size(), s1->size(), *s1) == 0) {
-      out.erase(out.size() - s1->size());
-    }
-    return MakeKnown(K::kStr, out, at);
-  }
-  if (name == "startswith" || name == "endswith") {
-    const std::string* s1 = Text(arg(1));
-    if (!s1) return Unknown(at);
-    bool r = name == "startswith"
-                 ? s0->rfind(*s1, 0) == 0
-                 : s0->size() >= s1->size() && s0->compare(s0->size() - s1->size(), s1->size(), *s1) == 0;
-    return MakeKnown(K::kBool, r ? "true" : "false", at);
-  }
-  if (name == "replace") {
-    const std::string* s1 = Text(arg(1));
-    const std::string* s2 = Text(arg(2));
-    // A /regular expression/ is not evaluated.
-    if (!s1 || !s2 || s1->empty() || (s1->size() > 1 && s1->front() == '/' && s1->back() == '/')) return Unknown(at);
-    std::string out;
-    size_t pos = 0;
-    while (true) {
-      size_t next = s0->find(*s1, pos);
-      out += s0->substr(pos, next == std::string::npos ? std::string::npos : next - pos);
-      if (next == std::string::npos) break;
-      out += *s2;
-      if (!Fits(out, cost)) return Unknown(at);
-      pos = next + s1->size();
-    }
-    return MakeKnown(K::kStr, out, at);
-  }
-  if (name == "substr") {
-    std::optional<double> off = num(1), len = num(2);
-    bool ascii = std::all_of(s0->begin(), s0->end(), [](unsigned char c) { return c < 0x80; });
-    if (!off || !len || !ascii || *off < 0 || *off > static_cast<double>(s0->size())) return Unknown(at);
-    size_t n = *len < 0 ? std::string::npos : static_cast<size_t>(*len);
-    return MakeKnown(K::kStr, s0->substr(static_cast<size_t>(*off), n), at);
-  }
-  if (name == "base64encode") return MakeKnown(K::kStr, Base64Encode(*s0), at, arg(0)->origin);
-  if (name == "base64decode") {
-    bool ok = false;
-    std::string d = Base64Decode(*s0, &ok);
-    if (!ok) return MakeError(at, "base64decode: not base64");
-    return MakeKnown(K::kStr, d, at);
-  }
-  return std::nullopt;
+  if (!found) return std::nullopt;
+  if (fn->text && !Text(args.empty() ? nullptr : &args[0])) return std::nullopt;
+  if (args.size() < fn->min_args) return Unknown(at);
+  return fn->body(BuiltinCall{name, args, at, cost});
 }
 
 }  // namespace
