@@ -191,6 +191,11 @@ struct Scope {
 
 inline constexpr std::string_view kUnknownText = aws::kUnknownMarker;
 inline constexpr long kMaxSteps = 3'000'000;  // evaluation steps per file
+inline constexpr int kMaxEvalDepth = 160;     // nested statements and expressions (recursion guard)
+
+// Shared by the interpreter's files.
+std::string Shorten(std::string_view text, size_t max);  // whitespace collapsed, cut to `max` (interp.cc)
+bool IsInteger(const std::string& s);                    // an optional `-` and digits (expressions.cc)
 
 bool IsRelevantName(std::string_view name);  // sdk.cc
 // The methods that delete a predictor's endpoint (SDK v2 and v3).
@@ -215,6 +220,14 @@ class Library {
   // `object.name` where `object` is a value the model made, or an instance of a
   // program class derived from one of the model's classes.
   virtual bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) = 0;
+  // `receiver.method(args)` where no model owns `receiver` and the interpreter
+  // cannot resolve it (an unknown value, a parameter, an opaque value a model
+  // made): a model may still read the call (a delete, a request on a client
+  // it cannot trace).
+  virtual bool Unresolved(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
+    (void)a, (void)receiver, (void)method, (void)call, (void)args, (void)result;
+    return false;
+  }
   // A string built of `pieces` (an f-string's, or the two sides of `+`) when one is the model's value.
   virtual bool Join(Analyzer& a, const std::vector<Ev>& pieces, VId* result) {
     (void)a, (void)pieces, (void)result;
@@ -479,6 +492,15 @@ class Analyzer {
   void RecordFunctionCall(int fn, Args& args, TSNode call);
   VId Eval(TSNode n);
   VId EvalNode(TSNode n);
+  // EvalNode's larger cases.
+  VId EvalName(TSNode n);
+  VId EvalAttribute(TSNode n);
+  VId EvalSubscript(TSNode n);
+  VId EvalDict(TSNode n);
+  VId EvalList(TSNode n);
+  VId EvalBoolean(TSNode n);
+  VId EvalConditional(TSNode n);
+  VId EvalLambda(TSNode n);
   Ev EvalEv(TSNode n) { return Ev{Eval(n), n}; }
   Args EvalArgs(TSNode call_or_list, bool is_list);
   void SpreadInto(VId dict, Args& a);
@@ -529,15 +551,26 @@ class Analyzer {
   VId PureEval(TSNode n);        // names, attributes and plain strings only: no call runs
   void Magic(TSNode pass_stmt);  // a line IPython syntax replaced (`%store`)
 
-  // ---- sdk.cc ----------------------------------------------------------------
+  // ---- calls.cc, strings.cc (str methods) -------------------------------------
   VId Call(TSNode call);
-  // A call of an imported name: the libraries asked in order.
+  // A call of an imported name: Python's builtins, else the libraries asked in order.
   VId CallQualified(const std::string& q, TSNode call, Args& args);
-  VId SdkCall(const std::string& q, TSNode call, Args& args);  // the SDK model's part
-  VId SdkAttribute(VId object, std::string_view name);         // the SDK model's attributes of its objects
+  VId PythonBuiltin(const std::string& q, Args& args);  // kUnbound: not a builtin it computes
   VId CallMethod(VId receiver, std::string_view method, TSNode call, Args& args);
-  VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
+  VId AlternativesMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  VId DictMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  VId ListMethod(VId receiver, std::string_view method, Args& args);
+  VId StrMethod(VId receiver, std::string_view method, Args& args);
   VId Attribute(VId object, std::string_view name, TSNode node);
+
+  // ---- sdk.cc: the SDK model (SdkLibrary) ------------------------------------------
+  VId SdkCall(const std::string& q, TSNode call, Args& args);  // the SDK model's part
+  VId SdkClassCall(const std::string& q, TSNode call, Args& args);
+  VId SdkFactoryCall(const std::string& q, const std::string& cls, const std::string& owner, Object& o, TSNode call,
+                     Args& args);
+  VId SdkAttribute(VId object, std::string_view name);  // the SDK model's attributes of its objects
+  VId SdkUnresolvedMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
   VId Helper(const std::string& cls, Args& args);
   // sagemaker.core resources: `Resource.create(...)` sends the boto3 request of that
   // name (recorded as a client call), `Resource.get(...)` names an existing one.
