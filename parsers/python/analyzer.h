@@ -4,14 +4,19 @@
 // calls it meets with the values their arguments have at that point. The
 // workloads are then built from those records (emit.cc).
 //
-//   interp.cc  statements, expressions, scopes, functions, classes, modules
-//   sdk.cc     the SageMaker SDK and boto3 library model
-//   emit.cc    records -> workloads
-//   cdk.cc     the AWS CDK library model and the CDK app evaluator
+//   interp.cc       statements, names and scopes, branches, loops, imports, magics
+//   expressions.cc  expressions: names, operators, containers, comprehensions
+//   strings.cc      string literals, f-strings, `+`, `%` and str.format(), str methods
+//   functions.cc    program functions and classes, their calls, helpers run at the call
+//   calls.cc        calls and attributes: Python builtins, dict / list methods, the libraries asked
+//   program.cc      whole programs (a CDK app): modules, instances, eager calls
+//   sdk.cc          the SageMaker SDK and boto3 library model (SdkLibrary)
+//   emit.cc         records -> workloads
+//   cdk.cc          the AWS CDK library model and the CDK app evaluator
 //
 // The interpreter knows libraries only through `Library`: a call of an
-// imported name, a method call on a value the library owns, an attribute of
-// one. The SDK model is always present; a CDK app is run with the CDK model
+// imported name, a method call on a value the library owns or on one nothing
+// resolves, an attribute of one, a decorator. The SDK model is always present; a CDK app is run with the CDK model
 // in front of it.
 #ifndef SAGELINT_PARSERS_PYTHON_ANALYZER_H_
 #define SAGELINT_PARSERS_PYTHON_ANALYZER_H_
@@ -175,7 +180,7 @@ struct Function {
   bool mutation_scanned = false;
   std::set<std::string_view> mutated;  // names whose dict / list the body mutates
   int inlined = 0;                     // calls at which the body ran as the call was met (Inline)
-  int remote = -1;                     // a @remote function: its kRemote object
+  int remote = -1;                     // a function a library took over (Library::Decorator): its handle
 };
 
 struct Scope {
@@ -226,6 +231,27 @@ class Library {
   // it cannot trace).
   virtual bool Unresolved(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
     (void)a, (void)receiver, (void)method, (void)call, (void)args, (void)result;
+    return false;
+  }
+  // `object.name` read as a value, not called there (`fn = client.delete_endpoint`),
+  // where `object` is a value the model made: its result (the method as a value)
+  // when the model has one; false reads the attribute (Attribute above).
+  virtual bool Uncalled(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) {
+    (void)a, (void)object, (void)name, (void)node, (void)result;
+    return false;
+  }
+  // A decorator (its value, `at` its expression) on a function being defined: a
+  // model that takes the function over (the SDK's `@remote`: a job per call) says
+  // which of its objects stands for it in `*handle` (Function::remote); the
+  // function defined, `Decorated` gets its index.
+  virtual bool Decorator(Analyzer& a, VId decorator, TSNode at, int* handle) {
+    (void)a, (void)decorator, (void)at, (void)handle;
+    return false;
+  }
+  virtual void Decorated(Analyzer& a, int handle, int function) { (void)a, (void)handle, (void)function; }
+  // A call of program function `function` that a model took over (Function::remote >= 0).
+  virtual bool CallFunction(Analyzer& a, int function, TSNode call, Args& args, VId* result) {
+    (void)a, (void)function, (void)call, (void)args, (void)result;
     return false;
   }
   // A string built of `pieces` (an f-string's, or the two sides of `+`) when one is the model's value.
@@ -570,6 +596,9 @@ class Analyzer {
                      Args& args);
   VId SdkAttribute(VId object, std::string_view name);  // the SDK model's attributes of its objects
   VId SdkUnresolvedMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  bool SdkUncalled(VId object, std::string_view name, TSNode node, VId* result);
+  int SdkDecorator(VId decorator, TSNode at);  // a @remote / @step object, else -1
+  VId SdkRemoteCall(int function, TSNode call, Args& args);
   VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
   VId Helper(const std::string& cls, Args& args);
   // sagemaker.core resources: `Resource.create(...)` sends the boto3 request of that

@@ -79,27 +79,15 @@ VId Analyzer::Call(TSNode call) {
     pending_var_.clear();
     r = Instantiate(c.ref, args, call);
   } else if (c.kind == VK::kFunction) {
-    int remote = functions_[c.ref].remote;
-    if (remote >= 0) {
-      // A call of a @remote function runs it as the training job its decorator
-      // configures; a CheckpointLocation argument is where it checkpoints.
-      auto has_checkpoint = [&](const Ev& e) {
-        return store_.Kind(e.v) == VK::kHelper && V(e.v).text == "CheckpointLocation";
-      };
-      for (const Ev& e : args.positional) {
-        if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
+    VId out = kUnknown;
+    bool taken = false;
+    if (functions_[c.ref].remote >= 0) {
+      for (Library* lib : libraries_) {
+        if ((taken = lib->CallFunction(*this, c.ref, call, args, &out))) break;
       }
-      for (const auto& [k, e] : args.keywords) {
-        if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
-      }
-      RecordFunctionCall(c.ref, args, call);
-      // A @step function's call is a pipeline step (its output), which includes the
-      // steps whose outputs it takes.
-      if (objects_[remote].cls == "@step") {
-        std::set<int> deps = {remote};
-        StepDeps(args, &deps);
-        r = StepValue(deps);
-      }
+    }
+    if (taken) {
+      r = out;
     } else if (Inlinable(c.ref)) {
       r = Inline(c.ref, args, call);
     } else {

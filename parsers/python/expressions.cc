@@ -309,21 +309,11 @@ VId Analyzer::EvalName(TSNode n) {
 VId Analyzer::EvalAttribute(TSNode n) {
   VId obj = Eval(g_.Field(n, g_.f_object));
   std::string_view attr = T(g_.Field(n, g_.f_attribute));
-  // `predictor.delete_endpoint` handed to something that calls it
-  // (`_try("endpoint", endpoint.delete)`): a delete where it is handed over.
-  const Value& o = V(obj);
-  if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
-    RecordDelete(obj, n);
-  }
-  // `client.delete_endpoint` handed on uncalled (a clean-up loop over `(fn, "EndpointName", name)`
-  // tuples calling `fn(**{arg: name})`): the client's method, which deletes where it is called.
-  if (o.kind == VK::kObject && attr == "delete_endpoint" &&
-      (objects_[o.ref].kind == ObjKind::kClient || objects_[o.ref].kind == ObjKind::kSession)) {
-    Value m;
-    m.kind = VK::kOpaque;
-    m.ref = o.ref;
-    m.aux = "method:delete_endpoint";
-    return store_.New(std::move(m));
+  if (store_.Kind(obj) == VK::kObject || store_.Kind(obj) == VK::kForeign) {
+    VId out = kUnknown;
+    for (Library* lib : libraries_) {
+      if (lib->Uncalled(*this, obj, attr, n, &out)) return out;
+    }
   }
   return Attribute(obj, attr, n);
 }

@@ -439,20 +439,21 @@ bool Analyzer::Exec(TSNode n) {
       DefineClass(n);
       return true;
     case N::kDecoratedDefinition: {
-      // `@remote(...)` makes the function a training job per call.
+      // A decorator a library knows may take the function over (`@remote(...)`: a
+      // training job per call).
       int remote = -1;
+      Library* owner = nullptr;
       for (TSNode c : Kids(n)) {
         if (g_.Kind(c) != N::kDecorator) continue;
         TSNode e = ts_node_named_child(c, 0);
         VId v = Eval(e);
-        const Value& x = V(v);
-        if (x.kind == VK::kObject && objects_[x.ref].kind == ObjKind::kRemote) {
-          remote = x.ref;
-        } else if (x.kind == VK::kQual && IsRemoteDecorator(x.text)) {
-          Object o;
-          o.kind = ObjKind::kRemote;
-          o.cls = x.text.ends_with(".step") ? "@step" : "@remote";
-          remote = NewObject(std::move(o), e);
+        for (Library* lib : libraries_) {
+          int handle = -1;
+          if (lib->Decorator(*this, v, e, &handle)) {
+            remote = handle;
+            owner = lib;
+            break;
+          }
         }
       }
       TSNode def = g_.Field(n, g_.f_definition);
@@ -460,7 +461,7 @@ bool Analyzer::Exec(TSNode n) {
         int id = DefineFunction(def, n);
         if (remote >= 0) {
           functions_[id].remote = remote;
-          objects_[remote].var = std::string(functions_[id].name);
+          owner->Decorated(*this, remote, id);
         }
       } else {
         DefineClass(def, n);

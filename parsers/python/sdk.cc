@@ -752,6 +752,66 @@ VId Analyzer::SdkUnresolvedMethod(VId recv, std::string_view method, TSNode call
   return kUnknown;
 }
 
+// `object.name` read as a value, not called there.
+bool Analyzer::SdkUncalled(VId obj, std::string_view attr, TSNode n, VId* result) {
+  // `predictor.delete_endpoint` handed to something that calls it
+  // (`_try("endpoint", endpoint.delete)`): a delete where it is handed over.
+  const Value& o = V(obj);
+  if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
+    RecordDelete(obj, n);
+  }
+  // `client.delete_endpoint` handed on uncalled (a clean-up loop over `(fn, "EndpointName", name)`
+  // tuples calling `fn(**{arg: name})`): the client's method, which deletes where it is called.
+  if (o.kind == VK::kObject && attr == "delete_endpoint" &&
+      (objects_[o.ref].kind == ObjKind::kClient || objects_[o.ref].kind == ObjKind::kSession)) {
+    Value m;
+    m.kind = VK::kOpaque;
+    m.ref = o.ref;
+    m.aux = "method:delete_endpoint";
+    *result = store_.New(std::move(m));
+    return true;
+  }
+  return false;
+}
+
+// `@remote(...)`, `@step(...)`: the function is a job per call (its kRemote object).
+int Analyzer::SdkDecorator(VId v, TSNode e) {
+  const Value& x = V(v);
+  if (x.kind == VK::kObject && objects_[x.ref].kind == ObjKind::kRemote) return x.ref;
+  if (x.kind == VK::kQual && IsRemoteDecorator(x.text)) {
+    Object o;
+    o.kind = ObjKind::kRemote;
+    o.cls = x.text.ends_with(".step") ? "@step" : "@remote";
+    return NewObject(std::move(o), e);
+  }
+  return -1;
+}
+
+// A call of a @remote function runs it as the training job its decorator
+// configures; a CheckpointLocation argument is where it checkpoints.
+VId Analyzer::SdkRemoteCall(int fn, TSNode call, Args& args) {
+  int remote = functions_[fn].remote;
+  VId r = kUnknown;
+  auto has_checkpoint = [&](const Ev& e) {
+    return store_.Kind(e.v) == VK::kHelper && V(e.v).text == "CheckpointLocation";
+  };
+  for (const Ev& e : args.positional) {
+    if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
+  }
+  for (const auto& [k, e] : args.keywords) {
+    if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
+  }
+  RecordFunctionCall(fn, args, call);
+  // A @step function's call is a pipeline step (its output), which includes the
+  // steps whose outputs it takes.
+  if (objects_[remote].cls == "@step") {
+    std::set<int> deps = {remote};
+    StepDeps(args, &deps);
+    r = StepValue(deps);
+  }
+  return r;
+}
+
 VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& args) {
   ObjKind kind = objects_[id].kind;
   auto make = [&](ObjKind k, int source, const Args& a) {
@@ -1025,6 +1085,20 @@ class Sdk final : public Library {
   bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode, VId* result) override {
     if (a.store_.Kind(object) != VK::kObject) return false;
     *result = a.SdkAttribute(object, name);
+    return true;
+  }
+  bool Uncalled(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) override {
+    return a.SdkUncalled(object, name, node, result);
+  }
+  bool Decorator(Analyzer& a, VId decorator, TSNode at, int* handle) override {
+    *handle = a.SdkDecorator(decorator, at);
+    return *handle >= 0;
+  }
+  void Decorated(Analyzer& a, int handle, int function) override {
+    a.objects_[handle].var = std::string(a.functions_[function].name);
+  }
+  bool CallFunction(Analyzer& a, int function, TSNode call, Args& args, VId* result) override {
+    *result = a.SdkRemoteCall(function, call, args);
     return true;
   }
   bool Unresolved(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
