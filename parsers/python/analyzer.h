@@ -249,6 +249,17 @@ class Library {
     return false;
   }
   virtual void Decorated(Analyzer& a, int handle, int function) { (void)a, (void)handle, (void)function; }
+  // A call of a value the model made that is not a class or a function (a
+  // method taken as a value: `fn = client.delete_endpoint; fn(...)`).
+  virtual bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) {
+    (void)a, (void)callee, (void)call, (void)args, (void)result;
+    return false;
+  }
+  // `receiver.method(args)` where `receiver` is one of several values (`x = a if c else b`).
+  virtual bool Alternatives(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
+    (void)a, (void)receiver, (void)method, (void)call, (void)args, (void)result;
+    return false;
+  }
   // A call of program function `function` that a model took over (Function::remote >= 0).
   virtual bool CallFunction(Analyzer& a, int function, TSNode call, Args& args, VId* result) {
     (void)a, (void)function, (void)call, (void)args, (void)result;
@@ -480,6 +491,7 @@ class Analyzer {
   std::string MadeBy(TSNode call) const;  // "made by helper f() at line N" while a helper runs
   VId Inline(int fn, Args& args, TSNode call);
   void BindParams(const Function& f, const Args& args, VId self, bool spreads);
+  void BindParameter(std::string_view name, VId v);
   std::string target_;         // the variable the expression being evaluated is assigned to
   std::string pending_var_;    // that variable, for the object the current call creates
   Path receiver_path_;         // the receiver of the method call being dispatched
@@ -583,7 +595,6 @@ class Analyzer {
   VId CallQualified(const std::string& q, TSNode call, Args& args);
   VId PythonBuiltin(const std::string& q, Args& args);  // kUnbound: not a builtin it computes
   VId CallMethod(VId receiver, std::string_view method, TSNode call, Args& args);
-  VId AlternativesMethod(VId receiver, std::string_view method, TSNode call, Args& args);
   VId DictMethod(VId receiver, std::string_view method, TSNode call, Args& args);
   VId ListMethod(VId receiver, std::string_view method, Args& args);
   VId StrMethod(VId receiver, std::string_view method, Args& args);
@@ -595,6 +606,8 @@ class Analyzer {
   VId SdkFactoryCall(const std::string& q, const std::string& cls, const std::string& owner, Object& o, TSNode call,
                      Args& args);
   VId SdkAttribute(VId object, std::string_view name);  // the SDK model's attributes of its objects
+  VId SdkAlternativesMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  bool SdkCallValue(VId callee, TSNode call, Args& args, VId* result);
   VId SdkUnresolvedMethod(VId receiver, std::string_view method, TSNode call, Args& args);
   bool SdkUncalled(VId object, std::string_view name, TSNode node, VId* result);
   int SdkDecorator(VId decorator, TSNode at);  // a @remote / @step object, else -1

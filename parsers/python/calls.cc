@@ -93,12 +93,10 @@ VId Analyzer::Call(TSNode call) {
     } else {
       RecordFunctionCall(c.ref, args, call);
     }
-  } else if (c.kind == VK::kOpaque && c.aux.starts_with("method:")) {
-    // A client's method taken as a value (`fn = client.delete_endpoint`), called.
-    int id = c.ref;
-    std::string method = c.aux.substr(7);
-    pending_var_.clear();
-    r = CallMethod(ObjectValue(id), method, call, args);
+  } else if (c.kind == VK::kOpaque) {
+    for (Library* lib : libraries_) {
+      if (lib->CallValue(*this, callee, call, args, &r)) break;
+    }
   } else if (c.kind == VK::kOneOf) {
     // `Cls = A if x else B; Cls(...)`: the first class alternative stands for the call.
     std::vector<Alt> alts = c.alts;
@@ -235,8 +233,13 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
       std::string q = r.text + "." + std::string(method);
       return CallQualified(q, call, args);
     }
-    case VK::kOneOf:
-      return AlternativesMethod(recv, method, call, args);
+    case VK::kOneOf: {
+      VId out = kUnknown;
+      for (Library* lib : libraries_) {
+        if (lib->Alternatives(*this, recv, method, call, args, &out)) return out;
+      }
+      return kUnknown;
+    }
     case VK::kOpaque:
       if (r.aux == "globals:") {
         if (method != "get" || args.positional.empty() || store_.Kind(args.positional[0].v) != VK::kStr) {
@@ -262,40 +265,6 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     if (lib->Unresolved(*this, recv, method, call, args, &out)) return out;
   }
   return kUnknown;
-}
-
-// A method of a value that is one of several (`x = a if c else b; x.deploy()`): each
-// alternative's, the first standing for the call; a method that creates an object
-// runs once, for the first object.
-VId Analyzer::AlternativesMethod(VId recv, std::string_view method, TSNode call, Args& args) {
-  const Value& r = V(recv);
-  std::vector<Alt> alts = r.alts;
-  bool creates = method == "deploy" || method == "transformer" || method == "create_model" ||
-                 method == "compile_model" || method == "build" || method == "best_estimator";
-  VId result = kUnknown;
-  bool first = true;
-  std::string var = pending_var_;
-  for (const Alt& a : alts) {
-    const Value& x = V(a.value.v);
-    if (x.kind != VK::kObject && x.kind != VK::kQual) continue;
-    pending_var_ = var;
-    VId v = CallMethod(a.value.v, method, call, args);
-    if (first) result = v;
-    first = false;
-    if (creates) {
-      // One deploy call makes one endpoint, whichever object deploys it.
-      if (store_.Kind(v) == VK::kObject) {
-        for (const Alt& o : alts) {
-          if (store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
-            objects_[store_[v].ref].chosen_from.push_back(store_[o.value.v].ref);
-          }
-        }
-      }
-      break;
-    }
-  }
-  if (first && method == "delete_endpoint") RecordDelete(kUnknown, call);
-  return result;
 }
 
 // The methods of a dict: mutations update every alias (Update), reads give the value.

@@ -367,11 +367,7 @@ void Analyzer::AnalyseFunction(int id) {
         continue;
       }
     }
-    if (v == kUnknown || v == kUnbound)
-      v = store_.Opaque();
-    else
-      v = store_.WithOrigin(v, "parameter " + std::string(p.name));
-    Bind(p.name, v);
+    BindParameter(p.name, v);
   }
   std::string saved_dead = std::move(dead_function_);
   dead_function_ = never_runs;
@@ -400,6 +396,15 @@ bool Analyzer::Inlinable(int fn) const {
   // A body that names nothing SageMaker runs here only if it is small and returns something.
   if (!Relevant(body)) return text.size() <= 2000 && text.find("return") != std::string_view::npos;
   return true;
+}
+
+// Binds parameter `name` to `v`; an unknown one to an opaque value of its own.
+void Analyzer::BindParameter(std::string_view name, VId v) {
+  if (v == kUnknown || v == kUnbound)
+    v = store_.Opaque();
+  else
+    v = store_.WithOrigin(v, "parameter " + std::string(name));
+  Bind(name, v);
 }
 
 // Binds `f`'s parameters in the current scope from a call's arguments (a
@@ -451,11 +456,7 @@ void Analyzer::BindParams(const Function& f, const Args& args, VId self, bool sp
       Bind(p.name, store_.New(std::move(d)));
       continue;
     }
-    if (v == kUnknown || v == kUnbound)
-      v = store_.Opaque();
-    else
-      v = store_.WithOrigin(v, "parameter " + std::string(p.name));
-    Bind(p.name, v);
+    BindParameter(p.name, v);
   }
 }
 

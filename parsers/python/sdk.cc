@@ -812,6 +812,51 @@ VId Analyzer::SdkRemoteCall(int fn, TSNode call, Args& args) {
   return r;
 }
 
+// A method of a value that is one of several (`x = a if c else b; x.deploy()`): each
+// alternative's, the first standing for the call; a method that creates an object
+// runs once, for the first object.
+VId Analyzer::SdkAlternativesMethod(VId recv, std::string_view method, TSNode call, Args& args) {
+  const Value& r = V(recv);
+  std::vector<Alt> alts = r.alts;
+  bool creates = method == "deploy" || method == "transformer" || method == "create_model" ||
+                 method == "compile_model" || method == "build" || method == "best_estimator";
+  VId result = kUnknown;
+  bool first = true;
+  std::string var = pending_var_;
+  for (const Alt& a : alts) {
+    const Value& x = V(a.value.v);
+    if (x.kind != VK::kObject && x.kind != VK::kQual) continue;
+    pending_var_ = var;
+    VId v = CallMethod(a.value.v, method, call, args);
+    if (first) result = v;
+    first = false;
+    if (creates) {
+      // One deploy call makes one endpoint, whichever object deploys it.
+      if (store_.Kind(v) == VK::kObject) {
+        for (const Alt& o : alts) {
+          if (store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
+            objects_[store_[v].ref].chosen_from.push_back(store_[o.value.v].ref);
+          }
+        }
+      }
+      break;
+    }
+  }
+  if (first && method == "delete_endpoint") RecordDelete(kUnknown, call);
+  return result;
+}
+
+// A client's method taken as a value (`fn = client.delete_endpoint`), called.
+bool Analyzer::SdkCallValue(VId callee, TSNode call, Args& args, VId* result) {
+  const Value& c = V(callee);
+  if (!c.aux.starts_with("method:")) return false;
+  int id = c.ref;
+  std::string method = c.aux.substr(7);
+  pending_var_.clear();
+  *result = CallMethod(ObjectValue(id), method, call, args);
+  return true;
+}
+
 VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& args) {
   ObjKind kind = objects_[id].kind;
   auto make = [&](ObjKind k, int source, const Args& a) {
@@ -1099,6 +1144,13 @@ class Sdk final : public Library {
   }
   bool CallFunction(Analyzer& a, int function, TSNode call, Args& args, VId* result) override {
     *result = a.SdkRemoteCall(function, call, args);
+    return true;
+  }
+  bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) override {
+    return a.store_.Kind(callee) == VK::kOpaque && a.SdkCallValue(callee, call, args, result);
+  }
+  bool Alternatives(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
+    *result = a.SdkAlternativesMethod(receiver, method, call, args);
     return true;
   }
   bool Unresolved(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
