@@ -249,6 +249,28 @@ class Library {
     return false;
   }
   virtual void Decorated(Analyzer& a, int handle, int function) { (void)a, (void)handle, (void)function; }
+  // `object.name = value` where `object` is a value the model made (kObject).
+  virtual bool SetAttribute(Analyzer& a, VId object, const std::string& name, Ev value) {
+    (void)a, (void)object, (void)name, (void)value;
+    return false;
+  }
+  // The qualified name `name` stands for under `from module import *` when the
+  // model knows the module exports it; empty when not.
+  virtual std::string StarName(std::string_view module, std::string_view name) {
+    (void)module, (void)name;
+    return {};
+  }
+  // A name the model's workloads cannot be made without (the interpreter runs the
+  // code that mentions one; docs/python.md), and the model's own qualified names
+  // (a local alias of one counts as relevant).
+  virtual bool RelevantName(std::string_view name) {
+    (void)name;
+    return false;
+  }
+  virtual bool Owns(std::string_view qualified) {
+    (void)qualified;
+    return false;
+  }
   // A call of a value the model made that is not a class or a function (a
   // method taken as a value: `fn = client.delete_endpoint; fn(...)`).
   virtual bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) {
@@ -379,8 +401,9 @@ class Analyzer {
   Scope* scope_ = nullptr;                                 // current
   std::unordered_map<std::string_view, int> call_counts_;  // syntactic `name(...)` calls
   std::unordered_map<std::string_view, int> other_uses_;   // other uses of the name
-  std::vector<uint32_t> relevant_at_;                      // byte offsets of names IsRelevantName accepts (sorted)
+  std::vector<uint32_t> relevant_at_;                      // byte offsets of names a library finds relevant (sorted)
   bool Relevant(TSNode n) const;                           // whether the code of `n` mentions one
+  bool RelevantName(std::string_view name) const;          // Library::RelevantName of any library
   std::set<std::string_view> sdk_aliases_;                 // other local names of imported SDK / boto3 things
   void NoteSdkAlias(std::string_view local, std::string_view qualified);
   Order order_;
@@ -630,7 +653,7 @@ class Analyzer {
   // "file:…#key"), or empty.
   std::string SharedName(VId v) const;
   VId SharedValue(const std::string& name);
-  std::string ResolveStarImport(std::string_view name) const;
+  std::string ResolveStarImport(std::string_view name) const;  // the libraries' StarName, innermost scope first
 
   // ---- literal.cc: literal sites for fixes (README "Fixes") ------------------------------
   TSNode root_{};

@@ -352,6 +352,18 @@ VId Analyzer::ListMethod(VId recv, std::string_view method, Args& args) {
   return kUnknown;
 }
 
+std::string Analyzer::ResolveStarImport(std::string_view name) const {
+  if (name.empty() || name[0] < 'A' || name[0] > 'Z') return {};
+  for (const Scope* s = scope_; s; s = s->parent) {
+    for (const std::string& m : s->star_modules) {
+      for (Library* lib : libraries_) {
+        if (std::string q = lib->StarName(m, name); !q.empty()) return q;
+      }
+    }
+  }
+  return {};
+}
+
 VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
   (void)node;
   const Value& x = V(object);

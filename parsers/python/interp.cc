@@ -197,7 +197,7 @@ void Analyzer::LexicalPass() {
       while (i < n && ident_char(s[i])) ++i;
       std::string_view name = s.substr(b, i - b);
       if (i < n && (s[i] == '\'' || s[i] == '"') && name.size() <= 3) continue;  // a string prefix
-      if (IsRelevantName(name)) relevant_at_.push_back(static_cast<uint32_t>(b));
+      if (RelevantName(name)) relevant_at_.push_back(static_cast<uint32_t>(b));
       size_t j = i;
       while (j < n && (s[j] == ' ' || s[j] == '\t')) ++j;
       bool attribute = previous_char == '.';
@@ -600,12 +600,9 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
         // `self.x = …`: the instance's attribute from now on.
         SetAttribute(o.ref, attr, Ev{v, value_node});
       } else if (o.kind == VK::kObject) {
-        // `estimator.use_spot_instances = True`: the setting the SDK sends.
-        Args& a = objects_[o.ref].args;
-        a.keywords.erase(
-            std::remove_if(a.keywords.begin(), a.keywords.end(), [&](const auto& kv) { return kv.first == attr; }),
-            a.keywords.end());
-        a.keywords.push_back({attr, Ev{v, value_node}});
+        for (Library* lib : libraries_) {
+          if (lib->SetAttribute(*this, obj, attr, Ev{v, value_node})) break;
+        }
       } else if (o.kind == VK::kHelper) {
         Rebind(obj, DictSet(obj, attr, Ev{v, value_node}));
       }
@@ -1076,13 +1073,16 @@ void Analyzer::Import(TSNode n) {
   }
 }
 
-// A name an import binds to an SDK or boto3 class under another name
+// A name an import binds to a library's name under another name
 // (`from sagemaker.pytorch import PyTorch as PyTorchEstimator`) makes code
 // that mentions it relevant too.
 void Analyzer::NoteSdkAlias(std::string_view local, std::string_view qualified) {
-  if ((qualified.rfind("sagemaker", 0) == 0 || qualified.rfind("boto3", 0) == 0) && !IsRelevantName(local)) {
-    sdk_aliases_.insert(local);
-  }
+  bool owned = std::any_of(libraries_.begin(), libraries_.end(), [&](Library* lib) { return lib->Owns(qualified); });
+  if (owned && !RelevantName(local)) sdk_aliases_.insert(local);
+}
+
+bool Analyzer::RelevantName(std::string_view name) const {
+  return std::any_of(libraries_.begin(), libraries_.end(), [&](Library* lib) { return lib->RelevantName(name); });
 }
 
 bool Analyzer::Relevant(TSNode n) const {

@@ -334,21 +334,6 @@ int Analyzer::NewObject(Object o, TSNode call) {
   return id;
 }
 
-std::string Analyzer::ResolveStarImport(std::string_view name) const {
-  if (name.empty() || name[0] < 'A' || name[0] > 'Z') return {};
-  for (const Scope* s = scope_; s; s = s->parent) {
-    for (const std::string& m : s->star_modules) {
-      if (!IsSageMaker(m + ".")) continue;
-      if (EstimatorClasses().count(name) || ProcessorClasses().count(name) || HelperClasses().count(name) ||
-          IsModelClass(name) || IsPredictorClass(name) || name == "HyperparameterTuner" || name == "Transformer" ||
-          name == "ModelTrainer" || name == "ModelBuilder" || name == "Session" || name == "LocalSession") {
-        return m + "." + std::string(name);
-      }
-    }
-  }
-  return {};
-}
-
 bool Analyzer::IsLocalValue(VId v) const {
   const Value& x = store_[v];
   if (x.kind == VK::kObject) return objects_[x.ref].kind == ObjKind::kSession && objects_[x.ref].local;
@@ -1113,6 +1098,17 @@ void Analyzer::RecordDelete(VId target, TSNode call) {
 
 namespace {
 
+// A name `from sagemaker.… import *` binds: the SDK's classes.
+std::string SdkStarName(std::string_view m, std::string_view name) {
+  if (!IsSageMaker(std::string(m) + ".")) return {};
+  if (EstimatorClasses().count(name) || ProcessorClasses().count(name) || HelperClasses().count(name) ||
+      IsModelClass(name) || IsPredictorClass(name) || name == "HyperparameterTuner" || name == "Transformer" ||
+      name == "ModelTrainer" || name == "ModelBuilder" || name == "Session" || name == "LocalSession") {
+    return std::string(m) + "." + std::string(name);
+  }
+  return {};
+}
+
 // The SageMaker SDK and boto3 as a library the interpreter asks: every
 // imported name is offered to it last (it answers unknown for names it does
 // not know), and the objects it made (kObject) are its own.
@@ -1146,6 +1142,19 @@ class Sdk final : public Library {
     *result = a.SdkRemoteCall(function, call, args);
     return true;
   }
+  bool SetAttribute(Analyzer& a, VId object, const std::string& name, Ev value) override {
+    if (a.store_.Kind(object) != VK::kObject) return false;
+    // `estimator.use_spot_instances = True`: the setting the SDK sends.
+    Args& args = a.objects_[a.store_[object].ref].args;
+    args.keywords.erase(
+        std::remove_if(args.keywords.begin(), args.keywords.end(), [&](const auto& kv) { return kv.first == name; }),
+        args.keywords.end());
+    args.keywords.push_back({name, value});
+    return true;
+  }
+  std::string StarName(std::string_view module, std::string_view name) override { return SdkStarName(module, name); }
+  bool RelevantName(std::string_view name) override { return IsRelevantName(name); }
+  bool Owns(std::string_view q) override { return q.rfind("sagemaker", 0) == 0 || q.rfind("boto3", 0) == 0; }
   bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) override {
     return a.store_.Kind(callee) == VK::kOpaque && a.SdkCallValue(callee, call, args, result);
   }
