@@ -4,14 +4,19 @@
 // calls it meets with the values their arguments have at that point. The
 // workloads are then built from those records (emit.cc).
 //
-//   interp.cc  statements, expressions, scopes, functions, classes, modules
-//   sdk.cc     the SageMaker SDK and boto3 library model
-//   emit.cc    records -> workloads
-//   cdk.cc     the AWS CDK library model and the CDK app evaluator
+//   interp.cc       statements, names and scopes, branches, loops, imports, magics
+//   expressions.cc  expressions: names, operators, containers, comprehensions
+//   strings.cc      string literals, f-strings, `+`, `%` and str.format(), str methods
+//   functions.cc    program functions and classes, their calls, helpers run at the call
+//   calls.cc        calls and attributes: Python builtins, dict / list methods, the libraries asked
+//   program.cc      whole programs (a CDK app): modules, instances, eager calls
+//   sdk.cc          the SageMaker SDK and boto3 library model (SdkLibrary)
+//   emit.cc         records -> workloads
+//   cdk.cc          the AWS CDK library model and the CDK app evaluator
 //
 // The interpreter knows libraries only through `Library`: a call of an
-// imported name, a method call on a value the library owns, an attribute of
-// one. The SDK model is always present; a CDK app is run with the CDK model
+// imported name, a method call on a value the library owns or on one nothing
+// resolves, an attribute of one, a decorator. The SDK model is always present; a CDK app is run with the CDK model
 // in front of it.
 #ifndef SAGELINT_PARSERS_PYTHON_ANALYZER_H_
 #define SAGELINT_PARSERS_PYTHON_ANALYZER_H_
@@ -175,7 +180,7 @@ struct Function {
   bool mutation_scanned = false;
   std::set<std::string_view> mutated;  // names whose dict / list the body mutates
   int inlined = 0;                     // calls at which the body ran as the call was met (Inline)
-  int remote = -1;                     // a @remote function: its kRemote object
+  int remote = -1;                     // a function a library took over (Library::Decorator): its handle
 };
 
 struct Scope {
@@ -191,6 +196,11 @@ struct Scope {
 
 inline constexpr std::string_view kUnknownText = aws::kUnknownMarker;
 inline constexpr long kMaxSteps = 3'000'000;  // evaluation steps per file
+inline constexpr int kMaxEvalDepth = 160;     // nested statements and expressions (recursion guard)
+
+// Shared by the interpreter's files.
+std::string Shorten(std::string_view text, size_t max);  // whitespace collapsed, cut to `max` (interp.cc)
+bool IsInteger(const std::string& s);                    // an optional `-` and digits (expressions.cc)
 
 bool IsRelevantName(std::string_view name);  // sdk.cc
 // The methods that delete a predictor's endpoint (SDK v2 and v3).
@@ -215,6 +225,68 @@ class Library {
   // `object.name` where `object` is a value the model made, or an instance of a
   // program class derived from one of the model's classes.
   virtual bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) = 0;
+  // `receiver.method(args)` where no model owns `receiver` and the interpreter
+  // cannot resolve it (an unknown value, a parameter, an opaque value a model
+  // made): a model may still read the call (a delete, a request on a client
+  // it cannot trace).
+  virtual bool Unresolved(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
+    (void)a, (void)receiver, (void)method, (void)call, (void)args, (void)result;
+    return false;
+  }
+  // `object.name` read as a value, not called there (`fn = client.delete_endpoint`),
+  // where `object` is a value the model made: its result (the method as a value)
+  // when the model has one; false reads the attribute (Attribute above).
+  virtual bool Uncalled(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) {
+    (void)a, (void)object, (void)name, (void)node, (void)result;
+    return false;
+  }
+  // A decorator (its value, `at` its expression) on a function being defined: a
+  // model that takes the function over (the SDK's `@remote`: a job per call) says
+  // which of its objects stands for it in `*handle` (Function::remote); the
+  // function defined, `Decorated` gets its index.
+  virtual bool Decorator(Analyzer& a, VId decorator, TSNode at, int* handle) {
+    (void)a, (void)decorator, (void)at, (void)handle;
+    return false;
+  }
+  virtual void Decorated(Analyzer& a, int handle, int function) { (void)a, (void)handle, (void)function; }
+  // `object.name = value` where `object` is a value the model made (kObject).
+  virtual bool SetAttribute(Analyzer& a, VId object, const std::string& name, Ev value) {
+    (void)a, (void)object, (void)name, (void)value;
+    return false;
+  }
+  // The qualified name `name` stands for under `from module import *` when the
+  // model knows the module exports it; empty when not.
+  virtual std::string StarName(std::string_view module, std::string_view name) {
+    (void)module, (void)name;
+    return {};
+  }
+  // A name the model's workloads cannot be made without (the interpreter runs the
+  // code that mentions one; docs/python.md), and the model's own qualified names
+  // (a local alias of one counts as relevant).
+  virtual bool RelevantName(std::string_view name) {
+    (void)name;
+    return false;
+  }
+  virtual bool Owns(std::string_view qualified) {
+    (void)qualified;
+    return false;
+  }
+  // A call of a value the model made that is not a class or a function (a
+  // method taken as a value: `fn = client.delete_endpoint; fn(...)`).
+  virtual bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) {
+    (void)a, (void)callee, (void)call, (void)args, (void)result;
+    return false;
+  }
+  // `receiver.method(args)` where `receiver` is one of several values (`x = a if c else b`).
+  virtual bool Alternatives(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
+    (void)a, (void)receiver, (void)method, (void)call, (void)args, (void)result;
+    return false;
+  }
+  // A call of program function `function` that a model took over (Function::remote >= 0).
+  virtual bool CallFunction(Analyzer& a, int function, TSNode call, Args& args, VId* result) {
+    (void)a, (void)function, (void)call, (void)args, (void)result;
+    return false;
+  }
   // A string built of `pieces` (an f-string's, or the two sides of `+`) when one is the model's value.
   virtual bool Join(Analyzer& a, const std::vector<Ev>& pieces, VId* result) {
     (void)a, (void)pieces, (void)result;
@@ -329,8 +401,9 @@ class Analyzer {
   Scope* scope_ = nullptr;                                 // current
   std::unordered_map<std::string_view, int> call_counts_;  // syntactic `name(...)` calls
   std::unordered_map<std::string_view, int> other_uses_;   // other uses of the name
-  std::vector<uint32_t> relevant_at_;                      // byte offsets of names IsRelevantName accepts (sorted)
+  std::vector<uint32_t> relevant_at_;                      // byte offsets of names a library finds relevant (sorted)
   bool Relevant(TSNode n) const;                           // whether the code of `n` mentions one
+  bool RelevantName(std::string_view name) const;          // Library::RelevantName of any library
   std::set<std::string_view> sdk_aliases_;                 // other local names of imported SDK / boto3 things
   void NoteSdkAlias(std::string_view local, std::string_view qualified);
   Order order_;
@@ -441,6 +514,7 @@ class Analyzer {
   std::string MadeBy(TSNode call) const;  // "made by helper f() at line N" while a helper runs
   VId Inline(int fn, Args& args, TSNode call);
   void BindParams(const Function& f, const Args& args, VId self, bool spreads);
+  void BindParameter(std::string_view name, VId v);
   std::string target_;         // the variable the expression being evaluated is assigned to
   std::string pending_var_;    // that variable, for the object the current call creates
   Path receiver_path_;         // the receiver of the method call being dispatched
@@ -479,6 +553,15 @@ class Analyzer {
   void RecordFunctionCall(int fn, Args& args, TSNode call);
   VId Eval(TSNode n);
   VId EvalNode(TSNode n);
+  // EvalNode's larger cases.
+  VId EvalName(TSNode n);
+  VId EvalAttribute(TSNode n);
+  VId EvalSubscript(TSNode n);
+  VId EvalDict(TSNode n);
+  VId EvalList(TSNode n);
+  VId EvalBoolean(TSNode n);
+  VId EvalConditional(TSNode n);
+  VId EvalLambda(TSNode n);
   Ev EvalEv(TSNode n) { return Ev{Eval(n), n}; }
   Args EvalArgs(TSNode call_or_list, bool is_list);
   void SpreadInto(VId dict, Args& a);
@@ -529,15 +612,30 @@ class Analyzer {
   VId PureEval(TSNode n);        // names, attributes and plain strings only: no call runs
   void Magic(TSNode pass_stmt);  // a line IPython syntax replaced (`%store`)
 
-  // ---- sdk.cc ----------------------------------------------------------------
+  // ---- calls.cc, strings.cc (str methods) -------------------------------------
   VId Call(TSNode call);
-  // A call of an imported name: the libraries asked in order.
+  // A call of an imported name: Python's builtins, else the libraries asked in order.
   VId CallQualified(const std::string& q, TSNode call, Args& args);
-  VId SdkCall(const std::string& q, TSNode call, Args& args);  // the SDK model's part
-  VId SdkAttribute(VId object, std::string_view name);         // the SDK model's attributes of its objects
+  VId PythonBuiltin(const std::string& q, Args& args);  // kUnbound: not a builtin it computes
   VId CallMethod(VId receiver, std::string_view method, TSNode call, Args& args);
-  VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
+  VId DictMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  VId ListMethod(VId receiver, std::string_view method, Args& args);
+  VId StrMethod(VId receiver, std::string_view method, Args& args);
   VId Attribute(VId object, std::string_view name, TSNode node);
+
+  // ---- sdk.cc: the SDK model (SdkLibrary) ------------------------------------------
+  VId SdkCall(const std::string& q, TSNode call, Args& args);  // the SDK model's part
+  VId SdkClassCall(const std::string& q, TSNode call, Args& args);
+  VId SdkFactoryCall(const std::string& q, const std::string& cls, const std::string& owner, Object& o, TSNode call,
+                     Args& args);
+  VId SdkAttribute(VId object, std::string_view name);  // the SDK model's attributes of its objects
+  VId SdkAlternativesMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  bool SdkCallValue(VId callee, TSNode call, Args& args, VId* result);
+  VId SdkUnresolvedMethod(VId receiver, std::string_view method, TSNode call, Args& args);
+  bool SdkUncalled(VId object, std::string_view name, TSNode node, VId* result);
+  int SdkDecorator(VId decorator, TSNode at);  // a @remote / @step object, else -1
+  VId SdkRemoteCall(int function, TSNode call, Args& args);
+  VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
   VId Helper(const std::string& cls, Args& args);
   // sagemaker.core resources: `Resource.create(...)` sends the boto3 request of that
   // name (recorded as a client call), `Resource.get(...)` names an existing one.
@@ -555,7 +653,7 @@ class Analyzer {
   // "file:…#key"), or empty.
   std::string SharedName(VId v) const;
   VId SharedValue(const std::string& name);
-  std::string ResolveStarImport(std::string_view name) const;
+  std::string ResolveStarImport(std::string_view name) const;  // the libraries' StarName, innermost scope first
 
   // ---- literal.cc: literal sites for fixes (README "Fixes") ------------------------------
   TSNode root_{};

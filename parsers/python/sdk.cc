@@ -334,21 +334,6 @@ int Analyzer::NewObject(Object o, TSNode call) {
   return id;
 }
 
-std::string Analyzer::ResolveStarImport(std::string_view name) const {
-  if (name.empty() || name[0] < 'A' || name[0] > 'Z') return {};
-  for (const Scope* s = scope_; s; s = s->parent) {
-    for (const std::string& m : s->star_modules) {
-      if (!IsSageMaker(m + ".")) continue;
-      if (EstimatorClasses().count(name) || ProcessorClasses().count(name) || HelperClasses().count(name) ||
-          IsModelClass(name) || IsPredictorClass(name) || name == "HyperparameterTuner" || name == "Transformer" ||
-          name == "ModelTrainer" || name == "ModelBuilder" || name == "Session" || name == "LocalSession") {
-        return m + "." + std::string(name);
-      }
-    }
-  }
-  return {};
-}
-
 bool Analyzer::IsLocalValue(VId v) const {
   const Value& x = store_[v];
   if (x.kind == VK::kObject) return objects_[x.ref].kind == ObjKind::kSession && objects_[x.ref].local;
@@ -380,120 +365,6 @@ bool Analyzer::ExpectsFailure(TSNode expr) {
     return v != kUnbound && store_.Kind(v) == VK::kQual && store_[v].text == "pytest.raises";
   }
   return false;
-}
-
-VId Analyzer::Call(TSNode call) {
-  std::string target = std::move(target_);
-  target_.clear();
-  Tick();
-  TSNode fn = g_.Field(call, g_.f_function);
-  if (g_.Kind(fn) == N::kAttribute) {
-    Path path;
-    VId recv = EvalPath(g_.Field(fn, g_.f_object), &path);
-    std::string method(T(g_.Field(fn, g_.f_attribute)));
-    Args args = EvalArgs(call, false);
-    pending_var_ = std::move(target);
-    Path saved = std::move(receiver_path_);
-    receiver_path_ = std::move(path);
-    VId r = CallMethod(recv, method, call, args);
-    receiver_path_ = std::move(saved);
-    pending_var_.clear();
-    return r;
-  }
-  if (eager_ && g_.Kind(fn) == N::kIdentifier && T(fn) == "super" && !self_stack_.empty() &&
-      Lookup("super") == kUnbound) {
-    // `super()` in a method of a program class: the instance, seen from past that class.
-    EvalArgs(call, false);
-    Value v;
-    v.kind = VK::kInstance;
-    v.ref = V(self_stack_.back().second).ref;
-    v.text = "super:" + std::to_string(self_stack_.back().first);
-    return v.ref < 0 ? kUnknown : store_.New(std::move(v));
-  }
-  if (eager_ && g_.Kind(fn) == N::kIdentifier && T(fn) == "range" && Lookup("range") == kUnbound) {
-    // `range(n)` in a program run: its items when they are few and known (loops run per item).
-    Args a = EvalArgs(call, false);
-    std::vector<long> bounds;
-    for (const Ev& e : a.positional) {
-      const Value& x = V(e.v);
-      if (x.kind != VK::kNum || x.text.empty() || x.text.size() > 9 ||
-          x.text.find_first_not_of("-0123456789") != std::string::npos || x.text.find('-', 1) != std::string::npos) {
-        return kUnknown;
-      }
-      bounds.push_back(std::stol(x.text));
-    }
-    if (bounds.empty() || bounds.size() > 3 || !a.keywords.empty()) return kUnknown;
-    long from = bounds.size() == 1 ? 0 : bounds[0], to = bounds.size() == 1 ? bounds[0] : bounds[1];
-    long step = bounds.size() == 3 ? bounds[2] : 1;
-    if (step == 0) return kUnknown;
-    Value l;
-    l.kind = VK::kList;
-    for (long i = from; step > 0 ? i < to : i > to; i += step) {
-      if (l.items.size() >= 64) return kUnknown;
-      l.items.push_back(Ev{store_.Num(std::to_string(i)), call});
-    }
-    return store_.New(std::move(l));
-  }
-  VId callee = Eval(fn);
-  Args args = EvalArgs(call, false);
-  pending_var_ = std::move(target);
-  VId r = kUnknown;
-  const Value& c = V(callee);
-  if (c.kind == VK::kQual) {
-    std::string q = c.text;
-    r = CallQualified(q, call, args);
-  } else if (eager_ && c.kind == VK::kFunction) {
-    pending_var_.clear();
-    r = Invoke(c.ref, kUnbound, args, call);
-  } else if (eager_ && c.kind == VK::kClass) {
-    pending_var_.clear();
-    r = Instantiate(c.ref, args, call);
-  } else if (c.kind == VK::kFunction) {
-    int remote = functions_[c.ref].remote;
-    if (remote >= 0) {
-      // A call of a @remote function runs it as the training job its decorator
-      // configures; a CheckpointLocation argument is where it checkpoints.
-      auto has_checkpoint = [&](const Ev& e) {
-        return store_.Kind(e.v) == VK::kHelper && V(e.v).text == "CheckpointLocation";
-      };
-      for (const Ev& e : args.positional) {
-        if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
-      }
-      for (const auto& [k, e] : args.keywords) {
-        if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
-      }
-      RecordFunctionCall(c.ref, args, call);
-      // A @step function's call is a pipeline step (its output), which includes the
-      // steps whose outputs it takes.
-      if (objects_[remote].cls == "@step") {
-        std::set<int> deps = {remote};
-        StepDeps(args, &deps);
-        r = StepValue(deps);
-      }
-    } else if (Inlinable(c.ref)) {
-      r = Inline(c.ref, args, call);
-    } else {
-      RecordFunctionCall(c.ref, args, call);
-    }
-  } else if (c.kind == VK::kOpaque && c.aux.starts_with("method:")) {
-    // A client's method taken as a value (`fn = client.delete_endpoint`), called.
-    int id = c.ref;
-    std::string method = c.aux.substr(7);
-    pending_var_.clear();
-    r = CallMethod(ObjectValue(id), method, call, args);
-  } else if (c.kind == VK::kOneOf) {
-    // `Cls = A if x else B; Cls(...)`: the first class alternative stands for the call.
-    std::vector<Alt> alts = c.alts;
-    for (const Alt& a : alts) {
-      if (store_.Kind(a.value.v) == VK::kQual) {
-        std::string q = store_[a.value.v].text;
-        r = CallQualified(q, call, args);
-        break;
-      }
-    }
-  }
-  pending_var_.clear();
-  return r;
 }
 
 VId Analyzer::Helper(const std::string& cls, Args& args) {
@@ -601,166 +472,171 @@ VId Analyzer::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
   return ObjectValue(NewObject(std::move(o), call));
 }
 
-VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
-  VId r = kUnknown;
-  for (Library* lib : libraries_) {
-    if (lib->Call(*this, q, call, args, &r)) return r;
+// A call of a name under `sagemaker.`: the SDK class it constructs (estimators,
+// trainers, models, processors, tuners, sessions, …), a helper class whose
+// arguments a request reads, a pipeline or one of its parts.
+VId Analyzer::SdkClassCall(const std::string& q, TSNode call, Args& args) {
+  std::string cls = Last(q);
+  std::string owner = Last(q, 1);
+  Object o;
+  o.cls = cls;
+  o.framework = FrameworkOfClass(cls);
+  o.args = args;
+  if (VId r = SdkFactoryCall(q, cls, owner, o, call, args); r != kUnbound) return r;
+  if (IsPredictorClass(cls)) {
+    o.kind = ObjKind::kPredictor;
+    o.attached = true;
+    return ObjectValue(NewObject(std::move(o), call));
   }
-  return kUnknown;
+  o.jumpstart = cls.rfind("JumpStart", 0) == 0;
+  if (EstimatorClasses().count(cls)) {
+    o.kind = ObjKind::kEstimator;
+  } else if (cls == "ModelTrainer") {
+    o.kind = ObjKind::kModelTrainer;
+  } else if (cls.ends_with("Trainer") && q.rfind("sagemaker.train.", 0) == 0) {
+    o.kind = ObjKind::kModelTrainer;  // SFTTrainer, DPOTrainer, RLVRTrainer, CPTTrainer, …
+    o.customization = true;
+  } else if (cls == "ModelBuilder") {
+    o.kind = ObjKind::kModelBuilder;
+  } else if (ProcessorClasses().count(cls)) {
+    o.kind = ObjKind::kProcessor;
+    if (cls == "FrameworkProcessor") {
+      auto est = Arg(args, {"estimator_cls"}, 0);
+      if (est && store_.Kind(est->v) == VK::kQual) o.framework = FrameworkOfClass(Last(store_[est->v].text));
+    }
+  } else if (cls == "HyperparameterTuner") {
+    o.kind = ObjKind::kTuner;
+    auto src = Arg(args, {"estimator", "model_trainer"}, 0);
+    int id = NewObject(std::move(o), call);
+    if (src) {
+      const Value& s = V(src->v);
+      int sid = s.kind == VK::kObject ? s.ref : -1;
+      if (s.kind == VK::kOneOf) {
+        for (const Alt& a : s.alts) {
+          if (store_.Kind(a.value.v) == VK::kObject) {
+            sid = store_[a.value.v].ref;
+            break;
+          }
+        }
+      }
+      if (sid >= 0) {
+        objects_[id].source = sid;
+        objects_[sid].tuned = true;
+      }
+    }
+    return ObjectValue(id);
+  } else if (cls == "Transformer") {
+    o.kind = ObjKind::kTransformer;
+  } else if (IsModelClass(cls)) {
+    o.kind = ObjKind::kModel;
+  } else if (cls == "Session" || cls == "PipelineSession" || cls == "LocalSession" || cls == "LocalPipelineSession") {
+    o.kind = ObjKind::kSession;
+    o.local = cls.rfind("Local", 0) == 0;
+  } else if (HelperClasses().count(cls)) {
+    return Helper(cls, args);
+  } else if (cls == "ParameterString" || cls == "ParameterInteger" || cls == "ParameterFloat" ||
+             cls == "ParameterBoolean") {
+    auto name = Arg(args, {"name"}, 0);
+    auto def = Arg(args, {"default_value"}, 1);
+    if (def && V(def->v).scalar()) {
+      std::string pname = name && V(name->v).scalar() ? V(name->v).text : std::string("?");
+      const Value& d = V(def->v);
+      std::string text = d.text;
+      return store_.Scalar(d.kind, text, "pipeline parameter " + pname + " default");
+    }
+    return kUnknown;
+  } else if (cls == "Pipeline" && q.find(".workflow.") != std::string::npos) {
+    PipelineSteps(args);
+    return kUnknown;
+  } else if (q.find(".workflow.") != std::string::npos) {
+    // A step, condition or function of a pipeline built from other steps' outputs includes them.
+    std::set<int> deps;
+    StepDeps(args, &deps);
+    return deps.empty() ? kUnknown : StepValue(deps);
+  } else if (q.ends_with("image_uris.retrieve")) {
+    auto fw = Arg(args, {"framework"}, 0);
+    Value v;
+    v.kind = VK::kOpaque;
+    if (fw && V(fw->v).kind == VK::kStr) v.aux = V(fw->v).text;
+    return store_.New(std::move(v));
+  } else {
+    return kUnknown;
+  }
+  return ObjectValue(NewObject(std::move(o), call));
+}
+
+// The SDK's class methods that make an object (`Estimator.attach`, `ModelTrainer.from_recipe`,
+// `ModelBuilder.from_jumpstart_config`, `Endpoint.get`, …) and the remote-function decorators;
+// kUnbound for any other name. `o` is the object as SdkClassCall starts it.
+VId Analyzer::SdkFactoryCall(const std::string& q, const std::string& cls, const std::string& owner, Object& o,
+                             TSNode call, Args& args) {
+  if (cls == "attach" && (EstimatorClasses().count(owner) || owner == "HyperparameterTuner")) {
+    o.kind = ObjKind::kModel;
+    o.cls = owner;
+    o.framework = FrameworkOfClass(owner);
+    o.attached = true;
+    return ObjectValue(NewObject(std::move(o), call));
+  }
+  if (cls == "from_recipe" && owner == "ModelTrainer") {
+    o.kind = ObjKind::kModelTrainer;
+    o.cls = "ModelTrainer";
+    return ObjectValue(NewObject(std::move(o), call));
+  }
+  // SDK v3: a trainer or builder whose defaults come from a JumpStart model.
+  if (cls == "from_jumpstart_config" && (owner == "ModelTrainer" || owner == "ModelBuilder")) {
+    o.kind = owner == "ModelTrainer" ? ObjKind::kModelTrainer : ObjKind::kModelBuilder;
+    o.cls = owner;
+    o.jumpstart = true;
+    return ObjectValue(NewObject(std::move(o), call));
+  }
+  // SDK v3: a builder whose deploy() creates the endpoint an inference recommendation job
+  // recommends (instance type and count from the recommendation unless deploy() names them).
+  if (cls == "from_recommendation_job" && owner == "ModelBuilder") {
+    o.kind = ObjKind::kModelBuilder;
+    o.cls = owner;
+    o.recommended = true;
+    o.args = Args{};
+    if (auto session = Arg(args, {"sagemaker_session"})) o.args.keywords.emplace_back("sagemaker_session", *session);
+    return ObjectValue(NewObject(std::move(o), call));
+  }
+  // SDK v3 `Endpoint.get_all()`: every endpoint of the account, as list_endpoints().
+  if (cls == "get_all" && owner == "Endpoint") {
+    Value v;
+    v.kind = VK::kOpaque;
+    v.aux = "endpoints:";
+    return store_.New(std::move(v));
+  }
+  // SDK v3 `Endpoint.get(endpoint_name=...)`: an existing endpoint, by name.
+  if (cls == "get" && owner == "Endpoint") {
+    o.kind = ObjKind::kPredictor;
+    o.cls = "Endpoint";
+    o.attached = true;
+    return ObjectValue(NewObject(std::move(o), call));
+  }
+  if (cls == "RemoteExecutor" || ((cls == "remote" || cls == "step") && IsRemoteDecorator(q))) {
+    o.kind = ObjKind::kRemote;
+    o.cls = cls == "RemoteExecutor" ? cls : "@" + cls;
+    // `step(fn, instance_type=...)` and `remote(fn, ...)`: the decorator applied to `fn` in a call;
+    // the job is that function's.
+    std::string function;
+    if (cls != "RemoteExecutor") {
+      if (auto fn = Arg(args, {"_func"}, 0); fn && store_.Kind(fn->v) == VK::kFunction) {
+        function = std::string(functions_[store_[fn->v].ref].name);
+      } else if (fn && g_.Kind(fn->at) == N::kLambda) {
+        function = "lambda";
+      }
+    }
+    int id = NewObject(std::move(o), call);
+    if (!function.empty()) objects_[id].var = std::move(function);
+    return ObjectValue(id);
+  }
+  return kUnbound;
 }
 
 VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
   const std::string q = CoreModuleName(written);
   if (VId r = CoreResourceCall(q, call, args); r != kUnbound) return r;
-  if (IsSageMaker(q)) {
-    std::string cls = Last(q);
-    std::string owner = Last(q, 1);
-    Object o;
-    o.cls = cls;
-    o.framework = FrameworkOfClass(cls);
-    o.args = args;
-    // Class methods.
-    if (cls == "attach" && (EstimatorClasses().count(owner) || owner == "HyperparameterTuner")) {
-      o.kind = ObjKind::kModel;
-      o.cls = owner;
-      o.framework = FrameworkOfClass(owner);
-      o.attached = true;
-      return ObjectValue(NewObject(std::move(o), call));
-    }
-    if (cls == "from_recipe" && owner == "ModelTrainer") {
-      o.kind = ObjKind::kModelTrainer;
-      o.cls = "ModelTrainer";
-      return ObjectValue(NewObject(std::move(o), call));
-    }
-    // SDK v3: a trainer or builder whose defaults come from a JumpStart model.
-    if (cls == "from_jumpstart_config" && (owner == "ModelTrainer" || owner == "ModelBuilder")) {
-      o.kind = owner == "ModelTrainer" ? ObjKind::kModelTrainer : ObjKind::kModelBuilder;
-      o.cls = owner;
-      o.jumpstart = true;
-      return ObjectValue(NewObject(std::move(o), call));
-    }
-    // SDK v3: a builder whose deploy() creates the endpoint an inference recommendation job
-    // recommends (instance type and count from the recommendation unless deploy() names them).
-    if (cls == "from_recommendation_job" && owner == "ModelBuilder") {
-      o.kind = ObjKind::kModelBuilder;
-      o.cls = owner;
-      o.recommended = true;
-      o.args = Args{};
-      if (auto session = Arg(args, {"sagemaker_session"})) o.args.keywords.emplace_back("sagemaker_session", *session);
-      return ObjectValue(NewObject(std::move(o), call));
-    }
-    // SDK v3 `Endpoint.get_all()`: every endpoint of the account, as list_endpoints().
-    if (cls == "get_all" && owner == "Endpoint") {
-      Value v;
-      v.kind = VK::kOpaque;
-      v.aux = "endpoints:";
-      return store_.New(std::move(v));
-    }
-    // SDK v3 `Endpoint.get(endpoint_name=...)`: an existing endpoint, by name.
-    if (cls == "get" && owner == "Endpoint") {
-      o.kind = ObjKind::kPredictor;
-      o.cls = "Endpoint";
-      o.attached = true;
-      return ObjectValue(NewObject(std::move(o), call));
-    }
-    if (cls == "RemoteExecutor" || ((cls == "remote" || cls == "step") && IsRemoteDecorator(q))) {
-      o.kind = ObjKind::kRemote;
-      o.cls = cls == "RemoteExecutor" ? cls : "@" + cls;
-      // `step(fn, instance_type=...)` and `remote(fn, ...)`: the decorator applied to `fn` in a call;
-      // the job is that function's.
-      std::string function;
-      if (cls != "RemoteExecutor") {
-        if (auto fn = Arg(args, {"_func"}, 0); fn && store_.Kind(fn->v) == VK::kFunction) {
-          function = std::string(functions_[store_[fn->v].ref].name);
-        } else if (fn && g_.Kind(fn->at) == N::kLambda) {
-          function = "lambda";
-        }
-      }
-      int id = NewObject(std::move(o), call);
-      if (!function.empty()) objects_[id].var = std::move(function);
-      return ObjectValue(id);
-    }
-    if (IsPredictorClass(cls)) {
-      o.kind = ObjKind::kPredictor;
-      o.attached = true;
-      return ObjectValue(NewObject(std::move(o), call));
-    }
-    o.jumpstart = cls.rfind("JumpStart", 0) == 0;
-    if (EstimatorClasses().count(cls)) {
-      o.kind = ObjKind::kEstimator;
-    } else if (cls == "ModelTrainer") {
-      o.kind = ObjKind::kModelTrainer;
-    } else if (cls.ends_with("Trainer") && q.rfind("sagemaker.train.", 0) == 0) {
-      o.kind = ObjKind::kModelTrainer;  // SFTTrainer, DPOTrainer, RLVRTrainer, CPTTrainer, …
-      o.customization = true;
-    } else if (cls == "ModelBuilder") {
-      o.kind = ObjKind::kModelBuilder;
-    } else if (ProcessorClasses().count(cls)) {
-      o.kind = ObjKind::kProcessor;
-      if (cls == "FrameworkProcessor") {
-        auto est = Arg(args, {"estimator_cls"}, 0);
-        if (est && store_.Kind(est->v) == VK::kQual) o.framework = FrameworkOfClass(Last(store_[est->v].text));
-      }
-    } else if (cls == "HyperparameterTuner") {
-      o.kind = ObjKind::kTuner;
-      auto src = Arg(args, {"estimator", "model_trainer"}, 0);
-      int id = NewObject(std::move(o), call);
-      if (src) {
-        const Value& s = V(src->v);
-        int sid = s.kind == VK::kObject ? s.ref : -1;
-        if (s.kind == VK::kOneOf) {
-          for (const Alt& a : s.alts) {
-            if (store_.Kind(a.value.v) == VK::kObject) {
-              sid = store_[a.value.v].ref;
-              break;
-            }
-          }
-        }
-        if (sid >= 0) {
-          objects_[id].source = sid;
-          objects_[sid].tuned = true;
-        }
-      }
-      return ObjectValue(id);
-    } else if (cls == "Transformer") {
-      o.kind = ObjKind::kTransformer;
-    } else if (IsModelClass(cls)) {
-      o.kind = ObjKind::kModel;
-    } else if (cls == "Session" || cls == "PipelineSession" || cls == "LocalSession" || cls == "LocalPipelineSession") {
-      o.kind = ObjKind::kSession;
-      o.local = cls.rfind("Local", 0) == 0;
-    } else if (HelperClasses().count(cls)) {
-      return Helper(cls, args);
-    } else if (cls == "ParameterString" || cls == "ParameterInteger" || cls == "ParameterFloat" ||
-               cls == "ParameterBoolean") {
-      auto name = Arg(args, {"name"}, 0);
-      auto def = Arg(args, {"default_value"}, 1);
-      if (def && V(def->v).scalar()) {
-        std::string pname = name && V(name->v).scalar() ? V(name->v).text : std::string("?");
-        const Value& d = V(def->v);
-        std::string text = d.text;
-        return store_.Scalar(d.kind, text, "pipeline parameter " + pname + " default");
-      }
-      return kUnknown;
-    } else if (cls == "Pipeline" && q.find(".workflow.") != std::string::npos) {
-      PipelineSteps(args);
-      return kUnknown;
-    } else if (q.find(".workflow.") != std::string::npos) {
-      // A step, condition or function of a pipeline built from other steps' outputs includes them.
-      std::set<int> deps;
-      StepDeps(args, &deps);
-      return deps.empty() ? kUnknown : StepValue(deps);
-    } else if (q.ends_with("image_uris.retrieve")) {
-      auto fw = Arg(args, {"framework"}, 0);
-      Value v;
-      v.kind = VK::kOpaque;
-      if (fw && V(fw->v).kind == VK::kStr) v.aux = V(fw->v).text;
-      return store_.New(std::move(v));
-    } else {
-      return kUnknown;
-    }
-    return ObjectValue(NewObject(std::move(o), call));
-  }
+  if (IsSageMaker(q)) return SdkClassCall(q, call, args);
   if (q.rfind("boto3", 0) != 0 && q.rfind("builtins.", 0) != 0 && LooksLikeCleanup(Last(q))) {
     RecordDelete(kUnknown, call);
     return kUnknown;
@@ -798,310 +674,38 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
     o.cls = "boto3 session";
     return ObjectValue(NewObject(std::move(o), call));
   }
-  if (q == "base64.b64encode" && !args.positional.empty()) {
-    const Value& s = V(args.positional[0].v);
-    if (s.kind != VK::kStr) return kUnknown;
-    Value v;
-    v.kind = VK::kStr;
-    v.text = Base64Encode(s.text);
-    v.aux = s.text.empty() ? " " : s.text;
-    return store_.New(std::move(v));
-  }
-  if ((q == "copy.copy" || q == "copy.deepcopy") && !args.positional.empty()) {
-    VId src = args.positional[0].v;
-    VK kind = store_.Kind(src);
-    if (kind == VK::kDict || kind == VK::kList) return store_.New(Value(V(src)));
-    return src;
-  }
-  if (q.rfind("builtins.", 0) == 0) {
-    std::string fn = q.substr(9);
-    if (fn == "globals" && args.positional.empty() && args.keywords.empty()) {
-      Value g;  // the module's names, read by `globals()["x"]` and `globals().get("x")`
-      g.kind = VK::kOpaque;
-      g.aux = "globals:";
-      return store_.New(std::move(g));
-    }
-    if (fn == "dict") {
-      Value d;
-      d.kind = VK::kDict;
-      d.complete = !args.unknown_spread;
-      if (!args.positional.empty()) {
-        const Value& src = V(args.positional[0].v);
-        if (src.kind == VK::kDict) {
-          d.entries = src.entries;
-          d.complete = d.complete && src.complete;
-        } else {
-          d.complete = false;
-        }
-      }
-      for (const auto& kw : args.keywords) {
-        const std::string& k = kw.first;
-        d.entries.erase(std::remove_if(d.entries.begin(), d.entries.end(), [&](const Entry& x) { return x.key == k; }),
-                        d.entries.end());
-        d.entries.push_back({k, kw.second});
-      }
-      return store_.New(std::move(d));
-    }
-    if (args.positional.size() != 1 || !args.keywords.empty()) return kUnknown;
-    VId a = args.positional[0].v;
-    const Value& x = V(a);
-    if (fn == "str" && x.scalar()) {
-      return store_.Str(std::string(PyText(x)));
-    }
-    if (fn == "int" && (x.kind == VK::kNum || x.kind == VK::kStr)) {
-      char* end = nullptr;
-      long long v = std::strtoll(x.text.c_str(), &end, 10);
-      if (end && *end == '\0' && !x.text.empty()) return store_.Num(std::to_string(v));
-      if (x.kind == VK::kNum) {
-        double d = std::strtod(x.text.c_str(), nullptr);
-        return store_.Num(std::to_string(static_cast<long long>(d)));
-      }
-      return kUnknown;
-    }
-    if (fn == "float" && (x.kind == VK::kNum || x.kind == VK::kStr)) {
-      char* end = nullptr;
-      std::strtod(x.text.c_str(), &end);
-      if (end && *end == '\0' && !x.text.empty()) return store_.Num(x.text);
-      return kUnknown;
-    }
-    if ((fn == "list" || fn == "tuple") && x.kind == VK::kList) return store_.New(Value(x));
-    if (fn == "len" && (x.kind == VK::kList || x.kind == VK::kDict) && x.complete) {
-      return store_.Num(std::to_string(x.kind == VK::kList ? x.items.size() : x.entries.size()));
-    }
-    return kUnknown;
-  }
   return kUnknown;
 }
 
-VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& args) {
+// A method call on a receiver no model owns and the interpreter cannot resolve: the
+// SDK values the interpreter holds as opaque (list_endpoints() results, names shared
+// through files and %store), and a delete or a boto3 request on a client it cannot trace.
+VId Analyzer::SdkUnresolvedMethod(VId recv, std::string_view method, TSNode call, Args& args) {
   const Value& r = V(recv);
-  switch (r.kind) {
-    case VK::kObject:
-    case VK::kForeign: {
-      VId out = kUnknown;
-      for (Library* lib : libraries_) {
-        if (lib->Method(*this, recv, method, call, args, &out)) return out;
+  if (r.kind == VK::kOpaque) {
+    if (r.aux.starts_with("endpoints:")) {
+      // list_endpoints()["Endpoints"] also as .get("Endpoints"); one of them by position.
+      if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) return recv;
+      // Each of Endpoint.get_all(), deleted.
+      if (IsDeleteMethod(method)) RecordDelete(recv, call);
+      return kUnknown;
+    }
+    std::string shared = SharedName(recv);
+    if (shared.starts_with("file:")) {
+      // Reading a shared file keeps it known by its path; `.get("key")` reads a key of it.
+      if (method == "read" || method == "read_text" || method == "readline" || method == "strip" ||
+          method == "rstrip" || method == "lstrip" || method == "decode") {
+        return recv;
+      }
+      if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) {
+        return Subscript(recv, args.positional[0].v);
       }
       return kUnknown;
     }
-    case VK::kInstance:
-      return eager_ ? InstanceMethod(recv, method, call, args) : kUnknown;
-    case VK::kModule:
-    case VK::kClass: {
-      if (!eager_) return kUnknown;
-      VId callee = Attribute(recv, method, call);
-      const Value& c = V(callee);
-      if (c.kind == VK::kQual) {
-        std::string q = c.text;
-        return CallQualified(q, call, args);
-      }
-      if (c.kind == VK::kClass) return Instantiate(c.ref, args, call);
-      if (c.kind != VK::kFunction) return kUnknown;
-      // A module's function; a class's static method (`cls` bound to the class for a class method).
-      const Function& f = functions_[c.ref];
-      bool cls_param = r.kind == VK::kClass && !f.params.empty() && f.params[0].name == "cls";
-      return Invoke(c.ref, cls_param ? recv : kUnbound, args, call);
-    }
-    case VK::kQual: {
-      std::string q = r.text + "." + std::string(method);
-      return CallQualified(q, call, args);
-    }
-    case VK::kOneOf: {
-      std::vector<Alt> alts = r.alts;
-      bool creates = method == "deploy" || method == "transformer" || method == "create_model" ||
-                     method == "compile_model" || method == "build" || method == "best_estimator";
-      VId result = kUnknown;
-      bool first = true;
-      std::string var = pending_var_;
-      for (const Alt& a : alts) {
-        const Value& x = V(a.value.v);
-        if (x.kind != VK::kObject && x.kind != VK::kQual) continue;
-        pending_var_ = var;
-        VId v = CallMethod(a.value.v, method, call, args);
-        if (first) result = v;
-        first = false;
-        if (creates) {
-          // One deploy call makes one endpoint, whichever object deploys it.
-          if (store_.Kind(v) == VK::kObject) {
-            for (const Alt& o : alts) {
-              if (store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
-                objects_[store_[v].ref].chosen_from.push_back(store_[o.value.v].ref);
-              }
-            }
-          }
-          break;
-        }
-      }
-      if (first && method == "delete_endpoint") RecordDelete(kUnknown, call);
-      return result;
-    }
-    case VK::kOpaque: {
-      if (r.aux == "globals:") {
-        if (method != "get" || args.positional.empty() || store_.Kind(args.positional[0].v) != VK::kStr) {
-          return kUnknown;
-        }
-        VId v = GlobalValue(V(args.positional[0].v).text);
-        if (v != kUnbound) return v;
-        return args.positional.size() > 1 ? args.positional[1].v : store_.None();
-      }
-      if (r.aux.starts_with("endpoints:")) {
-        // list_endpoints()["Endpoints"] also as .get("Endpoints"); one of them by position.
-        if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) return recv;
-        // Each of Endpoint.get_all(), deleted.
-        if (IsDeleteMethod(method)) RecordDelete(recv, call);
-        return kUnknown;
-      }
-      std::string shared = SharedName(recv);
-      if (shared.starts_with("file:")) {
-        // Reading a shared file keeps it known by its path; `.get("key")` reads a key of it.
-        if (method == "read" || method == "read_text" || method == "readline" || method == "strip" ||
-            method == "rstrip" || method == "lstrip" || method == "decode") {
-          return recv;
-        }
-        if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) {
-          return Subscript(recv, args.positional[0].v);
-        }
-        return kUnknown;
-      }
-      if (!shared.empty() && IsDeleteMethod(method)) {
-        RecordDelete(recv, call);  // a predictor shared through %store, deleted
-        return kUnknown;
-      }
-      break;
-    }
-    case VK::kDict: {
-      if (method == "update") {
-        VId other = args.positional.empty() ? kUnbound : args.positional[0].v;
-        Update(recv, DictUpdate(recv, other, &args));
-        return store_.None();
-      }
-      if (method == "setdefault" && !args.positional.empty()) {
-        const Value& k = V(args.positional[0].v);
-        if (!k.scalar()) {
-          Update(recv, Incomplete(recv));
-          return kUnknown;
-        }
-        for (const Entry& e : r.entries) {
-          if (e.key == k.text) return e.value.v;
-        }
-        Ev value = args.positional.size() > 1 ? args.positional[1] : Ev{store_.None(), call};
-        std::string key = k.text;
-        Update(recv, DictSet(recv, key, value));
-        return value.v;
-      }
-      if (method == "pop" && !args.positional.empty()) {
-        const Value& k = V(args.positional[0].v);
-        if (!k.scalar()) {
-          Update(recv, Incomplete(recv));
-          return kUnknown;
-        }
-        VId found = kUnknown;
-        for (const Entry& e : r.entries) {
-          if (e.key == k.text) found = e.value.v;
-        }
-        std::string key = k.text;
-        Update(recv, DictDel(recv, key));
-        return found;
-      }
-      if (method == "clear") {
-        Value d;
-        d.kind = VK::kDict;
-        Update(recv, store_.New(std::move(d)));
-        return store_.None();
-      }
-      if (method == "popitem") {
-        Update(recv, Incomplete(recv));
-        return kUnknown;
-      }
-      if (method == "copy") return store_.New(Value(r));
-      if (method == "get" && !args.positional.empty()) {
-        const Value& k = V(args.positional[0].v);
-        if (!k.scalar()) return kUnknown;
-        for (const Entry& e : r.entries) {
-          if (e.key == k.text) return e.value.v;
-        }
-        if (!r.complete) return kUnknown;
-        return args.positional.size() > 1 ? args.positional[1].v : store_.None();
-      }
+    if (!shared.empty() && IsDeleteMethod(method)) {
+      RecordDelete(recv, call);  // a predictor shared through %store, deleted
       return kUnknown;
     }
-    case VK::kList: {
-      if (method == "append" && args.positional.size() == 1) {
-        if (r.items.size() >= Store::kMaxItems) {
-          Update(recv, Incomplete(recv));
-          return store_.None();
-        }
-        Value l = r;
-        l.items.push_back(args.positional[0]);
-        Update(recv, store_.New(std::move(l)));
-        return store_.None();
-      }
-      if (method == "extend" && args.positional.size() == 1) {
-        VId joined = Concat(recv, args.positional[0].v);
-        Update(recv, joined == kUnknown ? Incomplete(recv) : joined);
-        return store_.None();
-      }
-      if (method == "copy") return store_.New(Value(r));
-      if (method == "insert" || method == "pop" || method == "remove" || method == "clear" || method == "sort" ||
-          method == "reverse") {
-        Update(recv, Incomplete(recv));
-      }
-      return kUnknown;
-    }
-    case VK::kStr: {
-      if (method == "format") return Format(recv, args);
-      std::string text = r.text;
-      if (method == "encode") return recv;  // keeps the text for base64 scripts
-      if (args.positional.empty() && args.keywords.empty()) {
-        if (method == "lower") {
-          for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-          return store_.Str(text);
-        }
-        if (method == "upper") {
-          for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-          return store_.Str(text);
-        }
-        if (method == "strip" || method == "lstrip" || method == "rstrip") {
-          size_t b = method == "rstrip" ? 0 : text.find_first_not_of(" \t\r\n");
-          if (b == std::string::npos) return store_.Str("");
-          size_t e = method == "lstrip" ? text.size() : text.find_last_not_of(" \t\r\n") + 1;
-          return store_.Str(text.substr(b, e - b));
-        }
-        if (method == "decode") return recv;
-      }
-      if (method == "replace" && args.positional.size() == 2) {
-        const Value& a = V(args.positional[0].v);
-        const Value& b = V(args.positional[1].v);
-        if (a.kind != VK::kStr || b.kind != VK::kStr || a.text.empty()) return kUnknown;
-        std::string out;
-        size_t pos = 0;
-        while (true) {
-          size_t at = text.find(a.text, pos);
-          out += text.substr(pos, at == std::string::npos ? std::string::npos : at - pos);
-          if (at == std::string::npos) break;
-          out += b.text;
-          pos = at + a.text.size();
-          if (out.size() > Store::kMaxString) return kUnknown;
-        }
-        return store_.Str(out);
-      }
-      if (method == "join" && args.positional.size() == 1) {
-        const Value& l = V(args.positional[0].v);
-        if (l.kind != VK::kList || !l.complete) return kUnknown;
-        std::string out;
-        for (size_t i = 0; i < l.items.size(); ++i) {
-          const Value& x = V(l.items[i].v);
-          if (x.kind != VK::kStr) return kUnknown;
-          if (i) out += text;
-          out += x.text;
-          if (out.size() > Store::kMaxString) return kUnknown;
-        }
-        return store_.Str(out);
-      }
-      return kUnknown;
-    }
-    default:
-      break;
   }
   // A receiver we cannot resolve. Where the file made endpoints through
   // sagemaker.core, `x.delete()` (a loop over globals(), say) may delete one.
@@ -1131,6 +735,111 @@ VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& a
     }
   }
   return kUnknown;
+}
+
+// `object.name` read as a value, not called there.
+bool Analyzer::SdkUncalled(VId obj, std::string_view attr, TSNode n, VId* result) {
+  // `predictor.delete_endpoint` handed to something that calls it
+  // (`_try("endpoint", endpoint.delete)`): a delete where it is handed over.
+  const Value& o = V(obj);
+  if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
+    RecordDelete(obj, n);
+  }
+  // `client.delete_endpoint` handed on uncalled (a clean-up loop over `(fn, "EndpointName", name)`
+  // tuples calling `fn(**{arg: name})`): the client's method, which deletes where it is called.
+  if (o.kind == VK::kObject && attr == "delete_endpoint" &&
+      (objects_[o.ref].kind == ObjKind::kClient || objects_[o.ref].kind == ObjKind::kSession)) {
+    Value m;
+    m.kind = VK::kOpaque;
+    m.ref = o.ref;
+    m.aux = "method:delete_endpoint";
+    *result = store_.New(std::move(m));
+    return true;
+  }
+  return false;
+}
+
+// `@remote(...)`, `@step(...)`: the function is a job per call (its kRemote object).
+int Analyzer::SdkDecorator(VId v, TSNode e) {
+  const Value& x = V(v);
+  if (x.kind == VK::kObject && objects_[x.ref].kind == ObjKind::kRemote) return x.ref;
+  if (x.kind == VK::kQual && IsRemoteDecorator(x.text)) {
+    Object o;
+    o.kind = ObjKind::kRemote;
+    o.cls = x.text.ends_with(".step") ? "@step" : "@remote";
+    return NewObject(std::move(o), e);
+  }
+  return -1;
+}
+
+// A call of a @remote function runs it as the training job its decorator
+// configures; a CheckpointLocation argument is where it checkpoints.
+VId Analyzer::SdkRemoteCall(int fn, TSNode call, Args& args) {
+  int remote = functions_[fn].remote;
+  VId r = kUnknown;
+  auto has_checkpoint = [&](const Ev& e) {
+    return store_.Kind(e.v) == VK::kHelper && V(e.v).text == "CheckpointLocation";
+  };
+  for (const Ev& e : args.positional) {
+    if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
+  }
+  for (const auto& [k, e] : args.keywords) {
+    if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
+  }
+  RecordFunctionCall(fn, args, call);
+  // A @step function's call is a pipeline step (its output), which includes the
+  // steps whose outputs it takes.
+  if (objects_[remote].cls == "@step") {
+    std::set<int> deps = {remote};
+    StepDeps(args, &deps);
+    r = StepValue(deps);
+  }
+  return r;
+}
+
+// A method of a value that is one of several (`x = a if c else b; x.deploy()`): each
+// alternative's, the first standing for the call; a method that creates an object
+// runs once, for the first object.
+VId Analyzer::SdkAlternativesMethod(VId recv, std::string_view method, TSNode call, Args& args) {
+  const Value& r = V(recv);
+  std::vector<Alt> alts = r.alts;
+  bool creates = method == "deploy" || method == "transformer" || method == "create_model" ||
+                 method == "compile_model" || method == "build" || method == "best_estimator";
+  VId result = kUnknown;
+  bool first = true;
+  std::string var = pending_var_;
+  for (const Alt& a : alts) {
+    const Value& x = V(a.value.v);
+    if (x.kind != VK::kObject && x.kind != VK::kQual) continue;
+    pending_var_ = var;
+    VId v = CallMethod(a.value.v, method, call, args);
+    if (first) result = v;
+    first = false;
+    if (creates) {
+      // One deploy call makes one endpoint, whichever object deploys it.
+      if (store_.Kind(v) == VK::kObject) {
+        for (const Alt& o : alts) {
+          if (store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
+            objects_[store_[v].ref].chosen_from.push_back(store_[o.value.v].ref);
+          }
+        }
+      }
+      break;
+    }
+  }
+  if (first && method == "delete_endpoint") RecordDelete(kUnknown, call);
+  return result;
+}
+
+// A client's method taken as a value (`fn = client.delete_endpoint`), called.
+bool Analyzer::SdkCallValue(VId callee, TSNode call, Args& args, VId* result) {
+  const Value& c = V(callee);
+  if (!c.aux.starts_with("method:")) return false;
+  int id = c.ref;
+  std::string method = c.aux.substr(7);
+  pending_var_.clear();
+  *result = CallMethod(ObjectValue(id), method, call, args);
+  return true;
 }
 
 VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& args) {
@@ -1264,45 +973,6 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
   }
 }
 
-VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
-  (void)node;
-  const Value& x = V(object);
-  if (x.kind == VK::kOpaque && x.aux == "step:") return object;  // `step.properties.…`: still the step
-  switch (x.kind) {
-    case VK::kQual: {
-      std::string q = x.text + "." + std::string(name);
-      return store_.Qual(q);
-    }
-    case VK::kObject:
-    case VK::kForeign: {
-      VId out = kUnknown;
-      for (Library* lib : libraries_) {
-        if (lib->Attribute(*this, object, name, node, &out)) return out;
-      }
-      return kUnknown;
-    }
-    case VK::kInstance:
-      return eager_ ? InstanceAttribute(object, name, node) : kUnknown;
-    case VK::kClass:
-      return eager_ ? ClassAttribute(x.ref, name) : kUnknown;
-    case VK::kModule:
-      return eager_ ? ModuleAttribute(x.ref, name) : kUnknown;
-    case VK::kHelper: {
-      for (const Entry& e : x.entries) {
-        if (e.key == name) return e.value.v;
-      }
-      return kUnknown;
-    }
-    case VK::kOneOf: {
-      std::vector<Alt> alts = x.alts;
-      for (Alt& a : alts) a.value = Ev{Attribute(a.value.v, name, node), {}};
-      return store_.OneOf(std::move(alts));
-    }
-    default:
-      return kUnknown;
-  }
-}
-
 // The SDK model's attributes: `predictor.endpoint_name`, `session.sagemaker_client`, ….
 VId Analyzer::SdkAttribute(VId object, std::string_view name) {
   const Value& x = V(object);
@@ -1428,6 +1098,17 @@ void Analyzer::RecordDelete(VId target, TSNode call) {
 
 namespace {
 
+// A name `from sagemaker.… import *` binds: the SDK's classes.
+std::string SdkStarName(std::string_view m, std::string_view name) {
+  if (!IsSageMaker(std::string(m) + ".")) return {};
+  if (EstimatorClasses().count(name) || ProcessorClasses().count(name) || HelperClasses().count(name) ||
+      IsModelClass(name) || IsPredictorClass(name) || name == "HyperparameterTuner" || name == "Transformer" ||
+      name == "ModelTrainer" || name == "ModelBuilder" || name == "Session" || name == "LocalSession") {
+    return std::string(m) + "." + std::string(name);
+  }
+  return {};
+}
+
 // The SageMaker SDK and boto3 as a library the interpreter asks: every
 // imported name is offered to it last (it answers unknown for names it does
 // not know), and the objects it made (kObject) are its own.
@@ -1445,6 +1126,44 @@ class Sdk final : public Library {
   bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode, VId* result) override {
     if (a.store_.Kind(object) != VK::kObject) return false;
     *result = a.SdkAttribute(object, name);
+    return true;
+  }
+  bool Uncalled(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) override {
+    return a.SdkUncalled(object, name, node, result);
+  }
+  bool Decorator(Analyzer& a, VId decorator, TSNode at, int* handle) override {
+    *handle = a.SdkDecorator(decorator, at);
+    return *handle >= 0;
+  }
+  void Decorated(Analyzer& a, int handle, int function) override {
+    a.objects_[handle].var = std::string(a.functions_[function].name);
+  }
+  bool CallFunction(Analyzer& a, int function, TSNode call, Args& args, VId* result) override {
+    *result = a.SdkRemoteCall(function, call, args);
+    return true;
+  }
+  bool SetAttribute(Analyzer& a, VId object, const std::string& name, Ev value) override {
+    if (a.store_.Kind(object) != VK::kObject) return false;
+    // `estimator.use_spot_instances = True`: the setting the SDK sends.
+    Args& args = a.objects_[a.store_[object].ref].args;
+    args.keywords.erase(
+        std::remove_if(args.keywords.begin(), args.keywords.end(), [&](const auto& kv) { return kv.first == name; }),
+        args.keywords.end());
+    args.keywords.push_back({name, value});
+    return true;
+  }
+  std::string StarName(std::string_view module, std::string_view name) override { return SdkStarName(module, name); }
+  bool RelevantName(std::string_view name) override { return IsRelevantName(name); }
+  bool Owns(std::string_view q) override { return q.rfind("sagemaker", 0) == 0 || q.rfind("boto3", 0) == 0; }
+  bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) override {
+    return a.store_.Kind(callee) == VK::kOpaque && a.SdkCallValue(callee, call, args, result);
+  }
+  bool Alternatives(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
+    *result = a.SdkAlternativesMethod(receiver, method, call, args);
+    return true;
+  }
+  bool Unresolved(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
+    *result = a.SdkUnresolvedMethod(receiver, method, call, args);
     return true;
   }
 };
