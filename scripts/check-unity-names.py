@@ -65,19 +65,25 @@ def main(argv):
         unit = os.path.join(tmp, "all_sources.cxx")
         with open(unit, "w") as f:
             f.writelines(sources)
-        r = subprocess.run(kept + ["-fsyntax-only", "-fmax-errors=50", unit], cwd=build_dir,
+        r = subprocess.run(kept + ["-fsyntax-only", "-fmax-errors=0", unit], cwd=build_dir,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode == 0:
         print("ok: the library's %d batched sources compile as one unit" % len(sources))
         return 0
     clashes = sorted(set(re.findall(r"^(\S+?:\d+:\d+): error: ((?:redefinition of|conflicting declaration|"
-                                    r"reference to) .*)$", r.stdout, re.M)))
+                                    r"reference to .* is ambiguous|.* redeclared as different kind).*)$",
+                                    r.stdout, re.M)))
     print("FAIL: the library's sources do not compile as one unit; a later unity batch may join these:")
+    root = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    earlier = dict(re.findall(r"^(\S+?:\d+:\d+): error: .*\n(?:.*\n){0,4}?(\S+?:\d+:\d+): note: "
+                              r"(?:previous|.*previously)", r.stdout, re.M))
     for where, what in clashes:
-        print("  %s: %s" % (os.path.relpath(where, os.path.dirname(os.path.dirname(os.path.realpath(__file__)))),
-                            what))
+        line = "  %s: %s" % (os.path.relpath(where, root), what)
+        if where in earlier:
+            line += " (first at %s)" % os.path.relpath(earlier[where], root)
+        print(line)
     if not clashes:
-        print(r.stdout[-4000:])
+        print(r.stdout[:4000])
     print("Give one of each pair another name, or put a file's internals in a namespace of its own "
           "(docs/maintaining.md \"Unity batches\").")
     return 1

@@ -35,6 +35,8 @@ std::string FormatNumber(double v);
 std::string Trim(std::string_view s);
 // A space or a tab: the blanks inside a line.
 inline bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+// `s` without a leading UTF-8 byte order mark.
+inline std::string_view StripUtf8Bom(std::string_view s) { return s.substr(0, 3) == "\xEF\xBB\xBF" ? s.substr(3) : s; }
 // `s` with its ASCII letters in lower case (other bytes as they are).
 std::string AsciiLower(std::string_view s);
 // Whether `s` ends with `lower_suffix` (lower-case ASCII), ignoring the case of `s`.

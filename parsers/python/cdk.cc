@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "linter/base/file_source.h"
+#include "linter/base/strings.h"
 #include "parsers/aws/request.h"
 #include "parsers/cdk/app.h"
 #include "parsers/common/tree_sitter.h"
@@ -94,8 +95,6 @@ bool Within(const std::string& path, const std::string& root) {
   return path.starts_with(prefix);
 }
 
-std::string_view StripBom(std::string_view s) { return s.substr(0, 3) == "\xEF\xBB\xBF" ? s.substr(3) : s; }
-
 // The app's Python files: the entry, then each module as an import first names it.
 class Finder final : public ModuleFinder {
  public:
@@ -113,7 +112,7 @@ class Finder final : public ModuleFinder {
 
   // The entry's own text and tree (file 0).
   std::optional<ModuleFile> Entry() {
-    texts_.emplace_back(StripBom(in_.entry.text));
+    texts_.emplace_back(StripUtf8Bom(in_.entry.text));
     return Parse(0, texts_.back());
   }
 
@@ -162,7 +161,7 @@ class Finder final : public ModuleFinder {
       int id = static_cast<int>(app_->files.size());
       app_->files.push_back(std::move(sf));
       dirs_.push_back(fs::path(*canonical).parent_path().string());
-      texts_.emplace_back(StripBom(app_->files.back().text));
+      texts_.emplace_back(StripUtf8Bom(app_->files.back().text));
       std::optional<ModuleFile> m = Parse(id, texts_.back());
       by_path_[*canonical] = id;
       if (modules_.size() <= static_cast<size_t>(id)) modules_.resize(static_cast<size_t>(id) + 1);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "linter/base/strings.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/frontend.h"
 #include "parsers/python/analyzer.h"
@@ -141,8 +142,6 @@ void Analyze(const SourceFile& file, std::string_view src, const NotebookSource*
   analyzer.Run(root);
 }
 
-std::string_view StripBom(std::string_view s) { return s.substr(0, 3) == "\xEF\xBB\xBF" ? s.substr(3) : s; }
-
 }  // namespace
 }  // namespace py
 
@@ -154,7 +153,7 @@ FileResult ParsePython(const SourceFile& file, const ResolveOptions& opts) {
     out.errors.push_back({"file larger than 8 MiB; not parsed", {1, 1}});
     return out;
   }
-  py::Analyze(file, py::StripBom(file.text), nullptr, &out, opts);
+  py::Analyze(file, StripUtf8Bom(file.text), nullptr, &out, opts);
   return out;
 }
 
@@ -164,7 +163,7 @@ FileResult ParseNotebook(const SourceFile& file, const ResolveOptions& opts) {
   out.format = Format::kNotebook;
   py::NotebookSource nb;
   ParseError error;
-  if (!py::ExtractNotebook(py::StripBom(file.text), &nb, &error)) {
+  if (!py::ExtractNotebook(StripUtf8Bom(file.text), &nb, &error)) {
     out.errors.push_back(error);
     return out;
   }
