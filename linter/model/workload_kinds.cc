@@ -104,35 +104,38 @@ constexpr bool InKindOrder() {
 }
 static_assert(InKindOrder(), "kKindRows: one row per WorkloadKind, in the enum's order");
 
-// Names every WorkloadKind once: with -Werror=switch, a kind added to
-// linter/model/model.h stops the build here until it is listed, and then
-// until kWorkloadKindCount counts it and kKindRows has its row (the array's
-// size and the static_asserts).
+// Counts the WorkloadKinds by naming each once: with -Werror=switch, a kind
+// added to linter/model/model.h stops the build here until it is listed, and
+// then until kWorkloadKindCount counts it and kKindRows has its row.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch"
-constexpr bool Listed(WorkloadKind k) {
-  switch (k) {
-    case WK::kTrainingJob:
-    case WK::kTuningJob:
-    case WK::kProcessingJob:
-    case WK::kTransformJob:
-    case WK::kNotebookInstance:
-    case WK::kStudioDomain:
-    case WK::kStudioUserProfile:
-    case WK::kStudioSpace:
-    case WK::kEndpointVariant:
-    case WK::kScalableTarget:
-    case WK::kLifecycleScript:
-    case WK::kIamStatement:
-    case WK::kStudioApp:
-    case WK::kInferenceComponent:
-    case WK::kHyperPodCluster:
-      return static_cast<int>(k) < kWorkloadKindCount;
+constexpr int KindsListed() {
+  int listed = 0;
+  for (int i = 0; i <= 255; ++i) {
+    switch (static_cast<WorkloadKind>(i)) {
+      case WK::kTrainingJob:
+      case WK::kTuningJob:
+      case WK::kProcessingJob:
+      case WK::kTransformJob:
+      case WK::kNotebookInstance:
+      case WK::kStudioDomain:
+      case WK::kStudioUserProfile:
+      case WK::kStudioSpace:
+      case WK::kEndpointVariant:
+      case WK::kScalableTarget:
+      case WK::kLifecycleScript:
+      case WK::kIamStatement:
+      case WK::kStudioApp:
+      case WK::kInferenceComponent:
+      case WK::kHyperPodCluster:
+        ++listed;
+        break;
+    }
   }
-  return false;
+  return listed;
 }
 #pragma GCC diagnostic pop
-static_assert(Listed(WK::kHyperPodCluster) && kKindRows.size() == kWorkloadKindCount,
+static_assert(KindsListed() == kWorkloadKindCount && kKindRows.size() == kWorkloadKindCount,
               "a WorkloadKind was added: raise kWorkloadKindCount and add its row to kKindRows");
 
 }  // namespace
