@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "linter/base/strings.h"
 #include "linter/iam/iam_policy.h"
 #include "rules/checks_cost.h"
 
@@ -13,12 +14,6 @@ namespace sagelint::rules {
 namespace {
 
 constexpr std::string_view kKey = "sagemaker:InstanceTypes";
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // How the statement's conditions restrict sagemaker:InstanceTypes.
 struct Restriction {
@@ -32,13 +27,13 @@ bool MatchesEverything(const std::string& v) { return v == "*" || v == "ml.*" ||
 Restriction Evaluate(const std::vector<IamCondition>& conditions) {
   Restriction r;
   for (const IamCondition& c : conditions) {
-    if (Lower(c.key) != Lower(kKey)) continue;
-    std::string op = Lower(c.op);
+    if (AsciiLower(c.key) != AsciiLower(kKey)) continue;
+    std::string op = AsciiLower(c.op);
     if (op.ends_with("ifexists")) op.resize(op.size() - 8);
     if (op == "null") {
       for (const auto& v : c.values) {
-        if (Lower(v) == "false") r.null_guard = true;
-        if (Lower(v) == "true") r.restricted = true;  // only requests without instance types
+        if (AsciiLower(v) == "false") r.null_guard = true;
+        if (AsciiLower(v) == "true") r.restricted = true;  // only requests without instance types
       }
       continue;
     }
@@ -192,7 +187,7 @@ void CheckIamUnrestrictedInstanceTypes(const Workload& w, const RuleContext&, Si
   if (!r.for_all_values_op.empty() && !r.null_guard) {
     std::vector<std::string> values;
     for (const IamCondition& c : s.conditions) {
-      if (c.op == r.for_all_values_op && Lower(c.key) == Lower(kKey)) values = c.values;
+      if (c.op == r.for_all_values_op && AsciiLower(c.key) == AsciiLower(kKey)) values = c.values;
     }
     Emit(w, at,
          w.label + " allows " + ListActions(covered) + " for instance types matching " + JoinQuoted(values) + " (" +

@@ -10,6 +10,7 @@
 #include "linter/base/files.h"
 #include "linter/base/json_shape.h"
 #include "linter/cost/offer_file.h"
+#include "linter/model/workload_kinds.h"
 
 namespace sagelint {
 namespace {
@@ -91,12 +92,7 @@ PriceComponent ComponentFor(OfferKind kind) {
   return PriceComponent::kTraining;
 }
 
-bool AlwaysOn(WorkloadKind kind) {
-  // A HyperPod cluster's instances run until the cluster is deleted.
-  if (kind == WorkloadKind::kHyperPodCluster) return true;
-  auto c = ComponentFor(kind);
-  return c == PriceComponent::kHosting || c == PriceComponent::kNotebook || c == PriceComponent::kStudio;
-}
+bool AlwaysOn(WorkloadKind kind) { return TraitsOf(kind).always_on; }
 
 std::string PriceFigure::Describe() const {
   std::string out = source;

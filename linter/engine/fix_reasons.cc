@@ -84,8 +84,10 @@ int PipeModeDatasetLine(std::string_view text) {
   return at == std::string_view::npos ? 0 : LineAt(text, at);
 }
 
-bool InstanceTypeRule(std::string_view rule) {
-  return rule == "SM005" || rule == "SM101" || rule == "SM102" || rule == "SM104";
+// What the rule's registry row says the engine checks before keeping its fix.
+FixCaveat CaveatOf(std::string_view rule) {
+  const RuleInfo* r = FindRule(rule);
+  return r ? r->fix.caveat : FixCaveat::kNone;
 }
 
 // The reason an instance-type change of `f` would break it, if it would.
@@ -175,7 +177,8 @@ void RefuseBreakingFixes(std::vector<Finding>& findings, const FileSource& files
       // literal at the construct's props says where it comes from (docs/cdk.md "Fixes").
       const std::string* text = text_of(f.path);
       std::string why;
-      if (text && f.rule == "SM401") why = CdkTaskSpotReason(f.path, *text, f.resource_range.begin);
+      if (text && CaveatOf(f.rule) == FixCaveat::kStepFunctionsTask)
+        why = CdkTaskSpotReason(f.path, *text, f.resource_range.begin);
       if (text && !f.fix && f.fix_unavailable.starts_with("the value is computed")) {
         why = CdkValueReason(f.path, *text, f.range.begin);
       }
@@ -189,8 +192,9 @@ void RefuseBreakingFixes(std::vector<Finding>& findings, const FileSource& files
     const std::string* text = text_of(f.path);
     if (!text) continue;
     std::string why;
-    if (InstanceTypeRule(f.rule)) why = NeoRefusal(f, *text);
-    if (f.rule == "SM302") why = PipeRefusal(f, *text, files);
+    FixCaveat caveat = CaveatOf(f.rule);
+    if (caveat == FixCaveat::kNeoCompiled) why = NeoRefusal(f, *text);
+    if (caveat == FixCaveat::kPipeModeReader) why = PipeRefusal(f, *text, files);
     if (why.empty()) continue;
     f.fix.reset();
     f.fix_unavailable = std::move(why);
@@ -198,27 +202,12 @@ void RefuseBreakingFixes(std::vector<Finding>& findings, const FileSource& files
 }
 
 void ExplainMissingFixes(std::vector<Finding>& findings) {
-  // Why a rule without a fix has none (README "Fixes"): its change is not one literal.
-  static const std::map<std::string_view, std::string_view> kNoFix = {
-      {"SM000", "the file does not parse: what it should say is for its author to decide"},
-      {"SM004", "the instance type is not one sagelint knows: which type was meant is for its author to decide"},
-      {"SM006", "a weakened gate configuration is a decision to review, not a literal to change"},
-      {"SM007", "nothing in the files is wrong: the evaluation stopped before the end of the file"},
-      {"SM008", "nothing in the file is wrong: it was not read"},
-      {"SM201",
-       "an idle-stop lifecycle configuration is a new resource with its own script; sagelint does not create one"},
-      {"SM202", "the idle-stop logic belongs in the on-start script, which sagelint does not write"},
-      {"SM204", "how long a warm pool should stay up is the author's trade-off between start-up time and idle cost"},
-      {"SM211", "autoscaling is a scalable target and a policy, new resources that sagelint does not create"},
-      {"SM212", "whether to lower the minimum or raise the maximum capacity is the author's choice"},
-      {"SM303", "ShardedByS3Key changes which objects each instance reads: the processing code must expect it"},
-      {"SM402", "a checkpoint location is a bucket and prefix the job may write: the author chooses it"},
-      {"SM501", "which instance types a role may launch is the organisation's choice (sagelint iam-policy writes one)"},
-  };
   for (Finding& f : findings) {
     if (f.fix || !f.fix_unavailable.empty()) continue;
-    if (auto it = kNoFix.find(f.rule); it != kNoFix.end()) {
-      f.fix_unavailable = it->second;
+    // Why a rule without a fix has none (README "Fixes"): its registry row says.
+    const RuleInfo* rule = FindRule(f.rule);
+    if (rule && !rule->fix.none_because.empty()) {
+      f.fix_unavailable = rule->fix.none_because;
     } else if (!RuleFix(f.rule)) {
       f.fix_unavailable = f.rule + " has no automatic fix";
     } else if (f.format == Format::kTerraform && !f.path.ends_with(".tf")) {

@@ -14,13 +14,13 @@ RuleSet RuleSet::Resolve(RuleSelection selection) {
   set.datasets_ = std::make_shared<const DatasetSizes>(std::move(selection.datasets));
   set.all_policies_ = std::make_shared<const std::vector<Policy>>(std::move(selection.policies));
 
-  auto resolve = [&](const std::string& id, Severity default_severity) -> const RuleSetting* {
+  auto resolve = [&](const std::string& id, Severity default_severity, bool always) -> const RuleSetting* {
     const RuleSetting* setting = nullptr;
     auto it = selection.settings.find(id);
     if (it != selection.settings.end()) setting = &it->second;
     // Parse and internal errors, and evaluation that stopped early, are never
-    // hidden by --select: a file that was not (fully) checked must show.
-    bool always = id == "SM000" || id == "SM001" || id == "SM007";
+    // hidden by --select: a file that was not (fully) checked must show
+    // (RuleInfo::always_enabled).
     bool enabled = !(setting && setting->off) && !selection.ignore.count(id) &&
                    (always || selection.select.empty() || selection.select.count(id) > 0);
     Severity severity = setting && setting->severity ? *setting->severity : default_severity;
@@ -30,7 +30,7 @@ RuleSet RuleSet::Resolve(RuleSelection selection) {
 
   for (const RuleInfo& info : AllRules()) {
     std::string id(info.id);
-    const RuleSetting* setting = resolve(id, info.severity);
+    const RuleSetting* setting = resolve(id, info.severity, info.always_enabled);
     if (!set.entries_[id].enabled || !info.check) continue;
     ActiveRule rule{&info, set.entries_[id].severity, {}};
     rule.ctx.datasets = set.datasets_.get();
@@ -42,7 +42,7 @@ RuleSet RuleSet::Resolve(RuleSelection selection) {
     set.checks_.push_back(std::move(rule));
   }
   for (const Policy& p : *set.all_policies_) {
-    resolve(p.id, p.severity);
+    resolve(p.id, p.severity, false);
     const Entry& e = set.entries_[p.id];
     if (e.enabled) set.policies_.push_back({&p, e.severity});
   }

@@ -7,8 +7,11 @@
 #include <set>
 
 #include "linter/base/embedded.h"
+#include "linter/base/strings.h"
+#include "linter/iam/guardrails.h"
 #include "linter/model/catalog.h"
 #include "linter/model/rule.h"
+#include "linter/model/workload_kinds.h"
 
 namespace sagelint {
 namespace {
@@ -20,12 +23,6 @@ constexpr std::string_view kAcceleratorTypes = "sagemaker:AcceleratorTypes";
 constexpr std::string_view kKeepAlive = "sagemaker:KeepAlivePeriod";
 constexpr std::string_view kNotebookLcArns = "sagemaker:NotebookInstanceLifecycleConfigArns";
 constexpr std::string_view kStudioLcArns = "sagemaker:StudioLifecycleConfigArns";
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // rules/data/iam_keys.json, generated from the Service Authorization Reference.
 struct IamData {
@@ -40,12 +37,12 @@ const IamData& Data() {
     json doc = json::parse(Embedded("rules/data/iam_keys.json"));
     for (const auto& [key, entry] : doc.at("keys").items()) {
       for (const auto& a : entry.at("actions")) {
-        d->keys[Lower(key)].insert("sagemaker:" + Lower(a.get<std::string>()));
+        d->keys[AsciiLower(key)].insert("sagemaker:" + AsciiLower(a.get<std::string>()));
         if (key == kInstanceTypes) d->instance_actions.push_back("sagemaker:" + a.get<std::string>());
       }
     }
     for (const auto& [action, type] : doc.at("resource_types").items()) {
-      d->resource_types["sagemaker:" + Lower(action)] = type.get<std::string>();
+      d->resource_types["sagemaker:" + AsciiLower(action)] = type.get<std::string>();
     }
     return d;
   }();
@@ -62,37 +59,13 @@ std::vector<std::string> Prefixed(std::initializer_list<std::string_view> names)
 
 // The actions that create or change a workload of `kind` with its instances.
 std::vector<std::string> LaunchActionsFor(WorkloadKind kind) {
-  switch (kind) {
-    case WorkloadKind::kTrainingJob:
-      return Prefixed({"CreateTrainingJob", "UpdateTrainingJob"});
-    case WorkloadKind::kTuningJob:
-      return Prefixed({"CreateHyperParameterTuningJob"});
-    case WorkloadKind::kProcessingJob:
-      return Prefixed({"CreateProcessingJob"});
-    case WorkloadKind::kTransformJob:
-      return Prefixed({"CreateTransformJob"});
-    case WorkloadKind::kNotebookInstance:
-    case WorkloadKind::kLifecycleScript:
-      return Prefixed({"CreateNotebookInstance", "UpdateNotebookInstance"});
-    case WorkloadKind::kStudioDomain:
-      return Prefixed({"CreateApp", "CreateDomain", "UpdateDomain"});
-    case WorkloadKind::kStudioUserProfile:
-      return Prefixed({"CreateApp", "CreateUserProfile", "UpdateUserProfile"});
-    case WorkloadKind::kStudioSpace:
-      return Prefixed({"CreateApp", "CreateSpace", "UpdateSpace"});
-    case WorkloadKind::kStudioApp:
-      return Prefixed({"CreateApp"});
-    case WorkloadKind::kHyperPodCluster:
-      return Prefixed({"CreateCluster", "UpdateCluster"});
-    case WorkloadKind::kEndpointVariant:
-      return Prefixed({"CreateEndpointConfig"});
-    case WorkloadKind::kIamStatement:
-      return InstanceLaunchingActions();
-    case WorkloadKind::kScalableTarget:
-    case WorkloadKind::kInferenceComponent:
-      return {};
+  const WorkloadKindTraits& t = TraitsOf(kind);
+  if (t.every_launch_action) return InstanceLaunchingActions();
+  std::vector<std::string> out;
+  for (std::string_view a : t.launch_actions) {
+    if (!a.empty()) out.push_back("sagemaker:" + std::string(a));
   }
-  return {};
+  return out;
 }
 
 const std::vector<std::string>& NotebookActions() {
@@ -199,8 +172,8 @@ std::set<std::string> RulesIn(const std::vector<Finding>& findings) {
 
 bool KeyAppliesTo(std::string_view key, std::string_view action) {
   const auto& t = KeyTable();
-  auto it = t.find(Lower(key));
-  return it != t.end() && it->second.contains(Lower(action));
+  auto it = t.find(AsciiLower(key));
+  return it != t.end() && it->second.contains(AsciiLower(action));
 }
 
 const std::vector<std::string>& InstanceLaunchingActions() { return Data().instance_actions; }
@@ -235,7 +208,7 @@ namespace {
 // service authorization reference's required resource of each action).
 std::string_view ResourceTypeOf(std::string_view action) {
   const auto& types = Data().resource_types;
-  auto it = types.find(Lower(action));
+  auto it = types.find(AsciiLower(action));
   return it == types.end() ? std::string_view() : std::string_view(it->second);
 }
 
@@ -251,7 +224,7 @@ bool ArnSections(std::string_view pattern, std::string_view* service, std::strin
     fields[i] = pattern.substr(pos, colon - pos);
     pos = colon + 1;
   }
-  if (Lower(fields[0]) != "arn") return false;
+  if (AsciiLower(fields[0]) != "arn") return false;
   *service = fields[2];
   *resource = pattern.substr(pos);
   return true;
@@ -334,7 +307,7 @@ std::vector<std::string> CoveredLaunchActions(const IamStatement& s) {
 
 bool AdministratorGrant(const IamStatement& s) {
   auto names_sagemaker = [](const Val& a) {
-    std::string text = Lower(a.text);
+    std::string text = AsciiLower(a.text);
     return !a.known() || text.rfind("sagemaker:", 0) == 0;
   };
   if (s.not_action) return std::none_of(s.actions.begin(), s.actions.end(), names_sagemaker);
@@ -352,8 +325,8 @@ bool DenyGuardsInstanceTypes(const IamStatement& s, std::string_view action) {
   bool guard = false;
   for (const IamCondition& c : s.conditions) {
     if (!c.known) return false;
-    std::string op = Lower(c.op);
-    if (Lower(c.key) != Lower(kInstanceTypes) || c.values.empty()) continue;
+    std::string op = AsciiLower(c.op);
+    if (AsciiLower(c.key) != AsciiLower(kInstanceTypes) || c.values.empty()) continue;
     if (op == "foranyvalue:stringnotlike" || op == "foranyvalue:stringnotequals" || op == "foranyvalue:stringlike" ||
         op == "foranyvalue:stringequals") {
       guard = true;
@@ -374,65 +347,120 @@ std::optional<IamHint> IamHintFor(std::string_view rule_id, WorkloadKind kind) {
   return hint;
 }
 
+namespace {
+
+// True when one of `arns` names a lifecycle configuration of `resource`'s kind.
+bool HasArnOfKind(const std::vector<std::string>& arns, std::string_view resource) {
+  return std::any_of(arns.begin(), arns.end(), [&](const std::string& a) {
+    return a.find(":" + std::string(resource) + "/") != std::string::npos;
+  });
+}
+
+// The guardrail of `rule_id`'s registry row; none for a rule without one.
+Guardrail GuardrailOf(std::string_view rule_id, const std::vector<std::string>& lifecycle_arns,
+                      const GuardrailOptions& options) {
+  Guardrail g;
+  const RuleInfo* r = FindRule(rule_id);
+  if (r && r->iam.guardrail) r->iam.guardrail(GuardrailInput{lifecycle_arns, options}, &g);
+  return g;
+}
+
+}  // namespace
+
+namespace guardrails {
+
+void TrainingClassForInference(const GuardrailInput& in, Guardrail* out) {
+  // Only families that always have a cheaper inference instance with as
+  // much accelerator memory: denying p4d/p5 would block hosting a model that needs them.
+  if (!in.options.endpoint_deny_families.empty()) {
+    out->statements.push_back(Deny("DenyTrainingClassForInference", Prefixed({"CreateEndpointConfig"}), kInstanceTypes,
+                                   AnyValueLike(kInstanceTypes, in.options.endpoint_deny_families)));
+  }
+  if (!in.options.transform_deny_families.empty()) {
+    out->statements.push_back(Deny("DenyTrainingClassForBatchTransform", Prefixed({"CreateTransformJob"}),
+                                   kInstanceTypes, AnyValueLike(kInstanceTypes, in.options.transform_deny_families)));
+  }
+}
+
+void AcceleratedNotebooks(const GuardrailInput&, Guardrail* out) {
+  std::vector<std::string> actions = NotebookActions();
+  actions.insert(actions.end(), StudioActions().begin(), StudioActions().end());
+  out->statements.push_back(
+      Deny("DenyAcceleratedNotebooks", actions, kInstanceTypes,
+           AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.accelerated(); }))));
+}
+
+void PreviousGenerationInstances(const GuardrailInput&, Guardrail* out) {
+  out->statements.push_back(
+      Deny("DenyPreviousGenerationInstances", InstanceLaunchingActions(), kInstanceTypes,
+           AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.previous_generation; }))));
+}
+
+void ElasticInference(const GuardrailInput&, Guardrail* out) {
+  out->statements.push_back(Deny(
+      "DenyElasticInference", Prefixed({"CreateEndpointConfig", "CreateNotebookInstance", "UpdateNotebookInstance"}),
+      kAcceleratorTypes, AnyValueLike(kAcceleratorTypes, FamilyPatterns([](const InstanceInfo& f) {
+                                        return f.accelerator == Accelerator::kElasticInference;
+                                      }))));
+}
+
+void NotebookLifecycleConfigs(const GuardrailInput& in, Guardrail* out) {
+  // Conditions in one statement are ANDed, so "no configuration" and "not
+  // an approved one" need a statement each.
+  out->statements.push_back(Deny("RequireNotebookLifecycleConfig", Prefixed({"CreateNotebookInstance"}),
+                                 kNotebookLcArns, json{{"Null", {{std::string(kNotebookLcArns), "true"}}}}));
+  out->statements.push_back(
+      Deny("RequireApprovedNotebookLifecycleConfigs", NotebookActions(), kNotebookLcArns,
+           json{{"ForAnyValue:ArnNotLike",
+                 {{std::string(kNotebookLcArns),
+                   ArnsOfKind(in.lifecycle_arns, "notebook-instance-lifecycle-config", kNotebookLcPlaceholder)}}}}));
+  if (!HasArnOfKind(in.lifecycle_arns, "notebook-instance-lifecycle-config")) {
+    out->note =
+        "RequireApprovedNotebookLifecycleConfigs: replace the placeholder ARN with your approved notebook "
+        "lifecycle configurations (their on-start script must stop idle instances)";
+  }
+}
+
+void StudioLifecycleConfigs(const GuardrailInput& in, Guardrail* out) {
+  out->statements.push_back(
+      Deny("RequireApprovedStudioLifecycleConfigs", StudioActions(), kStudioLcArns,
+           json{{"ForAnyValue:ArnNotLike",
+                 {{std::string(kStudioLcArns),
+                   ArnsOfKind(in.lifecycle_arns, "studio-lifecycle-config", kStudioLcPlaceholder)}}}}));
+  if (!HasArnOfKind(in.lifecycle_arns, "studio-lifecycle-config")) {
+    out->note =
+        "RequireApprovedStudioLifecycleConfigs: replace the placeholder ARN with your approved Studio "
+        "lifecycle configurations";
+  }
+}
+
+void WarmPoolKeepAlive(const GuardrailInput& in, Guardrail* out) {
+  out->statements.push_back(
+      Deny("CapWarmPoolKeepAlive", Prefixed({"CreateTrainingJob", "UpdateTrainingJob"}), kKeepAlive,
+           json{{"NumericGreaterThan", {{std::string(kKeepAlive), in.options.max_keep_alive_seconds}}}}));
+}
+
+void UnapprovedInstanceTypes(const GuardrailInput&, Guardrail* out) {
+  std::vector<std::string> studio, other;
+  for (const std::string& a : InstanceLaunchingActions()) (IsStudioAction(a) ? studio : other).push_back(a);
+  out->statements.push_back(
+      Deny("DenyUnapprovedInstanceTypes", other, kInstanceTypes,
+           json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedFamilies()}}}}));
+  out->statements.push_back(
+      Deny("DenyUnapprovedStudioInstanceTypes", studio, kInstanceTypes,
+           json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedStudioTypes()}}}}));
+  out->note =
+      "DenyUnapprovedInstanceTypes, DenyUnapprovedStudioInstanceTypes: the approved families are a starting "
+      "list; add the families your teams may launch (for example GPU training families) before applying it, and "
+      "keep `system` for the Studio actions: Studio creates its JupyterServer and default KernelGateway apps with "
+      "it";
+}
+
+}  // namespace guardrails
+
 std::vector<json> GuardrailStatementsFor(std::string_view rule_id, const std::vector<std::string>& lifecycle_arns,
                                          const GuardrailOptions& options) {
-  std::vector<json> out;
-  if (rule_id == "SM102") {
-    // Only families that always have a cheaper inference instance with as
-    // much accelerator memory: denying p4d/p5 would block hosting a model that needs them.
-    if (!options.endpoint_deny_families.empty()) {
-      out.push_back(Deny("DenyTrainingClassForInference", Prefixed({"CreateEndpointConfig"}), kInstanceTypes,
-                         AnyValueLike(kInstanceTypes, options.endpoint_deny_families)));
-    }
-    if (!options.transform_deny_families.empty()) {
-      out.push_back(Deny("DenyTrainingClassForBatchTransform", Prefixed({"CreateTransformJob"}), kInstanceTypes,
-                         AnyValueLike(kInstanceTypes, options.transform_deny_families)));
-    }
-  } else if (rule_id == "SM103") {
-    std::vector<std::string> actions = NotebookActions();
-    actions.insert(actions.end(), StudioActions().begin(), StudioActions().end());
-    out.push_back(
-        Deny("DenyAcceleratedNotebooks", actions, kInstanceTypes,
-             AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.accelerated(); }))));
-  } else if (rule_id == "SM104") {
-    out.push_back(Deny(
-        "DenyPreviousGenerationInstances", InstanceLaunchingActions(), kInstanceTypes,
-        AnyValueLike(kInstanceTypes, FamilyPatterns([](const InstanceInfo& f) { return f.previous_generation; }))));
-  } else if (rule_id == "SM105") {
-    out.push_back(Deny("DenyElasticInference",
-                       Prefixed({"CreateEndpointConfig", "CreateNotebookInstance", "UpdateNotebookInstance"}),
-                       kAcceleratorTypes, AnyValueLike(kAcceleratorTypes, FamilyPatterns([](const InstanceInfo& f) {
-                                                         return f.accelerator == Accelerator::kElasticInference;
-                                                       }))));
-  } else if (rule_id == "SM201" || rule_id == "SM202") {
-    // Conditions in one statement are ANDed, so "no configuration" and "not
-    // an approved one" need a statement each.
-    out.push_back(Deny("RequireNotebookLifecycleConfig", Prefixed({"CreateNotebookInstance"}), kNotebookLcArns,
-                       json{{"Null", {{std::string(kNotebookLcArns), "true"}}}}));
-    out.push_back(
-        Deny("RequireApprovedNotebookLifecycleConfigs", NotebookActions(), kNotebookLcArns,
-             json{{"ForAnyValue:ArnNotLike",
-                   {{std::string(kNotebookLcArns),
-                     ArnsOfKind(lifecycle_arns, "notebook-instance-lifecycle-config", kNotebookLcPlaceholder)}}}}));
-  } else if (rule_id == "SM203") {
-    out.push_back(Deny("RequireApprovedStudioLifecycleConfigs", StudioActions(), kStudioLcArns,
-                       json{{"ForAnyValue:ArnNotLike",
-                             {{std::string(kStudioLcArns),
-                               ArnsOfKind(lifecycle_arns, "studio-lifecycle-config", kStudioLcPlaceholder)}}}}));
-  } else if (rule_id == "SM204") {
-    out.push_back(Deny("CapWarmPoolKeepAlive", Prefixed({"CreateTrainingJob", "UpdateTrainingJob"}), kKeepAlive,
-                       json{{"NumericGreaterThan", {{std::string(kKeepAlive), options.max_keep_alive_seconds}}}}));
-  } else if (rule_id == "SM501") {
-    std::vector<std::string> studio, other;
-    for (const std::string& a : InstanceLaunchingActions()) (IsStudioAction(a) ? studio : other).push_back(a);
-    out.push_back(
-        Deny("DenyUnapprovedInstanceTypes", other, kInstanceTypes,
-             json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedFamilies()}}}}));
-    out.push_back(
-        Deny("DenyUnapprovedStudioInstanceTypes", studio, kInstanceTypes,
-             json{{"ForAnyValue:StringNotLike", {{std::string(kInstanceTypes), StartingApprovedStudioTypes()}}}}));
-  }
-  return out;
+  return GuardrailOf(rule_id, lifecycle_arns, options).statements;
 }
 
 json BuildGuardrailPolicy(const std::vector<Finding>& findings, const std::vector<std::string>& lifecycle_arns,
@@ -459,28 +487,10 @@ std::vector<CiOnlyClass> ClassesWithoutConditionKey(const std::vector<Finding>& 
 std::vector<std::string> GuardrailNotes(const std::vector<Finding>& findings,
                                         const std::vector<std::string>& lifecycle_arns) {
   std::vector<std::string> notes;
-  std::set<std::string> rules = RulesIn(findings);
-  auto has_kind = [&](std::string_view resource) {
-    return std::any_of(lifecycle_arns.begin(), lifecycle_arns.end(), [&](const std::string& a) {
-      return a.find(":" + std::string(resource) + "/") != std::string::npos;
-    });
-  };
-  if ((rules.contains("SM201") || rules.contains("SM202")) && !has_kind("notebook-instance-lifecycle-config")) {
-    notes.push_back(
-        "RequireApprovedNotebookLifecycleConfigs: replace the placeholder ARN with your approved notebook "
-        "lifecycle configurations (their on-start script must stop idle instances)");
-  }
-  if (rules.contains("SM203") && !has_kind("studio-lifecycle-config")) {
-    notes.push_back(
-        "RequireApprovedStudioLifecycleConfigs: replace the placeholder ARN with your approved Studio "
-        "lifecycle configurations");
-  }
-  if (rules.contains("SM501")) {
-    notes.push_back(
-        "DenyUnapprovedInstanceTypes, DenyUnapprovedStudioInstanceTypes: the approved families are a starting "
-        "list; add the families your teams may launch (for example GPU training families) before applying it, and "
-        "keep `system` for the Studio actions: Studio creates its JupyterServer and default KernelGateway apps with "
-        "it");
+  for (const auto& rule : RulesIn(findings)) {
+    std::string note = GuardrailOf(rule, lifecycle_arns, {}).note;
+    // Rules sharing a guardrail (SM201, SM202) share its note: once.
+    if (!note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
   }
   return notes;
 }

@@ -60,6 +60,19 @@ struct GuardrailOptions {
   std::vector<std::string> transform_deny_families;
 };
 
+// What a rule's guardrail (its registry row's RuleIam::guardrail,
+// linter/iam/guardrails.h) is written from.
+struct GuardrailInput {
+  const std::vector<std::string>& lifecycle_arns;  // approved lifecycle configuration ARNs, as below
+  const GuardrailOptions& options;
+};
+// A rule's guardrail: Deny statements (Resource "*") and, when they hold a
+// placeholder or a starting list, what the user edits before applying them.
+struct Guardrail {
+  std::vector<nlohmann::json> statements;
+  std::string note;
+};
+
 // The guardrail statements of one finding class (Deny statements, Resource
 // "*"), empty when the class has no condition key. `lifecycle_arns` are the
 // approved notebook / Studio lifecycle configuration ARNs (told apart by

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "linter/model/catalog_tables.h"
+#include "linter/model/workload_kinds.h"
 
 namespace sagelint {
 namespace {
@@ -214,34 +215,7 @@ bool IsKnownInstanceType(std::string_view instance_type) {
   return it == OfferedData().any.end() || it->rfind(prefix, 0) != 0;
 }
 
-std::optional<OfferKind> OfferKindFor(WorkloadKind kind) {
-  switch (kind) {
-    case WorkloadKind::kNotebookInstance:
-      return OfferKind::kNotebook;
-    case WorkloadKind::kTrainingJob:
-    case WorkloadKind::kTuningJob:
-      return OfferKind::kTraining;
-    case WorkloadKind::kProcessingJob:
-      return OfferKind::kProcessing;
-    case WorkloadKind::kTransformJob:
-      return OfferKind::kTransform;
-    case WorkloadKind::kEndpointVariant:
-      return OfferKind::kEndpoint;
-    case WorkloadKind::kStudioDomain:
-    case WorkloadKind::kStudioUserProfile:
-    case WorkloadKind::kStudioSpace:
-    case WorkloadKind::kStudioApp:
-      return OfferKind::kStudioApp;
-    case WorkloadKind::kHyperPodCluster:
-      return OfferKind::kCluster;
-    case WorkloadKind::kInferenceComponent:
-    case WorkloadKind::kScalableTarget:
-    case WorkloadKind::kLifecycleScript:
-    case WorkloadKind::kIamStatement:
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
+std::optional<OfferKind> OfferKindFor(WorkloadKind kind) { return TraitsOf(kind).offer; }
 
 std::string_view OfferKindDescription(OfferKind k) {
   switch (k) {

@@ -1,9 +1,9 @@
 #include "linter/model/model.h"
 
-#include <array>
 #include <cmath>
 
 #include "linter/base/portable.h"
+#include "linter/model/workload_kinds.h"
 
 namespace sagelint {
 
@@ -97,19 +97,12 @@ std::string_view FormatName(Format f) {
   return "unknown";
 }
 
-namespace {
-constexpr std::array<std::string_view, kWorkloadKindCount> kKindNames = {
-    "training_job",     "tuning_job",          "processing_job", "transform_job",       "notebook_instance",
-    "studio_domain",    "studio_user_profile", "studio_space",   "endpoint_variant",    "scalable_target",
-    "lifecycle_script", "iam_statement",       "studio_app",     "inference_component", "hyperpod_cluster",
-};
-}  // namespace
-
-std::string_view KindName(WorkloadKind k) { return kKindNames[static_cast<int>(k)]; }
+std::string_view KindName(WorkloadKind k) { return TraitsOf(k).name; }
 
 std::optional<WorkloadKind> KindFromName(std::string_view name) {
   for (int i = 0; i < kWorkloadKindCount; ++i) {
-    if (kKindNames[i] == name) return static_cast<WorkloadKind>(i);
+    auto k = static_cast<WorkloadKind>(i);
+    if (TraitsOf(k).name == name) return k;
   }
   return std::nullopt;
 }

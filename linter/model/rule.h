@@ -75,11 +75,33 @@ struct RuleContext {
 
 using CheckFn = void (*)(const Workload& w, const RuleContext& ctx, Sink& sink);
 
+struct Guardrail;       // linter/iam/iam_policy.h
+struct GuardrailInput;  // linter/iam/iam_policy.h
+// Writes the guardrail of a rule's class: its Deny statements and what the
+// user completes before applying them (linter/iam/guardrails.h).
+using GuardrailFn = void (*)(const GuardrailInput& in, Guardrail* out);
+
 // What IAM can do about a rule's class, organisation-wide. A rule with a
 // check has exactly one of the two (tested over AllRules()).
 struct RuleIam {
   std::string_view condition_key;  // the key that prevents the class ("sagemaker:InstanceTypes")
   std::string_view without_key;    // else why no key can: only this check, run in CI, enforces it
+  GuardrailFn guardrail;           // the statements `sagelint iam-policy` writes; nullptr: none
+};
+
+// What the engine checks before it keeps a rule's fix (linter/engine/fix_reasons.cc).
+enum class FixCaveat : std::uint8_t {
+  kNone,
+  kNeoCompiled,       // the fix changes the instance type: refused where the file compiles the model with Neo
+  kPipeModeReader,    // the fix leaves Pipe mode: refused where the script reads PipeModeDataset
+  kStepFunctionsTask  // a CDK Step Functions training task cannot take the change at all
+};
+
+// A rule's fix (README "Fixes").
+struct RuleFixInfo {
+  std::optional<Applicability> applicability;  // nullopt: the rule has none
+  std::string_view none_because;               // a rule without one: why (empty: "<id> has no automatic fix")
+  FixCaveat caveat;
 };
 
 struct RuleInfo {
@@ -91,6 +113,8 @@ struct RuleInfo {
   std::vector<RuleOption> options;
   RuleIam iam;
   CheckFn check;  // nullptr for SM000 (reported by the driver)
+  RuleFixInfo fix;
+  bool always_enabled;  // never turned off by --select: a file that was not (fully) checked must show
 };
 
 // The registered rules, sorted by ID (rules/registry.cc).

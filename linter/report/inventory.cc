@@ -9,6 +9,7 @@
 
 #include "linter/base/strings.h"
 #include "linter/cost/prices.h"
+#include "linter/model/workload_kinds.h"
 #include "linter/policy/attributes.h"
 #include "linter/report/emit.h"
 
@@ -70,69 +71,19 @@ bool UnusedStudioDefault(const Workload& w, const std::set<std::string>* apps_in
 }
 
 // The compact table's kind column: what a reader calls the workload.
-std::string ShortKind(WorkloadKind k) {
-  switch (k) {
-    case WorkloadKind::kTrainingJob:
-      return "training";
-    case WorkloadKind::kTuningJob:
-      return "tuning";
-    case WorkloadKind::kProcessingJob:
-      return "processing";
-    case WorkloadKind::kTransformJob:
-      return "transform";
-    case WorkloadKind::kNotebookInstance:
-      return "notebook";
-    case WorkloadKind::kStudioDomain:
-      return "studio domain";
-    case WorkloadKind::kStudioUserProfile:
-      return "studio user";
-    case WorkloadKind::kStudioSpace:
-      return "studio space";
-    case WorkloadKind::kEndpointVariant:
-      return "endpoint";
-    case WorkloadKind::kScalableTarget:
-      return "scaling";
-    case WorkloadKind::kLifecycleScript:
-      return "lifecycle";
-    case WorkloadKind::kStudioApp:
-      return "studio app";
-    case WorkloadKind::kInferenceComponent:
-      return "inference component";
-    case WorkloadKind::kHyperPodCluster:
-      return "hyperpod";
-    default:
-      return std::string(KindName(k));
-  }
-}
+std::string ShortKind(WorkloadKind k) { return std::string(TraitsOf(k).short_name); }
 
 // The compact table's one setting that decides what a workload costs when
 // nobody watches it: Spot for jobs, idle stop for notebooks and Studio,
 // autoscaling for endpoints ("?" where it cannot be known).
 std::string CostSetting(const Workload& w, const PriceTable& prices) {
-  auto said = [&](std::string_view attr, const std::string& yes, const std::string& no) -> std::string {
-    AttrValue v = Attribute(w, attr, &prices);
-    if (v.state == AttrValue::State::kAbsent) return "-";
-    if (!v.known()) return yes + " ?";
-    return v.boolean ? yes : no;
-  };
-  switch (w.kind) {
-    case WorkloadKind::kTrainingJob:
-    case WorkloadKind::kTuningJob:
-      return said("spot", "Spot", "no Spot");
-    case WorkloadKind::kNotebookInstance:
-    case WorkloadKind::kStudioDomain:
-    case WorkloadKind::kStudioUserProfile:
-    case WorkloadKind::kStudioSpace:
-      return said("idle_shutdown", "idle stop", "no idle stop");
-    case WorkloadKind::kEndpointVariant:
-      // A serverless variant scales with its requests: no instance waits idle.
-      if (w.serverless.known() && w.serverless.text == "true") return "serverless";
-      return said("autoscaling", "autoscaled", "not autoscaled");
-    case WorkloadKind::kInferenceComponent:
-      return "billed on its variant";
-    default:
-      return "-";
-  }
+  const CostControl& c = TraitsOf(w.kind).cost_control;
+  if (c.serverless && w.serverless.known() && w.serverless.text == "true") return "serverless";
+  if (c.attribute.empty()) return c.fixed.empty() ? "-" : std::string(c.fixed);
+  AttrValue v = Attribute(w, c.attribute, &prices);
+  if (v.state == AttrValue::State::kAbsent) return "-";
+  if (!v.known()) return std::string(c.yes) + " ?";
+  return std::string(v.boolean ? c.yes : c.no);
 }
 
 struct Column {

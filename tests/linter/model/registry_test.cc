@@ -47,3 +47,20 @@ TEST_CASE("a rule's doc has a Fix section exactly when it has a fix, naming the 
     }
   }
 }
+
+TEST_CASE("a rule's row says whether it has a fix or why not, and which rules keep their guardrail",
+          "[registry][fix][iam]") {
+  for (const RuleInfo& r : AllRules()) {
+    INFO(r.id);
+    // A reason for having no fix only on a rule without one.
+    if (r.fix.applicability) CHECK(r.fix.none_because.empty());
+    // A caveat only where there is a fix to refuse.
+    if (r.fix.caveat != FixCaveat::kNone) CHECK(r.fix.applicability.has_value());
+    CHECK(RuleFix(r.id) == r.fix.applicability);
+    // A class that a condition key prevents has the statements that use it.
+    if (!r.iam.condition_key.empty()) CHECK(r.iam.guardrail != nullptr);
+    // Only the findings that say a file was not (fully) checked survive --select.
+    if (r.always_enabled) CHECK(r.check == nullptr);
+  }
+  CHECK(!RuleFix("SM999"));
+}
