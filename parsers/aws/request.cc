@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "parsers/aws/resources.h"
 #include "parsers/cloudformation/sub.h"
 
 namespace sagelint::aws {
@@ -62,10 +63,12 @@ class Mapper {
   }
 
   void Training(const Node* req) {
-    w_->spot = At(req, "EnableManagedSpotTraining");
+    // The settings a fix writes: where it writes them.
+    for (const RequestSetting& s : TrainingRequestSettings()) {
+      w_->*s.member = At(s.parent.empty() ? req : Obj(req, s.parent), s.key);
+    }
     const Node* algo = Obj(req, "AlgorithmSpecification");
     w_->image = At(algo, "TrainingImage");
-    w_->input_mode = At(algo, "TrainingInputMode");
     if (!w_->image.present()) {
       Val name = At(algo, "AlgorithmName");
       if (name.known()) w_->image = name;
@@ -92,11 +95,9 @@ class Mapper {
     }
     const Node* stop = Obj(req, "StoppingCondition");
     w_->max_run_seconds = At(stop, "MaxRuntimeInSeconds");
-    w_->max_wait_seconds = At(stop, "MaxWaitTimeInSeconds");
     w_->output_path = At(Obj(req, "OutputDataConfig"), "S3OutputPath");
-    const Node* cp = Obj(req, "CheckpointConfig");
-    w_->checkpoint = At(cp, "S3Uri");
-    if (!cp && Get(req, "CheckpointConfig").node) w_->checkpoint = Val::Unknown();
+    // A checkpoint configuration that is not an object may name any location.
+    if (!Obj(req, "CheckpointConfig") && Get(req, "CheckpointConfig").node) w_->checkpoint = Val::Unknown();
     if (const Node* inputs = List(req, "InputDataConfig")) {
       for (const Node& in : inputs->items) {
         Channel c;
@@ -237,19 +238,11 @@ Val PlainValue(const Node* n) {
   return Val::Known(n->text, r, n->tag.rfind("script:", 0) == 0 ? "" : n->tag);
 }
 
-const char* RequestKindLabel(RequestKind k) {
-  switch (k) {
-    case RequestKind::kTraining:
-      return "training job";
-    case RequestKind::kTuning:
-      return "tuning job";
-    case RequestKind::kProcessing:
-      return "processing job";
-    case RequestKind::kTransform:
-      return "transform job";
-    default:
-      return "job";
+std::string_view RequestKindLabel(RequestKind k) {
+  for (const Resource& r : Resources()) {
+    if (r.request == k && k != RequestKind::kNone) return r.label;
   }
+  return "job";
 }
 
 namespace {
