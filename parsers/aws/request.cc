@@ -156,12 +156,20 @@ class Mapper {
 }  // namespace
 
 RequestKind RequestKindOfTaskResource(std::string_view r) {
-  auto has = [&](std::string_view s) { return r.find(s) != std::string_view::npos; };
-  if (!has(":sagemaker:")) return RequestKind::kNone;
-  if (has("createTrainingJob")) return RequestKind::kTraining;
-  if (has("createHyperParameterTuningJob")) return RequestKind::kTuning;
-  if (has("createProcessingJob")) return RequestKind::kProcessing;
-  if (has("createTransformJob")) return RequestKind::kTransform;
+  if (r.find(":sagemaker:") == std::string_view::npos) return RequestKind::kNone;
+  // Step Functions names the API action in camelCase: "createTrainingJob" for create_training_job.
+  for (const Resource& res : Resources()) {
+    if (res.request == RequestKind::kNone || res.boto3.empty()) continue;
+    std::string action;
+    for (size_t i = 0; i < res.boto3.size(); ++i) {
+      if (res.boto3[i] != '_') {
+        action += res.boto3[i];
+      } else if (i + 1 < res.boto3.size()) {
+        action += static_cast<char>(res.boto3[++i] - 'a' + 'A');
+      }
+    }
+    if (r.find(action) != std::string_view::npos) return res.request;
+  }
   return RequestKind::kNone;
 }
 

@@ -951,7 +951,6 @@ void Analyzer::EmitClientCalls() {
     // Application Auto Scaling's, every other one SageMaker's.
     const aws::Resource* res = aws::ResourceOfBoto3(c.method);
     bool scalable_target = res && res->type == aws::ResourceType::kScalableTarget;
-    aws::ResourceType type = res ? res->type : aws::ResourceType::kScalableTarget;
     if (res && c.service == "sagemaker" && !scalable_target) {
       if (res->request != aws::RequestKind::kNone) {
         Workload base = Base(WorkloadKind::kTrainingJob, c.args.call, label, request_name(res->name_property.data()));
@@ -959,7 +958,7 @@ void Analyzer::EmitClientCalls() {
         if (res->request == aws::RequestKind::kTraining) {
           for (Workload& w : made) w.output_path = value(req.Find({"OutputDataConfig", "S3OutputPath"}));
         }
-      } else if (type == aws::ResourceType::kNotebookInstance) {
+      } else if (res->type == aws::ResourceType::kNotebookInstance) {
         Workload w = Base(res->kind, c.args.call, label, request_name(res->name_property.data()));
         for (const aws::Field& f : res->fields) w.*f.member = value(req.Get(f.property));
         if (w.lifecycle_config.known()) w.refs.push_back(aws::LifecycleConfigKey(w.lifecycle_config.text));
@@ -969,13 +968,13 @@ void Analyzer::EmitClientCalls() {
           }
         }
         made.push_back(std::move(w));
-      } else if (type == aws::ResourceType::kLifecycleConfig) {
+      } else if (res->type == aws::ResourceType::kLifecycleConfig) {
         Workload w = Base(res->kind, c.args.call, label, request_name(res->name_property.data()));
         Val name = value(req.Get(res->name_property));
         if (name.known()) w.keys.push_back(aws::LifecycleConfigKey(name.text));
         for (const aws::Field& f : res->scripts) w.*f.member = Script(req.Get(f.property));
         made.push_back(std::move(w));
-      } else if (type == aws::ResourceType::kEndpointConfig) {
+      } else if (res->type == aws::ResourceType::kEndpointConfig) {
         const char* config_key = res->name_property.data();
         Val config = value(req.Get(config_key));
         auto config_arg = Arg(c.args, {config_key});
@@ -1027,88 +1026,84 @@ void Analyzer::EmitClientCalls() {
           if (!(list.read_by & aws::kReadByBoto3) || !items || !items->is_seq() || replacement) continue;
           for (const cfn::Node& v : items->items) variants.push_back(&v);
         }
-        {
-          int index = 0;
-          for (const cfn::Node* vp : variants) {
-            const cfn::Node& v = *vp;
-            ++index;
-            Workload w = Base(res->kind, c.args.call, std::string(res->label), "");
-            for (const aws::Field& f : res->fields) w.*f.member = value(v.Get(f.property));
-            const Val& vname = w.variant_name;
-            std::string name = config_name + "/" + (vname.known() ? vname.text : "variant " + std::to_string(index));
-            w.name = name;
-            w.label = label + " variant '" + name + "'";
-            if (const cfn::Node* s = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", {s->pos, s->pos});
-            if (const cfn::Node* m = v.Get("ManagedInstanceScaling")) w.managed_scaling = value(m->Get("Status"));
-            if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
-              w.async_inference = Val::Known("true", {as->pos, as->pos});
-            }
-            bool created = false, any_unknown = false, updated_and_deleted = false;
-            std::string delete_statement;
-            bool deletable = true;  // every endpoint made from it has a delete statement
-            std::optional<Val> not_deleted;
-            for (const EndpointCall* e : deploys) {
-              std::vector<std::string> names;
-              std::vector<VId> values;
-              if (e->name.known()) {
-                names.push_back(e->name.text);
-              } else if (std::string shared = SharedName(e->name_v); !shared.empty()) {
-                names.push_back(shared);
-              } else if (store_.Kind(e->name_v) == VK::kOpaque) {
-                values.push_back(e->name_v);
-              }
-              for (const auto& [shared, sv] : stored_) {
-                bool same =
-                    std::find(values.begin(), values.end(), sv) != values.end() ||
-                    (store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), V(sv).text) != names.end());
-                if (same) names.push_back(shared);
-              }
-              if (vname.known()) {
-                for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), vname.text));
-              }
-              if (e->name.known()) w.endpoint_name = e->name;
-              Val d = DeletedState(w, {}, names, values, e->order);
-              d.range = R(e->call);  // reported at create_endpoint
-              // An endpoint updated to this configuration is the notebook's own when the
-              // notebook created it; otherwise it existed before (not a deploy of the
-              // notebook), and only a delete of it here tells something.
-              bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
-                return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
-                                     (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
-              });
-              if (!own) {
-                if (d.known() && d.text == "true") updated_and_deleted = true;
-                continue;
-              }
-              created = true;
-              std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text)
-                                                      : RunTimeNameDeleteStatement(e->call, e->name_text, e->name_v);
-              if (statement.empty()) deletable = false;
-              if (delete_statement.find(statement) == std::string::npos) {
-                delete_statement += (delete_statement.empty() ? "" : "\n") + statement;
-              }
-              if (d.unknown())
-                any_unknown = true;
-              else if (d.text == "false" && !not_deleted)
-                not_deleted = d;
-            }
-            // A deployed variant whose endpoint name is known only at run time is
-            // still itself for autoscaling links (SM211: unknown is not registered).
-            if (!deploys.empty())
-              w.keys.push_back(
-                  aws::VariantKey(aws::ResourceKey(file_.path, config_name + "@" + std::to_string(w.range.begin.line) +
-                                                                   ":" + std::to_string(w.range.begin.column)),
-                                  vname.known() ? vname.text : std::to_string(index)));
-            if (nb_ && created) {
-              w.deleted = not_deleted   ? *not_deleted
-                          : any_unknown ? Val::Unknown(w.range)
-                                        : Val::Known("true", w.range);
-            } else if (nb_ && updated_and_deleted) {
-              w.deleted = Val::Known("true", w.range);
-            }
-            if (created && deletable) w.delete_statement = delete_statement;
-            made.push_back(std::move(w));
+        int index = 0;
+        for (const cfn::Node* vp : variants) {
+          const cfn::Node& v = *vp;
+          ++index;
+          Workload w = Base(res->kind, c.args.call, std::string(res->label), "");
+          for (const aws::Field& f : res->fields) w.*f.member = value(v.Get(f.property));
+          const Val& vname = w.variant_name;
+          std::string name = config_name + "/" + (vname.known() ? vname.text : "variant " + std::to_string(index));
+          w.name = name;
+          w.label = label + " variant '" + name + "'";
+          if (const cfn::Node* s = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", {s->pos, s->pos});
+          if (const cfn::Node* m = v.Get("ManagedInstanceScaling")) w.managed_scaling = value(m->Get("Status"));
+          if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
+            w.async_inference = Val::Known("true", {as->pos, as->pos});
           }
+          bool created = false, any_unknown = false, updated_and_deleted = false;
+          std::string delete_statement;
+          bool deletable = true;  // every endpoint made from it has a delete statement
+          std::optional<Val> not_deleted;
+          for (const EndpointCall* e : deploys) {
+            std::vector<std::string> names;
+            std::vector<VId> values;
+            if (e->name.known()) {
+              names.push_back(e->name.text);
+            } else if (std::string shared = SharedName(e->name_v); !shared.empty()) {
+              names.push_back(shared);
+            } else if (store_.Kind(e->name_v) == VK::kOpaque) {
+              values.push_back(e->name_v);
+            }
+            for (const auto& [shared, sv] : stored_) {
+              bool same =
+                  std::find(values.begin(), values.end(), sv) != values.end() ||
+                  (store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), V(sv).text) != names.end());
+              if (same) names.push_back(shared);
+            }
+            if (vname.known()) {
+              for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), vname.text));
+            }
+            if (e->name.known()) w.endpoint_name = e->name;
+            Val d = DeletedState(w, {}, names, values, e->order);
+            d.range = R(e->call);  // reported at create_endpoint
+            // An endpoint updated to this configuration is the notebook's own when the
+            // notebook created it; otherwise it existed before (not a deploy of the
+            // notebook), and only a delete of it here tells something.
+            bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
+              return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
+                                   (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+            });
+            if (!own) {
+              if (d.known() && d.text == "true") updated_and_deleted = true;
+              continue;
+            }
+            created = true;
+            std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text)
+                                                    : RunTimeNameDeleteStatement(e->call, e->name_text, e->name_v);
+            if (statement.empty()) deletable = false;
+            if (delete_statement.find(statement) == std::string::npos) {
+              delete_statement += (delete_statement.empty() ? "" : "\n") + statement;
+            }
+            if (d.unknown())
+              any_unknown = true;
+            else if (d.text == "false" && !not_deleted)
+              not_deleted = d;
+          }
+          // A deployed variant whose endpoint name is known only at run time is
+          // still itself for autoscaling links (SM211: unknown is not registered).
+          if (!deploys.empty())
+            w.keys.push_back(
+                aws::VariantKey(aws::ResourceKey(file_.path, config_name + "@" + std::to_string(w.range.begin.line) +
+                                                                 ":" + std::to_string(w.range.begin.column)),
+                                vname.known() ? vname.text : std::to_string(index)));
+          if (nb_ && created) {
+            w.deleted = not_deleted ? *not_deleted : any_unknown ? Val::Unknown(w.range) : Val::Known("true", w.range);
+          } else if (nb_ && updated_and_deleted) {
+            w.deleted = Val::Known("true", w.range);
+          }
+          if (created && deletable) w.delete_statement = delete_statement;
+          made.push_back(std::move(w));
         }
       }
     } else if (scalable_target && c.service != "sagemaker") {

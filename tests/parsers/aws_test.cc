@@ -275,3 +275,15 @@ TEST_CASE("where a fix writes a training job's setting, and the keys a removal t
   CHECK(cdk::PropertyName("volume_size_in_gb") == "VolumeSizeInGB");
   CHECK(cdk::PropertyName("s3_uri") == "S3Uri");
 }
+
+TEST_CASE("a Step Functions task names its request by the boto3 method in camelCase", "[aws]") {
+  using aws::RequestKind;
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createTrainingJob.sync") == RequestKind::kTraining);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createHyperParameterTuningJob") ==
+        RequestKind::kTuning);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createProcessingJob.sync") ==
+        RequestKind::kProcessing);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createTransformJob") == RequestKind::kTransform);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createEndpoint") == RequestKind::kNone);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::lambda:createTrainingJob") == RequestKind::kNone);
+}
