@@ -231,10 +231,6 @@ std::vector<std::string_view> RemovableKeys(std::string_view field) {
   return out;
 }
 
-std::span<const Field> NotebookInstanceFields() { return kNotebookInstance; }
-std::span<const Field> EndpointVariantFields() { return kEndpointVariant; }
-std::span<const Field> ScalableTargetFields() { return kScalableTarget; }
-
 std::string SnakeCase(std::string_view pascal) {
   std::string out;
   for (size_t i = 0; i < pascal.size(); ++i) {

@@ -113,13 +113,6 @@ const Resource* ResourceOfBoto3(std::string_view method);
 // settings fixes write and their objects, Studio's settings blocks), each once.
 std::vector<std::string_view> PropertyNames();
 
-// AWS::SageMaker::NotebookInstance, CreateNotebookInstance.
-std::span<const Field> NotebookInstanceFields();
-// A ProductionVariant of AWS::SageMaker::EndpointConfig.
-std::span<const Field> EndpointVariantFields();
-// AWS::ApplicationAutoScaling::ScalableTarget, RegisterScalableTarget.
-std::span<const Field> ScalableTargetFields();
-
 // ---- Where a fix writes a setting ----
 
 // A training job's setting a fix writes into a request written in the API's

@@ -88,8 +88,9 @@ TEST_CASE("Terraform names a property in snake_case unless the provider renames 
   CHECK(aws::TerraformName("aws_sagemaker_notebook_instance", "InstanceType") == "instance_type");
   // Every shared name goes back to itself through the Terraform front end's conversion.
   std::vector<std::string> names;
-  for (auto fields : {aws::NotebookInstanceFields(), aws::EndpointVariantFields(), aws::ScalableTargetFields()}) {
-    for (const aws::Field& f : fields) names.emplace_back(f.property);
+  for (aws::ResourceType t :
+       {aws::ResourceType::kNotebookInstance, aws::ResourceType::kEndpointConfig, aws::ResourceType::kScalableTarget}) {
+    for (const aws::Field& f : aws::ResourceOf(t).fields) names.emplace_back(f.property);
   }
   for (WorkloadKind k : {WorkloadKind::kStudioDomain, WorkloadKind::kStudioUserProfile, WorkloadKind::kStudioSpace}) {
     for (std::string_view s : aws::StudioSettings(k)) names.emplace_back(s);
