@@ -18,7 +18,7 @@ constexpr Field kEndpointVariant[] = {{"VariantName", &Workload::variant_name},
 // Shadow variants run (and bill) instances of their own too.
 constexpr ListProperty kEndpointVariantLists[] = {
     {"ProductionVariants", kReadByAll},
-    {"ShadowProductionVariants", kReadByCloudFormation | kReadByTerraform},
+    {"ShadowProductionVariants", kReadByAll},
 };
 constexpr Field kScalableTarget[] = {{"ServiceNamespace", &Workload::service_namespace},
                                      {"ScalableDimension", &Workload::scalable_dimension},
