@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "parsers/aws/resources.h"
 #include "parsers/cloudformation/sub.h"
 
 namespace sagelint::aws {
@@ -62,10 +63,12 @@ class Mapper {
   }
 
   void Training(const Node* req) {
-    w_->spot = At(req, "EnableManagedSpotTraining");
+    // The settings a fix writes: where it writes them.
+    for (const RequestSetting& s : TrainingRequestSettings()) {
+      w_->*s.member = At(s.parent.empty() ? req : Obj(req, s.parent), s.key);
+    }
     const Node* algo = Obj(req, "AlgorithmSpecification");
     w_->image = At(algo, "TrainingImage");
-    w_->input_mode = At(algo, "TrainingInputMode");
     if (!w_->image.present()) {
       Val name = At(algo, "AlgorithmName");
       if (name.known()) w_->image = name;
@@ -92,11 +95,9 @@ class Mapper {
     }
     const Node* stop = Obj(req, "StoppingCondition");
     w_->max_run_seconds = At(stop, "MaxRuntimeInSeconds");
-    w_->max_wait_seconds = At(stop, "MaxWaitTimeInSeconds");
     w_->output_path = At(Obj(req, "OutputDataConfig"), "S3OutputPath");
-    const Node* cp = Obj(req, "CheckpointConfig");
-    w_->checkpoint = At(cp, "S3Uri");
-    if (!cp && Get(req, "CheckpointConfig").node) w_->checkpoint = Val::Unknown();
+    // A checkpoint configuration that is not an object may name any location.
+    if (!Obj(req, "CheckpointConfig") && Get(req, "CheckpointConfig").node) w_->checkpoint = Val::Unknown();
     if (const Node* inputs = List(req, "InputDataConfig")) {
       for (const Node& in : inputs->items) {
         Channel c;
@@ -155,12 +156,20 @@ class Mapper {
 }  // namespace
 
 RequestKind RequestKindOfTaskResource(std::string_view r) {
-  auto has = [&](std::string_view s) { return r.find(s) != std::string_view::npos; };
-  if (!has(":sagemaker:")) return RequestKind::kNone;
-  if (has("createTrainingJob")) return RequestKind::kTraining;
-  if (has("createHyperParameterTuningJob")) return RequestKind::kTuning;
-  if (has("createProcessingJob")) return RequestKind::kProcessing;
-  if (has("createTransformJob")) return RequestKind::kTransform;
+  if (r.find(":sagemaker:") == std::string_view::npos) return RequestKind::kNone;
+  // Step Functions names the API action in camelCase: "createTrainingJob" for create_training_job.
+  for (const Resource& res : Resources()) {
+    if (res.request == RequestKind::kNone || res.boto3.empty()) continue;
+    std::string action;
+    for (size_t i = 0; i < res.boto3.size(); ++i) {
+      if (res.boto3[i] != '_') {
+        action += res.boto3[i];
+      } else if (i + 1 < res.boto3.size()) {
+        action += static_cast<char>(res.boto3[++i] - 'a' + 'A');
+      }
+    }
+    if (r.find(action) != std::string_view::npos) return res.request;
+  }
   return RequestKind::kNone;
 }
 
@@ -237,19 +246,11 @@ Val PlainValue(const Node* n) {
   return Val::Known(n->text, r, n->tag.rfind("script:", 0) == 0 ? "" : n->tag);
 }
 
-const char* RequestKindLabel(RequestKind k) {
-  switch (k) {
-    case RequestKind::kTraining:
-      return "training job";
-    case RequestKind::kTuning:
-      return "tuning job";
-    case RequestKind::kProcessing:
-      return "processing job";
-    case RequestKind::kTransform:
-      return "transform job";
-    default:
-      return "job";
+std::string_view RequestKindLabel(RequestKind k) {
+  for (const Resource& r : Resources()) {
+    if (r.request == k && k != RequestKind::kNone) return r.label;
   }
+  return "job";
 }
 
 namespace {

@@ -45,7 +45,7 @@ void MapRequest(RequestKind kind, const cfn::Node& request, const ValueFn& value
 bool IsCodeInput(const Val& name, const Val& local_path);
 
 // "training job", "tuning job", …: how labels name a request's workload.
-const char* RequestKindLabel(RequestKind kind);
+std::string_view RequestKindLabel(RequestKind kind);
 
 // The SageMaker tasks of a Step Functions definition (States, including
 // Parallel branches and Map iterators): one request each.

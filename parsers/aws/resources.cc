@@ -1,18 +1,97 @@
 #include "parsers/aws/resources.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace sagelint::aws {
 namespace {
 
 constexpr Field kNotebookInstance[] = {{"InstanceType", &Workload::instance_type},
-                                       {"VolumeSizeInGB", &Workload::volume_gb}};
-constexpr Field kEndpointVariant[] = {{"InstanceType", &Workload::instance_type},
+                                       {"VolumeSizeInGB", &Workload::volume_gb},
+                                       {"LifecycleConfigName", &Workload::lifecycle_config}};
+constexpr Field kNotebookListHeads[] = {{"AcceleratorTypes", &Workload::accelerator_type}};
+constexpr Field kLifecycleScripts[] = {{"OnStart", &Workload::on_start}, {"OnCreate", &Workload::on_create}};
+constexpr Field kEndpointVariant[] = {{"VariantName", &Workload::variant_name},
+                                      {"InstanceType", &Workload::instance_type},
                                       {"InitialInstanceCount", &Workload::instance_count},
                                       {"AcceleratorType", &Workload::accelerator_type}};
+// Shadow variants run (and bill) instances of their own too.
+constexpr ListProperty kEndpointVariantLists[] = {
+    {"ProductionVariants", kReadByAll},
+    {"ShadowProductionVariants", kReadByAll},
+};
 constexpr Field kScalableTarget[] = {{"ServiceNamespace", &Workload::service_namespace},
                                      {"ScalableDimension", &Workload::scalable_dimension},
                                      {"MinCapacity", &Workload::min_capacity},
                                      {"MaxCapacity", &Workload::max_capacity},
                                      {"ResourceId", &Workload::resource_id}};
+
+using RT = ResourceType;
+using WK = WorkloadKind;
+using RK = RequestKind;
+// clang-format off
+constexpr Resource kResources[] = {
+    {RT::kNotebookInstance, "AWS::SageMaker::NotebookInstance", "aws_sagemaker_notebook_instance",
+     "create_notebook_instance", "CfnNotebookInstance", "notebook instance", WK::kNotebookInstance, RK::kNone,
+     "NotebookInstanceName", kNotebookInstance, kNotebookListHeads, {}, {}},
+    {RT::kLifecycleConfig, "AWS::SageMaker::NotebookInstanceLifecycleConfig",
+     "aws_sagemaker_notebook_instance_lifecycle_configuration", "create_notebook_instance_lifecycle_config",
+     "CfnNotebookInstanceLifecycleConfig", "lifecycle configuration", WK::kLifecycleScript, RK::kNone,
+     "NotebookInstanceLifecycleConfigName", {}, {}, kLifecycleScripts, {}},
+    {RT::kEndpointConfig, "AWS::SageMaker::EndpointConfig", "aws_sagemaker_endpoint_configuration",
+     "create_endpoint_config", "CfnEndpointConfig", "endpoint variant", WK::kEndpointVariant, RK::kNone,
+     "EndpointConfigName", kEndpointVariant, {}, {}, kEndpointVariantLists},
+    {RT::kStudioDomain, "AWS::SageMaker::Domain", "aws_sagemaker_domain", "", "CfnDomain", "Studio domain",
+     WK::kStudioDomain, RK::kNone, "DomainName", {}, {}, {}, {}},
+    {RT::kStudioUserProfile, "AWS::SageMaker::UserProfile", "aws_sagemaker_user_profile", "", "CfnUserProfile",
+     "Studio user profile", WK::kStudioUserProfile, RK::kNone, "UserProfileName", {}, {}, {}, {}},
+    {RT::kStudioSpace, "AWS::SageMaker::Space", "aws_sagemaker_space", "", "CfnSpace", "Studio space",
+     WK::kStudioSpace, RK::kNone, "SpaceName", {}, {}, {}, {}},
+    {RT::kStudioApp, "AWS::SageMaker::App", "aws_sagemaker_app", "", "CfnApp", "Studio app", WK::kStudioApp,
+     RK::kNone, "AppName", {}, {}, {}, {}},
+    {RT::kHyperPodCluster, "AWS::SageMaker::Cluster", "aws_sagemaker_cluster", "", "CfnCluster", "HyperPod cluster",
+     WK::kHyperPodCluster, RK::kNone, "ClusterName", {}, {}, {}, {}},
+    {RT::kInferenceComponent, "AWS::SageMaker::InferenceComponent", "aws_sagemaker_inference_component", "",
+     "CfnInferenceComponent", "inference component", WK::kInferenceComponent, RK::kNone, "InferenceComponentName",
+     {}, {}, {}, {}},
+    {RT::kScalableTarget, "AWS::ApplicationAutoScaling::ScalableTarget", "aws_appautoscaling_target",
+     "register_scalable_target", "CfnScalableTarget", "scalable target", WK::kScalableTarget, RK::kNone,
+     "ResourceId", kScalableTarget, {}, {}, {}},
+    {RT::kTrainingJob, "", "aws_sagemaker_training_job", "create_training_job", "", "training job",
+     WK::kTrainingJob, RK::kTraining, "TrainingJobName", {}, {}, {}, {}},
+    {RT::kTuningJob, "", "aws_sagemaker_hyper_parameter_tuning_job", "create_hyper_parameter_tuning_job", "",
+     "tuning job", WK::kTuningJob, RK::kTuning, "HyperParameterTuningJobName", {}, {}, {}, {}},
+    {RT::kProcessingJob, "AWS::SageMaker::ProcessingJob", "", "create_processing_job", "CfnProcessingJob",
+     "processing job", WK::kProcessingJob, RK::kProcessing, "ProcessingJobName", {}, {}, {}, {}},
+    {RT::kTransformJob, "", "", "create_transform_job", "", "transform job", WK::kTransformJob, RK::kTransform,
+     "TransformJobName", {}, {}, {}, {}},
+};
+// clang-format on
+constexpr bool InTypeOrder() {
+  for (size_t i = 0; i < std::size(kResources); ++i) {
+    if (kResources[i].type != static_cast<ResourceType>(i)) return false;
+  }
+  return true;
+}
+static_assert(InTypeOrder(), "kResources lists every resource type once, in the order of ResourceType");
+
+// The settings of a training request a fix writes (rules/SM401.md, rules/SM403.md).
+constexpr RequestSetting kTrainingSettings[] = {
+    {"spot", "", "EnableManagedSpotTraining", &Workload::spot},
+    {"max_wait_seconds", "StoppingCondition", "MaxWaitTimeInSeconds", &Workload::max_wait_seconds},
+    {"checkpoint", "CheckpointConfig", "S3Uri", &Workload::checkpoint},
+    {"input_mode", "AlgorithmSpecification", "TrainingInputMode", &Workload::input_mode},
+};
+
+// The API names of the settings a fix removes.
+struct Removable {
+  std::string_view field, key;
+};
+constexpr Removable kRemovable[] = {
+    {"accelerator_type", "AcceleratorType"},
+    {"accelerator_type", "AcceleratorTypes"},  // a notebook instance's list
+    {"max_wait_seconds", "MaxWaitTimeInSeconds"},
+};
 
 // Where the Terraform provider's name is not the snake_case of CloudFormation's.
 struct TerraformRename {
@@ -22,6 +101,8 @@ constexpr TerraformRename kTerraformRenames[] = {
     {"aws_sagemaker_notebook_instance", "VolumeSizeInGB", "volume_size"},
     {"aws_sagemaker_cluster", "InstanceGroups", "instance_group"},
     {"aws_sagemaker_inference_component", "InferenceComponentName", "name"},
+    {"aws_sagemaker_notebook_instance_lifecycle_configuration", "NotebookInstanceLifecycleConfigName", "name"},
+    {"aws_sagemaker_endpoint_configuration", "EndpointConfigName", "name"},
 };
 
 // The instance group lists of a HyperPod cluster (CreateCluster).
@@ -82,18 +163,83 @@ void AddLifecycleConfigRefs(Workload* w) {
   });
 }
 
-std::span<const Field> NotebookInstanceFields() { return kNotebookInstance; }
-std::span<const Field> EndpointVariantFields() { return kEndpointVariant; }
-std::span<const Field> ScalableTargetFields() { return kScalableTarget; }
+std::span<const Resource> Resources() { return kResources; }
+
+const Resource& ResourceOf(ResourceType type) { return kResources[static_cast<size_t>(type)]; }
+
+const Resource* ResourceOfCloudFormation(std::string_view type) {
+  for (const Resource& r : kResources) {
+    if (!r.cloudformation.empty() && r.cloudformation == type) return &r;
+  }
+  return nullptr;
+}
+
+const Resource* ResourceOfTerraform(std::string_view type) {
+  for (const Resource& r : kResources) {
+    if (!r.terraform.empty() && r.terraform == type) return &r;
+  }
+  return nullptr;
+}
+
+const Resource* ResourceOfBoto3(std::string_view method) {
+  for (const Resource& r : kResources) {
+    if (!r.boto3.empty() && r.boto3 == method) return &r;
+  }
+  return nullptr;
+}
+
+std::span<const RequestSetting> TrainingRequestSettings() { return kTrainingSettings; }
+
+std::vector<std::string_view> PropertyNames() {
+  std::vector<std::string_view> out;
+  auto add = [&](std::string_view name) {
+    if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  };
+  for (const Resource& r : kResources) {
+    add(r.name_property);
+    for (auto fields : {r.fields, r.list_heads, r.scripts}) {
+      for (const Field& f : fields) add(f.property);
+    }
+    for (const ListProperty& l : r.variants) add(l.property);
+  }
+  for (const RequestSetting& s : kTrainingSettings) {
+    add(s.parent);
+    add(s.key);
+  }
+  for (const Resource& r : kResources) {
+    for (std::string_view s : StudioSettings(r.kind)) add(s);
+  }
+  return out;
+}
+
+std::optional<std::vector<std::string>> TrainingRequestPath(std::string_view field) {
+  for (const RequestSetting& s : kTrainingSettings) {
+    if (s.field != field) continue;
+    std::vector<std::string> path;
+    if (!s.parent.empty()) path.emplace_back(s.parent);
+    path.emplace_back(s.key);
+    return path;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> RemovableKeys(std::string_view field) {
+  std::vector<std::string_view> out;
+  for (const Removable& r : kRemovable) {
+    if (r.field == field) out.push_back(r.key);
+  }
+  return out;
+}
 
 std::string SnakeCase(std::string_view pascal) {
   std::string out;
   for (size_t i = 0; i < pascal.size(); ++i) {
     char c = pascal[i];
     if (Upper(c)) {
-      // A word starts at a capital after a small letter, or at the last
-      // capital of a run followed by a small letter ("GBSize" -> "gb_size").
-      bool after_lower = i > 0 && Lower(pascal[i - 1]);
+      // A word starts at a capital after a small letter or a digit ("S3Uri"
+      // -> "s3_uri"), or at the last capital of a run followed by a small
+      // letter ("GBSize" -> "gb_size").
+      bool after_lower = i > 0 && (Lower(pascal[i - 1]) || (pascal[i - 1] >= '0' && pascal[i - 1] <= '9'));
       bool ends_run = i > 0 && Upper(pascal[i - 1]) && i + 1 < pascal.size() && Lower(pascal[i + 1]);
       if (after_lower || ends_run) out += '_';
       c = static_cast<char>(c - 'A' + 'a');
@@ -205,9 +351,10 @@ void MapInferenceComponent(const cfn::Node* props, const ValueFn& value, std::st
 }
 
 std::string_view StudioLabel(WorkloadKind kind) {
-  return kind == WorkloadKind::kStudioDomain        ? "Studio domain"
-         : kind == WorkloadKind::kStudioUserProfile ? "Studio user profile"
-                                                    : "Studio space";
+  for (const Resource& r : kResources) {
+    if (r.kind == kind) return r.label;
+  }
+  return {};
 }
 
 std::span<const std::string_view> StudioSettings(WorkloadKind kind) {

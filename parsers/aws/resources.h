@@ -7,6 +7,7 @@
 #ifndef SAGELINT_PARSERS_AWS_RESOURCES_H_
 #define SAGELINT_PARSERS_AWS_RESOURCES_H_
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,24 +51,95 @@ void AddVariantKeys(std::span<const Deployer> deployers, std::string_view varian
 // alternative of its `lifecycle_config` names.
 void AddLifecycleConfigRefs(Workload* w);
 
-// ---- Properties a workload copies as they are ----
+// ---- The resources ----
 
+// A property and the workload field it fills.
 struct Field {
   std::string_view property;  // CloudFormation / API name
   Val Workload::*member;
 };
-// AWS::SageMaker::NotebookInstance, CreateNotebookInstance.
-std::span<const Field> NotebookInstanceFields();
-// A ProductionVariant of AWS::SageMaker::EndpointConfig.
-std::span<const Field> EndpointVariantFields();
-// AWS::ApplicationAutoScaling::ScalableTarget, RegisterScalableTarget.
-std::span<const Field> ScalableTargetFields();
+
+// Which front ends read a property: a mask of these.
+inline constexpr unsigned kReadByCloudFormation = 1, kReadByTerraform = 2, kReadByBoto3 = 4,
+                          kReadByAll = kReadByCloudFormation | kReadByTerraform | kReadByBoto3;
+struct ListProperty {
+  std::string_view property;  // CloudFormation / API name of a list
+  unsigned read_by;
+};
+
+enum class ResourceType : std::uint8_t {
+  kNotebookInstance,
+  kLifecycleConfig,
+  kEndpointConfig,
+  kStudioDomain,
+  kStudioUserProfile,
+  kStudioSpace,
+  kStudioApp,
+  kHyperPodCluster,
+  kInferenceComponent,
+  kScalableTarget,
+  kTrainingJob,
+  kTuningJob,
+  kProcessingJob,
+  kTransformJob,
+};
+
+// One resource sagelint reads, as each front end declares it. A name is empty
+// where that front end has no such resource (or sagelint does not read it).
+struct Resource {
+  ResourceType type;
+  std::string_view cloudformation;    // "AWS::SageMaker::NotebookInstance"
+  std::string_view terraform;         // "aws_sagemaker_notebook_instance"
+  std::string_view boto3;             // "create_notebook_instance" (a SageMaker or Application Auto Scaling client)
+  std::string_view cdk;               // "CfnNotebookInstance": the L1 construct class
+  std::string_view label;             // "notebook instance": how a workload's label names it
+  WorkloadKind kind;                  // the workload it makes
+  RequestKind request;                // an API request MapRequest reads whole; kNone otherwise
+  std::string_view name_property;     // "NotebookInstanceName"
+  std::span<const Field> fields;      // properties copied as they are
+  std::span<const Field> list_heads;  // lists whose first item fills a field ("AcceleratorTypes")
+  std::span<const Field> scripts;     // base64 script hooks, decoded ("OnStart")
+  std::span<const ListProperty> variants;  // lists of endpoint variants (ProductionVariant each)
+};
+std::span<const Resource> Resources();
+const Resource& ResourceOf(ResourceType type);
+// The resource a CloudFormation type, a Terraform resource type or a boto3
+// client method names; nullptr for none sagelint reads.
+const Resource* ResourceOfCloudFormation(std::string_view type);
+const Resource* ResourceOfTerraform(std::string_view type);
+const Resource* ResourceOfBoto3(std::string_view method);
+
+// Every property name the table holds (fields, lists, scripts, names, the
+// settings fixes write and their objects, Studio's settings blocks), each once.
+std::vector<std::string_view> PropertyNames();
+
+// ---- Where a fix writes a setting ----
+
+// A training job's setting a fix writes into a request written in the API's
+// own names (README "Fixes"): a CloudFormation or CDK state machine task's
+// `Parameters`, a pipeline step's `Arguments`, a boto3 call, a Terraform
+// request object (and, in snake_case, a training job resource's arguments).
+struct RequestSetting {
+  std::string_view field;   // the fix's field: "max_wait_seconds"
+  std::string_view parent;  // the object that holds it ("StoppingCondition"); empty: the request itself
+  std::string_view key;     // "MaxWaitTimeInSeconds"
+  Val Workload::*member;    // what MapRequest reads from there
+};
+std::span<const RequestSetting> TrainingRequestSettings();
+// The key path under the request of a fix's field ("max_wait_seconds" →
+// StoppingCondition.MaxWaitTimeInSeconds), or nullopt for a field no request holds.
+std::optional<std::vector<std::string>> TrainingRequestPath(std::string_view field);
+// The API names a setting a fix removes is written under ("accelerator_type":
+// "AcceleratorType", and a notebook's "AcceleratorTypes"); empty for a field no fix removes.
+std::vector<std::string_view> RemovableKeys(std::string_view field);
 
 // How the Terraform AWS provider names `property` of a resource of type
 // `tf_type`: the snake_case of the name ("InitialInstanceCount" ->
 // "initial_instance_count", "VolumeSizeInGB" -> "volume_size_in_gb"), unless
 // the provider names it otherwise ("volume_size" on a notebook instance).
 std::string TerraformName(std::string_view tf_type, std::string_view property);
+// The snake_case of an API name, as the Terraform provider and the SDK write it
+// ("VolumeSizeInGB" -> "volume_size_in_gb", "S3Uri" -> "s3_uri").
 std::string SnakeCase(std::string_view pascal);
 
 // ---- Models ----

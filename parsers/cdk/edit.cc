@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "linter/base/strings.h"
-#include "parsers/aws/request_path.h"
+#include "parsers/aws/resources.h"
 #include "parsers/cdk/front_end.h"
 #include "parsers/common/tree_sitter.h"
 
@@ -36,12 +36,17 @@ std::string_view TypeOf(TSNode n) { return ts_node_is_null(n) ? "" : ts::Type(n)
 // Whether a member's key (`acceleratorType`, `accelerator_types`, "MaxWaitTimeInSeconds")
 // names the setting a removal takes out.
 bool RemovableMemberKey(std::string_view field, std::string_view key) {
-  std::string k;
-  for (char c : key) {
-    if (c != '_' && c != '"' && c != '\'') k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto folded = [](std::string_view name) {
+    std::string k;
+    for (char c : name) {
+      if (c != '_' && c != '"' && c != '\'') k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return k;
+  };
+  std::string k = folded(key);
+  for (std::string_view api : aws::RemovableKeys(field)) {
+    if (folded(api) == k) return true;
   }
-  if (field == "accelerator_type") return k == "acceleratortype" || k == "acceleratortypes";
-  if (field == "max_wait_seconds") return k == "maxwaittimeinseconds";
   return false;
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "parsers/aws/request.h"
+#include "parsers/aws/resources.h"
 #include "parsers/cdk/app.h"
 #include "parsers/cloudformation/template.h"
 
@@ -428,10 +429,12 @@ class Synth {
     }
     if (c.module == "applicationautoscaling" && c.cls == "ScalableTarget") {
       Node props = Map(at);
-      for (std::string_view k : {"ServiceNamespace", "ResourceId", "ScalableDimension", "MinCapacity", "MaxCapacity"}) {
-        if (const Node* v = Prop(p, k)) Put(&props, std::string(k), Value(*v, false), KeyPos(p, k));
+      const aws::Resource& target = aws::ResourceOf(aws::ResourceType::kScalableTarget);
+      for (const aws::Field& f : target.fields) {
+        if (const Node* v = Prop(p, f.property))
+          Put(&props, std::string(f.property), Value(*v, false), KeyPos(p, f.property));
       }
-      Add(stack, id, "AWS::ApplicationAutoScaling::ScalableTarget", std::move(props), at, c.file);
+      Add(stack, id, std::string(target.cloudformation), std::move(props), at, c.file);
       return;
     }
     if (c.module == "stepfunctions" && c.cls == "StateMachine") {
@@ -484,7 +487,8 @@ class Synth {
         variants.items.push_back(cfn::MakeScalar(std::string(aws::kUnknownMarker), list->pos));
       }
       Put(&props, "ProductionVariants", std::move(variants), KeyPos(p, "InstanceProductionVariants"));
-      Add(stack, id, "AWS::SageMaker::EndpointConfig", std::move(props), at, c.file);
+      Add(stack, id, std::string(aws::ResourceOf(aws::ResourceType::kEndpointConfig).cloudformation), std::move(props),
+          at, c.file);
     } else if (c.cls == "Endpoint") {
       if (const Node* n = Prop(p, "EndpointName"))
         Put(&props, "EndpointName", Value(*n, false), KeyPos(p, "EndpointName"));
@@ -802,7 +806,8 @@ class Synth {
         if (const Node* max = Prop(m.args[0], "MaxCapacity")) Put(&props, "MaxCapacity", Value(*max, false), at);
       }
       std::string id = logical_[m.construct] + "InstanceCountTarget";
-      Add(stack, id, "AWS::ApplicationAutoScaling::ScalableTarget", std::move(props), at, m.file);
+      Add(stack, id, std::string(aws::ResourceOf(aws::ResourceType::kScalableTarget).cloudformation), std::move(props),
+          at, m.file);
     }
   }
 

@@ -9,6 +9,7 @@
 
 #include "linter/base/strings.h"
 #include "parsers/aws/request.h"
+#include "parsers/aws/resources.h"
 #include "parsers/cdk/app.h"
 
 namespace sagelint::cdk {
@@ -32,12 +33,10 @@ std::string Folded(std::string_view s) {
 // The property names sagelint reads whose spelling a plain case conversion
 // does not give back ("VolumeSizeInGB" from "volume_size_in_gb"), and the
 // other names read, so a key written in either style lands on the name the
-// CloudFormation extractor looks for.
-constexpr std::string_view kPropertyNames[] = {"AcceleratorType",
-                                               "AcceleratorTypes",
-                                               "Action",
+// CloudFormation extractor looks for: these, and the names of the resource
+// table (aws::PropertyNames, parsers/aws/resources.cc).
+constexpr std::string_view kPropertyNames[] = {"Action",
                                                "AlgorithmName",
-                                               "AlgorithmSpecification",
                                                "AppLifecycleManagement",
                                                "AppSettings",
                                                "AppSpecification",
@@ -47,9 +46,7 @@ constexpr std::string_view kPropertyNames[] = {"AcceleratorType",
                                                "AsyncInferenceConfig",
                                                "CapWarmPoolKeepAlive",
                                                "ChannelName",
-                                               "CheckpointConfig",
                                                "ClusterConfig",
-                                               "ClusterName",
                                                "CodeEditorAppSettings",
                                                "Condition",
                                                "ContainerStartupHealthCheckTimeoutInSeconds",
@@ -58,18 +55,13 @@ constexpr std::string_view kPropertyNames[] = {"AcceleratorType",
                                                "CopyCount",
                                                "DataSource",
                                                "DefaultResourceSpec",
-                                               "DefaultSpaceSettings",
-                                               "DefaultUserSettings",
                                                "Definition",
                                                "DefinitionString",
                                                "DefinitionSubstitutions",
                                                "DefinitionUri",
                                                "DirectInternetAccess",
                                                "DomainId",
-                                               "DomainName",
                                                "Effect",
-                                               "EnableManagedSpotTraining",
-                                               "EndpointConfigName",
                                                "EndpointName",
                                                "Environment",
                                                "ExecutionRole",
@@ -81,7 +73,6 @@ constexpr std::string_view kPropertyNames[] = {"AcceleratorType",
                                                "IdleTimeoutInMinutes",
                                                "Image",
                                                "ImageUri",
-                                               "InitialInstanceCount",
                                                "InitialVariantWeight",
                                                "InputDataConfig",
                                                "InputMode",
@@ -89,7 +80,6 @@ constexpr std::string_view kPropertyNames[] = {"AcceleratorType",
                                                "InstanceCount",
                                                "InstanceGroupName",
                                                "InstanceGroups",
-                                               "InstanceType",
                                                "JupyterLabAppSettings",
                                                "JupyterServerAppSettings",
                                                "KeepAlivePeriodInSeconds",
@@ -97,26 +87,18 @@ constexpr std::string_view kPropertyNames[] = {"AcceleratorType",
                                                "KmsKeyId",
                                                "LifecycleConfigArn",
                                                "LifecycleConfigArns",
-                                               "LifecycleConfigName",
                                                "LifecycleManagement",
                                                "ManagedInstanceScaling",
                                                "ManagedPolicyArns",
                                                "ManagedPolicyName",
-                                               "MaxCapacity",
                                                "MaxInstanceCount",
                                                "MaxRuntimeInSeconds",
-                                               "MaxWaitTimeInSeconds",
-                                               "MinCapacity",
                                                "MinInstanceCount",
                                                "ModelDataDownloadTimeoutInSeconds",
                                                "ModelDataUrl",
                                                "ModelName",
                                                "NotAction",
                                                "NotResource",
-                                               "NotebookInstanceLifecycleConfigName",
-                                               "NotebookInstanceName",
-                                               "OnCreate",
-                                               "OnStart",
                                                "OutputDataConfig",
                                                "PipelineDefinition",
                                                "PipelineDefinitionBody",
@@ -127,10 +109,8 @@ constexpr std::string_view kPropertyNames[] = {"AcceleratorType",
                                                "PrimaryContainer",
                                                "ProcessingInputs",
                                                "ProcessingResources",
-                                               "ProductionVariants",
                                                "Resource",
                                                "ResourceConfig",
-                                               "ResourceId",
                                                "ResourceSpec",
                                                "RoleArn",
                                                "RoleName",
@@ -142,26 +122,14 @@ constexpr std::string_view kPropertyNames[] = {"AcceleratorType",
                                                "S3Input",
                                                "S3InputMode",
                                                "S3OutputPath",
-                                               "S3Uri",
-                                               "ScalableDimension",
                                                "ServerlessConfig",
-                                               "ServiceNamespace",
-                                               "ShadowProductionVariants",
                                                "Sid",
-                                               "SpaceName",
-                                               "SpaceSettings",
                                                "Specification",
                                                "Statement",
                                                "Status",
-                                               "StoppingCondition",
                                                "TrainingImage",
-                                               "TrainingInputMode",
                                                "TransformResources",
-                                               "UserProfileName",
-                                               "UserSettings",
-                                               "VariantName",
-                                               "Version",
-                                               "VolumeSizeInGB"};
+                                               "Version"};
 
 // A member name in the CDK's enum style: "G4DN", "XLARGE2", "M5_LARGE".
 bool IsEnumName(std::string_view s) {
@@ -501,6 +469,10 @@ std::optional<cfn::Node> CallValue(std::string_view module, std::string_view cls
 std::string PropertyName(std::string_view key) {
   std::string folded = Folded(key);
   for (std::string_view name : kPropertyNames) {
+    if (Folded(name) == folded) return std::string(name);
+  }
+  static const std::vector<std::string_view> kTableNames = aws::PropertyNames();
+  for (std::string_view name : kTableNames) {
     if (Folded(name) == folded) return std::string(name);
   }
   std::string out;

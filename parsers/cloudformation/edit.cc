@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "linter/base/strings.h"
-#include "parsers/aws/request_path.h"
+#include "parsers/aws/resources.h"
 #include "parsers/common/node.h"
 #include "parsers/frontend.h"
 
@@ -84,9 +84,8 @@ std::vector<Member> MembersOf(const Node& map) {
 
 // The keys a removed field may be written as.
 bool RemovableKey(std::string_view field, std::string_view key) {
-  if (field == "accelerator_type") return key == "AcceleratorType" || key == "AcceleratorTypes";
-  if (field == "max_wait_seconds") return key == "MaxWaitTimeInSeconds";
-  return false;
+  std::vector<std::string_view> keys = aws::RemovableKeys(field);
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 class Editor {

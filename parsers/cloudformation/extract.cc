@@ -84,23 +84,9 @@ class Extractor {
 
  private:
   void Resource(const std::string& ty, const Workload& base, const Node& res, const Node* props) {
-    if (ty == "AWS::SageMaker::NotebookInstance")
-      Notebook(base, props);
-    else if (ty == "AWS::SageMaker::NotebookInstanceLifecycleConfig")
-      LifecycleConfig(base, props);
-    else if (ty == "AWS::SageMaker::EndpointConfig")
-      EndpointConfig(base, props);
-    else if (ty == "AWS::SageMaker::Domain")
-      Studio(base, props, WorkloadKind::kStudioDomain);
-    else if (ty == "AWS::SageMaker::UserProfile")
-      Studio(base, props, WorkloadKind::kStudioUserProfile);
-    else if (ty == "AWS::SageMaker::Space")
-      Studio(base, props, WorkloadKind::kStudioSpace);
-    else if (ty == "AWS::SageMaker::ProcessingJob")
-      Processing(base, props);
-    else if (ty == "AWS::ApplicationAutoScaling::ScalableTarget")
-      ScalableTarget(base, props);
-    else if (ty == "AWS::IAM::Policy" || ty == "AWS::IAM::ManagedPolicy" || ty == "AWS::IAM::Role")
+    if (const aws::Resource* known = aws::ResourceOfCloudFormation(ty)) {
+      SageMakerResource(*known, base, props);
+    } else if (ty == "AWS::IAM::Policy" || ty == "AWS::IAM::ManagedPolicy" || ty == "AWS::IAM::Role")
       Iam(base, res, props);
     else if (ty == "AWS::StepFunctions::StateMachine")
       StateMachine(base, props, false);
@@ -111,27 +97,43 @@ class Extractor {
       SamPolicies(base, props, "function");
     } else if (ty == "AWS::SageMaker::Pipeline") {
       Pipeline(base, props);
-    } else if (ty == "AWS::SageMaker::Cluster" || ty == "AWS::SageMaker::App" ||
-               ty == "AWS::SageMaker::InferenceComponent") {
-      StandaloneResource(ty, base, props);
     }
   }
 
-  // Resources parsers/aws maps whole: a HyperPod cluster, a Studio app, an inference component.
-  void StandaloneResource(const std::string& ty, Workload w, const Node* props) {
-    if (ty == "AWS::SageMaker::Cluster") {
-      w.label = "HyperPod cluster '" + w.name + "'";
-      aws::MapCluster(props, TemplateValues(), std::move(w), &out_->workloads);
-    } else if (ty == "AWS::SageMaker::App") {
-      w.label = "Studio app '" + w.name + "'";
-      aws::MapStudioApp(props, TemplateValues(), std::move(w), &out_->workloads);
-    } else {
-      w.label = "inference component '" + w.name + "'";
-      // The endpoint resource of this template it names (Ref, GetAtt).
-      std::string endpoint_key;
-      auto target = props && props->is_map() ? t_.RefTarget(props->Get("EndpointName")) : std::nullopt;
-      if (target && t_.ResourceType(*target) == "AWS::SageMaker::Endpoint") endpoint_key = Ref(*target);
-      aws::MapInferenceComponent(props, TemplateValues(), endpoint_key, std::move(w), &out_->workloads);
+  // A resource of the table in parsers/aws/resources.cc.
+  void SageMakerResource(const aws::Resource& r, Workload w, const Node* props) {
+    w.kind = r.kind;
+    w.label = std::string(r.label) + " '" + w.name + "'";
+    switch (r.type) {
+      case aws::ResourceType::kNotebookInstance:
+        return Notebook(r, std::move(w), props);
+      case aws::ResourceType::kLifecycleConfig:
+        return LifecycleConfig(r, std::move(w), props);
+      case aws::ResourceType::kEndpointConfig:
+        return EndpointConfig(r, std::move(w), props);
+      case aws::ResourceType::kStudioDomain:
+      case aws::ResourceType::kStudioUserProfile:
+      case aws::ResourceType::kStudioSpace:
+        return Studio(std::move(w), props);
+      case aws::ResourceType::kScalableTarget:
+        return ScalableTarget(r, std::move(w), props);
+      case aws::ResourceType::kHyperPodCluster:
+        return aws::MapCluster(props, TemplateValues(), std::move(w), &out_->workloads);
+      case aws::ResourceType::kStudioApp:
+        return aws::MapStudioApp(props, TemplateValues(), std::move(w), &out_->workloads);
+      case aws::ResourceType::kInferenceComponent: {
+        // The endpoint resource of this template it names (Ref, GetAtt).
+        std::string endpoint_key;
+        auto target = props && props->is_map() ? t_.RefTarget(props->Get("EndpointName")) : std::nullopt;
+        if (target && t_.ResourceType(*target) == "AWS::SageMaker::Endpoint") endpoint_key = Ref(*target);
+        return aws::MapInferenceComponent(props, TemplateValues(), endpoint_key, std::move(w), &out_->workloads);
+      }
+      case aws::ResourceType::kTrainingJob:
+      case aws::ResourceType::kTuningJob:
+      case aws::ResourceType::kProcessingJob:
+      case aws::ResourceType::kTransformJob:
+        if (props) aws::MapRequest(r.request, *props, TemplateValues(), w, &out_->workloads);
+        return;
     }
   }
 
@@ -181,18 +183,17 @@ class Extractor {
 
   void Emit(Workload w) { out_->workloads.push_back(std::move(w)); }
 
-  void Notebook(Workload w, const Node* props) {
-    w.kind = WorkloadKind::kNotebookInstance;
-    w.label = "notebook instance '" + w.name + "'";
-    for (const aws::Field& f : aws::NotebookInstanceFields()) w.*f.member = Prop(props, f.property);
-    const Node* acc = props ? props->Get("AcceleratorTypes") : nullptr;
-    if (acc && acc->is_seq() && !acc->items.empty()) {
-      w.accelerator_type = t_.Resolve(&acc->items[0]);
-    } else if (acc) {
-      w.accelerator_type = t_.Resolve(acc);
+  void Notebook(const aws::Resource& r, Workload w, const Node* props) {
+    for (const aws::Field& f : r.fields) w.*f.member = Prop(props, f.property);
+    for (const aws::Field& f : r.list_heads) {
+      const Node* list = props ? props->Get(f.property) : nullptr;
+      if (list && list->is_seq() && !list->items.empty()) {
+        w.*f.member = t_.Resolve(&list->items[0]);
+      } else if (list) {
+        w.*f.member = t_.Resolve(list);
+      }
     }
     const Node* lc = props ? props->Get("LifecycleConfigName") : nullptr;
-    w.lifecycle_config = t_.Resolve(lc);
     aws::AddLifecycleConfigRefs(&w);
     // References to a lifecycle configuration of this template, in any branch.
     if (lc)
@@ -212,14 +213,11 @@ class Extractor {
     if (auto target = t_.RefTarget(&n)) fn(*target);
   }
 
-  void LifecycleConfig(Workload w, const Node* props) {
-    w.kind = WorkloadKind::kLifecycleScript;
-    w.label = "lifecycle configuration '" + w.name + "'";
+  void LifecycleConfig(const aws::Resource& r, Workload w, const Node* props) {
     w.keys.push_back(Ref(w.name));
-    Val name = Prop(props, "NotebookInstanceLifecycleConfigName");
+    Val name = Prop(props, r.name_property);
     if (name.known()) w.keys.push_back(aws::LifecycleConfigKey(name.text));
-    w.on_start = Script(props ? props->Get("OnStart") : nullptr);
-    w.on_create = Script(props ? props->Get("OnCreate") : nullptr);
+    for (const aws::Field& f : r.scripts) w.*f.member = Script(props ? props->Get(f.property) : nullptr);
     Emit(std::move(w));
   }
 
@@ -251,18 +249,18 @@ class Extractor {
     return Val::Known(text, range, "decoded script");
   }
 
-  void EndpointConfig(Workload base, const Node* props) {
-    // Shadow variants run (and bill) instances of their own too.
+  void EndpointConfig(const aws::Resource& r, Workload base, const Node* props) {
     std::vector<const Node*> variants;
-    for (const char* key : {"ProductionVariants", "ShadowProductionVariants"}) {
-      const Node* list = props ? props->Get(key) : nullptr;
+    for (const aws::ListProperty& key : r.variants) {
+      if (!(key.read_by & aws::kReadByCloudFormation)) continue;
+      const Node* list = props ? props->Get(key.property) : nullptr;
       if (!list || !list->is_seq()) continue;  // absent, or a computed list: nothing we can see
       for (const Node& v : list->items) variants.push_back(&v);
     }
     if (variants.empty()) return;
     // The endpoints of this template that deploy this config.
     std::vector<aws::Deployer> deployers;
-    Val config_name = Prop(props, "EndpointConfigName");
+    Val config_name = Prop(props, r.name_property);
     const Node* resources = t_.root().Get("Resources");
     for (const auto& [id, res] : resources->entries) {
       if (t_.ResourceType(id) != "AWS::SageMaker::Endpoint") continue;
@@ -283,13 +281,11 @@ class Extractor {
     for (const Node* vp : variants) {
       const Node& v = *vp;
       Workload w = base;
-      w.kind = WorkloadKind::kEndpointVariant;
       w.range = RangeOf(v.pos);
-      w.variant_name = t_.Resolve(v.Get("VariantName"));
+      for (const aws::Field& f : r.fields) w.*f.member = t_.Resolve(v.Get(f.property));
       std::string vname = w.variant_name.known() ? w.variant_name.text : "?";
       w.name = base.name + "/" + vname;
-      w.label = "endpoint variant '" + w.name + "'";
-      for (const aws::Field& f : aws::EndpointVariantFields()) w.*f.member = t_.Resolve(v.Get(f.property));
+      w.label = std::string(r.label) + " '" + w.name + "'";
       if (const Node* sc = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", RangeOf(sc->pos));
       if (async) w.async_inference = Val::Known("true", RangeOf(props->Get("AsyncInferenceConfig")->pos));
       if (const Node* mis = v.Get("ManagedInstanceScaling")) w.managed_scaling = t_.Resolve(mis->Get("Status"));
@@ -329,10 +325,8 @@ class Extractor {
     w->image.literal = {};  // the model's, which other variants may serve
   }
 
-  void Studio(Workload w, const Node* props, WorkloadKind kind) {
-    w.kind = kind;
-    w.label = std::string(aws::StudioLabel(kind)) + " '" + w.name + "'";
-    for (std::string_view scope : aws::StudioSettings(kind)) {
+  void Studio(Workload w, const Node* props) {
+    for (std::string_view scope : aws::StudioSettings(w.kind)) {
       const Node* settings = props ? props->Get(scope) : nullptr;
       if (!settings) continue;
       if (!settings->is_map()) {
@@ -369,16 +363,8 @@ class Extractor {
     return [this](const Node* n) { return t_.Resolve(n); };
   }
 
-  void Processing(Workload w, const Node* props) {
-    if (!props) return;
-    w.label = "processing job '" + w.name + "'";
-    aws::MapRequest(aws::RequestKind::kProcessing, *props, TemplateValues(), w, &out_->workloads);
-  }
-
-  void ScalableTarget(Workload w, const Node* props) {
-    w.kind = WorkloadKind::kScalableTarget;
-    w.label = "scalable target '" + w.name + "'";
-    for (const aws::Field& f : aws::ScalableTargetFields()) w.*f.member = Prop(props, f.property);
+  void ScalableTarget(const aws::Resource& r, Workload w, const Node* props) {
+    for (const aws::Field& f : r.fields) w.*f.member = Prop(props, f.property);
     // endpoint/<name or \x01Id\x01>/variant/<variant>
     auto text = t_.LinkText(props ? props->Get("ResourceId") : nullptr);
     if (auto parts = text ? aws::SplitVariantResourceId(*text) : std::nullopt) {

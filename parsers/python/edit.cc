@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "parsers/aws/resources.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/frontend.h"
 #include "parsers/python/grammar.h"
@@ -466,14 +467,16 @@ std::optional<TextEdit> InsertIntoRequest(const Source& s, TSNode members, const
     if (s.Kind(d) != N::kDictionary || !ts_node_is_null(DictEntry(s, d, key)) || HasSpread(s, d)) return std::nullopt;
     return InsertElement(s, d, q(key) + ": " + value);
   };
-  if (c.field == "max_wait_seconds") {
-    if (!ts_node_is_null(member("StoppingCondition"))) return into_dict("StoppingCondition", "MaxWaitTimeInSeconds");
-    return add("StoppingCondition", "{" + q("MaxWaitTimeInSeconds") + ": " + value + "}");
+  std::optional<std::vector<std::string>> path = aws::TrainingRequestPath(c.field);
+  if (!path) return std::nullopt;
+  if (path->size() == 1) return add(path->front(), value);
+  const std::string &parent = (*path)[0], &key = (*path)[1];
+  // Into the object that is there (an input mode only so), else the object
+  // with the setting (a checkpoint configuration only where none is written).
+  if (c.field == "input_mode" || (c.field != "checkpoint" && !ts_node_is_null(member(parent)))) {
+    return into_dict(parent, key);
   }
-  if (c.field == "input_mode") return into_dict("AlgorithmSpecification", "TrainingInputMode");
-  if (c.field == "spot") return add("EnableManagedSpotTraining", value);
-  if (c.field == "checkpoint") return add("CheckpointConfig", "{" + q("S3Uri") + ": " + value + "}");
-  return std::nullopt;
+  return add(parent, "{" + q(key) + ": " + value + "}");
 }
 
 // The dict literal a name is bound to, where that binding is the name's only
@@ -559,10 +562,10 @@ std::optional<TextEdit> InsertIntoCall(const Source& s, TSNode call, const FixCh
 }
 
 bool RemovableName(const std::string& field, std::string_view name) {
-  if (field == "accelerator_type") return name == "accelerator_type" || name == "AcceleratorType";
-  if (field == "max_wait_seconds") {
-    return name == "max_wait" || name == "train_max_wait" || name == "max_wait_time_in_seconds" ||
-           name == "MaxWaitTimeInSeconds";
+  // The SDK's own keywords, and the API's names as requests and the SDK's v3 shapes write them.
+  if (field == "max_wait_seconds" && (name == "max_wait" || name == "train_max_wait")) return true;
+  for (std::string_view api : aws::RemovableKeys(field)) {
+    if (name == api || name == aws::SnakeCase(api)) return true;
   }
   return false;
 }

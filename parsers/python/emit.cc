@@ -947,42 +947,37 @@ void Analyzer::EmitClientCalls() {
     };
     std::string label = c.api.empty() ? "boto3 " + c.method : c.api;
     std::vector<Workload> made;
-    if (c.service == "sagemaker") {
-      aws::RequestKind kind = c.method == "create_training_job"                 ? aws::RequestKind::kTraining
-                              : c.method == "create_hyper_parameter_tuning_job" ? aws::RequestKind::kTuning
-                              : c.method == "create_processing_job"             ? aws::RequestKind::kProcessing
-                              : c.method == "create_transform_job"              ? aws::RequestKind::kTransform
-                                                                                : aws::RequestKind::kNone;
-      if (kind != aws::RequestKind::kNone) {
-        const char* key = kind == aws::RequestKind::kTraining     ? "TrainingJobName"
-                          : kind == aws::RequestKind::kTuning     ? "HyperParameterTuningJobName"
-                          : kind == aws::RequestKind::kProcessing ? "ProcessingJobName"
-                                                                  : "TransformJobName";
-        Workload base = Base(WorkloadKind::kTrainingJob, c.args.call, label, request_name(key));
-        aws::MapRequest(kind, req, value, base, &made);
-        if (kind == aws::RequestKind::kTraining) {
+    // The request's resource (parsers/aws/resources.cc); register_scalable_target is
+    // Application Auto Scaling's, every other one SageMaker's.
+    const aws::Resource* res = aws::ResourceOfBoto3(c.method);
+    bool scalable_target = res && res->type == aws::ResourceType::kScalableTarget;
+    if (res && c.service == "sagemaker" && !scalable_target) {
+      if (res->request != aws::RequestKind::kNone) {
+        Workload base = Base(WorkloadKind::kTrainingJob, c.args.call, label, request_name(res->name_property.data()));
+        aws::MapRequest(res->request, req, value, base, &made);
+        if (res->request == aws::RequestKind::kTraining) {
           for (Workload& w : made) w.output_path = value(req.Find({"OutputDataConfig", "S3OutputPath"}));
         }
-      } else if (c.method == "create_notebook_instance") {
-        Workload w = Base(WorkloadKind::kNotebookInstance, c.args.call, label, request_name("NotebookInstanceName"));
-        for (const aws::Field& f : aws::NotebookInstanceFields()) w.*f.member = value(req.Get(f.property));
-        w.lifecycle_config = value(req.Get("LifecycleConfigName"));
+      } else if (res->type == aws::ResourceType::kNotebookInstance) {
+        Workload w = Base(res->kind, c.args.call, label, request_name(res->name_property.data()));
+        for (const aws::Field& f : res->fields) w.*f.member = value(req.Get(f.property));
         if (w.lifecycle_config.known()) w.refs.push_back(aws::LifecycleConfigKey(w.lifecycle_config.text));
-        if (const cfn::Node* acc = req.Get("AcceleratorTypes"); acc && acc->is_seq() && !acc->items.empty()) {
-          w.accelerator_type = value(&acc->items[0]);
+        for (const aws::Field& f : res->list_heads) {
+          if (const cfn::Node* list = req.Get(f.property); list && list->is_seq() && !list->items.empty()) {
+            w.*f.member = value(&list->items[0]);
+          }
         }
         made.push_back(std::move(w));
-      } else if (c.method == "create_notebook_instance_lifecycle_config") {
-        Workload w = Base(WorkloadKind::kLifecycleScript, c.args.call, label,
-                          request_name("NotebookInstanceLifecycleConfigName"));
-        Val name = value(req.Get("NotebookInstanceLifecycleConfigName"));
+      } else if (res->type == aws::ResourceType::kLifecycleConfig) {
+        Workload w = Base(res->kind, c.args.call, label, request_name(res->name_property.data()));
+        Val name = value(req.Get(res->name_property));
         if (name.known()) w.keys.push_back(aws::LifecycleConfigKey(name.text));
-        w.on_start = Script(req.Get("OnStart"));
-        w.on_create = Script(req.Get("OnCreate"));
+        for (const aws::Field& f : res->scripts) w.*f.member = Script(req.Get(f.property));
         made.push_back(std::move(w));
-      } else if (c.method == "create_endpoint_config") {
-        Val config = value(req.Get("EndpointConfigName"));
-        auto config_arg = Arg(c.args, {"EndpointConfigName"});
+      } else if (res->type == aws::ResourceType::kEndpointConfig) {
+        const char* config_key = res->name_property.data();
+        Val config = value(req.Get(config_key));
+        auto config_arg = Arg(c.args, {config_key});
         // The endpoints created from this configuration.
         std::vector<const EndpointCall*> deploys;
         for (const EndpointCall& e : endpoints) {
@@ -1004,10 +999,9 @@ void Analyzer::EmitClientCalls() {
         // (one SM213, one inventory row), so this one adds none.
         auto created_here = [&](const EndpointCall& c) {
           for (size_t j = 0; j < client_calls_.size(); ++j) {
-            if (client_calls_[j].method != "create_endpoint_config" || client_calls_[j].service != "sagemaker")
-              continue;
-            Val other = value(requests[j].Get("EndpointConfigName"));
-            auto other_arg = Arg(client_calls_[j].args, {"EndpointConfigName"});
+            if (client_calls_[j].method != res->boto3 || client_calls_[j].service != "sagemaker") continue;
+            Val other = value(requests[j].Get(config_key));
+            auto other_arg = Arg(client_calls_[j].args, {config_key});
             if ((other.known() && c.config.known() && other.text == c.config.text) ||
                 (other_arg && other_arg->v == c.config_v && store_.Kind(c.config_v) == VK::kOpaque)) {
               return true;
@@ -1026,95 +1020,95 @@ void Analyzer::EmitClientCalls() {
                  });
         };
         bool replacement = !deploys.empty() && std::all_of(deploys.begin(), deploys.end(), reported_elsewhere);
-        const cfn::Node* variants = req.Get("ProductionVariants");
-        if (variants && variants->is_seq() && !replacement) {
-          int index = 0;
-          for (const cfn::Node& v : variants->items) {
-            ++index;
-            Val vname = value(v.Get("VariantName"));
-            std::string name = config_name + "/" + (vname.known() ? vname.text : "variant " + std::to_string(index));
-            Workload w = Base(WorkloadKind::kEndpointVariant, c.args.call, "endpoint variant", name);
-            w.label = label + " variant '" + name + "'";
-            w.variant_name = vname;
-            w.instance_type = value(v.Get("InstanceType"));
-            w.instance_count = value(v.Get("InitialInstanceCount"));
-            w.accelerator_type = value(v.Get("AcceleratorType"));
-            if (const cfn::Node* s = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", {s->pos, s->pos});
-            if (const cfn::Node* m = v.Get("ManagedInstanceScaling")) w.managed_scaling = value(m->Get("Status"));
-            if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
-              w.async_inference = Val::Known("true", {as->pos, as->pos});
-            }
-            bool created = false, any_unknown = false, updated_and_deleted = false;
-            std::string delete_statement;
-            bool deletable = true;  // every endpoint made from it has a delete statement
-            std::optional<Val> not_deleted;
-            for (const EndpointCall* e : deploys) {
-              std::vector<std::string> names;
-              std::vector<VId> values;
-              if (e->name.known()) {
-                names.push_back(e->name.text);
-              } else if (std::string shared = SharedName(e->name_v); !shared.empty()) {
-                names.push_back(shared);
-              } else if (store_.Kind(e->name_v) == VK::kOpaque) {
-                values.push_back(e->name_v);
-              }
-              for (const auto& [shared, sv] : stored_) {
-                bool same =
-                    std::find(values.begin(), values.end(), sv) != values.end() ||
-                    (store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), V(sv).text) != names.end());
-                if (same) names.push_back(shared);
-              }
-              if (vname.known()) {
-                for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), vname.text));
-              }
-              if (e->name.known()) w.endpoint_name = e->name;
-              Val d = DeletedState(w, {}, names, values, e->order);
-              d.range = R(e->call);  // reported at create_endpoint
-              // An endpoint updated to this configuration is the notebook's own when the
-              // notebook created it; otherwise it existed before (not a deploy of the
-              // notebook), and only a delete of it here tells something.
-              bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
-                return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
-                                     (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
-              });
-              if (!own) {
-                if (d.known() && d.text == "true") updated_and_deleted = true;
-                continue;
-              }
-              created = true;
-              std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text)
-                                                      : RunTimeNameDeleteStatement(e->call, e->name_text, e->name_v);
-              if (statement.empty()) deletable = false;
-              if (delete_statement.find(statement) == std::string::npos) {
-                delete_statement += (delete_statement.empty() ? "" : "\n") + statement;
-              }
-              if (d.unknown())
-                any_unknown = true;
-              else if (d.text == "false" && !not_deleted)
-                not_deleted = d;
-            }
-            // A deployed variant whose endpoint name is known only at run time is
-            // still itself for autoscaling links (SM211: unknown is not registered).
-            if (!deploys.empty())
-              w.keys.push_back(
-                  aws::VariantKey(aws::ResourceKey(file_.path, config_name + "@" + std::to_string(w.range.begin.line) +
-                                                                   ":" + std::to_string(w.range.begin.column)),
-                                  vname.known() ? vname.text : std::to_string(index)));
-            if (nb_ && created) {
-              w.deleted = not_deleted   ? *not_deleted
-                          : any_unknown ? Val::Unknown(w.range)
-                                        : Val::Known("true", w.range);
-            } else if (nb_ && updated_and_deleted) {
-              w.deleted = Val::Known("true", w.range);
-            }
-            if (created && deletable) w.delete_statement = delete_statement;
-            made.push_back(std::move(w));
+        std::vector<const cfn::Node*> variants;
+        for (const aws::ListProperty& list : res->variants) {
+          const cfn::Node* items = req.Get(list.property);
+          if (!(list.read_by & aws::kReadByBoto3) || !items || !items->is_seq() || replacement) continue;
+          for (const cfn::Node& v : items->items) variants.push_back(&v);
+        }
+        int index = 0;
+        for (const cfn::Node* vp : variants) {
+          const cfn::Node& v = *vp;
+          ++index;
+          Workload w = Base(res->kind, c.args.call, std::string(res->label), "");
+          for (const aws::Field& f : res->fields) w.*f.member = value(v.Get(f.property));
+          const Val& vname = w.variant_name;
+          std::string name = config_name + "/" + (vname.known() ? vname.text : "variant " + std::to_string(index));
+          w.name = name;
+          w.label = label + " variant '" + name + "'";
+          if (const cfn::Node* s = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", {s->pos, s->pos});
+          if (const cfn::Node* m = v.Get("ManagedInstanceScaling")) w.managed_scaling = value(m->Get("Status"));
+          if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
+            w.async_inference = Val::Known("true", {as->pos, as->pos});
           }
+          bool created = false, any_unknown = false, updated_and_deleted = false;
+          std::string delete_statement;
+          bool deletable = true;  // every endpoint made from it has a delete statement
+          std::optional<Val> not_deleted;
+          for (const EndpointCall* e : deploys) {
+            std::vector<std::string> names;
+            std::vector<VId> values;
+            if (e->name.known()) {
+              names.push_back(e->name.text);
+            } else if (std::string shared = SharedName(e->name_v); !shared.empty()) {
+              names.push_back(shared);
+            } else if (store_.Kind(e->name_v) == VK::kOpaque) {
+              values.push_back(e->name_v);
+            }
+            for (const auto& [shared, sv] : stored_) {
+              bool same =
+                  std::find(values.begin(), values.end(), sv) != values.end() ||
+                  (store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), V(sv).text) != names.end());
+              if (same) names.push_back(shared);
+            }
+            if (vname.known()) {
+              for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), vname.text));
+            }
+            if (e->name.known()) w.endpoint_name = e->name;
+            Val d = DeletedState(w, {}, names, values, e->order);
+            d.range = R(e->call);  // reported at create_endpoint
+            // An endpoint updated to this configuration is the notebook's own when the
+            // notebook created it; otherwise it existed before (not a deploy of the
+            // notebook), and only a delete of it here tells something.
+            bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
+              return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
+                                   (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+            });
+            if (!own) {
+              if (d.known() && d.text == "true") updated_and_deleted = true;
+              continue;
+            }
+            created = true;
+            std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text)
+                                                    : RunTimeNameDeleteStatement(e->call, e->name_text, e->name_v);
+            if (statement.empty()) deletable = false;
+            if (delete_statement.find(statement) == std::string::npos) {
+              delete_statement += (delete_statement.empty() ? "" : "\n") + statement;
+            }
+            if (d.unknown())
+              any_unknown = true;
+            else if (d.text == "false" && !not_deleted)
+              not_deleted = d;
+          }
+          // A deployed variant whose endpoint name is known only at run time is
+          // still itself for autoscaling links (SM211: unknown is not registered).
+          if (!deploys.empty())
+            w.keys.push_back(
+                aws::VariantKey(aws::ResourceKey(file_.path, config_name + "@" + std::to_string(w.range.begin.line) +
+                                                                 ":" + std::to_string(w.range.begin.column)),
+                                vname.known() ? vname.text : std::to_string(index)));
+          if (nb_ && created) {
+            w.deleted = not_deleted ? *not_deleted : any_unknown ? Val::Unknown(w.range) : Val::Known("true", w.range);
+          } else if (nb_ && updated_and_deleted) {
+            w.deleted = Val::Known("true", w.range);
+          }
+          if (created && deletable) w.delete_statement = delete_statement;
+          made.push_back(std::move(w));
         }
       }
-    } else if (c.method == "register_scalable_target") {
-      Workload w = Base(WorkloadKind::kScalableTarget, c.args.call, label, request_name("ResourceId"));
-      for (const aws::Field& f : aws::ScalableTargetFields()) w.*f.member = value(req.Get(f.property));
+    } else if (scalable_target && c.service != "sagemaker") {
+      Workload w = Base(res->kind, c.args.call, label, request_name(res->name_property.data()));
+      for (const aws::Field& f : res->fields) w.*f.member = value(req.Get(f.property));
       // A resource ID naming a predictor's endpoint (f"endpoint/{p.endpoint_name}/variant/AllTraffic").
       if (auto id = Arg(c.args, {"ResourceId"})) {
         const Value& x = V(id->v);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "parsers/aws/resources.h"
 #include "parsers/frontend.h"
 #include "parsers/terraform/eval.h"
 
@@ -63,11 +64,12 @@ std::string Unquoted(std::string_view s) {
 // The names a setting of the model is written under in HCL: resource
 // arguments (snake_case) and API request objects (PascalCase).
 std::set<std::string> KeysOf(const std::string& field) {
-  if (field == "accelerator_type") {
-    return {"accelerator_type", "accelerator_types", "AcceleratorType", "AcceleratorTypes"};
+  std::set<std::string> keys;
+  for (std::string_view api : aws::RemovableKeys(field)) {
+    keys.emplace(api);
+    keys.insert(aws::SnakeCase(api));
   }
-  if (field == "max_wait_seconds") return {"max_wait_time_in_seconds", "MaxWaitTimeInSeconds"};
-  return {};
+  return keys;
 }
 
 // `key = value` (a block's attribute or an object's element): its whole
@@ -236,21 +238,6 @@ std::optional<std::string> HclLiteral(const nlohmann::ordered_json& v) {
   return out + "\"";
 }
 
-// "IdleTimeoutInMinutes" -> "idle_timeout_in_minutes".
-std::string SnakeCase(std::string_view pascal) {
-  std::string out;
-  for (size_t i = 0; i < pascal.size(); ++i) {
-    char c = pascal[i];
-    if (std::isupper(static_cast<unsigned char>(c))) {
-      if (i > 0) out += '_';
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // `key = value` lines, their `=` aligned as `terraform fmt` aligns them.
 std::vector<Line> Attributes(const std::vector<std::pair<std::string, std::string>>& attrs, int depth) {
   size_t width = 0;
@@ -272,7 +259,7 @@ std::optional<TextEdit> InsertIdleSettings(std::string_view text, const FixChang
   for (const auto& [k, v] : value.items()) {
     std::optional<std::string> lit = HclLiteral(v);
     if (!lit) return std::nullopt;
-    attrs.emplace_back(SnakeCase(k), *lit);
+    attrs.emplace_back(aws::SnakeCase(k), *lit);
   }
   auto f = Parse(text);
   if (!f) return std::nullopt;
@@ -457,19 +444,16 @@ std::optional<TextEdit> InsertIntoRequest(std::string_view text, TSNode req, con
     Style inner = Elements(obj).empty() ? style : StyleOf(obj, text);
     return AppendToObject(text, obj, ElemText(inner, key, *lit));
   };
-  if (field == "spot") {
-    Elem e = ElemOf(req, text, "EnableManagedSpotTraining");
-    if (e.blocked || !ts_node_is_null(e.elem)) return std::nullopt;
-    return AppendToObject(text, req, ElemText(style, "EnableManagedSpotTraining", *lit));
-  }
-  if (field == "max_wait_seconds") return nested("StoppingCondition", "MaxWaitTimeInSeconds", true);
-  if (field == "checkpoint") {
-    Elem e = ElemOf(req, text, "CheckpointConfig");
-    if (e.blocked || !ts_node_is_null(e.elem)) return std::nullopt;
-    return nested("CheckpointConfig", "S3Uri", true);
-  }
-  if (field == "input_mode") return nested("AlgorithmSpecification", "TrainingInputMode", false);
-  return std::nullopt;
+  std::optional<std::vector<std::string>> path = aws::TrainingRequestPath(field);
+  if (!path) return std::nullopt;
+  // A top-level setting, or the setting under its object; a checkpoint only
+  // where no configuration is written, an input mode only into an algorithm
+  // specification that is there.
+  Elem top = ElemOf(req, text, path->front());
+  bool whole = path->size() == 1 || field == "checkpoint";
+  if (whole && (top.blocked || !ts_node_is_null(top.elem))) return std::nullopt;
+  if (path->size() == 1) return AppendToObject(text, req, ElemText(style, path->front(), *lit));
+  return nested((*path)[0], (*path)[1], field != "input_mode");
 }
 
 // The same setting as a training job resource's argument or nested block.
@@ -491,17 +475,14 @@ std::optional<TextEdit> InsertIntoResource(std::string_view text, TSNode block, 
     if (!absent(m.block, key)) return std::nullopt;
     return AppendToBlock(text, m.block, {{0, key + " = " + *lit}});
   };
-  if (field == "spot") {
-    if (!absent(block, "enable_managed_spot_training")) return std::nullopt;
-    return AppendToBlock(text, block, {{0, "enable_managed_spot_training = " + *lit}});
-  }
-  if (field == "max_wait_seconds") return nested("stopping_condition", "max_wait_time_in_seconds", true);
-  if (field == "checkpoint") {
-    if (!absent(block, "checkpoint_config")) return std::nullopt;
-    return nested("checkpoint_config", "s3_uri", true);
-  }
-  if (field == "input_mode") return nested("algorithm_specification", "training_input_mode", false);
-  return std::nullopt;
+  std::optional<std::vector<std::string>> path = aws::TrainingRequestPath(field);
+  if (!path) return std::nullopt;
+  std::vector<std::string> names;  // the resource's arguments: the API's names in snake_case
+  for (const std::string& key : *path) names.push_back(aws::SnakeCase(key));
+  bool whole = path->size() == 1 || field == "checkpoint";
+  if (whole && !absent(block, names.front())) return std::nullopt;
+  if (names.size() == 1) return AppendToBlock(text, block, {{0, names.front() + " = " + *lit}});
+  return nested(names[0], names[1], field != "input_mode");
 }
 
 // spot, max_wait_seconds, checkpoint, input_mode: into the training job the

@@ -143,24 +143,8 @@ class Extractor {
         if (t == "aws_iam_policy_document") PolicyDocumentData(r);
         return;
       }
-      if (t == "aws_sagemaker_notebook_instance")
-        Notebook(r);
-      else if (t == "aws_sagemaker_notebook_instance_lifecycle_configuration")
-        LifecycleConfig(r);
-      else if (t == "aws_sagemaker_endpoint_configuration")
-        EndpointConfig(r);
-      else if (t == "aws_sagemaker_domain")
-        Studio(r, WorkloadKind::kStudioDomain);
-      else if (t == "aws_sagemaker_user_profile")
-        Studio(r, WorkloadKind::kStudioUserProfile);
-      else if (t == "aws_sagemaker_space")
-        Studio(r, WorkloadKind::kStudioSpace);
-      else if (t == "aws_sagemaker_training_job")
-        Request(r, aws::RequestKind::kTraining);
-      else if (t == "aws_sagemaker_hyper_parameter_tuning_job")
-        Request(r, aws::RequestKind::kTuning);
-      else if (t == "aws_appautoscaling_target")
-        ScalableTarget(r);
+      if (const aws::Resource* known = aws::ResourceOfTerraform(t))
+        SageMakerResource(*known, r);
       else if (t == "aws_iam_policy" || t == "aws_iam_role_policy")
         Policy(r, r.body.Get("policy"));
       else if (t == "aws_iam_role")
@@ -174,20 +158,45 @@ class Extractor {
         }
       } else if (t == "aws_sfn_state_machine") {
         StateMachine(r);
-      } else if (t == "aws_sagemaker_cluster" || t == "aws_sagemaker_app" || t == "aws_sagemaker_inference_component") {
-        Standalone(r);
       }
     }
   }
 
-  Workload Base(const Resource& r, WorkloadKind kind, const std::string& what) {
+  // A resource of the table in parsers/aws/resources.cc.
+  void SageMakerResource(const aws::Resource& a, const Resource& r) {
+    switch (a.type) {
+      case aws::ResourceType::kNotebookInstance:
+        return Notebook(a, r);
+      case aws::ResourceType::kLifecycleConfig:
+        return LifecycleConfig(a, r);
+      case aws::ResourceType::kEndpointConfig:
+        return EndpointConfig(a, r);
+      case aws::ResourceType::kStudioDomain:
+      case aws::ResourceType::kStudioUserProfile:
+      case aws::ResourceType::kStudioSpace:
+        return Studio(a, r);
+      case aws::ResourceType::kScalableTarget:
+        return ScalableTarget(a, r);
+      case aws::ResourceType::kHyperPodCluster:
+      case aws::ResourceType::kStudioApp:
+      case aws::ResourceType::kInferenceComponent:
+        return Standalone(a, r);
+      case aws::ResourceType::kTrainingJob:
+      case aws::ResourceType::kTuningJob:
+      case aws::ResourceType::kProcessingJob:
+      case aws::ResourceType::kTransformJob:
+        return Request(a, r);
+    }
+  }
+
+  Workload Base(const Resource& r, WorkloadKind kind, std::string_view what) {
     Workload w;
     w.kind = kind;
     w.format = r.format;
     w.path = r.path;
     w.scope = r.scope;
     w.name = r.address;
-    w.label = what + " '" + r.address + "'";
+    w.label = std::string(what) + " '" + r.address + "'";
     w.range = r.range;
     w.complete = !r.body.dynamic;
     if (!r.construct.empty())
@@ -202,17 +211,16 @@ class Extractor {
     return nullptr;
   }
 
-  void Notebook(const Resource& r) {
-    Workload w = Base(r, WorkloadKind::kNotebookInstance, "notebook instance");
+  void Notebook(const aws::Resource& a, const Resource& r) {
+    Workload w = Base(r, a.kind, a.label);
     const TfVal& b = r.body;
-    for (const aws::Field& f : aws::NotebookInstanceFields()) {
-      w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)), r.path);
+    for (const aws::Field& f : a.fields) w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)), r.path);
+    for (const aws::Field& f : a.list_heads) {
+      const TfVal* list = b.Get(aws::TerraformName(r.type, f.property));
+      if (list && list->kind == TfVal::Kind::kList && !list->items.empty())
+        w.*f.member = ToVal(&list->items[0], r.path);
     }
-    if (const TfVal* acc = b.Get("accelerator_types"); acc && acc->kind == TfVal::Kind::kList && !acc->items.empty()) {
-      w.accelerator_type = ToVal(&acc->items[0], r.path);
-    }
-    const TfVal* lc = b.Get("lifecycle_config_name");
-    w.lifecycle_config = ToVal(lc, r.path);
+    const TfVal* lc = b.Get(aws::TerraformName(r.type, "LifecycleConfigName"));
     aws::AddLifecycleConfigRefs(&w);
     auto add_ref = [&](const TfVal* v) {
       std::string ref = RefOf(v);
@@ -225,13 +233,12 @@ class Extractor {
     out_->push_back(std::move(w));
   }
 
-  void LifecycleConfig(const Resource& r) {
-    Workload w = Base(r, WorkloadKind::kLifecycleScript, "lifecycle configuration");
+  void LifecycleConfig(const aws::Resource& a, const Resource& r) {
+    Workload w = Base(r, a.kind, a.label);
     w.keys.push_back(Ref(r, r.address));
-    const TfVal* name = r.body.Get("name");
+    const TfVal* name = r.body.Get(aws::TerraformName(r.type, a.name_property));
     if (name && name->known()) w.keys.push_back(aws::LifecycleConfigKey(name->text));
-    w.on_start = Script(r.body.Get("on_start"));
-    w.on_create = Script(r.body.Get("on_create"));
+    for (const aws::Field& f : a.scripts) w.*f.member = Script(r.body.Get(aws::TerraformName(r.type, f.property)));
     out_->push_back(std::move(w));
   }
 
@@ -244,9 +251,9 @@ class Extractor {
     return Val::Known(text, v->range, "decoded script");
   }
 
-  void EndpointConfig(const Resource& r) {
+  void EndpointConfig(const aws::Resource& a, const Resource& r) {
     const TfVal& b = r.body;
-    const TfVal* cfg_name = b.Get("name");
+    const TfVal* cfg_name = b.Get(aws::TerraformName(r.type, a.name_property));
     // Endpoints deploying this configuration, by reference or by name.
     std::vector<aws::Deployer> endpoints;
     for (const Resource& e : rs_) {
@@ -260,21 +267,20 @@ class Extractor {
       endpoints.push_back({Ref(r, e.address), ename && ename->known() ? Foreign(ename) : Val::Absent()});
     }
     bool async = b.Block("async_inference_config") != nullptr;
-    std::vector<const TfVal*> variants = b.Blocks("production_variants");
-    // Shadow variants run (and bill) instances of their own too.
-    for (const TfVal* v : b.Blocks("shadow_production_variants")) variants.push_back(v);
+    std::vector<const TfVal*> variants;
+    for (const aws::ListProperty& list : a.variants) {
+      if (!(list.read_by & aws::kReadByTerraform)) continue;
+      for (const TfVal* v : b.Blocks(aws::TerraformName(r.type, list.property))) variants.push_back(v);
+    }
     for (const TfVal* v : variants) {
-      Val vname = ToVal(v->Get("variant_name"), r.path);
+      Workload w = Base(r, a.kind, a.label);
+      for (const aws::Field& f : a.fields) w.*f.member = ToVal(v->Get(aws::TerraformName(r.type, f.property)), r.path);
+      const Val& vname = w.variant_name;
       std::string variant = vname.known() ? vname.text : "?";
-      Workload w = Base(r, WorkloadKind::kEndpointVariant, "endpoint variant");
       w.name = r.address + "/" + variant;
-      w.label = "endpoint variant '" + w.name + "'";
+      w.label = std::string(a.label) + " '" + w.name + "'";
       w.range = v->range.valid() ? v->range : r.range;
       w.complete = w.complete && !v->dynamic;
-      w.variant_name = vname;
-      for (const aws::Field& f : aws::EndpointVariantFields()) {
-        w.*f.member = ToVal(v->Get(aws::TerraformName(r.type, f.property)), r.path);
-      }
       if (const TfVal* s = v->Block("serverless_config")) w.serverless = Val::Known("true", s->range);
       if (const TfVal* m = v->Block("managed_instance_scaling")) w.managed_scaling = ToVal(m->Get("status"), r.path);
       if (async) w.async_inference = Val::Known("true", b.Block("async_inference_config")->range);
@@ -310,8 +316,9 @@ class Extractor {
     for (const TfVal* c : model->body.Blocks("container")) aws::ChooseServedImage(Foreign(c->Get("image")), &w->image);
   }
 
-  void Studio(const Resource& r, WorkloadKind kind) {
-    Workload w = Base(r, kind, std::string(aws::StudioLabel(kind)));
+  void Studio(const aws::Resource& a, const Resource& r) {
+    WorkloadKind kind = a.kind;
+    Workload w = Base(r, kind, a.label);
     // What is absent is known unless a dynamic block could add the app settings
     // (a dynamic block adds only blocks of its name).
     w.complete = true;
@@ -347,12 +354,13 @@ class Extractor {
     out_->push_back(std::move(w));
   }
 
-  void Request(const Resource& r, aws::RequestKind kind) {
+  void Request(const aws::Resource& a, const Resource& r) {
+    aws::RequestKind kind = a.request;
     bool complete = !r.body.dynamic;
     cfn::Node req = ToNode(r.body, true, &complete);
     // Single nested blocks arrive as lists of one object; unwrap all but the real lists.
     Unwrap(&req, 0);
-    Workload base = Base(r, WorkloadKind::kTrainingJob, aws::RequestKindLabel(kind));
+    Workload base = Base(r, a.kind, a.label);
     std::vector<Workload> made;
     aws::MapRequest(kind, req, Literals(r.body, r.path), base, &made);
     for (Workload& w : made) {
@@ -363,15 +371,15 @@ class Extractor {
 
   // Resources parsers/aws maps whole, read from the body with CloudFormation's
   // names: a HyperPod cluster, a Studio app, an inference component.
-  void Standalone(const Resource& r) {
+  void Standalone(const aws::Resource& a, const Resource& r) {
     bool complete = !r.body.dynamic;
     cfn::Node props = ToNode(r.body, true, &complete);
     for (auto& [key, v] : props.entries) key = std::string(aws::PropertyOfTerraform(r.type, key));
     Unwrap(&props, 0);
     std::vector<Workload> made;
     aws::ValueFn value = Literals(r.body, r.path);
-    if (r.type == "aws_sagemaker_cluster") {
-      aws::MapCluster(&props, value, Base(r, WorkloadKind::kHyperPodCluster, "HyperPod cluster"), &made);
+    if (a.type == aws::ResourceType::kHyperPodCluster) {
+      aws::MapCluster(&props, value, Base(r, a.kind, a.label), &made);
       // Instance groups a dynamic block makes are not seen: the cluster's size is unknown.
       if (r.body.MayAddBlock("instance_group")) {
         InstanceGroup g;
@@ -379,14 +387,13 @@ class Extractor {
         g.name = g.instance_type = g.instance_count = Val::Unknown(r.range, "a dynamic block may add instance groups");
         made.back().instance_groups.push_back(std::move(g));
       }
-    } else if (r.type == "aws_sagemaker_app") {
-      aws::MapStudioApp(&props, value, Base(r, WorkloadKind::kStudioApp, "Studio app"), &made);
+    } else if (a.type == aws::ResourceType::kStudioApp) {
+      aws::MapStudioApp(&props, value, Base(r, a.kind, a.label), &made);
     } else {
       std::string endpoint = RefOf(r.body.Get("endpoint_name"));
       const Resource* e = endpoint.empty() ? nullptr : Find(endpoint);
       std::string key = e && e->type == "aws_sagemaker_endpoint" ? Ref(r, endpoint) : std::string();
-      aws::MapInferenceComponent(&props, value, key, Base(r, WorkloadKind::kInferenceComponent, "inference component"),
-                                 &made);
+      aws::MapInferenceComponent(&props, value, key, Base(r, a.kind, a.label), &made);
     }
     for (Workload& w : made) {
       if (!complete) w.complete = false;
@@ -407,10 +414,10 @@ class Extractor {
     }
   }
 
-  void ScalableTarget(const Resource& r) {
-    Workload w = Base(r, WorkloadKind::kScalableTarget, "scalable target");
+  void ScalableTarget(const aws::Resource& a, const Resource& r) {
+    Workload w = Base(r, a.kind, a.label);
     const TfVal& b = r.body;
-    for (const aws::Field& f : aws::ScalableTargetFields()) {
+    for (const aws::Field& f : a.fields) {
       w.*f.member = ToVal(b.Get(aws::TerraformName(r.type, f.property)), r.path);
     }
     const TfVal* id = b.Get("resource_id");

@@ -1,9 +1,11 @@
 // The AWS resource descriptions the CloudFormation, Terraform and Python
 // front ends share: link keys, property names, Studio's settings.
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "parsers/aws/resources.h"
+#include "parsers/cdk/app.h"
 #include "parsers/terraform/value.h"
 #include "tests/catch.h"
 
@@ -80,18 +82,21 @@ TEST_CASE("Terraform names a property in snake_case unless the provider renames 
   CHECK(aws::SnakeCase("VolumeSizeInGB") == "volume_size_in_gb");
   CHECK(aws::SnakeCase("JupyterLabAppSettings") == "jupyter_lab_app_settings");
   CHECK(aws::SnakeCase("GBSize") == "gb_size");
+  CHECK(aws::SnakeCase("S3Uri") == "s3_uri");
+  CHECK(aws::SnakeCase("S3DataDistributionType") == "s3_data_distribution_type");
   CHECK(aws::TerraformName("aws_sagemaker_notebook_instance", "VolumeSizeInGB") == "volume_size");
   CHECK(aws::TerraformName("aws_sagemaker_notebook_instance", "InstanceType") == "instance_type");
   // Every shared name goes back to itself through the Terraform front end's conversion.
   std::vector<std::string> names;
-  for (auto fields : {aws::NotebookInstanceFields(), aws::EndpointVariantFields(), aws::ScalableTargetFields()}) {
-    for (const aws::Field& f : fields) names.emplace_back(f.property);
+  for (aws::ResourceType t :
+       {aws::ResourceType::kNotebookInstance, aws::ResourceType::kEndpointConfig, aws::ResourceType::kScalableTarget}) {
+    for (const aws::Field& f : aws::ResourceOf(t).fields) names.emplace_back(f.property);
   }
   for (WorkloadKind k : {WorkloadKind::kStudioDomain, WorkloadKind::kStudioUserProfile, WorkloadKind::kStudioSpace}) {
     for (std::string_view s : aws::StudioSettings(k)) names.emplace_back(s);
   }
   for (std::string_view app : aws::StudioApps()) names.push_back(std::string(app) + "AppSettings");
-  REQUIRE(names.size() == 17);
+  REQUIRE(names.size() == 19);
   for (const std::string& n : names) {
     INFO(n);
     CHECK(tf::PascalCase(aws::SnakeCase(n)) == n);
@@ -217,4 +222,69 @@ TEST_CASE("Terraform names of the whole-mapped resources turn back into CloudFor
         "InferenceComponentName");
   CHECK(aws::PropertyOfTerraform("aws_sagemaker_app", tf::PascalCase("resource_spec")) == "ResourceSpec");
   CHECK(aws::TerraformName("aws_sagemaker_cluster", "InstanceGroups") == "instance_group");
+}
+
+TEST_CASE("the resource table: one row per resource, found by each front end's name", "[aws]") {
+  using aws::ResourceType;
+  for (size_t i = 0; i < aws::Resources().size(); ++i) {
+    const aws::Resource& r = aws::Resources()[i];
+    INFO(r.label);
+    CHECK(&aws::ResourceOf(r.type) == &r);
+    if (!r.cloudformation.empty()) CHECK(aws::ResourceOfCloudFormation(r.cloudformation) == &r);
+    if (!r.terraform.empty()) CHECK(aws::ResourceOfTerraform(r.terraform) == &r);
+    if (!r.boto3.empty()) CHECK(aws::ResourceOfBoto3(r.boto3) == &r);
+    // The L1 construct class is the one the CDK synthesizes as the CloudFormation type.
+    if (!r.cdk.empty()) {
+      std::string module = r.cloudformation.starts_with("AWS::SageMaker::") ? "sagemaker" : "applicationautoscaling";
+      CHECK(cdk::CfnType(module, r.cdk) == std::string(r.cloudformation));
+    }
+    CHECK(!r.label.empty());
+    CHECK(!r.name_property.empty());
+  }
+  CHECK(aws::Resources().size() == 14);
+  CHECK(aws::ResourceOfCloudFormation("AWS::SageMaker::NotebookInstance")->type == ResourceType::kNotebookInstance);
+  CHECK(aws::ResourceOfTerraform("aws_appautoscaling_target")->type == ResourceType::kScalableTarget);
+  CHECK(aws::ResourceOfBoto3("create_endpoint_config")->kind == WorkloadKind::kEndpointVariant);
+  CHECK(aws::ResourceOfBoto3("create_endpoint") == nullptr);
+  CHECK(aws::ResourceOfTerraform("aws_sagemaker_endpoint") == nullptr);
+  CHECK(aws::RequestKindLabel(aws::RequestKind::kTuning) == "tuning job");
+  CHECK(aws::RequestKindLabel(aws::RequestKind::kNone) == "job");
+  // Names the Terraform provider gives otherwise than in snake_case.
+  CHECK(aws::TerraformName("aws_sagemaker_endpoint_configuration", "EndpointConfigName") == "name");
+  CHECK(aws::TerraformName("aws_sagemaker_notebook_instance_lifecycle_configuration",
+                           "NotebookInstanceLifecycleConfigName") == "name");
+  CHECK(aws::TerraformName("aws_sagemaker_endpoint_configuration", "ShadowProductionVariants") ==
+        "shadow_production_variants");
+}
+
+TEST_CASE("where a fix writes a training job's setting, and the keys a removal takes", "[aws]") {
+  CHECK(aws::TrainingRequestPath("max_wait_seconds") ==
+        std::vector<std::string>{"StoppingCondition", "MaxWaitTimeInSeconds"});
+  CHECK(aws::TrainingRequestPath("spot") == std::vector<std::string>{"EnableManagedSpotTraining"});
+  CHECK(aws::TrainingRequestPath("checkpoint") == std::vector<std::string>{"CheckpointConfig", "S3Uri"});
+  CHECK(aws::TrainingRequestPath("input_mode") ==
+        std::vector<std::string>{"AlgorithmSpecification", "TrainingInputMode"});
+  CHECK(!aws::TrainingRequestPath("idle_settings"));
+  CHECK(aws::RemovableKeys("accelerator_type") == std::vector<std::string_view>{"AcceleratorType", "AcceleratorTypes"});
+  CHECK(aws::RemovableKeys("max_wait_seconds") == std::vector<std::string_view>{"MaxWaitTimeInSeconds"});
+  CHECK(aws::RemovableKeys("spot").empty());
+  // The table's names, each once: what the CDK front end matches a prop key against.
+  std::vector<std::string_view> names = aws::PropertyNames();
+  for (std::string_view n : {"VolumeSizeInGB", "S3Uri", "ShadowProductionVariants", "DefaultUserSettings"}) {
+    CHECK(std::count(names.begin(), names.end(), n) == 1);
+  }
+  CHECK(cdk::PropertyName("volume_size_in_gb") == "VolumeSizeInGB");
+  CHECK(cdk::PropertyName("s3_uri") == "S3Uri");
+}
+
+TEST_CASE("a Step Functions task names its request by the boto3 method in camelCase", "[aws]") {
+  using aws::RequestKind;
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createTrainingJob.sync") == RequestKind::kTraining);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createHyperParameterTuningJob") ==
+        RequestKind::kTuning);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createProcessingJob.sync") ==
+        RequestKind::kProcessing);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createTransformJob") == RequestKind::kTransform);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::sagemaker:createEndpoint") == RequestKind::kNone);
+  CHECK(aws::RequestKindOfTaskResource("arn:aws:states:::lambda:createTrainingJob") == RequestKind::kNone);
 }

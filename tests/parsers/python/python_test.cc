@@ -2,6 +2,7 @@
 // IPython syntax, program order and scopes, dict mutation, local mode, tests
 // that expect failure, every SDK call shape (trigger and clean fixtures, .py
 // and .ipynb), and constants built to be expensive.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -392,4 +393,27 @@ TEST_CASE("a pipeline's steps are jobs: @step functions, step_args and estimator
   std::string findings;
   for (const Finding& f : r.findings) findings += Line(f) + "\n";
   CHECK(CompareGolden("tests/golden/python/pipeline.findings", findings) == "");
+}
+
+TEST_CASE("a boto3 endpoint configuration's shadow variants are endpoint variants too", "[python]") {
+  // Shadow variants run (and bill) instances of their own, as CloudFormation and Terraform read them.
+  ScanResult r = ScanPaths({"fixtures/parsers/python/boto3_shadow_variant.py"});
+  std::vector<const Workload*> variants;
+  for (const Workload& w : r.workloads) {
+    if (w.kind == WorkloadKind::kEndpointVariant) variants.push_back(&w);
+  }
+  REQUIRE(variants.size() == 2);
+  const Workload& prod = *variants[0];
+  const Workload& shadow = *variants[1];
+  CHECK(prod.label == "boto3 create_endpoint_config variant 'shadow-test/prod'");
+  CHECK(prod.instance_type.text == "ml.m5.large");
+  CHECK(shadow.label == "boto3 create_endpoint_config variant 'shadow-test/shadow'");
+  CHECK(shadow.name == "shadow-test/shadow");
+  CHECK(shadow.variant_name.text == "shadow");
+  CHECK(shadow.instance_type.text == "ml.g5.xlarge");
+  CHECK(shadow.instance_type.range.begin.line == 12);
+  CHECK(shadow.instance_count.text == "2");
+  CHECK(shadow.endpoint_name.text == "shadow-ep");
+  CHECK(std::find(shadow.keys.begin(), shadow.keys.end(), "endpoint:shadow-ep/variant/shadow") != shadow.keys.end());
+  CHECK(shadow.range.begin.line == 6);
 }
