@@ -18,17 +18,17 @@ constexpr int kMaxReportDepth = 32;
 
 // A member as a type, or nothing when it is absent or of another type: a
 // report is read defensively, so an odd field never stops the merge.
-const json* Member(const json& j, const char* key) {
+const json* JsonMember(const json& j, const char* key) {
   if (!j.is_object()) return nullptr;
   auto it = j.find(key);
   return it == j.end() ? nullptr : &*it;
 }
 std::string Text(const json& j, const char* key) {
-  const json* v = Member(j, key);
+  const json* v = JsonMember(j, key);
   return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 std::optional<double> Number(const json& j, const char* key) {
-  const json* v = Member(j, key);
+  const json* v = JsonMember(j, key);
   if (!v || !v->is_number()) return std::nullopt;
   return v->get<double>();
 }
@@ -67,14 +67,14 @@ void AddReport(Accumulator& acc, const ReportText& r, const json& doc) {
   repo.name = Trim(Text(doc, "report_name"));
   if (repo.name.empty()) repo.name = FileStem(r.file);
   repo.commit = Text(doc, "commit");
-  const json* summary = Member(doc, "summary");
+  const json* summary = JsonMember(doc, "summary");
   static const json kEmpty = json::object();
   const json& s = summary && summary->is_object() ? *summary : kEmpty;
   repo.errors = Count(s, "errors");
   repo.warnings = Count(s, "warnings");
   repo.notes = Count(s, "notes");
   repo.avoidable_monthly = Number(s, "avoidable_monthly_usd").value_or(0);
-  if (const json* findings = Member(doc, "findings"); findings && findings->is_array()) {
+  if (const json* findings = JsonMember(doc, "findings"); findings && findings->is_array()) {
     for (const json& f : *findings) {
       std::string rule = Text(f, "rule");
       if (rule.empty()) continue;
@@ -83,18 +83,19 @@ void AddReport(Accumulator& acc, const ReportText& r, const json& doc) {
       t.rule = rule;
       if (t.name.empty()) t.name = Text(f, "name");
       ++t.findings;
-      if (const json* cost = Member(f, "cost")) t.avoidable_monthly += Number(*cost, "monthly_savings_usd").value_or(0);
+      if (const json* cost = JsonMember(f, "cost"))
+        t.avoidable_monthly += Number(*cost, "monthly_savings_usd").value_or(0);
       acc.rule_repos[rule].insert(repo.name);
     }
   }
-  if (const json* workloads = Member(doc, "workloads"); workloads && workloads->is_array()) {
+  if (const json* workloads = JsonMember(doc, "workloads"); workloads && workloads->is_array()) {
     double monthly = 0;
     for (const json& w : *workloads) {
       ++repo.workloads;
-      const json* billed = Member(w, "billed");
+      const json* billed = JsonMember(w, "billed");
       std::optional<double> hourly = Number(w, "hourly_usd");
       if (billed && billed->is_boolean() && billed->get<bool>() && !hourly) ++repo.unpriced;
-      const json* always_on = Member(w, "always_on");
+      const json* always_on = JsonMember(w, "always_on");
       std::optional<double> month = Number(w, "monthly_usd");
       if (!always_on || !always_on->is_boolean() || !always_on->get<bool>() || !month) continue;
       monthly += *month;
@@ -147,8 +148,8 @@ MergeResult MergeReports(const std::vector<ReportText>& reports,
       acc.m.skipped.push_back({r.file, ParseFailure(e, r.text.size())});
       continue;
     }
-    const json* tool = Member(doc, "tool");
-    const json* version = Member(doc, "schema_version");
+    const json* tool = JsonMember(doc, "tool");
+    const json* version = JsonMember(doc, "schema_version");
     if (!tool || Text(*tool, "name") != "sagelint" || !version || !version->is_number()) {
       acc.m.skipped.push_back({r.file, "not a sagelint scan report (no tool.name \"sagelint\" and schema_version)"});
       continue;
@@ -160,7 +161,7 @@ MergeResult MergeReports(const std::vector<ReportText>& reports,
       if (!name.empty()) seen_names.insert(name);
       continue;
     }
-    if (!Member(doc, "findings") || !Member(doc, "summary")) {
+    if (!JsonMember(doc, "findings") || !JsonMember(doc, "summary")) {
       // `sagelint inventory --format json` and `rules --format json` are not scans.
       acc.m.skipped.push_back({r.file, "not a sagelint scan report (no findings and summary)"});
       continue;

@@ -142,13 +142,13 @@ TSNode BlockPart(TSNode block, std::string_view type) {
 
 // What a block's body says about `name`: the one nested block of that name,
 // or `ambiguous` (an attribute of that name, a dynamic block, the block twice).
-struct Member {
+struct HclMember {
   TSNode block{};
   bool attribute = false;
   bool ambiguous = false;
 };
-Member Find(TSNode block, std::string_view text, std::string_view name) {
-  Member m;
+HclMember Find(TSNode block, std::string_view text, std::string_view name) {
+  HclMember m;
   TSNode body = BlockBody(block);
   if (ts_node_is_null(body)) return m;
   for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
@@ -250,7 +250,7 @@ std::vector<Line> Attributes(const std::vector<std::pair<std::string, std::strin
 // idle_settings: `app_lifecycle_management { idle_settings { … } }` in a
 // Studio app's settings block, creating only the levels that are missing
 // and never changing an attribute that is there.
-std::optional<TextEdit> InsertIdleSettings(std::string_view text, const FixChange& change) {
+std::optional<TextEdit> InsertHclIdleSettings(std::string_view text, const FixChange& change) {
   std::optional<size_t> at = OffsetOf(text, change.range.begin);
   if (!at || *at >= text.size()) return std::nullopt;
   nlohmann::ordered_json value = nlohmann::ordered_json::parse(change.value, nullptr, false);
@@ -266,7 +266,7 @@ std::optional<TextEdit> InsertIdleSettings(std::string_view text, const FixChang
   TSNode settings = Enclosing(*f, *at, {"block"});
   if (ts_node_is_null(settings) || ts_node_start_byte(settings) != *at) return std::nullopt;
   if (!BlockType(settings, text).ends_with("_app_settings")) return std::nullopt;
-  Member alm = Find(settings, text, "app_lifecycle_management");
+  HclMember alm = Find(settings, text, "app_lifecycle_management");
   if (alm.ambiguous || alm.attribute) return std::nullopt;
   if (ts_node_is_null(alm.block)) {
     std::vector<Line> lines{{0, "app_lifecycle_management {"}, {1, "idle_settings {"}};
@@ -275,7 +275,7 @@ std::optional<TextEdit> InsertIdleSettings(std::string_view text, const FixChang
     lines.push_back({0, "}"});
     return AppendToBlock(text, settings, lines);
   }
-  Member idle = Find(alm.block, text, "idle_settings");
+  HclMember idle = Find(alm.block, text, "idle_settings");
   if (idle.ambiguous || idle.attribute) return std::nullopt;
   if (ts_node_is_null(idle.block)) {
     std::vector<Line> lines{{0, "idle_settings {"}};
@@ -285,7 +285,7 @@ std::optional<TextEdit> InsertIdleSettings(std::string_view text, const FixChang
   }
   std::vector<std::pair<std::string, std::string>> missing;
   for (const auto& a : attrs) {
-    Member m = Find(idle.block, text, a.first);
+    HclMember m = Find(idle.block, text, a.first);
     if (!m.attribute && ts_node_is_null(m.block) && !m.ambiguous) missing.push_back(a);
   }
   if (missing.empty()) return std::nullopt;
@@ -354,12 +354,12 @@ Elem ElemOf(TSNode object, std::string_view text, const std::string& key) {
 
 // How an object writes its elements: keys quoted or not, the separator
 // between key and value as written (" = ", ": ", "=").
-struct Style {
+struct HclStyle {
   bool quoted = false;
   std::string sep = " = ";
 };
-Style StyleOf(TSNode object, std::string_view text) {
-  Style s;
+HclStyle HclStyleOf(TSNode object, std::string_view text) {
+  HclStyle s;
   std::vector<TSNode> elems = Elements(object);
   if (elems.empty()) return s;
   TSNode key = ts::Field(elems[0], "key"), val = ts::Field(elems[0], "val");
@@ -373,7 +373,7 @@ Style StyleOf(TSNode object, std::string_view text) {
   return s;
 }
 
-std::string ElemText(const Style& s, const std::string& key, const std::string& value) {
+std::string ElemText(const HclStyle& s, const std::string& key, const std::string& value) {
   return (s.quoted ? "\"" + key + "\"" : key) + s.sep + value;
 }
 
@@ -424,11 +424,11 @@ std::optional<TextEdit> AppendToObject(std::string_view text, TSNode object, con
 
 // A request object's setting (README "Fixes"): `field` of the model with its
 // JSON value, in the API's names and the object's own style.
-std::optional<TextEdit> InsertIntoRequest(std::string_view text, TSNode req, const std::string& field,
-                                          const nlohmann::ordered_json& value) {
+std::optional<TextEdit> InsertIntoHclRequest(std::string_view text, TSNode req, const std::string& field,
+                                             const nlohmann::ordered_json& value) {
   std::optional<std::string> lit = HclLiteral(value);
   if (!lit) return std::nullopt;
-  Style style = StyleOf(req, text);
+  HclStyle style = HclStyleOf(req, text);
   // The setting `key` inside the object `parent` (created with it when absent).
   auto nested = [&](const std::string& parent, const std::string& key, bool create) -> std::optional<TextEdit> {
     Elem p = ElemOf(req, text, parent);
@@ -441,7 +441,7 @@ std::optional<TextEdit> InsertIntoRequest(std::string_view text, TSNode req, con
     if (ts_node_is_null(obj)) return std::nullopt;
     Elem k = ElemOf(obj, text, key);
     if (k.blocked || !ts_node_is_null(k.elem)) return std::nullopt;
-    Style inner = Elements(obj).empty() ? style : StyleOf(obj, text);
+    HclStyle inner = Elements(obj).empty() ? style : HclStyleOf(obj, text);
     return AppendToObject(text, obj, ElemText(inner, key, *lit));
   };
   std::optional<std::vector<std::string>> path = aws::TrainingRequestPath(field);
@@ -462,11 +462,11 @@ std::optional<TextEdit> InsertIntoResource(std::string_view text, TSNode block, 
   std::optional<std::string> lit = HclLiteral(value);
   if (!lit) return std::nullopt;
   auto absent = [&](TSNode in, std::string_view name) {
-    Member m = Find(in, text, name);
+    HclMember m = Find(in, text, name);
     return !m.attribute && !m.ambiguous && ts_node_is_null(m.block);
   };
   auto nested = [&](std::string_view name, const std::string& key, bool create) -> std::optional<TextEdit> {
-    Member m = Find(block, text, name);
+    HclMember m = Find(block, text, name);
     if (m.attribute || m.ambiguous) return std::nullopt;
     if (ts_node_is_null(m.block)) {
       if (!create) return std::nullopt;
@@ -505,7 +505,7 @@ std::optional<TextEdit> InsertTrainingSetting(std::string_view text, const FixCh
     if (type == "aws_sagemaker_training_job") return InsertIntoResource(text, n, change.field, value);
     if (type != "aws_sagemaker_hyper_parameter_tuning_job") return std::nullopt;
     // A tuning job: into its one training job definition.
-    Member def = Find(n, text, "training_job_definition");
+    HclMember def = Find(n, text, "training_job_definition");
     if (def.attribute || def.ambiguous || ts_node_is_null(def.block)) return std::nullopt;
     return InsertIntoResource(text, def.block, change.field, value);
   }
@@ -524,14 +524,15 @@ std::optional<TextEdit> InsertTrainingSetting(std::string_view text, const FixCh
     req = OnlyObjectOf(ts::Field(many.elem, "val"));
   }
   if (ts_node_is_null(req)) return std::nullopt;
-  return InsertIntoRequest(text, req, change.field, value);
+  return InsertIntoHclRequest(text, req, change.field, value);
 }
 
 }  // namespace
 
 std::optional<TextEdit> EditTerraform(std::string_view text, const FixChange& change) {
   if (change.op == FixChange::Op::kRemove) return Remove(text, change);
-  if (change.op == FixChange::Op::kInsert && change.field == "idle_settings") return InsertIdleSettings(text, change);
+  if (change.op == FixChange::Op::kInsert && change.field == "idle_settings")
+    return InsertHclIdleSettings(text, change);
   static const std::set<std::string> kTraining = {"spot", "max_wait_seconds", "checkpoint", "input_mode"};
   if (change.op == FixChange::Op::kInsert && kTraining.count(change.field)) return InsertTrainingSetting(text, change);
   return std::nullopt;
