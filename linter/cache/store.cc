@@ -201,9 +201,11 @@ std::optional<std::string> Store::Load(const Key& key) const {
   if (!in.ok() || std::memcmp(stored_key.data(), key.data(), 32) != 0 || length != data.size() - kHeaderBytes) {
     return std::nullopt;
   }
-  std::string body = data.substr(kHeaderBytes);
-  if (std::memcmp(Digest(body).data(), digest.data(), 32) != 0) return std::nullopt;
-  return body;
+  if (std::memcmp(Digest(std::string_view(data).substr(kHeaderBytes)).data(), digest.data(), 32) != 0) {
+    return std::nullopt;
+  }
+  data.erase(0, kHeaderBytes);  // the body, in place
+  return data;
 }
 
 void Store::Save(const Key& key, std::string_view body) const {
