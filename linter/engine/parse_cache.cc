@@ -152,6 +152,7 @@ void ParseCache::DecodeIndex(std::string_view body, bool merge) {
     if (Settled(e.at)) known_.Merge(path, std::move(e));
   }
   std::unique_lock lock(nothing_mu_);
+  nothing_.reserve(nothing_.size() + nothing.size());
   for (auto& [key, unit] : nothing) {
     auto [it, fresh] = nothing_.try_emplace(std::move(key), std::move(unit));
     if (!fresh && merge && unit.used > it->second.used) it->second = std::move(unit);
