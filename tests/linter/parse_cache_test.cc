@@ -903,3 +903,20 @@ TEST_CASE("discovery: a .gitignore pattern of a star and a name's ending matches
   CHECK(found ==
         std::vector<std::string>{"a.gen.yaml.yaml", "a.keep.gen.yaml", "a.yaml", "build_outs/b.yaml", "gen.yaml"});
 }
+
+TEST_CASE("planning: a Terraform file named through a linked directory is one module with its target's files",
+          "[discover][terraform]") {
+  TempDir repo;
+  repo.Write(".git/HEAD", "ref: refs/heads/main\n");
+  repo.Write("modules/real/main.tf",
+             "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name          = \"nb\"\n  role_arn      = "
+             "\"arn:aws:iam::123456789012:role/r\"\n  instance_type = var.type\n}\n");
+  repo.Write("modules/real/vars.tf", "variable \"type\" {\n  default = \"ml.p3.2xlarge\"\n}\n");
+  fs::create_directory_symlink("modules/real", fs::path(repo.path()) / "linked");
+  // The link's directory resolves to its target: the variable file's default reaches the resource.
+  auto r = RunSagelint("scan --no-color --fail-on none linked/main.tf modules/real/vars.tf", repo.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("linked/main.tf:4:19: warning[SM103] notebook instance 'aws_sagemaker_notebook_instance.nb' uses "
+                   "ml.p3.2xlarge for interactive work") != std::string::npos);
+  CHECK(r.out.find("2 findings (0 errors, 2 warnings, 0 notes) in 2 files") != std::string::npos);
+}
