@@ -103,7 +103,8 @@ nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) 
       }
       statement = it->second;
     }
-    j["iam"] = {{"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", statement}};
+    j["iam"] = {
+        {"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", std::move(statement)}};
   } else {
     j["iam"] = nullptr;
   }
