@@ -4,11 +4,14 @@
 # cache, nothing changed) and without the cache (--no-cache) — each RUNS times,
 # and reads the same tree with `rg -c sagemaker` (or `grep -rc sagemaker` where
 # ripgrep is missing) as the floor any scan that reads every file has. Prints
-# the best wall-clock and CPU (user + system) time of each, the ratios, and
+# the median wall-clock and CPU (user + system) time of each (and the best),
+# the ratios to the reader's medians, and
 # whether the three scans' JSON reports are byte for byte the same (they must
-# be: the cache never changes a result; exit 1 otherwise).
+# be: the cache never changes a result; exit 1 otherwise). With --warm-only
+# the cache is filled once (one cold scan, not timed) and only the warm scan
+# and the reader run RUNS times: a quick measure of the warm scan alone.
 #
-#   bench/cache.sh [--runs N] [BINARY [TREE]]
+#   bench/cache.sh [--runs N] [--warm-only] [BINARY [TREE]]
 #
 # BINARY defaults to build/sagelint, TREE to bench/corpus (the real corpus, as
 # `bench/assemble-corpus.sh bench/corpus` makes it). The cache lives in a temporary XDG_CACHE_HOME, removed at the end.
@@ -16,10 +19,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=3
-if [ "${1:-}" = "--runs" ]; then
-  runs="${2:?--runs needs a number}"
-  shift 2
-fi
+warm_only=0
+while true; do
+  case "${1:-}" in
+    --runs)
+      runs="${2:?--runs needs a number}"
+      shift 2
+      ;;
+    --warm-only)
+      warm_only=1
+      shift
+      ;;
+    *) break ;;
+  esac
+done
 bin="$(realpath "${1:-build/sagelint}")"
 tree="$(realpath -m "${2:-bench/corpus}")"
 [ -x "$bin" ] || { echo "cache.sh: no binary at $bin" >&2; exit 1; }
@@ -46,36 +59,54 @@ else
   reader=(grep -rc sagemaker .)
   reader_name="grep -rc sagemaker"
 fi
-"${reader[@]}" > /dev/null 2>&1 < /dev/null || true  # the tree into the page cache, for every contender alike
+(cd "$tree" && "${reader[@]}" > /dev/null 2>&1 < /dev/null || true)  # the tree into the page cache, for every contender alike
 
-for _ in $(seq "$runs"); do
-  rm -rf "$XDG_CACHE_HOME"
-  measure cold "${scan[@]}"
+names=(nocache cold warm reader)
+if [ "$warm_only" = 1 ]; then
+  names=(warm reader)
+  (cd "$tree" && "${scan[@]}" > /dev/null 2>&1 || true)
   cp "$work/out.json" "$work/cold.json"
+  cp "$work/out.json" "$work/nocache.json"
+fi
+for _ in $(seq "$runs"); do
+  if [ "$warm_only" = 0 ]; then
+    rm -rf "$XDG_CACHE_HOME"
+    measure cold "${scan[@]}"
+    cp "$work/out.json" "$work/cold.json"
+  fi
   measure warm "${scan[@]}"
   cp "$work/out.json" "$work/warm.json"
-  measure nocache "${scan[@]}" --no-cache
-  cp "$work/out.json" "$work/nocache.json"
+  if [ "$warm_only" = 0 ]; then
+    measure nocache "${scan[@]}" --no-cache
+    cp "$work/out.json" "$work/nocache.json"
+  fi
   measure reader "${reader[@]}"
 done
 
-best() { sort -n -k1,1 "$work/$1" | head -n 1; }
-read -r reader_wall reader_cpu <<< "$(best reader)"
-echo "tree: $tree ($(find "$tree" -type f | wc -l) files), best of $runs runs, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
-printf '%-22s %9s %9s %12s %12s\n' "" "wall s" "cpu s" "wall / read" "cpu / read"
-for name in nocache cold warm reader; do
-  read -r wall cpu <<< "$(best "$name")"
+# The median (and the least) of a column of NAME's times: 1 wall, 2 CPU.
+median() { sort -n -k"$2","$2" "$work/$1" | awk -v k="$2" '{ v[NR] = $k } END { print v[int((NR + 1) / 2)] }'; }
+least() { sort -n -k"$2","$2" "$work/$1" | awk -v k="$2" 'NR == 1 { print $k }'; }
+reader_wall=$(median reader 1)
+reader_cpu=$(median reader 2)
+echo "tree: $tree ($(find "$tree" -type f | wc -l) files), median (and best) of $runs runs, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+printf '%-22s %9s %9s %12s %12s %9s %9s\n' "" "wall s" "cpu s" "wall / read" "cpu / read" "best wall" "best cpu"
+for name in "${names[@]}"; do
   label=$name
   [ "$name" = reader ] && label="$reader_name"
   [ "$name" = nocache ] && label="scan --no-cache"
   [ "$name" = cold ] && label="scan, cold cache"
   [ "$name" = warm ] && label="scan, warm cache"
-  awk -v l="$label" -v w="$wall" -v c="$cpu" -v rw="$reader_wall" -v rc="$reader_cpu" \
-    'BEGIN { printf "%-22s %9.2f %9.2f %11.1fx %11.1fx\n", l, w, c, w / rw, (rc > 0 ? c / rc : 0) }'
+  awk -v l="$label" -v w="$(median "$name" 1)" -v c="$(median "$name" 2)" -v rw="$reader_wall" -v rc="$reader_cpu" \
+    -v bw="$(least "$name" 1)" -v bc="$(least "$name" 2)" \
+    'BEGIN { printf "%-22s %9.2f %9.2f %11.1fx %11.1fx %9.2f %9.2f\n", l, w, c, w / rw, (rc > 0 ? c / rc : 0), bw, bc }'
 done
 echo "cache directory: $(du -sh "$XDG_CACHE_HOME/sagelint/scan" | cut -f1), $(find "$XDG_CACHE_HOME/sagelint/scan" -type f | wc -l) entries"
 if cmp -s "$work/cold.json" "$work/warm.json" && cmp -s "$work/cold.json" "$work/nocache.json"; then
-  echo "reports: cold, warm and --no-cache identical ($(wc -c < "$work/cold.json") bytes)"
+  if [ "$warm_only" = 1 ]; then
+    echo "reports: cold and warm identical ($(wc -c < "$work/cold.json") bytes)"
+  else
+    echo "reports: cold, warm and --no-cache identical ($(wc -c < "$work/cold.json") bytes)"
+  fi
 else
   echo "reports: DIFFER between cold, warm and --no-cache" >&2
   exit 1

@@ -162,7 +162,7 @@ std::unique_ptr<Store> Store::Open(const std::string& dir, std::string* why) {
   } else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
     *why = "is writable by others";
   } else {
-    return std::unique_ptr<Store>(new Store(dir, fd));
+    return std::unique_ptr<Store>(new Store(dir, fd, static_cast<std::uint32_t>(::geteuid())));
   }
   ::close(fd);
   return nullptr;
@@ -175,7 +175,7 @@ std::optional<std::string> Store::Load(const Key& key) const {
   if (fd < 0) return std::nullopt;
   struct stat st;
   std::string data;
-  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint32_t>(st.st_uid) == uid_ &&
             static_cast<std::uint64_t>(st.st_size) >= kHeaderBytes &&
             static_cast<std::uint64_t>(st.st_size) <= kHeaderBytes + kMaxBodyBytes;
   if (ok) {
@@ -201,9 +201,11 @@ std::optional<std::string> Store::Load(const Key& key) const {
   if (!in.ok() || std::memcmp(stored_key.data(), key.data(), 32) != 0 || length != data.size() - kHeaderBytes) {
     return std::nullopt;
   }
-  std::string body = data.substr(kHeaderBytes);
-  if (std::memcmp(Digest(body).data(), digest.data(), 32) != 0) return std::nullopt;
-  return body;
+  if (std::memcmp(Digest(std::string_view(data).substr(kHeaderBytes)).data(), digest.data(), 32) != 0) {
+    return std::nullopt;
+  }
+  data.erase(0, kHeaderBytes);  // the body, in place
+  return data;
 }
 
 void Store::Save(const Key& key, std::string_view body) const {

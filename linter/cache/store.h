@@ -51,9 +51,10 @@ class Store {
   const std::string& dir() const { return dir_; }
 
  private:
-  Store(std::string dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
+  Store(std::string dir, int fd, std::uint32_t uid) : dir_(std::move(dir)), fd_(fd), uid_(uid) {}
   std::string dir_;
-  int fd_;  // the directory, held open: entries are read and written relative to it
+  int fd_;             // the directory, held open: entries are read and written relative to it
+  std::uint32_t uid_;  // the user (effective) whose entries alone are read: asked once, not per entry
   mutable std::atomic<std::uint64_t> temp_counter_{0};
 };
 

@@ -572,12 +572,11 @@ void Analyzer::Finalize(const FileFacts& file, std::vector<Finding> found, int s
   }
 }
 
-void Analyzer::KeepWorkloads(ParsedFile& pf, FileAnalysis& out) const {
+void Analyzer::KeepWorkloads(ParsedFile& pf, std::vector<Workload*>& kept) const {
   if (!keep_workloads_ || pf.result.context) return;
   for (Workload& w : pf.result.workloads) {
-    if (!w.stand_in) out.workloads.push_back(std::move(w));
+    if (!w.stand_in) kept.push_back(&w);
   }
-  pf.result.workloads = {};
 }
 
 Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
@@ -623,30 +622,27 @@ Analysis Analyzer::Finish(std::vector<FileOutcome> files) const {
     }
     files[i].pending.reset();
   }
-  for (size_t k = 0; k < parsed.size(); ++k) KeepWorkloads(parsed[k], files[slot[k]].analysis);
-  parsed = {};
 
   // Merged in scan order, as if every file had waited: ties in the sort keep that order.
   Analysis out;
-  size_t findings = 0, workloads = 0;
-  for (const FileOutcome& f : files) {
-    findings += f.analysis.findings.size();
-    workloads += f.analysis.workloads.size();
-  }
+  size_t findings = 0;
+  for (const FileOutcome& f : files) findings += f.analysis.findings.size();
   out.findings.reserve(findings);
-  out.workloads.reserve(workloads);
-  // Workloads sorted by position through pointers, then moved once: a Workload is large to move.
+  // Workloads sorted by position through pointers, then moved once (from
+  // where their files keep them): a Workload is large to move.
   std::vector<Workload*> order;
-  order.reserve(workloads);
-  for (FileOutcome& f : files) {
-    for (Workload& w : f.analysis.workloads) order.push_back(&w);
+  for (size_t i = 0, k = 0; i < files.size(); ++i) {
+    for (Workload& w : files[i].analysis.workloads) order.push_back(&w);
+    if (k < slot.size() && slot[k] == i) KeepWorkloads(parsed[k++], order);
   }
+  out.workloads.reserve(order.size());
   std::stable_sort(order.begin(), order.end(), [](const Workload* a, const Workload* b) {
     return std::tie(a->path, a->range.begin.line, a->range.begin.column) <
            std::tie(b->path, b->range.begin.line, b->range.begin.column);
   });
   for (Workload* w : order) out.workloads.push_back(std::move(*w));
   order = {};
+  parsed = {};
   for (FileOutcome& f : files) {
     out.suppressed += f.analysis.suppressed;
     for (const PackedFinding& finding : f.analysis.findings) out.findings.push_back(FindingPool::Unpack(finding));

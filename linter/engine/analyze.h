@@ -94,7 +94,8 @@ class Analyzer {
                FileAnalysis& out) const;
   // Comment suppressions applied, SM002/SM003 added, paths relative to the root set.
   void Finalize(const FileFacts& file, std::vector<Finding> found, int suppressed, FileAnalysis& out) const;
-  void KeepWorkloads(ParsedFile& pf, FileAnalysis& out) const;
+  // The workloads of a file a scan reports (with keep_workloads), appended to `kept`; moved later, once.
+  void KeepWorkloads(ParsedFile& pf, std::vector<Workload*>& kept) const;
 
   const RuleSet& rules_;
   const PriceTable& prices_;

@@ -74,6 +74,7 @@ struct IgnoreFile {
     bool dir_only = false;
     bool anchored = false;  // contains a '/' other than a trailing one: relative to `dir`
     bool literal = false;   // no wildcard: GlobMatch is equality with a name
+    bool suffix = false;    // `*` and then no wildcard: GlobMatch is a name's ending with the rest
   };
   std::vector<Pattern> patterns;
 };
@@ -109,6 +110,7 @@ IgnoreFile ReadIgnoreFile(const fs::path& dir, const FileSource& files, std::str
     }
     p.glob = line;
     p.literal = line.find_first_of("*?[/") == std::string::npos;
+    p.suffix = line.size() > 1 && line[0] == '*' && line.find_first_of("*?[/", 1) == std::string::npos;
     f.patterns.push_back(std::move(p));
   }
   return f;
@@ -293,6 +295,7 @@ class Walker {
         if (pat.dir_only && !is_dir) continue;
         bool m = pat.anchored  ? GlobMatch(pat.glob, relative())
                  : pat.literal ? pat.glob == base
+                 : pat.suffix  ? base.ends_with(std::string_view(pat.glob).substr(1))
                                : GlobMatch(pat.glob, base);
         if (m) ignored = !pat.negate;
       }

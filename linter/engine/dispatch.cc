@@ -1,7 +1,10 @@
 #include "linter/engine/dispatch.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 #include <utility>
@@ -388,12 +391,25 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
   std::vector<WorkUnit>& units = plan.modules;
   std::map<std::string, std::vector<DiscoveredFile>> modules;  // by directory (canonical)
   std::map<std::string, std::string> canonical;                // directory -> canonical, resolved once
+  // A directory of the disk whose parent is its own canonical form, and
+  // which is no link, is its own too: one lstat, not one per component of
+  // its path (a large tree has thousands of Terraform directories).
+  std::function<const std::string&(const std::string&)> resolve = [&](const std::string& dir) -> const std::string& {
+    auto [c, fresh] = canonical.try_emplace(dir);
+    if (!fresh) return c->second;
+    fs::path p(dir);
+    std::string parent = p.parent_path().string();
+    struct stat st;
+    bool own = discover.files == &DiskFiles() && p.is_absolute() && p == p.lexically_normal() && p.has_filename() &&
+               p.filename() != "." && p.filename() != ".." && parent != dir && resolve(parent) == parent &&
+               ::lstat(dir.c_str(), &st) == 0 && !S_ISLNK(st.st_mode);
+    c = canonical.find(dir);  // the map grew meanwhile (its iterators stay valid; found again for clarity)
+    c->second = own ? dir : CanonicalDir(dir, *discover.files);
+    return c->second;
+  };
   for (DiscoveredFile& f : files) {
     if (!f.in_module()) continue;
-    std::string parent = fs::path(f.abs_path()).parent_path().string();
-    auto [c, fresh] = canonical.try_emplace(parent);
-    if (fresh) c->second = CanonicalDir(parent, *discover.files);
-    modules[c->second].push_back(std::move(f));
+    modules[resolve(fs::path(f.abs_path()).parent_path().string())].push_back(std::move(f));
   }
   files.erase(std::remove_if(files.begin(), files.end(), [](const DiscoveredFile& f) { return f.in_module(); }),
               files.end());

@@ -1,6 +1,7 @@
 #include "linter/engine/fix_reasons.h"
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <string>
@@ -67,11 +68,30 @@ std::string_view ResourceText(std::string_view text, const Finding& f) {
 
 // The literal values of `name=` (a keyword argument) in `text`.
 std::vector<std::string> KeywordLiterals(std::string_view text, std::string_view name) {
-  if (text.find(name) == std::string_view::npos) return {};  // not searched at every offset for nothing
-  std::regex re(std::string(name) + R"(\s{0,16}=\s{0,16})" + kQuote + R"(([^"'\\\n]{1,1024})\\?["'])");
+  // A match starts where the name does: the expression is tried at each
+  // occurrence of it (in order, each after the last match), not at every
+  // offset of the file, and each expression is compiled once.
+  static std::mutex mu;
+  static std::map<std::string, std::regex, std::less<>> compiled;
+  const std::regex* re = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = compiled.find(name);
+    if (it == compiled.end()) {
+      std::regex made(std::string(name) + R"(\s{0,16}=\s{0,16})" + kQuote + R"(([^"'\\\n]{1,1024})\\?["'])");
+      it = compiled.emplace(std::string(name), std::move(made)).first;
+    }
+    re = &it->second;  // a map's element stays where it is
+  }
   std::vector<std::string> out;
-  for (auto it = std::cregex_iterator(text.data(), text.data() + text.size(), re); it != std::cregex_iterator(); ++it) {
-    out.push_back((*it)[1].str());
+  std::cmatch m;
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    if (!std::regex_search(text.data() + at, text.data() + text.size(), m, *re,
+                           std::regex_constants::match_continuous)) {
+      continue;
+    }
+    out.push_back(m[1].str());
+    at += static_cast<size_t>(m.length(0)) - 1;  // the next match begins after this one
   }
   return out;
 }

@@ -152,6 +152,7 @@ void ParseCache::DecodeIndex(std::string_view body, bool merge) {
     if (Settled(e.at)) known_.Merge(path, std::move(e));
   }
   std::unique_lock lock(nothing_mu_);
+  nothing_.reserve(nothing_.size() + nothing.size());
   for (auto& [key, unit] : nothing) {
     auto [it, fresh] = nothing_.try_emplace(std::move(key), std::move(unit));
     if (!fresh && merge && unit.used > it->second.used) it->second = std::move(unit);
@@ -288,6 +289,10 @@ const std::string& CacheBuildIdentity() {
 }
 
 cache::Key ParseCache::KeyOf(const WorkUnit& unit, const ResolveOptions& opts, const std::string* cwd) {
+  return Keys(opts, cwd).Of(unit);
+}
+
+ParseCache::Keys::Keys(const ResolveOptions& opts, const std::string* cwd) {
   Writer w;
   w.Str("sagelint parsed unit");
   w.Str(CacheBuildIdentity());
@@ -309,20 +314,31 @@ cache::Key ParseCache::KeyOf(const WorkUnit& unit, const ResolveOptions& opts, c
   PutMap(w, opts.cdk_context);
   PutStrings(w, opts.tf_var_files);
   w.Str(opts.root);
+  shared_.Update(w.bytes());
+}
+
+cache::Key ParseCache::Keys::Of(const WorkUnit& unit) const {
   // The unit: its files as discovery described them, and how the plan evaluates them.
+  Writer w;
   w.Bool(unit.terraform_module);
   w.Bool(unit.syntax_only);
   PutStrings(w, unit.named);
   w.U32(static_cast<std::uint32_t>(unit.files.size()));
+  // A path as Writer::Str writes it, its directory's part and its name's joined without a copy.
+  auto joined = [&w](const std::string& dir, const std::string& name) {
+    w.U32(static_cast<std::uint32_t>(dir.size() + name.size()));
+    w.Raw(dir);
+    w.Raw(name);
+  };
   for (const DiscoveredFile& f : unit.files) {
-    w.Str(f.abs_path());
-    w.Str(f.display());
-    w.Str(f.root_path());
+    joined(f.dir->abs_path, f.name);
+    joined(f.dir->display, f.name);
+    joined(f.dir->root_path, f.name);
     w.Str(f.root());
     w.Str(f.front_end ? f.front_end->name : "");
     w.Bool(f.named);
   }
-  Sha256 h;
+  Sha256 h = shared_;
   h.Update(w.bytes());
   return h.Finish();
 }

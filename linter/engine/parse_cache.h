@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "linter/base/read_log.h"
+#include "linter/base/sha256.h"
 #include "linter/cache/store.h"
 #include "linter/engine/analyze.h"
 #include "linter/engine/dispatch.h"
@@ -39,6 +40,17 @@ class ParseCache {
   // The key of a unit's entry.
   // `cwd`: the working directory, when the caller has it already.
   static cache::Key KeyOf(const WorkUnit& unit, const ResolveOptions& opts, const std::string* cwd = nullptr);
+
+  // KeyOf for the units of one scan: what the keys share (the build, the
+  // working directory, the options) is hashed once.
+  class Keys {
+   public:
+    explicit Keys(const ResolveOptions& opts, const std::string* cwd = nullptr);
+    cache::Key Of(const WorkUnit& unit) const;
+
+   private:
+    Sha256 shared_;
+  };
 
   // The unit's parsed files and skipped lines from its entry, if one holds
   // them and `files` still answers everything its parse asked.

@@ -101,7 +101,10 @@ class JobQueue {
     not_full_.wait(lock, [&] { return jobs_.size() < capacity_; });
     jobs_.push_back(std::move(job));
     ++pushed_;
-    not_empty_.notify_one();
+    // A worker is woken once a few units wait (it takes them all before it
+    // sleeps again), not for each: a warm scan's units take less time than
+    // the wake-up (Close wakes the workers for the last few).
+    if (jobs_.size() >= kWakeAt) not_empty_.notify_one();
   }
   // False once the queue is closed and empty.
   bool Pop(Job* job) {
@@ -110,7 +113,9 @@ class JobQueue {
     if (jobs_.empty()) return false;
     *job = std::move(jobs_.front());
     jobs_.pop_front();
-    not_full_.notify_one();
+    // The producer, stopped by a full queue, goes on once half of it is
+    // taken, not after each unit (each wake-up is a system call or two).
+    if (jobs_.size() <= capacity_ / 2) not_full_.notify_one();
     return true;
   }
   void Close() {
@@ -124,6 +129,7 @@ class JobQueue {
   }
 
  private:
+  static constexpr size_t kWakeAt = 8;
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
   std::deque<Job> jobs_;
@@ -237,6 +243,8 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
   if (store) resolve.files = &recording.emplace(*setup.resolve.files, true);
   std::error_code cwd_error;
   const std::string cwd = std::filesystem::current_path(cwd_error).string();  // for the cache keys
+  std::optional<ParseCache::Keys> keys;
+  if (store) keys.emplace(resolve, &cwd);
 
   std::vector<UnitOutput> outputs;
   std::mutex mu;  // outputs, result->front_ends, analysis CPU, progress
@@ -255,7 +263,7 @@ Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSet
       std::vector<ParsedFile> parsed;
       // From the cache (no parse, so no share of the budget), else parsed.
       cache::Key key{};
-      if (store) key = ParseCache::KeyOf(unit, resolve, &cwd);
+      if (store) key = keys->Of(unit);
       uintmax_t bytes = 0;
       if (store && store->Load(key, DiskFiles(), &parsed, &out.skipped)) {
         bytes = store->KnownBytes(unit);

@@ -1,5 +1,7 @@
 // The stable machine format (README "Usage", schema_version 1).
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "linter/cost/alternatives.h"
@@ -77,7 +79,6 @@ nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) 
   };
   if (f.iam) {
     // The guardrail statement that prevents this class (the same one `sagelint iam-policy` prints).
-    json statement = json::object();
     static const GuardrailOptions kOptions = [] {
       GuardrailOptions o;
       o.endpoint_deny_families = TrainingFamiliesWithInferenceAlternative(PriceTable::BuiltIn(), OfferKind::kEndpoint);
@@ -85,11 +86,25 @@ nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) 
           TrainingFamiliesWithInferenceAlternative(PriceTable::BuiltIn(), OfferKind::kTransform);
       return o;
     }();
-    for (const nlohmann::json& st : GuardrailStatementsFor(f.rule, {}, kOptions)) {
-      statement = json::parse(st.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-      break;
+    // One statement per rule, whatever the finding: made once per rule (a scan has many such findings).
+    static std::mutex statements_mu;
+    static std::map<std::string, json, std::less<>> statements;
+    json statement;
+    {
+      std::lock_guard<std::mutex> lock(statements_mu);
+      auto it = statements.find(f.rule);
+      if (it == statements.end()) {
+        json made = json::object();
+        for (const nlohmann::json& st : GuardrailStatementsFor(f.rule, {}, kOptions)) {
+          made = json::parse(st.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+          break;
+        }
+        it = statements.emplace(f.rule, std::move(made)).first;
+      }
+      statement = it->second;
     }
-    j["iam"] = {{"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", statement}};
+    j["iam"] = {
+        {"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", std::move(statement)}};
   } else {
     j["iam"] = nullptr;
   }

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "linter/cache/codec.h"
 #include "linter/cache/store.h"
 #include "linter/engine/discover.h"
+#include "linter/engine/front_ends.h"
 #include "tests/catch.h"
 #include "tests/field_count.h"
 #include "tests/test_util.h"
@@ -824,4 +826,97 @@ TEST_CASE("SHA-256: the processor's SHA instructions and the portable code agree
   CHECK(portable == fast);
   CHECK(portable[0] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   CHECK(Sha256Hex(std::string(1000000, 'a')) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST_CASE("cache keys: the part every unit of a scan shares, hashed once, gives each unit its own key", "[cache]") {
+  ResolveOptions opts;
+  opts.tf_variables = {{"size", "2"}};
+  opts.root = "/repo";
+  auto file = [](const std::string& dir, const std::string& name, const std::string& display_dir,
+                 const std::string& root_dir) {
+    DiscoveredFile f;
+    f.dir = std::make_shared<const DirPaths>(DirPaths{dir, display_dir, root_dir, "/repo"});
+    f.name = name;
+    f.front_end = FrontEndForPath(name);
+    return f;
+  };
+  WorkUnit a;
+  a.files = {file("/repo/infra/", "main.py", "infra/", "infra/")};
+  ParseCache::Keys keys(opts);
+  // The same key as one computed alone.
+  CHECK(keys.Of(a) == ParseCache::KeyOf(a, opts));
+  std::set<cache::Key> seen{keys.Of(a)};
+  // Another path of any kind, another front end, named or not, another plan: another key.
+  auto differs = [&](const WorkUnit& u) {
+    CHECK(keys.Of(u) == ParseCache::KeyOf(u, opts));
+    CHECK(seen.insert(keys.Of(u)).second);
+  };
+  WorkUnit b = a;
+  b.files = {file("/repo/infra/", "other.py", "infra/", "infra/")};
+  differs(b);
+  b.files = {file("/repo/infrx/", "main.py", "infra/", "infra/")};
+  differs(b);
+  b.files = {file("/repo/infra/", "main.py", "infrb/", "infra/")};
+  differs(b);
+  b.files = {file("/repo/infra/", "main.py", "infra/", "infrc/")};
+  differs(b);
+  // The boundary between a directory and a name is no part of the path: the same path, the same key.
+  WorkUnit whole = a;
+  whole.files[0].dir =
+      std::make_shared<const DirPaths>(DirPaths{"/repo/infra/main.py", "infra/main.py", "infra/main.py", "/repo"});
+  whole.files[0].name.clear();
+  CHECK(keys.Of(whole) == keys.Of(a));
+  b = a;
+  b.files[0].named = true;
+  differs(b);
+  b = a;
+  b.files[0].front_end = FrontEndForPath("main.ipynb");
+  differs(b);
+  b = a;
+  b.terraform_module = true;
+  differs(b);
+  b = a;
+  b.named = {"infra/main.py"};
+  differs(b);
+  // Options the units share: keys made with others differ for the same unit.
+  ResolveOptions other = opts;
+  other.tf_variables["size"] = "3";
+  CHECK(ParseCache::Keys(other).Of(a) != keys.Of(a));
+  std::string cwd = "/elsewhere";
+  CHECK(ParseCache::Keys(opts, &cwd).Of(a) != keys.Of(a));
+}
+
+TEST_CASE("discovery: a .gitignore pattern of a star and a name's ending matches as the glob does",
+          "[cache][discover]") {
+  TempDir dir;
+  const std::string notebook =
+      "Resources:\n  Nb:\n    Type: AWS::SageMaker::NotebookInstance\n    Properties:\n      InstanceType: "
+      "ml.t3.medium\n";
+  dir.Write(".gitignore", "*.gen.yaml\n!*.keep.gen.yaml\n*_out\n");
+  for (const char* name : {"a.yaml", "a.gen.yaml", ".gen.yaml", "gen.yaml", "a.keep.gen.yaml", "a.gen.yaml.yaml",
+                           "build_out/b.yaml", "build_outs/b.yaml"}) {
+    dir.Write(name, notebook);
+  }
+  DiscoverResult r = Discover({dir.path()}, DiscoverOptions{});
+  std::vector<std::string> found;
+  for (const DiscoveredFile& f : r.files) found.push_back(f.root_path());
+  CHECK(found ==
+        std::vector<std::string>{"a.gen.yaml.yaml", "a.keep.gen.yaml", "a.yaml", "build_outs/b.yaml", "gen.yaml"});
+}
+
+TEST_CASE("planning: a Terraform file named through a linked directory is one module with its target's files",
+          "[discover][terraform]") {
+  TempDir repo;
+  repo.Write(".git/HEAD", "ref: refs/heads/main\n");
+  repo.Write("modules/real/main.tf",
+             "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name          = \"nb\"\n  role_arn      = "
+             "\"arn:aws:iam::123456789012:role/r\"\n  instance_type = var.type\n}\n");
+  repo.Write("modules/real/vars.tf", "variable \"type\" {\n  default = \"ml.p3.2xlarge\"\n}\n");
+  fs::create_directory_symlink("modules/real", fs::path(repo.path()) / "linked");
+  // The link's directory resolves to its target: the variable file's default reaches the resource.
+  auto r = RunSagelint("scan --no-color --fail-on none linked/main.tf modules/real/vars.tf", repo.path());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("linked/main.tf:4:19: warning[SM103] notebook instance 'aws_sagemaker_notebook_instance.nb' uses "
+                   "ml.p3.2xlarge for interactive work") != std::string::npos);
+  CHECK(r.out.find("2 findings (0 errors, 2 warnings, 0 notes) in 2 files") != std::string::npos);
 }
