@@ -137,6 +137,93 @@ const AttrInfo* FindAttribute(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// `input_modes`: the job's mode for each channel (FileSystem for a file system).
+AttrValue InputModesOf(const Workload& w) {
+  AttrValue a;
+  a.type = AttrType::kList;
+  if (!IsJob(w.kind) && w.kind != WorkloadKind::kProcessingJob) return a;
+  const Val* job = Single(w.input_mode);
+  if (!job || job->unknown()) {
+    a.state = AttrValue::State::kUnknown;
+    return a;
+  }
+  std::string job_mode = job->known() ? job->text : "File";
+  a.state = AttrValue::State::kKnown;
+  for (const Channel& c : w.channels) {
+    const Val* m = Single(c.input_mode);
+    if (!m || m->unknown()) {
+      a.state = AttrValue::State::kUnknown;
+      return a;
+    }
+    a.list.push_back(c.file_system ? "FileSystem" : m->known() ? m->text : job_mode);
+  }
+  if (w.channels.empty()) a.list.push_back(job_mode);
+  a.text = a.list.front();
+  return a;
+}
+
+// `instance_groups`: "name: count × type" per group; unknown if any group is.
+AttrValue InstanceGroupsOf(const Workload& w) {
+  AttrValue a;
+  a.type = AttrType::kList;
+  if (w.instance_groups.empty()) return a;
+  a.state = AttrValue::State::kKnown;
+  for (const InstanceGroup& g : w.instance_groups) {
+    AttrValue type = FromVal(g.instance_type, AttrType::kString);
+    AttrValue count = FromVal(g.instance_count, AttrType::kNumber);
+    // A group whose type or count is not known makes the list unknown.
+    if (!type.known() || count.state == AttrValue::State::kUnknown) {
+      a.state = AttrValue::State::kUnknown;
+      a.list.clear();
+      return a;
+    }
+    std::string n = count.known() ? count.text : "1";
+    a.list.push_back((g.name.known() ? g.name.text : "?") + ": " + n + " × " + type.text);
+  }
+  a.text = a.list.front();
+  return a;
+}
+
+// `hourly_usd`: what the workload's instances cost an hour (all groups of a cluster).
+AttrValue HourlyUsdOf(const Workload& w, const PriceTable* prices) {
+  AttrValue a;
+  a.type = AttrType::kNumber;
+  auto component = ComponentFor(w.kind);
+  if (!component || !prices || OnSystemInstance(w)) return a;
+  // A heterogeneous cluster costs what its instance groups cost together.
+  std::vector<std::pair<const Val*, const Val*>> parts;
+  if (w.instance_groups.empty()) {
+    parts.emplace_back(&InstanceType(w), &w.instance_count);
+  } else {
+    for (const InstanceGroup& g : w.instance_groups) parts.emplace_back(&g.instance_type, &g.instance_count);
+  }
+  double total = 0;
+  for (const auto& [type, count_val] : parts) {
+    AttrValue t = FromVal(*type, AttrType::kString);
+    if (!t.known()) {
+      a.state = t.state;
+      return a;
+    }
+    auto price = prices->Hourly(t.text, *component);
+    AttrValue count = FromVal(*count_val, AttrType::kNumber);
+    if (!price) {
+      a.state = AttrValue::State::kUnknown;
+      return a;
+    }
+    total += *price * (count.known() ? count.number : 1);
+  }
+  a.state = AttrValue::State::kKnown;
+  a.number = std::round(total * 10000) / 10000;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", a.number);
+  a.text = buf;
+  return a;
+}
+
+}  // namespace
+
 AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* prices) {
   if (name == "name") return Known(w.name);
   if (name == "path") return Known(w.path);
@@ -174,29 +261,7 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
   if (name == "volume_gb") return FromVal(w.volume_gb, AttrType::kNumber);
   if (name == "keep_alive_seconds") return FromVal(w.keep_alive_seconds, AttrType::kNumber);
   if (name == "lifecycle_config") return FromVal(w.lifecycle_config, AttrType::kString);
-  if (name == "input_modes") {
-    AttrValue a;
-    a.type = AttrType::kList;
-    if (!IsJob(w.kind) && w.kind != WorkloadKind::kProcessingJob) return a;
-    const Val* job = Single(w.input_mode);
-    if (!job || job->unknown()) {
-      a.state = AttrValue::State::kUnknown;
-      return a;
-    }
-    std::string job_mode = job->known() ? job->text : "File";
-    a.state = AttrValue::State::kKnown;
-    for (const Channel& c : w.channels) {
-      const Val* m = Single(c.input_mode);
-      if (!m || m->unknown()) {
-        a.state = AttrValue::State::kUnknown;
-        return a;
-      }
-      a.list.push_back(c.file_system ? "FileSystem" : m->known() ? m->text : job_mode);
-    }
-    if (w.channels.empty()) a.list.push_back(job_mode);
-    a.text = a.list.front();
-    return a;
-  }
+  if (name == "input_modes") return InputModesOf(w);
   if (name == "idle_shutdown") {
     if (w.kind == WorkloadKind::kNotebookInstance) {
       if (w.lifecycle_config.absent() && !w.lifecycle_config.conditional() && w.complete)
@@ -221,26 +286,7 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
     if (w.serverless.present()) return FromVal(w.serverless, AttrType::kBool);
     return w.complete ? KnownBool(false) : UnknownValue();
   }
-  if (name == "instance_groups") {
-    AttrValue a;
-    a.type = AttrType::kList;
-    if (w.instance_groups.empty()) return a;
-    a.state = AttrValue::State::kKnown;
-    for (const InstanceGroup& g : w.instance_groups) {
-      AttrValue type = FromVal(g.instance_type, AttrType::kString);
-      AttrValue count = FromVal(g.instance_count, AttrType::kNumber);
-      // A group whose type or count is not known makes the list unknown.
-      if (!type.known() || count.state == AttrValue::State::kUnknown) {
-        a.state = AttrValue::State::kUnknown;
-        a.list.clear();
-        return a;
-      }
-      std::string n = count.known() ? count.text : "1";
-      a.list.push_back((g.name.known() ? g.name.text : "?") + ": " + n + " × " + type.text);
-    }
-    a.text = a.list.front();
-    return a;
-  }
+  if (name == "instance_groups") return InstanceGroupsOf(w);
   if (name == "variant") {
     if (w.kind != WorkloadKind::kInferenceComponent) return AttrValue{};
     AttrValue a;
@@ -256,40 +302,7 @@ AttrValue Attribute(const Workload& w, std::string_view name, const PriceTable* 
   if (name == "accelerators_required") return FromVal(w.accelerators_required, AttrType::kNumber);
   if (name == "memory_required_mb") return FromVal(w.memory_required_mb, AttrType::kNumber);
   if (name == "cpu_cores_required") return FromVal(w.cpu_cores_required, AttrType::kNumber);
-  if (name == "hourly_usd") {
-    AttrValue a;
-    a.type = AttrType::kNumber;
-    auto component = ComponentFor(w.kind);
-    if (!component || !prices || OnSystemInstance(w)) return a;
-    // A heterogeneous cluster costs what its instance groups cost together.
-    std::vector<std::pair<const Val*, const Val*>> parts;
-    if (w.instance_groups.empty()) {
-      parts.emplace_back(&InstanceType(w), &w.instance_count);
-    } else {
-      for (const InstanceGroup& g : w.instance_groups) parts.emplace_back(&g.instance_type, &g.instance_count);
-    }
-    double total = 0;
-    for (const auto& [type, count_val] : parts) {
-      AttrValue t = FromVal(*type, AttrType::kString);
-      if (!t.known()) {
-        a.state = t.state;
-        return a;
-      }
-      auto price = prices->Hourly(t.text, *component);
-      AttrValue count = FromVal(*count_val, AttrType::kNumber);
-      if (!price) {
-        a.state = AttrValue::State::kUnknown;
-        return a;
-      }
-      total += *price * (count.known() ? count.number : 1);
-    }
-    a.state = AttrValue::State::kKnown;
-    a.number = std::round(total * 10000) / 10000;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", a.number);
-    a.text = buf;
-    return a;
-  }
+  if (name == "hourly_usd") return HourlyUsdOf(w, prices);
   return AttrValue{};
 }
 

@@ -42,6 +42,10 @@
 #include "parsers/python/notebook.h"
 #include "parsers/python/value.h"
 
+namespace sagelint::aws {
+struct Resource;
+}  // namespace sagelint::aws
+
 namespace sagelint::py {
 
 // Program order of an event: (position in module order, position inside a
@@ -711,6 +715,21 @@ class Analyzer {
   void EmitPredictor(int id);
   void SourceImage(const Object& src, Workload& w);
   void EmitClientCalls();
+  // A create_endpoint or update_endpoint client call, as the configurations it deploys see it.
+  struct BotoEndpointCall {
+    Val name;
+    Val config;
+    VId name_v = kUnknown;
+    VId config_v = kUnknown;
+    Order order;
+    TSNode call{};
+    std::string name_text;  // what the EndpointName argument is written as
+    bool update = false;    // update_endpoint: the endpoint exists already
+  };
+  std::vector<BotoEndpointCall> EndpointCalls(const std::vector<cfn::Node>& requests, const aws::ValueFn& value) const;
+  void EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>& requests,
+                                  const std::vector<BotoEndpointCall>& endpoints, const aws::Resource& resource,
+                                  const std::string& label, const aws::ValueFn& value, std::vector<Workload>* out);
   cfn::Node RequestNode(const Args& a, bool* complete);
   cfn::Node ToNode(const Ev& e, bool* complete, int depth, long* budget);
   Val Script(const cfn::Node* hooks);

@@ -868,6 +868,175 @@ Val Analyzer::Script(const cfn::Node* hooks) {
   return Val::Known(text, {hooks->pos, hooks->pos}, "decoded script");
 }
 
+// The create_endpoint and update_endpoint calls of the file, each with what its
+// request names (`requests`: every client call's request, by index).
+std::vector<Analyzer::BotoEndpointCall> Analyzer::EndpointCalls(const std::vector<cfn::Node>& requests,
+                                                                const aws::ValueFn& value) const {
+  std::vector<BotoEndpointCall> endpoints;
+  for (size_t i = 0; i < client_calls_.size(); ++i) {
+    const ClientCall& c = client_calls_[i];
+    // update_endpoint applies a configuration to an endpoint as create_endpoint does.
+    if ((c.method != "create_endpoint" && c.method != "update_endpoint") || c.service != "sagemaker") continue;
+    const cfn::Node& req = requests[i];
+    BotoEndpointCall e;
+    e.name = value(req.Get("EndpointName"));
+    e.config = value(req.Get("EndpointConfigName"));
+    if (auto n = Arg(c.args, {"EndpointName"})) e.name_v = n->v;
+    if (auto n = Arg(c.args, {"EndpointConfigName"})) e.config_v = n->v;
+    e.order = c.order;
+    e.call = c.args.call;
+    e.update = c.method == "update_endpoint";
+    if (auto n = Arg(c.args, {"EndpointName"});
+        n && !e.name.known() && (g_.Kind(n->at) == N::kIdentifier || g_.Kind(n->at) == N::kAttribute)) {
+      e.name_text = std::string(T(n->at));
+    } else if (e.name.known()) {
+      e.name_text = e.name.text;
+    }
+    endpoints.push_back(std::move(e));
+  }
+  return endpoints;
+}
+
+// The variants of the endpoint configuration client call `i` creates (boto3
+// create_endpoint_config): each a workload, deleted or not as the endpoints
+// made from it are (`endpoints`).
+void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>& requests,
+                                          const std::vector<BotoEndpointCall>& endpoints, const aws::Resource& resource,
+                                          const std::string& label, const aws::ValueFn& value,
+                                          std::vector<Workload>* out) {
+  const ClientCall& c = client_calls_[i];
+  const cfn::Node& req = requests[i];
+  const aws::Resource* res = &resource;
+  const char* config_key = res->name_property.data();
+  Val config = value(req.Get(config_key));
+  auto config_arg = Arg(c.args, {config_key});
+  // The endpoints created from this configuration.
+  std::vector<const BotoEndpointCall*> deploys;
+  for (const BotoEndpointCall& e : endpoints) {
+    bool same = (config.known() && e.config.known() && config.text == e.config.text) ||
+                (config_arg && config_arg->v == e.config_v && store_.Kind(e.config_v) == VK::kOpaque);
+    if (same) deploys.push_back(&e);
+  }
+  // What the configuration is called in the code: its literal name, the
+  // variable that holds it, else the endpoint's, else the call.
+  std::string config_name = config.known() ? config.text : std::string();
+  if (config_name.empty() && config_arg &&
+      (g_.Kind(config_arg->at) == N::kIdentifier || g_.Kind(config_arg->at) == N::kAttribute)) {
+    config_name = std::string(T(config_arg->at));
+  }
+  if (config_name.empty() && !deploys.empty()) config_name = deploys.front()->name_text;
+  if (config_name.empty()) config_name = CallText(c.args.call);
+  // A configuration only ever applied by update_endpoint to an endpoint this notebook created from
+  // another of its configurations: that configuration's variants report the endpoint already
+  // (one SM213, one inventory row), so this one adds none.
+  auto created_here = [&](const BotoEndpointCall& c) {
+    for (size_t j = 0; j < client_calls_.size(); ++j) {
+      if (client_calls_[j].method != res->boto3 || client_calls_[j].service != "sagemaker") continue;
+      Val other = value(requests[j].Get(config_key));
+      auto other_arg = Arg(client_calls_[j].args, {config_key});
+      if ((other.known() && c.config.known() && other.text == c.config.text) ||
+          (other_arg && other_arg->v == c.config_v && store_.Kind(c.config_v) == VK::kOpaque)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  auto reported_elsewhere = [&](const BotoEndpointCall* e) {
+    return e->update && std::any_of(endpoints.begin(), endpoints.end(), [&](const BotoEndpointCall& c) {
+             bool same_endpoint = !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
+                                                (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+             bool same_config = (config.known() && c.config.known() && config.text == c.config.text) ||
+                                (config_arg && config_arg->v == c.config_v);
+             return same_endpoint && !same_config && created_here(c);
+           });
+  };
+  bool replacement = !deploys.empty() && std::all_of(deploys.begin(), deploys.end(), reported_elsewhere);
+  std::vector<const cfn::Node*> variants;
+  for (const aws::ListProperty& list : res->variants) {
+    const cfn::Node* items = req.Get(list.property);
+    if (!(list.read_by & aws::kReadByBoto3) || !items || !items->is_seq() || replacement) continue;
+    for (const cfn::Node& v : items->items) variants.push_back(&v);
+  }
+  int index = 0;
+  for (const cfn::Node* vp : variants) {
+    const cfn::Node& v = *vp;
+    ++index;
+    Workload w = Base(res->kind, c.args.call, std::string(res->label), "");
+    for (const aws::Field& f : res->fields) w.*f.member = value(v.Get(f.property));
+    const Val& vname = w.variant_name;
+    std::string name = config_name + "/" + (vname.known() ? vname.text : "variant " + std::to_string(index));
+    w.name = name;
+    w.label = label + " variant '" + name + "'";
+    if (const cfn::Node* s = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", {s->pos, s->pos});
+    if (const cfn::Node* m = v.Get("ManagedInstanceScaling")) w.managed_scaling = value(m->Get("Status"));
+    if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
+      w.async_inference = Val::Known("true", {as->pos, as->pos});
+    }
+    bool created = false, any_unknown = false, updated_and_deleted = false;
+    std::string delete_statement;
+    bool deletable = true;  // every endpoint made from it has a delete statement
+    std::optional<Val> not_deleted;
+    for (const BotoEndpointCall* e : deploys) {
+      std::vector<std::string> names;
+      std::vector<VId> values;
+      if (e->name.known()) {
+        names.push_back(e->name.text);
+      } else if (std::string shared = SharedName(e->name_v); !shared.empty()) {
+        names.push_back(shared);
+      } else if (store_.Kind(e->name_v) == VK::kOpaque) {
+        values.push_back(e->name_v);
+      }
+      for (const auto& [shared, sv] : stored_) {
+        bool same = std::find(values.begin(), values.end(), sv) != values.end() ||
+                    (store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), V(sv).text) != names.end());
+        if (same) names.push_back(shared);
+      }
+      if (vname.known()) {
+        for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), vname.text));
+      }
+      if (e->name.known()) w.endpoint_name = e->name;
+      Val d = DeletedState(w, {}, names, values, e->order);
+      d.range = R(e->call);  // reported at create_endpoint
+      // An endpoint updated to this configuration is the notebook's own when the
+      // notebook created it; otherwise it existed before (not a deploy of the
+      // notebook), and only a delete of it here tells something.
+      bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const BotoEndpointCall& c) {
+        return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
+                             (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+      });
+      if (!own) {
+        if (d.known() && d.text == "true") updated_and_deleted = true;
+        continue;
+      }
+      created = true;
+      std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text)
+                                              : RunTimeNameDeleteStatement(e->call, e->name_text, e->name_v);
+      if (statement.empty()) deletable = false;
+      if (delete_statement.find(statement) == std::string::npos) {
+        delete_statement += (delete_statement.empty() ? "" : "\n") + statement;
+      }
+      if (d.unknown())
+        any_unknown = true;
+      else if (d.text == "false" && !not_deleted)
+        not_deleted = d;
+    }
+    // A deployed variant whose endpoint name is known only at run time is
+    // still itself for autoscaling links (SM211: unknown is not registered).
+    if (!deploys.empty())
+      w.keys.push_back(
+          aws::VariantKey(aws::ResourceKey(file_.path, config_name + "@" + std::to_string(w.range.begin.line) + ":" +
+                                                           std::to_string(w.range.begin.column)),
+                          vname.known() ? vname.text : std::to_string(index)));
+    if (nb_ && created) {
+      w.deleted = not_deleted ? *not_deleted : any_unknown ? Val::Unknown(w.range) : Val::Known("true", w.range);
+    } else if (nb_ && updated_and_deleted) {
+      w.deleted = Val::Known("true", w.range);
+    }
+    if (created && deletable) w.delete_statement = delete_statement;
+    out->push_back(std::move(w));
+  }
+}
+
 void Analyzer::EmitClientCalls() {
   // A request value written as a literal in the call (or as a constant read
   // only there) keeps its literal site.
@@ -884,16 +1053,6 @@ void Analyzer::EmitClientCalls() {
     }
     return v;
   };
-  struct EndpointCall {
-    Val name;
-    Val config;
-    VId name_v = kUnknown;
-    VId config_v = kUnknown;
-    Order order;
-    TSNode call{};
-    std::string name_text;  // what the EndpointName argument is written as
-    bool update = false;    // update_endpoint: the endpoint exists already
-  };
   // Each call's request, built once: the endpoint pass and the workload pass both read it.
   std::vector<cfn::Node> requests(client_calls_.size());
   std::vector<bool> complete(client_calls_.size(), true);
@@ -907,28 +1066,7 @@ void Analyzer::EmitClientCalls() {
     tainted_nodes_ = nullptr;
     complete[i] = whole;
   }
-  std::vector<EndpointCall> endpoints;
-  for (size_t i = 0; i < client_calls_.size(); ++i) {
-    const ClientCall& c = client_calls_[i];
-    // update_endpoint applies a configuration to an endpoint as create_endpoint does.
-    if ((c.method != "create_endpoint" && c.method != "update_endpoint") || c.service != "sagemaker") continue;
-    const cfn::Node& req = requests[i];
-    EndpointCall e;
-    e.name = value(req.Get("EndpointName"));
-    e.config = value(req.Get("EndpointConfigName"));
-    if (auto n = Arg(c.args, {"EndpointName"})) e.name_v = n->v;
-    if (auto n = Arg(c.args, {"EndpointConfigName"})) e.config_v = n->v;
-    e.order = c.order;
-    e.call = c.args.call;
-    e.update = c.method == "update_endpoint";
-    if (auto n = Arg(c.args, {"EndpointName"});
-        n && !e.name.known() && (g_.Kind(n->at) == N::kIdentifier || g_.Kind(n->at) == N::kAttribute)) {
-      e.name_text = std::string(T(n->at));
-    } else if (e.name.known()) {
-      e.name_text = e.name.text;
-    }
-    endpoints.push_back(std::move(e));
-  }
+  std::vector<BotoEndpointCall> endpoints = EndpointCalls(requests, value);
   for (size_t i = 0; i < client_calls_.size(); ++i) {
     const ClientCall& c = client_calls_[i];
     const cfn::Node& req = requests[i];
@@ -975,136 +1113,7 @@ void Analyzer::EmitClientCalls() {
         for (const aws::Field& f : res->scripts) w.*f.member = Script(req.Get(f.property));
         made.push_back(std::move(w));
       } else if (res->type == aws::ResourceType::kEndpointConfig) {
-        const char* config_key = res->name_property.data();
-        Val config = value(req.Get(config_key));
-        auto config_arg = Arg(c.args, {config_key});
-        // The endpoints created from this configuration.
-        std::vector<const EndpointCall*> deploys;
-        for (const EndpointCall& e : endpoints) {
-          bool same = (config.known() && e.config.known() && config.text == e.config.text) ||
-                      (config_arg && config_arg->v == e.config_v && store_.Kind(e.config_v) == VK::kOpaque);
-          if (same) deploys.push_back(&e);
-        }
-        // What the configuration is called in the code: its literal name, the
-        // variable that holds it, else the endpoint's, else the call.
-        std::string config_name = config.known() ? config.text : std::string();
-        if (config_name.empty() && config_arg &&
-            (g_.Kind(config_arg->at) == N::kIdentifier || g_.Kind(config_arg->at) == N::kAttribute)) {
-          config_name = std::string(T(config_arg->at));
-        }
-        if (config_name.empty() && !deploys.empty()) config_name = deploys.front()->name_text;
-        if (config_name.empty()) config_name = CallText(c.args.call);
-        // A configuration only ever applied by update_endpoint to an endpoint this notebook created from
-        // another of its configurations: that configuration's variants report the endpoint already
-        // (one SM213, one inventory row), so this one adds none.
-        auto created_here = [&](const EndpointCall& c) {
-          for (size_t j = 0; j < client_calls_.size(); ++j) {
-            if (client_calls_[j].method != res->boto3 || client_calls_[j].service != "sagemaker") continue;
-            Val other = value(requests[j].Get(config_key));
-            auto other_arg = Arg(client_calls_[j].args, {config_key});
-            if ((other.known() && c.config.known() && other.text == c.config.text) ||
-                (other_arg && other_arg->v == c.config_v && store_.Kind(c.config_v) == VK::kOpaque)) {
-              return true;
-            }
-          }
-          return false;
-        };
-        auto reported_elsewhere = [&](const EndpointCall* e) {
-          return e->update && std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
-                   bool same_endpoint =
-                       !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
-                                     (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
-                   bool same_config = (config.known() && c.config.known() && config.text == c.config.text) ||
-                                      (config_arg && config_arg->v == c.config_v);
-                   return same_endpoint && !same_config && created_here(c);
-                 });
-        };
-        bool replacement = !deploys.empty() && std::all_of(deploys.begin(), deploys.end(), reported_elsewhere);
-        std::vector<const cfn::Node*> variants;
-        for (const aws::ListProperty& list : res->variants) {
-          const cfn::Node* items = req.Get(list.property);
-          if (!(list.read_by & aws::kReadByBoto3) || !items || !items->is_seq() || replacement) continue;
-          for (const cfn::Node& v : items->items) variants.push_back(&v);
-        }
-        int index = 0;
-        for (const cfn::Node* vp : variants) {
-          const cfn::Node& v = *vp;
-          ++index;
-          Workload w = Base(res->kind, c.args.call, std::string(res->label), "");
-          for (const aws::Field& f : res->fields) w.*f.member = value(v.Get(f.property));
-          const Val& vname = w.variant_name;
-          std::string name = config_name + "/" + (vname.known() ? vname.text : "variant " + std::to_string(index));
-          w.name = name;
-          w.label = label + " variant '" + name + "'";
-          if (const cfn::Node* s = v.Get("ServerlessConfig")) w.serverless = Val::Known("true", {s->pos, s->pos});
-          if (const cfn::Node* m = v.Get("ManagedInstanceScaling")) w.managed_scaling = value(m->Get("Status"));
-          if (const cfn::Node* as = req.Get("AsyncInferenceConfig")) {
-            w.async_inference = Val::Known("true", {as->pos, as->pos});
-          }
-          bool created = false, any_unknown = false, updated_and_deleted = false;
-          std::string delete_statement;
-          bool deletable = true;  // every endpoint made from it has a delete statement
-          std::optional<Val> not_deleted;
-          for (const EndpointCall* e : deploys) {
-            std::vector<std::string> names;
-            std::vector<VId> values;
-            if (e->name.known()) {
-              names.push_back(e->name.text);
-            } else if (std::string shared = SharedName(e->name_v); !shared.empty()) {
-              names.push_back(shared);
-            } else if (store_.Kind(e->name_v) == VK::kOpaque) {
-              values.push_back(e->name_v);
-            }
-            for (const auto& [shared, sv] : stored_) {
-              bool same =
-                  std::find(values.begin(), values.end(), sv) != values.end() ||
-                  (store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), V(sv).text) != names.end());
-              if (same) names.push_back(shared);
-            }
-            if (vname.known()) {
-              for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), vname.text));
-            }
-            if (e->name.known()) w.endpoint_name = e->name;
-            Val d = DeletedState(w, {}, names, values, e->order);
-            d.range = R(e->call);  // reported at create_endpoint
-            // An endpoint updated to this configuration is the notebook's own when the
-            // notebook created it; otherwise it existed before (not a deploy of the
-            // notebook), and only a delete of it here tells something.
-            bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const EndpointCall& c) {
-              return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
-                                   (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
-            });
-            if (!own) {
-              if (d.known() && d.text == "true") updated_and_deleted = true;
-              continue;
-            }
-            created = true;
-            std::string statement = e->name.known() ? ClientDeleteStatement(e->call, e->name.text)
-                                                    : RunTimeNameDeleteStatement(e->call, e->name_text, e->name_v);
-            if (statement.empty()) deletable = false;
-            if (delete_statement.find(statement) == std::string::npos) {
-              delete_statement += (delete_statement.empty() ? "" : "\n") + statement;
-            }
-            if (d.unknown())
-              any_unknown = true;
-            else if (d.text == "false" && !not_deleted)
-              not_deleted = d;
-          }
-          // A deployed variant whose endpoint name is known only at run time is
-          // still itself for autoscaling links (SM211: unknown is not registered).
-          if (!deploys.empty())
-            w.keys.push_back(
-                aws::VariantKey(aws::ResourceKey(file_.path, config_name + "@" + std::to_string(w.range.begin.line) +
-                                                                 ":" + std::to_string(w.range.begin.column)),
-                                vname.known() ? vname.text : std::to_string(index)));
-          if (nb_ && created) {
-            w.deleted = not_deleted ? *not_deleted : any_unknown ? Val::Unknown(w.range) : Val::Known("true", w.range);
-          } else if (nb_ && updated_and_deleted) {
-            w.deleted = Val::Known("true", w.range);
-          }
-          if (created && deletable) w.delete_statement = delete_statement;
-          made.push_back(std::move(w));
-        }
+        EmitEndpointConfigVariants(i, requests, endpoints, *res, label, value, &made);
       }
     } else if (scalable_target && c.service != "sagemaker") {
       Workload w = Base(res->kind, c.args.call, label, request_name(res->name_property.data()));
