@@ -692,6 +692,15 @@ bool LoadDocument(std::string_view text, int line_offset, const LoadLimits& limi
   return true;
 }
 
+void Relocate(Node* n, SourcePos at) {
+  n->pos = at;
+  n->end = {};
+  n->offset = n->end_offset = 0;
+  for (SourcePos& p : n->key_pos) p = at;
+  for (auto& e : n->entries) Relocate(&e.second, at);
+  for (auto& i : n->items) Relocate(&i, at);
+}
+
 Node MakeScalar(std::string text, SourcePos at, bool quoted) {
   Node n;
   n.kind = Node::Kind::kScalar;

@@ -62,6 +62,10 @@ struct Node::Entry {
 
 // A scalar node built rather than read (a string unless `quoted` is false).
 Node MakeScalar(std::string text, SourcePos at, bool quoted = true);
+// A tree copied from where it was written to `at` (a CDK value from another
+// file): every position becomes `at`, and no token is left that a fix may
+// edit (docs/cdk.md "Fixes").
+void Relocate(Node* n, SourcePos at);
 
 struct LoadError {
   std::string message;

@@ -630,16 +630,6 @@ class Cdk final : public Library {
 
   // ---- values to document trees ---------------------------------------------------
 
-  static void Relocate(cfn::Node* n, SourcePos at) {
-    n->pos = at;
-    // Written elsewhere: no token here a fix may edit (docs/cdk.md "Fixes").
-    n->end = {};
-    n->offset = n->end_offset = 0;
-    for (SourcePos& p : n->key_pos) p = at;
-    for (auto& e : n->entries) Relocate(&e.second, at);
-    for (auto& i : n->items) Relocate(&i, at);
-  }
-
   // Takes the token range off what does not lie inside the construct call whose props
   // are being converted (or off everything, outside such a conversion).
   void KeepLiteralsWithin(cfn::Node* n) const {
@@ -794,7 +784,7 @@ class Cdk final : public Library {
           const auto& [from, held] = nodes_[static_cast<size_t>(x.ref)];
           if (!Spend(a, Count(held, node_budget_ + 1), e.at)) return Unknown(at);
           cfn::Node copy = held;
-          if (from != file || copy.pos.line <= 0) Relocate(&copy, at);
+          if (from != file || copy.pos.line <= 0) cfn::Relocate(&copy, at);
           KeepLiteralsWithin(&copy);
           return copy;
         }

@@ -153,7 +153,6 @@ class Evaluator {
   using Fields = std::map<std::pair<Obj *, std::string>, std::pair<std::shared_ptr<Obj>, std::optional<Value>>>;
   Fields UndoFields(size_t mark);
   void MergeFields(const std::string &cond, const Fields &then_fields, const Fields &else_fields);
-  static void Relocate(cfn::Node *n, SourcePos at);
   static Value Merged(const std::string &cond, const Value &a, const Value &b);
 
   // ---- values (expressions.cc, members.cc) ----------------------------------

@@ -455,16 +455,6 @@ void Evaluator::MergeFields(const std::string& cond, const Fields& then_fields, 
   }
 }
 
-void Evaluator::Relocate(cfn::Node* n, SourcePos at) {
-  n->pos = at;
-  // Written elsewhere: no token here a fix may edit (docs/cdk.md "Fixes").
-  n->end = {};
-  n->offset = n->end_offset = 0;
-  for (SourcePos& p : n->key_pos) p = at;
-  for (auto& e : n->entries) Relocate(&e.second, at);
-  for (auto& i : n->items) Relocate(&i, at);
-}
-
 // What a name or field holds after both branches of an unknown condition `cond`
 // left it `a` and `b`: that value when they are the same; two known scalars are
 // alternatives, `Fn::If` [cond, a, b] as CloudFormation writes them; else unknown.

@@ -84,7 +84,7 @@ cfn::Node Evaluator::ToNode(const Value& v, SourcePos at, int depth) {
     case K::kNode:
       if (v.node) {
         cfn::Node n = *v.node;
-        if (v.file != frame_->file) Relocate(&n, at);
+        if (v.file != frame_->file) cfn::Relocate(&n, at);
         KeepLiteralsWithin(&n);
         return n;
       }
