@@ -15,12 +15,6 @@
 namespace sagelint::cdk {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Case- and underscore-insensitive form of a name.
 std::string Folded(std::string_view s) {
   std::string out;
@@ -176,14 +170,14 @@ std::optional<std::string> InstanceClass(std::string_view member) {
       !std::isalpha(static_cast<unsigned char>(member[0])) || member.find_first_of("0123456789") == std::string::npos) {
     return std::nullopt;
   }
-  return Lower(member);
+  return AsciiLower(member);
 }
 
 // ec2.InstanceSize: "XLARGE2" → "2xlarge", "LARGE" → "large".
 std::optional<std::string> InstanceSize(std::string_view member) {
   static constexpr std::string_view kPlain[] = {"NANO", "MICRO", "SMALL", "MEDIUM", "LARGE", "XLARGE", "METAL"};
   for (std::string_view p : kPlain) {
-    if (member == p) return Lower(member);
+    if (member == p) return AsciiLower(member);
   }
   if (member.starts_with("XLARGE")) {
     std::string_view n = member.substr(6);
@@ -291,7 +285,7 @@ std::optional<cfn::Node> MemberValue(std::string_view module, std::string_view c
     // M5_LARGE → ml.m5.large, P3_2XLARGE → ml.p3.2xlarge.
     size_t us = member.find('_');
     if (us == std::string_view::npos || us == 0 || us + 1 == member.size()) return std::nullopt;
-    return cfn::MakeScalar("ml." + Lower(member.substr(0, us)) + "." + Lower(member.substr(us + 1)), at);
+    return cfn::MakeScalar("ml." + AsciiLower(member.substr(0, us)) + "." + AsciiLower(member.substr(us + 1)), at);
   } else if (module == "iam" && cls == "Effect") {
     if (member == "ALLOW") return cfn::MakeScalar("Allow", at);
     if (member == "DENY") return cfn::MakeScalar("Deny", at);

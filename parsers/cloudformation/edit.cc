@@ -51,8 +51,7 @@ bool PlainSafe(std::string_view s) {
               c == '.' || c == '/';
     if (!ok) return false;
   }
-  std::string lower;
-  for (char c : s) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  std::string lower = AsciiLower(s);
   for (const char* word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null"}) {
     if (lower == word) return false;
   }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "linter/base/paths.h"
+#include "linter/base/strings.h"
 #include "parsers/aws/resources.h"
 #include "parsers/common/base64.h"
 #include "parsers/python/analyzer.h"
@@ -139,8 +140,7 @@ std::string JoinPath(const std::string& dir, std::string_view rel) {
 // (`delete_project_resources`, `cleanup()`, `delete_endpoints`): it may delete
 // the notebook's endpoints.
 bool LooksLikeCleanup(std::string_view name) {
-  std::string n;
-  for (char c : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string n = AsciiLower(name);
   auto has = [&](std::string_view w) { return n.find(w) != std::string::npos; };
   bool removes = has("delete") || has("clean") || has("teardown") || has("tear_down") || has("destroy");
   return removes && (has("endpoint") || has("resource") || has("up") || has("all") || has("project") ||
