@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every unity batching of the library compiles: no two files share a file-local name.
 
-The library is a unity build (docs/maintaining.md "Unity batches"): CMake joins
+The library is a unity build (docs/maintaining.md "Building and testing"): CMake joins
 its sources eight to a unit in the order of the source list, so adding or
 removing one file moves every later file into another batch. Two files that
 each define a file-local name (an anonymous-namespace or `static` function,
@@ -85,7 +85,7 @@ def main(argv):
     if not clashes:
         print(r.stdout[:4000])
     print("Give one of each pair another name, or put a file's internals in a namespace of its own "
-          "(docs/maintaining.md \"Unity batches\").")
+          "(docs/maintaining.md \"Building and testing\").")
     return 1
 
 
