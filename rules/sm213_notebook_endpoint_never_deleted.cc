@@ -28,6 +28,7 @@ void CheckNotebookEndpointNeverDeleted(const Workload& w, const RuleContext&, Si
       "a clean-up notebook in the same directory";
   if (w.instance_type.known()) {
     r.cost = Cost(w.instance_type.text, w.instance_count.number().value_or(1), AlwaysOn(w));
+    r.cost->saving_is_deletion = true;
   }
   if (!w.delete_statement.empty()) {
     FixChange cell;

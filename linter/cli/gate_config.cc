@@ -100,8 +100,8 @@ class Changes {
   void Add(bool weakens, const At& at, const std::string& resource, const std::string& message,
            const std::string& value) {
     Finding f;
-    f.rule = "SM006";
-    f.name = "gate-config-weakened";
+    f.rule = tool_rule::kGateConfigWeakened;
+    f.name = FindRule(tool_rule::kGateConfigWeakened)->name;
     f.severity = weakens ? Severity::kError : Severity::kNote;
     f.path = at.path;
     f.root_path = RootRelative(at.path, top_);

@@ -86,7 +86,7 @@ class FindingSink : public Sink {
     // The condition key comes from one table, so every finding names only keys that exist for the action.
     f.iam = r.iam ? std::move(r.iam) : IamHintFor(rule_.info->id, w.kind);
     if (r.cost && !r.cost->instance_type.empty()) f.cost = EstimateCost(*r.cost, w.kind, prices_);
-    if (f.cost && f.rule == "SM213") CountDeletionAsSaving(&*f.cost);
+    if (f.cost && r.cost->saving_is_deletion) CountDeletionAsSaving(&*f.cost);
     if (r.fix) {  // a CDK app's literals at its construct calls too (docs/cdk.md "Fixes")
       f.fix = std::move(r.fix);
       for (FixChange& c : f.fix->changes) {
@@ -106,11 +106,14 @@ class FindingSink : public Sink {
   int& suppressed_;
 };
 
-Finding ToolFinding(const char* id, const char* name, Severity sev, const std::string& path, SourcePos pos,
-                    std::string message, Format format) {
+// A finding the engine reports itself: a tool rule's (named by its row) or a
+// custom policy's (named by its id).
+Finding ToolFinding(std::string_view id, Severity sev, const std::string& path, SourcePos pos, std::string message,
+                    Format format) {
   Finding f;
   f.rule = id;
-  f.name = name;
+  const RuleInfo* info = FindRule(id);
+  f.name = info ? info->name : id;
   f.severity = sev;
   f.path = path;
   f.format = format;
@@ -139,7 +142,7 @@ void ForEachUnknownInstanceType(const Workload& w, Fn&& fn) {
 // than guessed at: every instance rule skips it.
 Finding UnknownTypeFinding(const Workload& w, const Val& t, const RuleSet& rules) {
   Finding f = ToolFinding(
-      "SM004", "unknown-instance-type", rules.SeverityOf("SM004"), w.path,
+      tool_rule::kUnknownInstanceType, rules.SeverityOf(tool_rule::kUnknownInstanceType), w.path,
       t.range.valid() ? t.range.begin : w.range.begin,
       w.label + " uses " + t.text + ", an instance type sagelint does not know: no instance rule checked it", w.format);
   f.value = t.text;
@@ -206,8 +209,7 @@ void CheckPolicies(const Workload& w, const RuleSet& rules, const PriceTable& pr
       ++suppressed;
       continue;
     }
-    Finding f = ToolFinding(p.id.c_str(), p.id.c_str(), active.severity, w.path, at.begin, w.label + ": " + p.message,
-                            w.format);
+    Finding f = ToolFinding(p.id, active.severity, w.path, at.begin, w.label + ": " + p.message, w.format);
     f.range = at;
     f.resource = w.label;
     f.resource_range = w.range;
@@ -395,7 +397,7 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
     p->links.Add(w);
     if (unparsed) continue;
     PendingWorkload pw;
-    if (rules_.Enabled("SM004")) {
+    if (rules_.Enabled(tool_rule::kUnknownInstanceType)) {
       ForEachUnknownInstanceType(w, [&](const Val& t) {
         pw.unknown_types.emplace_back(t.text, pool_.Pack(UnknownTypeFinding(w, t, rules_)));
       });
@@ -461,25 +463,25 @@ FileOutcome Analyzer::Start(ParsedFile pf) const {
 
 std::vector<Finding> Analyzer::ParseErrorFindings(const ParsedFile& pf) const {
   std::vector<Finding> found;
-  auto add = [&](const char* id, const char* name, const ParseError& e) {
+  auto add = [&](std::string_view id, const ParseError& e) {
     if (!rules_.Enabled(id)) return;
-    found.push_back(ToolFinding(id, name, rules_.SeverityOf(id), pf.result.path, e.pos, e.message, pf.result.format));
+    found.push_back(ToolFinding(id, rules_.SeverityOf(id), pf.result.path, e.pos, e.message, pf.result.format));
     found.back().value = e.message;
     found.back().range.cell = e.cell;
     found.back().range.cell_line = e.cell_line;
   };
-  for (const ParseError& e : pf.result.errors) add("SM000", "parse-error", e);
+  for (const ParseError& e : pf.result.errors) add(tool_rule::kParseError, e);
   // A bound that stopped the evaluation early is said, never silent (SM007).
-  for (const ParseError& e : pf.result.bounds) add("SM007", "evaluation-incomplete", e);
+  for (const ParseError& e : pf.result.bounds) add(tool_rule::kEvaluationIncomplete, e);
   // What could not be read is said too, and can fail the gate (SM008).
-  for (const ParseError& e : pf.result.unread) add("SM008", "file-not-scanned", e);
+  for (const ParseError& e : pf.result.unread) add(tool_rule::kFileNotScanned, e);
   return found;
 }
 
 void Analyzer::CheckWorkload(const Workload& w, const DenyIndex& denies, std::vector<Finding>& found,
                              int& suppressed) const {
   CheckPolicies(w, rules_, prices_, found, suppressed);
-  bool internal_errors = rules_.Enabled("SM001");
+  bool internal_errors = rules_.Enabled(tool_rule::kInternalError);
   for (const ActiveRule& rule : checks_) {
     if (!rule.AppliesTo(w.kind)) continue;
     FindingSink sink(rule, prices_, denies, found, suppressed);
@@ -488,7 +490,7 @@ void Analyzer::CheckWorkload(const Workload& w, const DenyIndex& denies, std::ve
     } catch (const std::exception& e) {
       if (internal_errors) {
         found.push_back(ToolFinding(
-            "SM001", "internal-error", Severity::kError, w.path, w.range.begin,
+            tool_rule::kInternalError, Severity::kError, w.path, w.range.begin,
             "internal error while checking " + std::string(rule.info->id) + " on " + w.label + ": " + e.what(),
             w.format));
         found.back().value = rule.info->id;
@@ -501,7 +503,7 @@ void Analyzer::Check(ParsedFile& pf, bool unparsed, const DenyIndex& denies, std
                      FileAnalysis& out) const {
   std::vector<Finding> found = ParseErrorFindings(pf);
   int suppressed = 0;
-  bool unknown_types = rules_.Enabled("SM004");
+  bool unknown_types = rules_.Enabled(tool_rule::kUnknownInstanceType);
   for (const Workload& w : pf.result.workloads) {
     if (unparsed) break;
     if (unknown_types) {
@@ -552,14 +554,15 @@ void Analyzer::Finalize(const FileFacts& file, std::vector<Finding> found, int s
       const std::string& id = d.ids[i];
       SourcePos pos{d.line, d.column};
       if (!rules.Known(id)) {
-        if (rules.Enabled("SM002")) {
-          kept.push_back(ToolFinding("SM002", "suppression-unknown-rule", rules.SeverityOf("SM002"), file.path, pos,
+        if (rules.Enabled(tool_rule::kUnknownSuppressionRule)) {
+          kept.push_back(ToolFinding(tool_rule::kUnknownSuppressionRule,
+                                     rules.SeverityOf(tool_rule::kUnknownSuppressionRule), file.path, pos,
                                      "sagelint:ignore names an unknown rule ID '" + id + "'", file.format));
           kept.back().value = id;
         }
-      } else if (rules.report_unused_ignores() && !d.used[i] && rules.Enabled("SM003")) {
-        kept.push_back(ToolFinding("SM003", "unused-suppression", rules.SeverityOf("SM003"), file.path, pos,
-                                   "sagelint:ignore=" + id + " suppresses nothing here", file.format));
+      } else if (rules.report_unused_ignores() && !d.used[i] && rules.Enabled(tool_rule::kUnusedSuppression)) {
+        kept.push_back(ToolFinding(tool_rule::kUnusedSuppression, rules.SeverityOf(tool_rule::kUnusedSuppression),
+                                   file.path, pos, "sagelint:ignore=" + id + " suppresses nothing here", file.format));
         kept.back().value = id;
       }
     }

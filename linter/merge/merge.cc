@@ -7,6 +7,7 @@
 
 #include "linter/base/json_shape.h"
 #include "linter/base/strings.h"
+#include "linter/model/rule.h"
 
 namespace sagelint {
 namespace {
@@ -78,7 +79,7 @@ void AddReport(Accumulator& acc, const ReportText& r, const json& doc) {
     for (const json& f : *findings) {
       std::string rule = Text(f, "rule");
       if (rule.empty()) continue;
-      if (rule == "SM000") ++repo.parse_errors;
+      if (rule == tool_rule::kParseError) ++repo.parse_errors;
       RuleTotal& t = acc.rules[rule];
       t.rule = rule;
       if (t.name.empty()) t.name = Text(f, "name");

@@ -38,6 +38,9 @@ struct CostRequest {
   // The other instance groups of a heterogeneous cluster, priced and added
   // to the hourly figure: {instance type, count}.
   std::vector<std::pair<std::string, double>> other_groups;
+  // The whole monthly cost is the saving: deleting the resource stops it
+  // (rules/SM213.md: an endpoint a notebook never deletes).
+  bool saving_is_deletion = false;
 };
 
 struct Report {
@@ -116,6 +119,19 @@ struct RuleInfo {
   RuleFixInfo fix;
   bool always_enabled;  // never turned off by --select: a file that was not (fully) checked must show
 };
+
+// The rules the engine, not a check, reports (their rows: rules/registry.cc;
+// a test asserts each is one).
+namespace tool_rule {
+inline constexpr std::string_view kParseError = "SM000";
+inline constexpr std::string_view kInternalError = "SM001";
+inline constexpr std::string_view kUnknownSuppressionRule = "SM002";
+inline constexpr std::string_view kUnusedSuppression = "SM003";
+inline constexpr std::string_view kUnknownInstanceType = "SM004";
+inline constexpr std::string_view kGateConfigWeakened = "SM006";
+inline constexpr std::string_view kEvaluationIncomplete = "SM007";
+inline constexpr std::string_view kFileNotScanned = "SM008";
+}  // namespace tool_rule
 
 // The registered rules, sorted by ID (rules/registry.cc).
 std::span<const RuleInfo> AllRules();

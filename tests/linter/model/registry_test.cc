@@ -64,3 +64,15 @@ TEST_CASE("a rule's row says whether it has a fix or why not, and which rules ke
   }
   CHECK(!RuleFix("SM999"));
 }
+
+TEST_CASE("every rule the engine reports itself is a row without a check", "[registry]") {
+  for (std::string_view id :
+       {tool_rule::kParseError, tool_rule::kInternalError, tool_rule::kUnknownSuppressionRule,
+        tool_rule::kUnusedSuppression, tool_rule::kUnknownInstanceType, tool_rule::kGateConfigWeakened,
+        tool_rule::kEvaluationIncomplete, tool_rule::kFileNotScanned}) {
+    INFO(id);
+    const RuleInfo* r = FindRule(id);
+    REQUIRE(r != nullptr);
+    CHECK(r->check == nullptr);
+  }
+}
