@@ -219,9 +219,9 @@ def validate(args, registry):
         raise Refused(f"{args.name}: a rule name is kebab-case, two words or more (spot-without-retry)")
     if "\n" in args.summary or not args.summary.endswith(".") or not args.summary[:1].isupper():
         raise Refused("the summary is one sentence on one line: a capital first, a full stop last")
-    if re.search(r'\{"' + args.id + r'",', registry):
+    if re.search(r'\{\.id = "' + args.id + r'",', registry):
         raise Refused(f"{args.id} exists in rules/registry.cc")
-    if re.search(r'^\s*"' + re.escape(args.name) + r'",$', registry, re.M):
+    if re.search(r'^\s*\.name = "' + re.escape(args.name) + r'",$', registry, re.M):
         raise Refused(f"the name {args.name} is taken in rules/registry.cc")
     kinds = args.kind or ["training_job"]
     if not any(k in EXAMPLES for k in kinds):
@@ -232,21 +232,18 @@ def validate(args, registry):
 
 def registry_row(args, kinds, check):
     kind_list = ", ".join("K::" + KINDS[k] for k in kinds)
-    return (f'      {{{cpp_string(args.id)},\n'
-            f'       {cpp_string(args.name)},\n'
-            f'       Severity::{SEVERITIES[args.severity]},\n'
-            f'       {cpp_string(args.summary)},\n'
-            f'       {{{kind_list}}},\n'
-            f'       {{}},\n'
-            f'       {{"", "no condition key exists", nullptr}},\n'
-            f'       rules::{check},\n'
-            f'       {{std::nullopt, "", FixCaveat::kNone}},\n'
-            f'       false}},\n')
+    return (f'      {{.id = {cpp_string(args.id)},\n'
+            f'       .name = {cpp_string(args.name)},\n'
+            f'       .severity = Severity::{SEVERITIES[args.severity]},\n'
+            f'       .summary = {cpp_string(args.summary)},\n'
+            f'       .kinds = {{{kind_list}}},\n'
+            f'       .iam = {{.without_key = "no condition key exists"}},\n'
+            f'       .check = rules::{check}}},\n')
 
 
 def insert_row(registry, args, row):
-    # Rows start with `      {"SMNNN",` at the start of a line; the new one goes before the first larger ID.
-    starts = [(m.group(1), m.start()) for m in re.finditer(r'^      \{"(SM\d{3})",\n', registry, re.M)]
+    # Rows start with `      {.id = "SMNNN",` at the start of a line; the new one goes before the first larger ID.
+    starts = [(m.group(1), m.start()) for m in re.finditer(r'^      \{\.id = "(SM\d{3})",\n', registry, re.M)]
     if not starts:
         raise Refused("rules/registry.cc: no rule rows found")
     for rule_id, at in starts:

@@ -87,9 +87,9 @@ using GuardrailFn = void (*)(const GuardrailInput& in, Guardrail* out);
 // What IAM can do about a rule's class, organisation-wide. A rule with a
 // check has exactly one of the two (tested over AllRules()).
 struct RuleIam {
-  std::string_view condition_key;  // the key that prevents the class ("sagemaker:InstanceTypes")
-  std::string_view without_key;    // else why no key can: only this check, run in CI, enforces it
-  GuardrailFn guardrail;           // the statements `sagelint iam-policy` writes; nullptr: none
+  std::string_view condition_key = {};  // the key that prevents the class ("sagemaker:InstanceTypes")
+  std::string_view without_key = {};    // else why no key can: only this check, run in CI, enforces it
+  GuardrailFn guardrail = nullptr;      // the statements `sagelint iam-policy` writes; nullptr: none
 };
 
 // What the engine checks before it keeps a rule's fix (linter/engine/fix_reasons.cc).
@@ -102,22 +102,22 @@ enum class FixCaveat : std::uint8_t {
 
 // A rule's fix (README "Fixes").
 struct RuleFixInfo {
-  std::optional<Applicability> applicability;  // nullopt: the rule has none
-  std::string_view none_because;               // a rule without one: why (empty: "<id> has no automatic fix")
-  FixCaveat caveat;
+  std::optional<Applicability> applicability = std::nullopt;  // nullopt: the rule has none
+  std::string_view none_because = {};  // a rule without one: why (empty: "<id> has no automatic fix")
+  FixCaveat caveat = FixCaveat::kNone;
 };
 
 struct RuleInfo {
-  std::string_view id;              // SM401
-  std::string_view name;            // training-without-spot
-  Severity severity;                // default severity
-  std::string_view summary;         // one sentence used everywhere
-  std::vector<WorkloadKind> kinds;  // workloads the rule applies to
-  std::vector<RuleOption> options;
-  RuleIam iam;
-  CheckFn check;  // nullptr for SM000 (reported by the driver)
-  RuleFixInfo fix;
-  bool always_enabled;  // never turned off by --select: a file that was not (fully) checked must show
+  std::string_view id;                   // SM401
+  std::string_view name;                 // training-without-spot
+  Severity severity;                     // default severity
+  std::string_view summary;              // one sentence used everywhere
+  std::vector<WorkloadKind> kinds = {};  // workloads the rule applies to
+  std::vector<RuleOption> options = {};
+  RuleIam iam = {};
+  CheckFn check = nullptr;  // nullptr: reported by the engine (tool_rule below)
+  RuleFixInfo fix = {};
+  bool always_enabled = false;  // never turned off by --select: a file that was not (fully) checked must show
 };
 
 // The rules the engine, not a check, reports (their rows: rules/registry.cc;

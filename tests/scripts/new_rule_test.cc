@@ -88,21 +88,18 @@ TEST_CASE("new-rule.py writes a rule that compiles, with its row in ID order, a 
   // The row: between SM403's and SM501's, the rest of the table untouched.
   std::string registry = t.Read("rules/registry.cc");
   std::string row =
-      "      {\"SM404\",\n"
-      "       \"spot-without-retry\",\n"
-      "       Severity::kWarning,\n"
-      "       \"A Spot training job has no retry strategy.\",\n"
-      "       {K::kTrainingJob},\n"
-      "       {},\n"
-      "       {\"\", \"no condition key exists\", nullptr},\n"
-      "       rules::CheckSpotWithoutRetry,\n"
-      "       {std::nullopt, \"\", FixCaveat::kNone},\n"
-      "       false},\n";
+      "      {.id = \"SM404\",\n"
+      "       .name = \"spot-without-retry\",\n"
+      "       .severity = Severity::kWarning,\n"
+      "       .summary = \"A Spot training job has no retry strategy.\",\n"
+      "       .kinds = {K::kTrainingJob},\n"
+      "       .iam = {.without_key = \"no condition key exists\"},\n"
+      "       .check = rules::CheckSpotWithoutRetry},\n";
   size_t at = registry.find(row);
   REQUIRE(at != std::string::npos);
   CHECK(registry.erase(at, row.size()) == ReadFileOrDie(SourcePath("rules/registry.cc")));
-  CHECK(at > t.Read("rules/registry.cc").find("{\"SM403\","));
-  CHECK(at < t.Read("rules/registry.cc").find("{\"SM501\","));
+  CHECK(at > t.Read("rules/registry.cc").find("{.id = \"SM403\","));
+  CHECK(at < t.Read("rules/registry.cc").find("{.id = \"SM501\","));
   CHECK(t.Read("rules/checks.h")
             .find("void CheckSpotWithoutRetry(const Workload& w, const RuleContext& ctx, Sink& "
                   "sink);\n\n}  // namespace sagelint::rules") != std::string::npos);
