@@ -264,8 +264,8 @@ void Analyzer::ExecFunctions() {
 
 void Analyzer::AnalyseFunction(int id) {
   functions_[id].analysed = true;
-  // A body that names nothing SageMaker can neither make nor delete a
-  // workload; skipping it only leaves the parameters of functions it calls unknown.
+  // A body that names nothing relevant (Library::RelevantName) can neither
+  // make nor delete a workload; skipping it only leaves the parameters of functions it calls unknown.
   if (!Relevant(g_.Field(functions_[id].def, g_.f_body))) return;
   const Function f = functions_[id];  // copy: analysing may add functions
   Scope* parent = f.parent;
@@ -393,7 +393,7 @@ bool Analyzer::Inlinable(int fn) const {
   if (ts_node_is_null(body)) return false;
   std::string_view text = T(body);
   if (text.find("yield") != std::string_view::npos) return false;  // a generator: its body runs later
-  // A body that names nothing SageMaker runs here only if it is small and returns something.
+  // A body that names nothing relevant runs here only if it is small and returns something.
   if (!Relevant(body)) return text.size() <= 2000 && text.find("return") != std::string_view::npos;
   return true;
 }
@@ -470,7 +470,8 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
   Scope* saved_scope = EnterScope(Scope::kFunction, parent);
   BindParams(f, args, kUnbound, false);
   // The values of the parameters this call passes (not a default it leaves): what the run reads of the call.
-  run_ = static_cast<int>(run_args_.size());
+  int run = static_cast<int>(run_args_.size());
+  run_ = run;
   run_args_.emplace_back();
   arg_read_ = false;
   arg_control_ = 0;
@@ -488,7 +489,6 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
       if (passed) SeedArgument(Lookup(p.name));
     }
   }
-  size_t first_object = objects_.size();
   std::vector<Ev> returns;
   std::vector<Ev>* saved_returns = returns_;
   returns_ = &returns;
@@ -507,11 +507,8 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
   std::vector<Alt> alts;
   for (const Ev& r : returns) alts.push_back({"the return at line " + std::to_string(Line(r.at)) + " runs", r});
   VId result = returns.empty() ? store_.None() : store_.OneOf(std::move(alts));
-  // `m = build_model(...)`: an object the helper made and returns is named at the call.
-  if (!target.empty() && store_.Kind(result) == VK::kObject && static_cast<size_t>(V(result).ref) >= first_object) {
-    Object& made = objects_[V(result).ref];
-    made.helper_var = made.var;
-    made.var = target == "_" ? std::string() : target;
+  if (!target.empty()) {
+    for (Library* lib : libraries_) lib->Returned(*this, result, run, target);
   }
   return result;
 }
