@@ -712,7 +712,7 @@ void SdkModel::EmitPredictor(int id) {
   // A name shared with the other notebooks (`%store`): the endpoint is known by it there.
   for (const auto& [shared, v] : a_.stored_) {
     const Value& x = a_.V(v);
-    bool same = ((x.kind == VK::kObject || x.kind == VK::kEndpointRef) && x.ref == id) ||
+    bool same = ((x.kind == VK::kObject || x.kind == VK::kObjectRef) && x.ref == id) ||
                 std::find(name_values.begin(), name_values.end(), v) != name_values.end() ||
                 (x.kind == VK::kStr && std::find(names.begin(), names.end(), x.text) != names.end());
     if (same && std::find(names.begin(), names.end(), shared) == names.end()) names.push_back(shared);

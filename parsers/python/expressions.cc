@@ -289,7 +289,7 @@ VId Analyzer::EvalNode(TSNode n) {
   }
 }
 
-// A name: its binding, a star import's SDK class, a builtin, or (after a bare
+// A name: its binding, a star import's library name, a builtin, or (after a bare
 // `%store -r`) the stored value.
 VId Analyzer::EvalName(TSNode n) {
   std::string_view name = T(n);
@@ -325,7 +325,7 @@ VId Analyzer::EvalSubscript(TSNode n) {
   VId k = Eval(key);
   if (g_.Kind(key) == N::kSlice) return kUnknown;
   VId r = Subscript(container, k);
-  // An SDK object chosen from a known list by a position known only at run time
+  // A library object chosen from a known list by a position known only at run time
   // (`builders[best]`): one of them, each under its condition, as a loop variable is.
   const Value& c = V(container);
   if (r == kUnknown && c.kind == VK::kList && c.complete && !c.items.empty() && c.items.size() <= Store::kMaxAlts &&

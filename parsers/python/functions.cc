@@ -385,7 +385,8 @@ void Analyzer::AnalyseFunction(int id) {
 // A function defined in the file runs at a call from module-level code as
 // the call is met, with that call's arguments: the workloads it makes are
 // the call's, and what it returns is the call's value. Methods, generators,
-// @remote functions and calls made inside a helper are not run this way.
+// functions a library took over (Function::remote) and calls made inside a
+// helper are not run this way.
 bool Analyzer::Inlinable(int fn) const {
   const Function& f = functions_[fn];
   if (literal_ || inlining_ > 0 || in_function_ || f.method || f.remote >= 0) return false;

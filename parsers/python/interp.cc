@@ -126,7 +126,7 @@ void Analyzer::EnterLiteralMode() {
   out_->bounds.push_back(std::move(e));
   store_.GrantReserve();
   // What was not evaluated may have rebound any name: only imports, classes,
-  // functions and SDK objects keep their values.
+  // functions and library objects keep their values.
   auto kept = [&](VId v) {
     auto plain = [&](VId x) {
       VK k = store_.Kind(x);

@@ -955,7 +955,7 @@ VId SdkModel::SdkAttribute(VId object, std::string_view name) {
     ObjKind kind = objects_[id].kind;
     if (kind == ObjKind::kPredictor && (name == "endpoint_name" || name == "endpoint")) {
       Value v;
-      v.kind = VK::kEndpointRef;
+      v.kind = VK::kObjectRef;
       v.ref = id;
       return a_.store_.New(std::move(v));
     }
@@ -969,7 +969,7 @@ VId SdkModel::SdkAttribute(VId object, std::string_view name) {
                     (p.source >= 0 && objects_[p.source].source == id && objects_[p.source].kind == ObjKind::kModel);
         if (!from) continue;
         Value v;
-        v.kind = VK::kEndpointRef;
+        v.kind = VK::kObjectRef;
         v.ref = static_cast<int>(i);
         return a_.store_.New(std::move(v));
       }
@@ -1009,7 +1009,7 @@ Delete SdkModel::MakeDelete(VId target, TSNode call) {
     }
     switch (x.kind) {
       case VK::kObject:
-      case VK::kEndpointRef:  // predictor.endpoint_name: that predictor's endpoint
+      case VK::kObjectRef:  // predictor.endpoint_name: that predictor's endpoint
         if (objects_[x.ref].kind == ObjKind::kPredictor) {
           d.objects.push_back(x.ref);
           // Predictor(name).delete_endpoint(), Endpoint.get(name).delete(): the endpoint it names.
@@ -1164,7 +1164,7 @@ std::string SdkModel::SharedLink(std::string_view name) {
 // `predictor.endpoint_name` in a string: the predictor's link key.
 std::string SdkModel::Link(Analyzer&, VId v) {
   const Value& x = a_.V(v);
-  if (x.kind != VK::kEndpointRef) return {};
+  if (x.kind != VK::kObjectRef) return {};
   return std::string(1, kLinkMark) + objects_[x.ref].key + kLinkMark;
 }
 
