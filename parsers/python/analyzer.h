@@ -41,10 +41,6 @@
 #include "parsers/python/notebook.h"
 #include "parsers/python/value.h"
 
-namespace sagelint::aws {
-struct Resource;
-}  // namespace sagelint::aws
-
 namespace sagelint::py {
 
 // Program order of an event: (position in module order, position inside a
@@ -567,7 +563,7 @@ class Analyzer {
 
   // ---- literal.cc: literal sites for fixes (README "Fixes") ------------------------------
   TSNode root_{};
-  // The call whose arguments ToVal reads: a value written in it as a literal
+  // The call whose arguments a library reads (SdkModel::ToVal): a value written in it as a literal
   // (or as a constant read only there) gets its literal site. Null: none.
   mutable TSNode lit_call_{};
   struct ConstantSite {
