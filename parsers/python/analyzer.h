@@ -1,8 +1,7 @@
 // The Python / notebook analyzer: a small abstract interpreter that runs a
 // file's statements in program order (notebook cells in order), one scope per
-// module, function and class body, and records the SageMaker SDK and boto3
-// calls it meets with the values their arguments have at that point. The
-// workloads are then built from those records (emit.cc).
+// module, function and class body, and asks the libraries it models about the
+// calls it meets, with the values their arguments have at that point.
 //
 //   interp.cc       statements, names and scopes, branches, loops, imports, magics
 //   expressions.cc  expressions: names, operators, containers, comprehensions
@@ -10,14 +9,14 @@
 //   functions.cc    program functions and classes, their calls, helpers run at the call
 //   calls.cc        calls and attributes: Python builtins, dict / list methods, the libraries asked
 //   program.cc      whole programs (a CDK app): modules, instances, eager calls
-//   sdk.cc          the SageMaker SDK and boto3 library model (SdkLibrary)
-//   emit.cc         records -> workloads
+//   sdk.cc          the SageMaker SDK and boto3 library model (SdkModel, sdk_model.h)
+//   emit.cc         the SDK model's records -> workloads
 //   cdk.cc          the AWS CDK library model and the CDK app evaluator
 //
-// The interpreter knows libraries only through `Library`: a call of an
-// imported name, a method call on a value the library owns or on one nothing
-// resolves, an attribute of one, a decorator. The SDK model is always present; a CDK app is run with the CDK model
-// in front of it.
+// The interpreter holds Python's state only and knows libraries only through
+// `Library`: a call of an imported name, a method call on a value the library
+// owns or on one nothing resolves, an attribute of one, a decorator. A file is
+// run with the SDK model; a CDK app with the CDK model in front of it.
 #ifndef SAGELINT_PARSERS_PYTHON_ANALYZER_H_
 #define SAGELINT_PARSERS_PYTHON_ANALYZER_H_
 
@@ -42,10 +41,6 @@
 #include "parsers/python/notebook.h"
 #include "parsers/python/value.h"
 
-namespace sagelint::aws {
-struct Resource;
-}  // namespace sagelint::aws
-
 namespace sagelint::py {
 
 // Program order of an event: (position in module order, position inside a
@@ -61,89 +56,6 @@ struct Args {
   std::vector<std::pair<std::string, Ev>> keywords;  // written and from known `**dict`s
   bool unknown_spread = false;                       // `*args` / `**kwargs` we cannot see into
   TSNode call{};
-};
-
-enum class ObjKind : uint8_t {
-  kEstimator,
-  kModelTrainer,
-  kModel,  // a model, an attached/best estimator, a built ModelBuilder model
-  kModelBuilder,
-  kProcessor,
-  kTuner,
-  kTransformer,
-  kPredictor,  // deploy() result, or Predictor(name) attached to an endpoint
-  kClient,     // boto3 client
-  kBotoSession,
-  kSession,   // sagemaker.Session / LocalSession
-  kRemote,    // a @remote function or a RemoteExecutor: a training job per call
-  kResource,  // a sagemaker.core resource (EndpointConfig.create(...), TrainingJob.get(...)): `cls` names it
-};
-
-struct Object {
-  ObjKind kind = ObjKind::kEstimator;
-  std::string cls;      // "PyTorch", "boto3 client"
-  std::string var;      // the variable it was first bound to
-  TSNode call{};        // the constructor / deploy / client call
-  Args args;            // its arguments as evaluated there
-  std::string service;  // clients: "sagemaker", "application-autoscaling"
-  std::string framework;
-  int source = -1;  // tuner: estimator / trainer; predictor, model, transformer: what it came from
-  bool fit_directly = false;
-  bool tuned = false;
-  bool expected_to_fail = false;  // created inside pytest.raises / assertRaises
-  bool local = false;             // local mode (LocalSession, Mode.LOCAL_CONTAINER)
-  bool attached = false;          // Predictor(name): an existing endpoint, not a deploy
-  std::vector<Args> fits;         // fit / train / run / tune calls
-  std::vector<Args> builds;       // ModelBuilder.build() arguments (mode)
-  Order order;
-  std::string key;               // predictors: the link key "ref:<path>#<var>@<line>:<col>"
-  VId value = kUnknown;          // the value standing for the object
-  bool jumpstart = false;        // JumpStart fills what is not written (from_jumpstart_config, JumpStartModel)
-  bool recommended = false;      // ModelBuilder.from_recommendation_job: the job's recommendation fills the deploy
-  std::vector<int> chosen_from;  // the other objects one of which deployed this predictor (chosen at run time)
-  // A model-customization trainer (SDK v3 SFTTrainer, DPOTrainer, …): a training
-  // job only with TrainingJobCompute (serverless or on a HyperPod cluster otherwise).
-  bool customization = false;
-  // Created while a same-file helper ran for the call `via` (one call deep):
-  // reported at that call, `helper` naming the helper and where it creates it.
-  TSNode via{};
-  std::string helper;
-  int run = -1;                           // the helper run that made it (Analyzer::run_args_)
-  std::optional<std::string> helper_var;  // the helper's own variable for it, when the call's assignment renamed it
-  // Pipeline steps (docs/python.md "Pipelines"): the @step jobs this object's
-  // arguments reference (a step's output as an instance count); for a @step
-  // function, how many pipelines the code builds with it under a local session
-  // and under another (or an unknown) one.
-  std::vector<int> steps;
-  int local_pipelines = 0;
-  int cloud_pipelines = 0;
-};
-
-struct ClientCall {
-  std::string method;
-  std::string service;
-  Args args;
-  Order order;
-  TSNode via{};  // as Object::via
-  std::string helper;
-  std::string api;  // what the code calls when it is not a boto3 client: "TrainingJob.create"
-  int run = -1;     // as Object::run
-};
-
-// An endpoint delete seen in the file (SM213).
-struct Delete {
-  Order order;
-  std::vector<int> objects;        // predictors deleted through their object
-  std::vector<std::string> names;  // endpoint names deleted by name (literal, or shared: "%store:…", "file:…")
-  std::vector<VId> name_values;    // names known only at run time: matched by identity
-  // The names, known only at run time, of the endpoints of the predictors it deletes
-  // (`p.delete_endpoint()` where `p` deployed to `endpoint_name=name`): by identity.
-  std::vector<VId> object_name_values;
-  bool unknown = false;  // a delete whose target cannot be resolved
-  bool all = false;      // every endpoint list_endpoints() returns …
-  std::string contains;  // … whose name contains this (NameContains)
-  std::string dead;      // why it cannot run ("runs only when `X` is true, and it is False")
-  SourceRange at;        // the delete call
 };
 
 struct Scope;
@@ -205,14 +117,6 @@ inline constexpr int kMaxEvalDepth = 160;     // nested statements and expressio
 // Shared by the interpreter's files.
 std::string Shorten(std::string_view text, size_t max);  // whitespace collapsed, cut to `max` (interp.cc)
 bool IsInteger(const std::string& s);                    // an optional `-` and digits (expressions.cc)
-
-bool IsRelevantName(std::string_view name);  // sdk.cc
-// The methods that delete a predictor's endpoint (SDK v2 and v3).
-inline bool IsDeleteMethod(std::string_view m) {
-  return m == "delete_endpoint" || m == "delete" || m == "delete_predictor";
-}
-// `sagemaker.remote_function.remote` and its other import paths (sdk.cc).
-bool IsRemoteDecorator(std::string_view qualified);
 
 class Analyzer;
 
@@ -302,10 +206,49 @@ class Library {
     (void)a, (void)instance, (void)qualified, (void)call, (void)args;
   }
   virtual void LeaveInstance(Analyzer& a, int instance) { (void)a, (void)instance; }
+  // The link a value known only as a name shared with other notebooks (`%store`,
+  // a file; Analyzer::SharedValue) carries in strings built from it; empty: none.
+  virtual std::string SharedLink(std::string_view name) {
+    (void)name;
+    return {};
+  }
+  // The link a string built from the model's value `v` carries (a key the
+  // model's workloads match by); empty: `v` is not the model's, or links nothing.
+  virtual std::string Link(Analyzer& a, VId v) {
+    (void)a, (void)v;
+    return {};
+  }
+  // A `for` over an opaque value the model made: the value for each of its items.
+  virtual bool Each(Analyzer& a, VId iterable, VId* element) {
+    (void)a, (void)iterable, (void)element;
+    return false;
+  }
+  // `container[key]` where `container` is an opaque value the model made.
+  virtual bool Item(Analyzer& a, VId container, VId key, VId* result) {
+    (void)a, (void)container, (void)key, (void)result;
+    return false;
+  }
+  // A same-file helper run (`run`, Analyzer::Inline) returned `result` to the
+  // assignment of `target` (`m = build_model(...)`).
+  virtual void Returned(Analyzer& a, VId result, int run, const std::string& target) {
+    (void)a, (void)result, (void)run, (void)target;
+  }
+  // A call in a branch that cannot run, and why: a model may record what it
+  // would have done (never counted).
+  virtual void DeadCall(Analyzer& a, TSNode call, const std::string& why) { (void)a, (void)call, (void)why; }
+  // A lambda whose body calls `method` on something: true when the model wants
+  // that call read where the lambda is made (it runs later, with unknown arguments).
+  virtual bool ReadNow(std::string_view method) {
+    (void)method;
+    return false;
+  }
+  // An instance of the model's class `cls` that code the interpreter does not
+  // run returns (a pytest fixture in a conftest.py).
+  virtual bool Made(Analyzer& a, const std::string& cls, VId* result) {
+    (void)a, (void)cls, (void)result;
+    return false;
+  }
 };
-
-// The SageMaker SDK and boto3 model (sdk.cc).
-Library& SdkLibrary();
 
 // Program modules beyond the file being read (a CDK app's imports): the
 // evaluator that runs a whole program supplies them.
@@ -352,7 +295,8 @@ class Analyzer {
   ~Analyzer();
   Analyzer(const Analyzer&) = delete;
   Analyzer& operator=(const Analyzer&) = delete;
-  void Run(TSNode root);
+  // Runs `root` (a file) with the models `libraries`, asked in order.
+  void Run(TSNode root, std::vector<Library*> libraries);
 
   // ---- whole programs (a CDK app) ---------------------------------------------
   // Runs `root` (file 0 of a program) eagerly: every call of a program
@@ -385,7 +329,7 @@ class Analyzer {
   std::vector<int> Mro(int cls) const;
   std::vector<std::string> LibraryBases(int cls) const;
 
-  // ---- state shared by interp.cc / sdk.cc / emit.cc ------------------------
+  // ---- the interpreter's state (the libraries read it too) ------------------
   const Grammar& g_;
   const SourceFile& file_;
   std::string_view src_;
@@ -395,21 +339,14 @@ class Analyzer {
 
   std::deque<Scope> scopes_;
   std::vector<Function> functions_;
-  std::vector<Object> objects_;
-  std::vector<ClientCall> client_calls_;
-  std::vector<Delete> deletes_;
-  std::map<int, int> session_clients_;                     // session object -> its sagemaker_client object
-  std::map<int, int> session_boto_;                        // session object -> its boto_session object
-  std::set<VId> endpoint_name_values_;                     // unknown endpoint names of deploys (matched by identity)
-  std::set<std::string> endpoint_names_;                   // known endpoint names of deploys
   Scope* scope_ = nullptr;                                 // current
   std::unordered_map<std::string_view, int> call_counts_;  // syntactic `name(...)` calls
   std::unordered_map<std::string_view, int> other_uses_;   // other uses of the name
   std::vector<uint32_t> relevant_at_;                      // byte offsets of names a library finds relevant (sorted)
   bool Relevant(TSNode n) const;                           // whether the code of `n` mentions one
   bool RelevantName(std::string_view name) const;          // Library::RelevantName of any library
-  std::set<std::string_view> sdk_aliases_;                 // other local names of imported SDK / boto3 things
-  void NoteSdkAlias(std::string_view local, std::string_view qualified);
+  std::set<std::string_view> library_aliases_;             // other local names of the libraries' imported names
+  void NoteLibraryAlias(std::string_view local, std::string_view qualified);
   Order order_;
   long minor_base_ = 0;
   size_t snapshot_slots_ = 0;
@@ -425,7 +362,7 @@ class Analyzer {
   bool eager_ = false;   // a program run: calls run at the call
   bool halted_ = false;  // a program run stopped at a bound: nothing more runs
   ModuleFinder* finder_ = nullptr;
-  std::vector<Library*> libraries_{&SdkLibrary()};  // the models asked, in order (the SDK alone for a file)
+  std::vector<Library*> libraries_;  // the models asked, in order (Run, RunProgram)
   int cur_file_ = 0;
   std::vector<std::pair<const void*, std::pair<int, std::string_view>>> trees_;  // tree -> file, text
   // While a method runs: the class it is defined in and the instance (for super()).
@@ -459,16 +396,6 @@ class Analyzer {
   VId ModuleAttribute(int module, std::string_view name);
   int FunctionOf(VId v) const;  // a kFunction value's function, else -1
 
-  // ---- pipeline steps --------------------------------------------------------------
-  // A value that stands for pipeline steps (a @step function's output, a step
-  // built from one, a property of one) -> the @step jobs it includes.
-  std::map<VId, std::vector<int>> step_deps_;
-  void StepDeps(VId v, std::set<int>* out, int depth = 0) const;
-  void StepDeps(const Args& a, std::set<int>* out) const;
-  VId StepValue(const std::set<int>& deps);
-  // `Pipeline(steps=…, sagemaker_session=…)`: its @step jobs run locally or in the cloud.
-  void PipelineSteps(const Args& args);
-
   // ---- pytest fixtures (fixtures.cc) ---------------------------------------------
   const ResolveOptions* opts_ = nullptr;  // where other files are read (conftest.py); null: none
   struct FixtureReturn {
@@ -492,8 +419,8 @@ class Analyzer {
 
   // ---- past the evaluation budget (SM007) -------------------------------------
   // The rest of the file is read in literal mode: statements that name nothing
-  // SageMaker are skipped, branches and loops run once without merging, and
-  // names bound before the stop are unknown (imports and SDK objects kept), so
+  // relevant are skipped, branches and loops run once without merging, and
+  // names bound before the stop are unknown (imports and library objects kept), so
   // reading stays linear in what is left.
   bool literal_ = false;
   bool prescanned_ = false;
@@ -515,7 +442,6 @@ class Analyzer {
   void SeedArgument(VId v, int depth = 0);
   VId EvalChoosing(TSNode n, int* controlled);
   bool Inlinable(int fn) const;
-  std::string MadeBy(TSNode call) const;  // "made by helper f() at line N" while a helper runs
   VId Inline(int fn, Args& args, TSNode call);
   void BindParams(const Function& f, const Args& args, VId self, bool spreads);
   void BindParameter(std::string_view name, VId v);
@@ -611,10 +537,13 @@ class Analyzer {
   VId Binary(TSNode n);
   VId Compare(TSNode n);
   VId Comprehension(TSNode n);
-  // Deletes in a branch that cannot run: recorded with why, never counted.
-  void DeadDeletes(TSNode block, const std::string& why);
-  VId PureEval(TSNode n);        // names, attributes and plain strings only: no call runs
-  void Magic(TSNode pass_stmt);  // a line IPython syntax replaced (`%store`)
+  // The calls in a branch that cannot run: a helper called there notes why, the
+  // libraries see each call of a method (Library::DeadCall).
+  void DeadCalls(TSNode block, const std::string& why);
+  std::string LinkOf(VId v);                // the link a string built from `v` carries (strings.cc)
+  bool EachOf(VId iterable, VId* element);  // Library::Each for an opaque value (expressions.cc)
+  VId PureEval(TSNode n);                   // names, attributes and plain strings only: no call runs
+  void Magic(TSNode pass_stmt);             // a line IPython syntax replaced (`%store`)
 
   // ---- calls.cc, strings.cc (str methods) -------------------------------------
   VId Call(TSNode call);
@@ -627,41 +556,14 @@ class Analyzer {
   VId StrMethod(VId receiver, std::string_view method, Args& args);
   VId Attribute(VId object, std::string_view name, TSNode node);
 
-  // ---- sdk.cc: the SDK model (SdkLibrary) ------------------------------------------
-  VId SdkCall(const std::string& q, TSNode call, Args& args);  // the SDK model's part
-  VId SdkClassCall(const std::string& q, TSNode call, Args& args);
-  VId SdkFactoryCall(const std::string& q, const std::string& cls, const std::string& owner, Object& o, TSNode call,
-                     Args& args);
-  VId SdkAttribute(VId object, std::string_view name);  // the SDK model's attributes of its objects
-  VId SdkAlternativesMethod(VId receiver, std::string_view method, TSNode call, Args& args);
-  bool SdkCallValue(VId callee, TSNode call, Args& args, VId* result);
-  VId SdkUnresolvedMethod(VId receiver, std::string_view method, TSNode call, Args& args);
-  bool SdkUncalled(VId object, std::string_view name, TSNode node, VId* result);
-  int SdkDecorator(VId decorator, TSNode at);  // a @remote / @step object, else -1
-  VId SdkRemoteCall(int function, TSNode call, Args& args);
-  VId ObjectMethod(int obj, std::string_view method, TSNode call, Args& args);
-  VId Helper(const std::string& cls, Args& args);
-  // sagemaker.core resources: `Resource.create(...)` sends the boto3 request of that
-  // name (recorded as a client call), `Resource.get(...)` names an existing one.
-  VId CoreResourceCall(const std::string& q, TSNode call, Args& args);
-  VId CoreRequestValue(VId v, int depth);
-  int NewObject(Object o, TSNode call);
-  VId ObjectValue(int obj);
-  bool IsLocalValue(VId v) const;
   bool ExpectsFailure(TSNode with_item_value);
   bool TryExpectsFailure(TSNode try_body);  // the body ends by failing a test
-  void RecordDelete(VId target, TSNode call);
-  // A delete of `target` (a predictor, an endpoint name) through `call`.
-  Delete MakeDelete(VId target, TSNode call);
-  // The name a value shares with other notebooks through a file ("%store:…",
-  // "file:…#key"), or empty.
-  std::string SharedName(VId v) const;
   VId SharedValue(const std::string& name);
   std::string ResolveStarImport(std::string_view name) const;  // the libraries' StarName, innermost scope first
 
   // ---- literal.cc: literal sites for fixes (README "Fixes") ------------------------------
   TSNode root_{};
-  // The call whose arguments ToVal reads: a value written in it as a literal
+  // The call whose arguments a library reads (SdkModel::ToVal): a value written in it as a literal
   // (or as a constant read only there) gets its literal site. Null: none.
   mutable TSNode lit_call_{};
   struct ConstantSite {
@@ -676,100 +578,6 @@ class Analyzer {
   // counted); invalid where it cannot be placed exactly.
   SourceRange TokenRange(TSNode token) const;
   SourceRange LiteralSite(const Ev& e) const;
-  // boto3 request values with a literal site, by the position of their node.
-  std::map<std::pair<int, int>, SourceRange> request_literals_;
-  // A statement that deletes the endpoint predictor `id` deployed, in the
-  // code's own names; empty where the code names nothing usable.
-  // Where the predictor's name is bound again later, a module-level deploy
-  // statement `name = ….deploy(…)` keeps it under a new name: `capture` is
-  // that line ("endpoint_1 = endpoint"), to insert after `capture_at`, and
-  // the statement names the new one.
-  std::string PredictorDeleteStatement(int id, std::string* capture = nullptr, SourceRange* capture_at = nullptr) const;
-  mutable std::set<std::string> capture_names_;  // the names captures took
-  // A predictor made in a module-level `loop`: a loop over the list it fills, or empty.
-  std::string LoopListDelete(const Object& p, TSNode loop, const std::string& method) const;
-  // `client.delete_endpoint(EndpointName="name")` for an endpoint a boto3
-  // create_endpoint `call` made under the known `name`.
-  std::string ClientDeleteStatement(TSNode call, const std::string& name, bool expression = false) const;
-  // The same for a name known only at run time: `client.delete_endpoint(EndpointName=endpoint_name)`
-  // where the module-level `variable` still holds the name `value` the call used when the code has run.
-  std::string RunTimeNameDeleteStatement(TSNode call, const std::string& variable, VId value) const;
-
-  // ---- emit.cc ---------------------------------------------------------------
-  void Emit();
-  std::optional<Ev> Arg(const Args& a, std::initializer_list<std::string_view> names, int position = -1) const;
-  Val ToVal(const std::optional<Ev>& e) const;
-  // A workload of `kind` at `call`, labelled `what 'name'`, or — when the code
-  // names nothing (`name` empty) — `what created by <the call>`.
-  Workload Base(WorkloadKind kind, TSNode call, const std::string& what, const std::string& name) const;
-  bool Submitted(const Object& o) const;  // a training object that runs a job (or may)
-  void EmitTraining(const Object& settings_from, WorkloadKind kind, const std::string& what, const std::string& name,
-                    TSNode range_call, const std::vector<Args>& fits);
-  void EstimatorSettings(const Object& o, Workload& w);
-  void ModelTrainerSettings(const Object& o, Workload& w);
-  void InstanceGroups(const std::optional<Ev>& groups, Workload& w);
-  void AddChannel(Workload& w, const std::string& name, const Ev& v);
-  void ChannelsFromInputs(Workload& w, const std::optional<Ev>& inputs);
-  void EmitProcessor(const Object& o);
-  void EmitTransformer(const Object& o);
-  void EmitPredictor(int id);
-  void SourceImage(const Object& src, Workload& w);
-  void EmitClientCalls();
-  // A create_endpoint or update_endpoint client call, as the configurations it deploys see it.
-  struct BotoEndpointCall {
-    Val name;
-    Val config;
-    VId name_v = kUnknown;
-    VId config_v = kUnknown;
-    Order order;
-    TSNode call{};
-    std::string name_text;  // what the EndpointName argument is written as
-    bool update = false;    // update_endpoint: the endpoint exists already
-  };
-  std::vector<BotoEndpointCall> EndpointCalls(const std::vector<cfn::Node>& requests, const aws::ValueFn& value) const;
-  void EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>& requests,
-                                  const std::vector<BotoEndpointCall>& endpoints, const aws::Resource& resource,
-                                  const std::string& label, const aws::ValueFn& value, std::vector<Workload>* out);
-  cfn::Node RequestNode(const Args& a, bool* complete);
-  cfn::Node ToNode(const Ev& e, bool* complete, int depth, long* budget);
-  Val Script(const cfn::Node* hooks);
-  void FillCells(Workload& w) const;
-  bool LocalWorkload(Workload& w) const;
-  Val DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
-                   const std::vector<VId>& name_values, Order deployed) const;
-  // The endpoint names and name values a deploy's `endpoint_name` gives.
-  void EndpointNames(const std::optional<Ev>& e, std::vector<std::string>* names, std::vector<VId>* values) const;
-  void WorkflowDeletes();
-  // What a label says for an object the code names nothing for: the call.
-  std::string CallText(TSNode call) const;
-  std::string Where(const SourceRange& r) const;  // "in cell 9" / "at line 40"
-  // Workloads a helper made for the call `via`: placed at the call.
-  void PlaceAtCall(Workload& w, TSNode via, const std::string& helper) const;
-  void EmitObject(size_t i);
-  // A workload a helper run made: out_->workloads[index], made at `site` (the
-  // helper's call that creates it; `k`: its rank among that call's workloads).
-  struct HelperMade {
-    size_t index = 0;
-    TSNode via{};
-    std::string helper;
-    bool reads = false;  // it reads a value of an argument the call passes
-    uint32_t site = 0;
-    int k = 0;
-    std::string own_name, own_label;  // when reported once: its name as the helper writes it
-    int object = -1;                  // the object that made it (none: a boto3 request)
-  };
-  std::vector<HelperMade> helper_made_;
-  void PlaceHelperWorkloads();
-  static std::string Signature(const Workload& w);
-  // While a helper's workload is built: the values of its run's arguments, and
-  // whether the workload read one (ToVal, and request values by position).
-  mutable const std::unordered_set<VId>* reading_ = nullptr;
-  mutable bool read_arg_ = false;
-  std::set<std::pair<int, int>>* tainted_nodes_ = nullptr;
-  void EmitRemote(const Object& o);
-  // The text a boto3 request's name argument is written as: the literal, else the
-  // variable or attribute that holds it, else the call.
-  std::string RequestName(const Args& a, const char* key, const Val& known) const;
 };
 
 }  // namespace sagelint::py

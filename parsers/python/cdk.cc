@@ -23,6 +23,7 @@
 #include "parsers/cdk/app.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/python/analyzer.h"
+#include "parsers/python/sdk_model.h"
 
 namespace sagelint {
 namespace py {
@@ -972,7 +973,8 @@ App EvaluatePythonApp(const AppInput& in) {
   py::Cdk model(in, &app, &finder);
   FileResult scratch;
   py::Analyzer analyzer(in.entry, entry->src, nullptr, &scratch);
-  analyzer.RunProgram(entry->root, &finder, {&model, &py::SdkLibrary()});
+  py::SdkModel sdk(analyzer);
+  analyzer.RunProgram(entry->root, &finder, {&model, &sdk});
   for (auto& b : analyzer.program_bounds_) app.budgets.push_back(std::move(b));
   return app;
 }

@@ -6,7 +6,7 @@
 #include "parsers/aws/request.h"
 #include "parsers/aws/resources.h"
 #include "parsers/common/base64.h"
-#include "parsers/python/analyzer.h"
+#include "parsers/python/sdk_model.h"
 
 namespace sagelint::py {
 namespace {
@@ -94,7 +94,7 @@ Args KeywordArgs(const Value& h) {
 
 }  // namespace
 
-std::optional<Ev> Analyzer::Arg(const Args& a, std::initializer_list<std::string_view> names, int position) const {
+std::optional<Ev> SdkModel::Arg(const Args& a, std::initializer_list<std::string_view> names, int position) const {
   for (std::string_view name : names) {
     for (auto it = a.keywords.rbegin(); it != a.keywords.rend(); ++it) {
       if (it->first == name) return it->second;
@@ -104,11 +104,11 @@ std::optional<Ev> Analyzer::Arg(const Args& a, std::initializer_list<std::string
   return std::nullopt;
 }
 
-Val Analyzer::ToVal(const std::optional<Ev>& e) const {
+Val SdkModel::ToVal(const std::optional<Ev>& e) const {
   if (!e) return Val::Absent();
   if (reading_ && reading_->count(e->v)) read_arg_ = true;
-  SourceRange range = R(e->at);
-  const Value& v = V(e->v);
+  SourceRange range = a_.R(e->at);
+  const Value& v = a_.V(e->v);
   switch (v.kind) {
     case VK::kNone:
       return Val::Absent(range);
@@ -116,7 +116,7 @@ Val Analyzer::ToVal(const std::optional<Ev>& e) const {
     case VK::kNum:
     case VK::kBool: {
       Val out = Val::Known(v.text, range, v.origin);
-      out.literal = LiteralSite(*e);
+      out.literal = a_.LiteralSite(*e);
       return out;
     }
     case VK::kOneOf: {
@@ -138,13 +138,13 @@ Val Analyzer::ToVal(const std::optional<Ev>& e) const {
   }
 }
 
-Workload Analyzer::Base(WorkloadKind kind, TSNode call, const std::string& what, const std::string& name) const {
+Workload SdkModel::Base(WorkloadKind kind, TSNode call, const std::string& what, const std::string& name) const {
   Workload w;
   w.kind = kind;
-  w.format = nb_ ? Format::kNotebook : Format::kPython;
-  w.path = file_.path;
+  w.format = a_.nb_ ? Format::kNotebook : Format::kPython;
+  w.path = a_.file_.path;
   // A notebook links within its workflow (the notebooks of its directory).
-  w.scope = nb_ ? workflow_ : file_.path;
+  w.scope = a_.nb_ ? a_.workflow_ : a_.file_.path;
   if (name.empty()) {
     w.name = CallText(call);
     w.label = what + " created by " + w.name;
@@ -152,16 +152,16 @@ Workload Analyzer::Base(WorkloadKind kind, TSNode call, const std::string& what,
     w.name = name;
     w.label = what + " '" + name + "'";
   }
-  w.range = R(call);
+  w.range = a_.R(call);
   return w;
 }
 
-std::string Analyzer::CallText(TSNode call) const {
+std::string SdkModel::CallText(TSNode call) const {
   TSNode fn = g_.Kind(call) == N::kCall ? g_.Field(call, g_.f_function) : call;
   std::string out;
   int depth = 0;
   char quote = 0;
-  for (char c : T(fn)) {
+  for (char c : a_.T(fn)) {
     if (quote) {
       if (c == quote) quote = 0;
       continue;
@@ -185,22 +185,22 @@ std::string Analyzer::CallText(TSNode call) const {
   return out + "()";
 }
 
-std::string Analyzer::Where(const SourceRange& r) const {
-  return nb_ ? "in cell " + std::to_string(r.cell) : "at line " + std::to_string(r.begin.line);
+std::string SdkModel::Where(const SourceRange& r) const {
+  return a_.nb_ ? "in cell " + std::to_string(r.cell) : "at line " + std::to_string(r.begin.line);
 }
 
-std::string Analyzer::RequestName(const Args& a, const char* key, const Val& known) const {
+std::string SdkModel::RequestName(const Args& a, const char* key, const Val& known) const {
   if (known.known()) return known.text;
   if (auto e = Arg(a, {key}); e && (g_.Kind(e->at) == N::kIdentifier || g_.Kind(e->at) == N::kAttribute)) {
-    return std::string(T(e->at));
+    return std::string(a_.T(e->at));
   }
   return CallText(a.call);
 }
 
 // A helper run at a visible call made this workload: it is that call's, so
 // it is placed there, and its label says where the helper made it.
-void Analyzer::PlaceAtCall(Workload& w, TSNode via, const std::string& helper) const {
-  SourceRange call = R(via);
+void SdkModel::PlaceAtCall(Workload& w, TSNode via, const std::string& helper) const {
+  SourceRange call = a_.R(via);
   auto inside = [&](const SourceRange& r) {
     auto before = [](SourcePos a, SourcePos b) {
       return a.line < b.line || (a.line == b.line && a.column <= b.column);
@@ -220,7 +220,7 @@ void Analyzer::PlaceAtCall(Workload& w, TSNode via, const std::string& helper) c
 
 // SDK local mode runs on this machine: not a cloud workload. A conditional
 // instance type keeps only its cloud alternatives.
-bool Analyzer::LocalWorkload(Workload& w) const {
+bool SdkModel::LocalWorkload(Workload& w) const {
   Val& t = w.instance_type;
   if (t.known()) return IsLocalType(t.text);
   if (!t.conditional()) return false;
@@ -236,20 +236,20 @@ bool Analyzer::LocalWorkload(Workload& w) const {
   return false;
 }
 
-void Analyzer::InstanceGroups(const std::optional<Ev>& groups, Workload& w) {
-  if (!groups || V(groups->v).kind == VK::kNone) return;
-  const Value& list = V(groups->v);
+void SdkModel::InstanceGroups(const std::optional<Ev>& groups, Workload& w) {
+  if (!groups || a_.V(groups->v).kind == VK::kNone) return;
+  const Value& list = a_.V(groups->v);
   w.instance_type = Val::Absent();
   w.instance_count = Val::Absent();
   if (list.kind != VK::kList || !list.complete || list.items.empty()) {
-    w.instance_type = Val::Unknown(R(groups->at));
+    w.instance_type = Val::Unknown(a_.R(groups->at));
     return;
   }
   std::vector<Ev> items = list.items;
   for (const Ev& item : items) {
     InstanceGroup g;
-    g.range = R(item.at);
-    const Value& x = V(item.v);
+    g.range = a_.R(item.at);
+    const Value& x = a_.V(item.v);
     if (x.kind == VK::kHelper && x.text == "InstanceGroup") {
       Args a = KeywordArgs(x);
       g.name = ToVal(Arg(a, {"instance_group_name"}));
@@ -269,11 +269,11 @@ void Analyzer::InstanceGroups(const std::optional<Ev>& groups, Workload& w) {
   }
 }
 
-void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
+void SdkModel::AddChannel(Workload& w, const std::string& name, const Ev& v) {
   Channel c;
   c.name = name;
-  c.range = R(v.at);
-  const Value& x = V(v.v);
+  c.range = a_.R(v.at);
+  const Value& x = a_.V(v.v);
   if (x.kind == VK::kStr) {
     c.s3_uri = ToVal(v);
   } else if (x.kind == VK::kHelper && x.text == "TrainingInput") {
@@ -288,10 +288,10 @@ void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
   } else if (x.kind == VK::kHelper && x.text == "InputData") {
     Args a = KeywordArgs(x);
     auto n = Arg(a, {"channel_name"});
-    if (n && V(n->v).kind == VK::kStr) c.name = V(n->v).text;
+    if (n && a_.V(n->v).kind == VK::kStr) c.name = a_.V(n->v).text;
     auto src = Arg(a, {"data_source"});
     if (!src) return;
-    const Value& s = V(src->v);
+    const Value& s = a_.V(src->v);
     if (s.kind == VK::kStr) {
       c.s3_uri = ToVal(src);
     } else if (s.kind == VK::kHelper && s.text == "FileSystemInput") {
@@ -306,7 +306,7 @@ void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
     }
   } else if (x.kind == VK::kOneOf) {
     bool all_strings =
-        std::all_of(x.alts.begin(), x.alts.end(), [&](const Alt& a) { return store_.Kind(a.value.v) == VK::kStr; });
+        std::all_of(x.alts.begin(), x.alts.end(), [&](const Alt& a) { return a_.store_.Kind(a.value.v) == VK::kStr; });
     if (!all_strings) return;
     c.s3_uri = ToVal(v);
   } else {
@@ -315,9 +315,9 @@ void Analyzer::AddChannel(Workload& w, const std::string& name, const Ev& v) {
   w.channels.push_back(std::move(c));
 }
 
-void Analyzer::ChannelsFromInputs(Workload& w, const std::optional<Ev>& inputs) {
+void SdkModel::ChannelsFromInputs(Workload& w, const std::optional<Ev>& inputs) {
   if (!inputs) return;
-  const Value& x = V(inputs->v);
+  const Value& x = a_.V(inputs->v);
   if (x.kind == VK::kDict) {
     std::vector<Entry> entries = x.entries;
     for (const Entry& e : entries) AddChannel(w, e.key, e.value);
@@ -329,7 +329,7 @@ void Analyzer::ChannelsFromInputs(Workload& w, const std::optional<Ev>& inputs) 
   }
 }
 
-void Analyzer::EstimatorSettings(const Object& o, Workload& w) {
+void SdkModel::EstimatorSettings(const Object& o, Workload& w) {
   const Args& a = o.args;
   auto [count_pos, type_pos] = ComputePositions(o);
   w.complete = !a.unknown_spread;
@@ -350,17 +350,17 @@ void Analyzer::EstimatorSettings(const Object& o, Workload& w) {
   auto image = Arg(a, {"image_uri", "image_name"}, o.cls == "Estimator" ? 0 : -1);
   w.image = ToVal(image);
   w.framework = o.framework.empty() ? Val::Absent() : Val::Known(o.framework, w.range, "class " + o.cls);
-  if (image && o.framework.empty() && !V(image->v).aux.empty() && V(image->v).kind == VK::kOpaque) {
-    w.framework = Val::Known(V(image->v).aux, R(image->at), "image_uris.retrieve");
+  if (image && o.framework.empty() && !a_.V(image->v).aux.empty() && a_.V(image->v).kind == VK::kOpaque) {
+    w.framework = Val::Known(a_.V(image->v).aux, a_.R(image->at), "image_uris.retrieve");
   }
 }
 
-void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
+void SdkModel::ModelTrainerSettings(const Object& o, Workload& w) {
   const Args& a = o.args;
   w.complete = !a.unknown_spread;
   auto compute = Arg(a, {"compute"});
-  if (compute && V(compute->v).kind == VK::kHelper) {
-    const Value& h = V(compute->v);
+  if (compute && a_.V(compute->v).kind == VK::kHelper) {
+    const Value& h = a_.V(compute->v);
     Args c = KeywordArgs(h);
     w.complete = w.complete && h.complete;
     w.instance_type = ToVal(Arg(c, {"instance_type"}));
@@ -377,38 +377,38 @@ void Analyzer::ModelTrainerSettings(const Object& o, Workload& w) {
     w.instance_type = Val::Known("ml.m5.xlarge", w.range, "ModelTrainer default");
     w.instance_count = Val::Known("1", w.range, "ModelTrainer default");
   } else {
-    w.instance_type = Val::Unknown(R(compute->at));
+    w.instance_type = Val::Unknown(a_.R(compute->at));
     w.complete = false;
   }
   auto stop = Arg(a, {"stopping_condition"});
-  if (stop && V(stop->v).kind == VK::kHelper) {
-    Args s = KeywordArgs(V(stop->v));
+  if (stop && a_.V(stop->v).kind == VK::kHelper) {
+    Args s = KeywordArgs(a_.V(stop->v));
     w.max_run_seconds = ToVal(Arg(s, {"max_runtime_in_seconds"}));
     w.max_wait_seconds = ToVal(Arg(s, {"max_wait_time_in_seconds"}));
   } else if (!stop) {
     // ModelTrainer's default; a customization trainer's comes from its recipe.
     if (!o.customization) w.max_run_seconds = Val::Known("3600", w.range, "ModelTrainer default");
   } else {
-    w.max_run_seconds = Val::Unknown(R(stop->at));
-    w.max_wait_seconds = Val::Unknown(R(stop->at));
+    w.max_run_seconds = Val::Unknown(a_.R(stop->at));
+    w.max_wait_seconds = Val::Unknown(a_.R(stop->at));
   }
   auto cp = Arg(a, {"checkpoint_config"});
-  if (cp && V(cp->v).kind == VK::kHelper) {
-    Args c = KeywordArgs(V(cp->v));
+  if (cp && a_.V(cp->v).kind == VK::kHelper) {
+    Args c = KeywordArgs(a_.V(cp->v));
     w.checkpoint = ToVal(Arg(c, {"s3_uri"}));
   } else {
     w.checkpoint = ToVal(cp);
   }
   auto image = Arg(a, {"training_image"});
   w.image = ToVal(image);
-  if (image && V(image->v).kind == VK::kOpaque && !V(image->v).aux.empty()) {
-    w.framework = Val::Known(V(image->v).aux, R(image->at));
+  if (image && a_.V(image->v).kind == VK::kOpaque && !a_.V(image->v).aux.empty()) {
+    w.framework = Val::Known(a_.V(image->v).aux, a_.R(image->at));
   }
   w.input_mode = ToVal(Arg(a, {"training_input_mode"}));
   ChannelsFromInputs(w, Arg(a, {"input_data_config"}));
 }
 
-void Analyzer::EmitTraining(const Object& settings_from, WorkloadKind kind, const std::string& what,
+void SdkModel::EmitTraining(const Object& settings_from, WorkloadKind kind, const std::string& what,
                             const std::string& name, TSNode range_call, const std::vector<Args>& fits) {
   Workload w = Base(kind, range_call, what, name);
   if (settings_from.kind == ObjKind::kModelTrainer) {
@@ -419,16 +419,16 @@ void Analyzer::EmitTraining(const Object& settings_from, WorkloadKind kind, cons
   }
   if (auto session = Arg(settings_from.args, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
   if (LocalWorkload(w)) return;
-  TSNode settings_call = lit_call_;
+  TSNode settings_call = a_.lit_call_;
   for (const Args& fit : fits) {
-    lit_call_ = ts_node_is_null(settings_call) ? TSNode{} : fit.call;
+    a_.lit_call_ = ts_node_is_null(settings_call) ? TSNode{} : fit.call;
     ChannelsFromInputs(w, Arg(fit, {"inputs", "input_data_config"}, 0));
   }
-  lit_call_ = settings_call;
-  out_->workloads.push_back(std::move(w));
+  a_.lit_call_ = settings_call;
+  a_.out_->workloads.push_back(std::move(w));
 }
 
-void Analyzer::EmitProcessor(const Object& o) {
+void SdkModel::EmitProcessor(const Object& o) {
   const Args& a = o.args;
   auto [count_pos, type_pos] = ComputePositions(o);
   Workload w = Base(WorkloadKind::kProcessingJob, o.call, ClassLabel(o.cls, "processor"), o.var);
@@ -448,17 +448,17 @@ void Analyzer::EmitProcessor(const Object& o) {
   for (const Args& run : o.fits) {
     auto inputs = Arg(run, {"inputs"}, inputs_pos);
     if (!inputs) continue;
-    const Value& list = V(inputs->v);
+    const Value& list = a_.V(inputs->v);
     if (list.kind != VK::kList) continue;
     std::vector<Ev> items = list.items;
     for (const Ev& in : items) {
-      const Value& x = V(in.v);
+      const Value& x = a_.V(in.v);
       if (x.kind != VK::kHelper || x.text != "ProcessingInput") continue;
       Args p = KeywordArgs(x);
       Channel c;
-      c.range = R(in.at);
+      c.range = a_.R(in.at);
       auto n = Arg(p, {"input_name"});
-      c.name = n && V(n->v).kind == VK::kStr ? V(n->v).text : "input";
+      c.name = n && a_.V(n->v).kind == VK::kStr ? a_.V(n->v).text : "input";
       c.s3_uri = ToVal(Arg(p, {"source"}));
       c.input_mode = ToVal(Arg(p, {"s3_input_mode"}));
       c.distribution = ToVal(Arg(p, {"s3_data_distribution_type"}));
@@ -468,10 +468,10 @@ void Analyzer::EmitProcessor(const Object& o) {
       w.channels.push_back(std::move(c));
     }
   }
-  out_->workloads.push_back(std::move(w));
+  a_.out_->workloads.push_back(std::move(w));
 }
 
-void Analyzer::EmitTransformer(const Object& o) {
+void SdkModel::EmitTransformer(const Object& o) {
   const Args& a = o.args;
   Workload w = Base(WorkloadKind::kTransformJob, o.call, "Transformer", o.var);
   w.complete = !a.unknown_spread;
@@ -485,7 +485,7 @@ void Analyzer::EmitTransformer(const Object& o) {
     if (auto session = Arg(src.args, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
     SourceImage(src, w);
   }
-  out_->workloads.push_back(std::move(w));
+  a_.out_->workloads.push_back(std::move(w));
 }
 
 // Whether the endpoint a deploy made is deleted later in the notebook: "true"
@@ -493,7 +493,7 @@ void Analyzer::EmitTransformer(const Object& o) {
 // only at run time — which covers every endpoint of the notebook — or every
 // endpoint list_endpoints() returns); unknown when a delete that can run may
 // name it; else "false", with why the deletes that exist do not count.
-Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
+Val SdkModel::DeletedState(const Workload& w, const std::vector<int>& objects, const std::vector<std::string>& names,
                            const std::vector<VId>& name_values, Order deployed) const {
   bool unknown = false;
   std::string why;
@@ -516,10 +516,10 @@ Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, c
       } else if (other.empty() && !objects_[o].attached) {  // an attached predictor: its name says which
         // Where it was deployed: the helper's call when a helper deployed it.
         const Object& other_deploy = objects_[o];
-        SourceRange at = R(ts_node_is_null(other_deploy.via) ? other_deploy.call : other_deploy.via);
+        SourceRange at = a_.R(ts_node_is_null(other_deploy.via) ? other_deploy.call : other_deploy.via);
         other = "the endpoint deployed " +
-                (nb_ ? "in cell " + std::to_string(at.cell) + " line " + std::to_string(at.cell_line)
-                     : "at line " + std::to_string(at.begin.line));
+                (a_.nb_ ? "in cell " + std::to_string(at.cell) + " line " + std::to_string(at.cell_line)
+                        : "at line " + std::to_string(at.begin.line));
       }
     }
     for (const std::string& n : d.names) {
@@ -564,16 +564,16 @@ Val Analyzer::DeletedState(const Workload& w, const std::vector<int>& objects, c
 
 // The endpoint names a deploy's `endpoint_name` (or EndpointName) gives: a
 // literal or shared name by text, a name known only at run time by value.
-void Analyzer::EndpointNames(const std::optional<Ev>& e, std::vector<std::string>* names,
+void SdkModel::EndpointNames(const std::optional<Ev>& e, std::vector<std::string>* names,
                              std::vector<VId>* values) const {
   if (!e) return;
   std::vector<VId> vals = {e->v};
-  if (store_.Kind(e->v) == VK::kOneOf) {
+  if (a_.store_.Kind(e->v) == VK::kOneOf) {
     vals.clear();
-    for (const Alt& alt : V(e->v).alts) vals.push_back(alt.value.v);
+    for (const Alt& alt : a_.V(e->v).alts) vals.push_back(alt.value.v);
   }
   for (VId v : vals) {
-    const Value& x = V(v);
+    const Value& x = a_.V(v);
     if (x.kind == VK::kStr) {
       names->push_back(x.text);
     } else if (std::string shared = SharedName(v); !shared.empty()) {
@@ -584,7 +584,7 @@ void Analyzer::EndpointNames(const std::optional<Ev>& e, std::vector<std::string
   }
 }
 
-void Analyzer::EmitPredictor(int id) {
+void SdkModel::EmitPredictor(int id) {
   const Object& p = objects_[id];
   if (p.attached) return;
   const Args& a = p.args;
@@ -595,20 +595,20 @@ void Analyzer::EmitPredictor(int id) {
   }
   // ModelBuilder.deploy(inference_config=BatchTransformInferenceConfig(...)) runs a batch transform.
   if (auto ic = Arg(a, {"inference_config"});
-      ic && V(ic->v).kind == VK::kHelper && V(ic->v).text == "BatchTransformInferenceConfig") {
+      ic && a_.V(ic->v).kind == VK::kHelper && a_.V(ic->v).text == "BatchTransformInferenceConfig") {
     Workload t = Base(WorkloadKind::kTransformJob, p.call, "Transformer", p.var);
-    Args c = KeywordArgs(V(ic->v));
-    t.complete = !a.unknown_spread && V(ic->v).complete;
+    Args c = KeywordArgs(a_.V(ic->v));
+    t.complete = !a.unknown_spread && a_.V(ic->v).complete;
     t.instance_count = ToVal(Arg(c, {"instance_count"}));
     t.instance_type = ToVal(Arg(c, {"instance_type"}));
     if (src) SourceImage(*src, t);
-    if (!LocalWorkload(t)) out_->workloads.push_back(std::move(t));
+    if (!LocalWorkload(t)) a_.out_->workloads.push_back(std::move(t));
     return;
   }
   auto endpoint = Arg(a, {"endpoint_name"}, builder && src == builder ? 0 : -1);
-  std::string name = !p.var.empty()                                          ? p.var
-                     : V(endpoint ? endpoint->v : kUnknown).kind == VK::kStr ? V(endpoint->v).text
-                                                                             : "";
+  std::string name = !p.var.empty()                                             ? p.var
+                     : a_.V(endpoint ? endpoint->v : kUnknown).kind == VK::kStr ? a_.V(endpoint->v).text
+                                                                                : "";
   Workload w =
       Base(WorkloadKind::kEndpointVariant, p.call, "endpoint variant", name.empty() ? "" : name + "/AllTraffic");
   w.complete = !a.unknown_spread;
@@ -618,7 +618,7 @@ void Analyzer::EmitPredictor(int id) {
   if (builder) {
     // The builder's instance type: its own argument, its Compute, or what optimize() targeted.
     std::optional<Ev> compute = Arg(builder->args, {"compute"});
-    Args c = compute && V(compute->v).kind == VK::kHelper ? KeywordArgs(V(compute->v)) : Args{};
+    Args c = compute && a_.V(compute->v).kind == VK::kHelper ? KeywordArgs(a_.V(compute->v)) : Args{};
     if (w.instance_type.absent()) w.instance_type = ToVal(Arg(builder->args, {"instance_type"}));
     // Deployed by whichever of several builders the code chose at run time: their instance type when
     // they all name the same one, else unknown.
@@ -641,8 +641,9 @@ void Analyzer::EmitPredictor(int id) {
       }
     }
     if (w.instance_count.absent()) w.instance_count = ToVal(Arg(c, {"instance_count"}));
-    if (compute && V(compute->v).kind != VK::kHelper && V(compute->v).kind != VK::kNone && w.instance_type.absent()) {
-      w.instance_type = Val::Unknown(R(compute->at));
+    if (compute && a_.V(compute->v).kind != VK::kHelper && a_.V(compute->v).kind != VK::kNone &&
+        w.instance_type.absent()) {
+      w.instance_type = Val::Unknown(a_.R(compute->at));
     }
     if (builder->recommended && w.instance_type.absent()) {
       w.instance_type = Val::Unknown(w.range, "the inference recommendation's instance type");
@@ -670,18 +671,18 @@ void Analyzer::EmitPredictor(int id) {
     if (c) return c;
     // SDK v3: inference_config=ServerlessInferenceConfig(...) / AsyncInferenceConfig(...).
     auto ic = Arg(a, {"inference_config"});
-    if (ic && V(ic->v).kind == VK::kHelper &&
-        V(ic->v).text ==
+    if (ic && a_.V(ic->v).kind == VK::kHelper &&
+        a_.V(ic->v).text ==
             (key == "serverless_inference_config" ? "ServerlessInferenceConfig" : "AsyncInferenceConfig")) {
       return ic;
     }
     return std::nullopt;
   };
-  if (auto s = config("serverless_inference_config"); s && V(s->v).kind != VK::kNone) {
-    w.serverless = V(s->v).kind == VK::kHelper ? Val::Known("true", R(s->at)) : Val::Unknown(R(s->at));
+  if (auto s = config("serverless_inference_config"); s && a_.V(s->v).kind != VK::kNone) {
+    w.serverless = a_.V(s->v).kind == VK::kHelper ? Val::Known("true", a_.R(s->at)) : Val::Unknown(a_.R(s->at));
   }
-  if (auto s = config("async_inference_config"); s && V(s->v).kind != VK::kNone) {
-    w.async_inference = V(s->v).kind == VK::kHelper ? Val::Known("true", R(s->at)) : Val::Unknown(R(s->at));
+  if (auto s = config("async_inference_config"); s && a_.V(s->v).kind != VK::kNone) {
+    w.async_inference = a_.V(s->v).kind == VK::kHelper ? Val::Known("true", a_.R(s->at)) : Val::Unknown(a_.R(s->at));
   }
   // Local mode: a local instance type, a local session, ModelBuilder / deploy mode LOCAL_CONTAINER.
   if (LocalWorkload(w) || p.local) return;
@@ -700,18 +701,18 @@ void Analyzer::EmitPredictor(int id) {
     if ((o.kind == ObjKind::kEstimator || o.kind == ObjKind::kModel) && w.instance_type.absent()) {
       // A deploy that names no instance type follows a local-mode estimator.
       auto t = Arg(o.args, {"instance_type", "train_instance_type"});
-      if (t && V(t->v).kind == VK::kStr && IsLocalType(V(t->v).text)) return;
+      if (t && a_.V(t->v).kind == VK::kStr && IsLocalType(a_.V(t->v).text)) return;
     }
   }
   w.variant_name = Val::Known("AllTraffic", w.range);
   std::vector<std::string> names;
   std::vector<VId> name_values;
   EndpointNames(endpoint, &names, &name_values);
-  if (endpoint && V(endpoint->v).kind == VK::kStr) w.endpoint_name = ToVal(endpoint);
+  if (endpoint && a_.V(endpoint->v).kind == VK::kStr) w.endpoint_name = ToVal(endpoint);
   // A name shared with the other notebooks (`%store`): the endpoint is known by it there.
-  for (const auto& [shared, v] : stored_) {
-    const Value& x = V(v);
-    bool same = ((x.kind == VK::kObject || x.kind == VK::kEndpointRef) && x.ref == id) ||
+  for (const auto& [shared, v] : a_.stored_) {
+    const Value& x = a_.V(v);
+    bool same = ((x.kind == VK::kObject || x.kind == VK::kObjectRef) && x.ref == id) ||
                 std::find(name_values.begin(), name_values.end(), v) != name_values.end() ||
                 (x.kind == VK::kStr && std::find(names.begin(), names.end(), x.text) != names.end());
     if (same && std::find(names.begin(), names.end(), shared) == names.end()) names.push_back(shared);
@@ -719,14 +720,14 @@ void Analyzer::EmitPredictor(int id) {
   for (const std::string& n : names) w.keys.push_back(aws::VariantKey(aws::EndpointKey(n), "AllTraffic"));
   w.keys.push_back(aws::VariantKey(p.key, "AllTraffic"));
   if (src) SourceImage(*src, w);
-  if (nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
+  if (a_.nb_) w.deleted = DeletedState(w, {id}, names, name_values, p.order);
   w.delete_statement = PredictorDeleteStatement(id, &w.delete_capture, &w.delete_capture_at);
-  out_->workloads.push_back(std::move(w));
+  a_.out_->workloads.push_back(std::move(w));
 }
 
 // A @remote function or a RemoteExecutor: a training job per call, as its
 // decorator or constructor configures it (SDK defaults where it does not).
-void Analyzer::EmitRemote(const Object& o) {
+void SdkModel::EmitRemote(const Object& o) {
   const Args& a = o.args;
   Workload w = Base(WorkloadKind::kTrainingJob, o.call, o.cls.starts_with("@") ? o.cls + " function" : o.cls, o.var);
   std::string defaults = (o.cls == "@step" ? "@step" : "@remote") + std::string(" default");
@@ -744,32 +745,32 @@ void Analyzer::EmitRemote(const Object& o) {
   w.image = ToVal(Arg(a, {"image_uri"}));
   // A CheckpointLocation argument of a call: where the job checkpoints (its path may be unknown).
   if (auto cp = Arg(a, {"checkpoint_location"})) {
-    Args c = KeywordArgs(V(cp->v));
+    Args c = KeywordArgs(a_.V(cp->v));
     auto uri = Arg(c, {"s3_uri"});
-    w.checkpoint = uri ? ToVal(uri) : Val::Unknown(R(cp->at));
+    w.checkpoint = uri ? ToVal(uri) : Val::Unknown(a_.R(cp->at));
   }
   if (auto session = Arg(a, {"sagemaker_session"}); session && IsLocalValue(session->v)) return;
   if (LocalWorkload(w)) return;
   // A @step function whose steps only pipelines under a local session run: it runs on this machine.
   if (o.local_pipelines > 0 && o.cloud_pipelines == 0) return;
-  out_->workloads.push_back(std::move(w));
+  a_.out_->workloads.push_back(std::move(w));
 }
 
 // The endpoints this notebook deletes, for the other notebooks of its
 // directory: by literal or shared name, or every endpoint it lists. A name
 // known only at run time counts for this notebook alone.
-void Analyzer::WorkflowDeletes() {
+void SdkModel::WorkflowDeletes() {
   std::set<std::string> out;
   for (const Delete& d : deletes_) {
     if (!d.dead.empty()) continue;
     for (const std::string& n : d.names) out.insert(n);
     if (d.all) out.insert("*" + d.contains);
   }
-  out_->workflow_deletes.assign(out.begin(), out.end());
+  a_.out_->workflow_deletes.assign(out.begin(), out.end());
 }
 
 // The framework / image of the model or estimator a deploy or transformer uses.
-void Analyzer::SourceImage(const Object& src, Workload& w) {
+void SdkModel::SourceImage(const Object& src, Workload& w) {
   const Args& a = src.args;
   auto image = src.kind == ObjKind::kModelTrainer ? Arg(a, {"training_image"})
                                                   : Arg(a, {"image_uri", "image_name", "image"},
@@ -777,19 +778,19 @@ void Analyzer::SourceImage(const Object& src, Workload& w) {
   w.image = ToVal(image);
   if (!src.framework.empty()) {
     w.framework = Val::Known(src.framework, w.range, "class " + src.cls);
-  } else if (image && V(image->v).kind == VK::kOpaque && !V(image->v).aux.empty()) {
-    w.framework = Val::Known(V(image->v).aux, R(image->at), "image_uris.retrieve");
+  } else if (image && a_.V(image->v).kind == VK::kOpaque && !a_.V(image->v).aux.empty()) {
+    w.framework = Val::Known(a_.V(image->v).aux, a_.R(image->at), "image_uris.retrieve");
   }
 }
 
 // ---- boto3 ---------------------------------------------------------------------
 
-cfn::Node Analyzer::RequestNode(const Args& a, bool* complete) {
+cfn::Node SdkModel::RequestNode(const Args& a, bool* complete) {
   *complete = !a.unknown_spread;
-  lit_call_ = a.call;
+  a_.lit_call_ = a.call;
   cfn::Node root;
   root.kind = cfn::Node::Kind::kMap;
-  root.pos = R(a.call).begin;
+  root.pos = a_.R(a.call).begin;
   // Each request field is expanded up to its own budget (a huge value in one
   // field leaves the others readable), and the request as a whole up to 100000 nodes.
   long total = 100000;
@@ -798,19 +799,19 @@ cfn::Node Analyzer::RequestNode(const Args& a, bool* complete) {
     long before = budget;
     root.entries.emplace_back(k, ToNode(e, complete, 0, &budget));
     total -= before - std::max<long>(budget, 0);
-    root.key_pos.push_back(R(e.at).begin);
+    root.key_pos.push_back(a_.R(e.at).begin);
   }
-  lit_call_ = {};
+  a_.lit_call_ = {};
   return root;
 }
 
 // A request value as the PascalCase mapper reads it. Shared sub-values are
 // expanded here, so the expansion has a budget (a nested self-referencing
 // constant must not blow up).
-cfn::Node Analyzer::ToNode(const Ev& e, bool* complete, int depth, long* budget) {
+cfn::Node SdkModel::ToNode(const Ev& e, bool* complete, int depth, long* budget) {
   cfn::Node n;
-  n.pos = R(e.at).begin;
-  const Value& v = V(e.v);
+  n.pos = a_.R(e.at).begin;
+  const Value& v = a_.V(e.v);
   if (depth > 32 || --*budget < 0) {
     *complete = false;
     n.kind = cfn::Node::Kind::kScalar;
@@ -823,7 +824,7 @@ cfn::Node Analyzer::ToNode(const Ev& e, bool* complete, int depth, long* budget)
       if (!v.complete) *complete = false;
       for (const Entry& x : v.entries) {
         n.entries.emplace_back(x.key, ToNode(x.value, complete, depth + 1, budget));
-        n.key_pos.push_back(R(x.value.at).begin);
+        n.key_pos.push_back(a_.R(x.value.at).begin);
       }
       return n;
     case VK::kList:
@@ -841,13 +842,13 @@ cfn::Node Analyzer::ToNode(const Ev& e, bool* complete, int depth, long* budget)
       n.tag = v.origin;  // carried to the value function as `origin`
       if (v.kind == VK::kStr && !v.aux.empty()) n.tag = "script:" + v.aux;
       if (v.kind == VK::kStr || v.kind == VK::kNum) {
-        if (SourceRange lit = LiteralSite(e); lit.valid()) request_literals_[{n.pos.line, n.pos.column}] = lit;
+        if (SourceRange lit = a_.LiteralSite(e); lit.valid()) request_literals_[{n.pos.line, n.pos.column}] = lit;
       }
       return n;
   }
 }
 
-Val Analyzer::Script(const cfn::Node* hooks) {
+Val SdkModel::Script(const cfn::Node* hooks) {
   if (!hooks) return Val::Absent();
   if (!hooks->is_seq()) return Val::Unknown({hooks->pos, hooks->pos});
   std::string text;
@@ -870,7 +871,7 @@ Val Analyzer::Script(const cfn::Node* hooks) {
 
 // The create_endpoint and update_endpoint calls of the file, each with what its
 // request names (`requests`: every client call's request, by index).
-std::vector<Analyzer::BotoEndpointCall> Analyzer::EndpointCalls(const std::vector<cfn::Node>& requests,
+std::vector<SdkModel::BotoEndpointCall> SdkModel::EndpointCalls(const std::vector<cfn::Node>& requests,
                                                                 const aws::ValueFn& value) const {
   std::vector<BotoEndpointCall> endpoints;
   for (size_t i = 0; i < client_calls_.size(); ++i) {
@@ -888,7 +889,7 @@ std::vector<Analyzer::BotoEndpointCall> Analyzer::EndpointCalls(const std::vecto
     e.update = c.method == "update_endpoint";
     if (auto n = Arg(c.args, {"EndpointName"});
         n && !e.name.known() && (g_.Kind(n->at) == N::kIdentifier || g_.Kind(n->at) == N::kAttribute)) {
-      e.name_text = std::string(T(n->at));
+      e.name_text = std::string(a_.T(n->at));
     } else if (e.name.known()) {
       e.name_text = e.name.text;
     }
@@ -900,7 +901,7 @@ std::vector<Analyzer::BotoEndpointCall> Analyzer::EndpointCalls(const std::vecto
 // The variants of the endpoint configuration client call `i` creates (boto3
 // create_endpoint_config): each a workload, deleted or not as the endpoints
 // made from it are (`endpoints`).
-void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>& requests,
+void SdkModel::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>& requests,
                                           const std::vector<BotoEndpointCall>& endpoints, const aws::Resource& resource,
                                           const std::string& label, const aws::ValueFn& value,
                                           std::vector<Workload>* out) {
@@ -914,7 +915,7 @@ void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>
   std::vector<const BotoEndpointCall*> deploys;
   for (const BotoEndpointCall& e : endpoints) {
     bool same = (config.known() && e.config.known() && config.text == e.config.text) ||
-                (config_arg && config_arg->v == e.config_v && store_.Kind(e.config_v) == VK::kOpaque);
+                (config_arg && config_arg->v == e.config_v && a_.store_.Kind(e.config_v) == VK::kOpaque);
     if (same) deploys.push_back(&e);
   }
   // What the configuration is called in the code: its literal name, the
@@ -922,7 +923,7 @@ void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>
   std::string config_name = config.known() ? config.text : std::string();
   if (config_name.empty() && config_arg &&
       (g_.Kind(config_arg->at) == N::kIdentifier || g_.Kind(config_arg->at) == N::kAttribute)) {
-    config_name = std::string(T(config_arg->at));
+    config_name = std::string(a_.T(config_arg->at));
   }
   if (config_name.empty() && !deploys.empty()) config_name = deploys.front()->name_text;
   if (config_name.empty()) config_name = CallText(c.args.call);
@@ -935,7 +936,7 @@ void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>
       Val other = value(requests[j].Get(config_key));
       auto other_arg = Arg(client_calls_[j].args, {config_key});
       if ((other.known() && c.config.known() && other.text == c.config.text) ||
-          (other_arg && other_arg->v == c.config_v && store_.Kind(c.config_v) == VK::kOpaque)) {
+          (other_arg && other_arg->v == c.config_v && a_.store_.Kind(c.config_v) == VK::kOpaque)) {
         return true;
       }
     }
@@ -944,7 +945,7 @@ void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>
   auto reported_elsewhere = [&](const BotoEndpointCall* e) {
     return e->update && std::any_of(endpoints.begin(), endpoints.end(), [&](const BotoEndpointCall& c) {
              bool same_endpoint = !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
-                                                (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+                                                (a_.store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
              bool same_config = (config.known() && c.config.known() && config.text == c.config.text) ||
                                 (config_arg && config_arg->v == c.config_v);
              return same_endpoint && !same_config && created_here(c);
@@ -983,12 +984,13 @@ void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>
         names.push_back(e->name.text);
       } else if (std::string shared = SharedName(e->name_v); !shared.empty()) {
         names.push_back(shared);
-      } else if (store_.Kind(e->name_v) == VK::kOpaque) {
+      } else if (a_.store_.Kind(e->name_v) == VK::kOpaque) {
         values.push_back(e->name_v);
       }
-      for (const auto& [shared, sv] : stored_) {
-        bool same = std::find(values.begin(), values.end(), sv) != values.end() ||
-                    (store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), V(sv).text) != names.end());
+      for (const auto& [shared, sv] : a_.stored_) {
+        bool same =
+            std::find(values.begin(), values.end(), sv) != values.end() ||
+            (a_.store_.Kind(sv) == VK::kStr && std::find(names.begin(), names.end(), a_.V(sv).text) != names.end());
         if (same) names.push_back(shared);
       }
       if (vname.known()) {
@@ -996,13 +998,13 @@ void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>
       }
       if (e->name.known()) w.endpoint_name = e->name;
       Val d = DeletedState(w, {}, names, values, e->order);
-      d.range = R(e->call);  // reported at create_endpoint
+      d.range = a_.R(e->call);  // reported at create_endpoint
       // An endpoint updated to this configuration is the notebook's own when the
       // notebook created it; otherwise it existed before (not a deploy of the
       // notebook), and only a delete of it here tells something.
       bool own = !e->update || std::any_of(endpoints.begin(), endpoints.end(), [&](const BotoEndpointCall& c) {
         return !c.update && ((c.name.known() && e->name.known() && c.name.text == e->name.text) ||
-                             (store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
+                             (a_.store_.Kind(c.name_v) == VK::kOpaque && c.name_v == e->name_v));
       });
       if (!own) {
         if (d.known() && d.text == "true") updated_and_deleted = true;
@@ -1024,12 +1026,12 @@ void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>
     // still itself for autoscaling links (SM211: unknown is not registered).
     if (!deploys.empty())
       w.keys.push_back(
-          aws::VariantKey(aws::ResourceKey(file_.path, config_name + "@" + std::to_string(w.range.begin.line) + ":" +
-                                                           std::to_string(w.range.begin.column)),
+          aws::VariantKey(aws::ResourceKey(a_.file_.path, config_name + "@" + std::to_string(w.range.begin.line) + ":" +
+                                                              std::to_string(w.range.begin.column)),
                           vname.known() ? vname.text : std::to_string(index)));
-    if (nb_ && created) {
+    if (a_.nb_ && created) {
       w.deleted = not_deleted ? *not_deleted : any_unknown ? Val::Unknown(w.range) : Val::Known("true", w.range);
-    } else if (nb_ && updated_and_deleted) {
+    } else if (a_.nb_ && updated_and_deleted) {
       w.deleted = Val::Known("true", w.range);
     }
     if (created && deletable) w.delete_statement = delete_statement;
@@ -1037,7 +1039,7 @@ void Analyzer::EmitEndpointConfigVariants(size_t i, const std::vector<cfn::Node>
   }
 }
 
-void Analyzer::EmitClientCalls() {
+void SdkModel::EmitClientCalls() {
   // A request value written as a literal in the call (or as a constant read
   // only there) keeps its literal site.
   // Per call: the request values that came from a helper call's arguments (by position).
@@ -1059,7 +1061,7 @@ void Analyzer::EmitClientCalls() {
   for (size_t i = 0; i < client_calls_.size(); ++i) {
     bool whole = true;
     int run = client_calls_[i].run;
-    reading_ = run >= 0 ? &run_args_[static_cast<size_t>(run)] : nullptr;
+    reading_ = run >= 0 ? &a_.run_args_[static_cast<size_t>(run)] : nullptr;
     tainted_nodes_ = &tainted[i];
     requests[i] = RequestNode(client_calls_[i].args, &whole);
     reading_ = nullptr;
@@ -1120,7 +1122,7 @@ void Analyzer::EmitClientCalls() {
       for (const aws::Field& f : res->fields) w.*f.member = value(req.Get(f.property));
       // A resource ID naming a predictor's endpoint (f"endpoint/{p.endpoint_name}/variant/AllTraffic").
       if (auto id = Arg(c.args, {"ResourceId"})) {
-        const Value& x = V(id->v);
+        const Value& x = a_.V(id->v);
         if (auto parts = aws::SplitVariantResourceId(x.kind == VK::kStr ? x.text : x.link)) {
           const auto& [endpoint, variant] = *parts;
           if (variant.find(kUnknownMarker) == std::string::npos && variant.find(kLinkMark) == std::string::npos) {
@@ -1144,13 +1146,13 @@ void Analyzer::EmitClientCalls() {
       if (LocalWorkload(w)) continue;
       if (!ts_node_is_null(c.via)) {
         helper_made_.push_back(
-            {out_->workloads.size(), c.via, c.helper, reads, ts_node_start_byte(c.args.call), k++, {}, {}, -1});
+            {a_.out_->workloads.size(), c.via, c.helper, reads, ts_node_start_byte(c.args.call), k++, {}, {}, -1});
         if (!own_name.empty()) {
           helper_made_.back().own_name = own_name;
           helper_made_.back().own_label = label + " '" + own_name + "'";
         }
       }
-      out_->workloads.push_back(std::move(w));
+      a_.out_->workloads.push_back(std::move(w));
     }
   }
 }
@@ -1162,26 +1164,26 @@ void Analyzer::EmitClientCalls() {
 // it on — an argument, a return value, an element, anything but an attribute read —
 // since what receives it may submit it. One whose every use is `x.attr` (its
 // `.train()` commented out, or only where the call is expected to fail) is none.
-bool Analyzer::Submitted(const Object& o) const {
+bool SdkModel::Submitted(const Object& o) const {
   if (!o.fits.empty() || o.tuned || ts_node_is_null(o.call)) return true;
   auto attribute_use = [&](TSNode x) {
     TSNode p = ts_node_parent(x);
     if (g_.Kind(p) != N::kAttribute || !ts_node_eq(g_.Field(p, g_.f_object), x)) return false;
     // `est.fit` handed over uncalled (`run(est.fit)`) is a submission.
-    std::string_view attr = T(g_.Field(p, g_.f_attribute));
+    std::string_view attr = a_.T(g_.Field(p, g_.f_attribute));
     TSNode call = ts_node_parent(p);
     bool called = g_.Kind(call) == N::kCall && ts_node_eq(g_.Field(call, g_.f_function), p);
     return called || (attr != "fit" && attr != "train" && attr != "tune");
   };
   // Text is read from this file's source: an object another module made is kept.
-  if (o.call.tree != root_.tree) return true;
+  if (o.call.tree != a_.root_.tree) return true;
   if (o.var.empty()) {
     // `Estimator(...)` as a statement of its own is dropped as soon as it is made.
     return g_.Kind(ts_node_parent(o.call)) != N::kExpressionStatement && !attribute_use(o.call);
   }
   bool handed_on = false;
   WalkTree(ts_tree_root_node(o.call.tree), [&](TSNode x) {
-    if (g_.Kind(x) == N::kIdentifier && T(x) == o.var) {
+    if (g_.Kind(x) == N::kIdentifier && a_.T(x) == o.var) {
       TSNode p = ts_node_parent(x);
       N pk = g_.Kind(p);
       bool binding = (pk == N::kAssignment && ts_node_eq(g_.Field(p, g_.f_left), x)) ||
@@ -1195,7 +1197,7 @@ bool Analyzer::Submitted(const Object& o) const {
 }
 
 // The workloads of object `i` (the kinds that make one).
-void Analyzer::EmitObject(size_t i) {
+void SdkModel::EmitObject(size_t i) {
   const Object& o = objects_[i];
   switch (o.kind) {
     case ObjKind::kEstimator:
@@ -1208,8 +1210,8 @@ void Analyzer::EmitObject(size_t i) {
       // A customization trainer runs a training job only on TrainingJobCompute (a Compute).
       if (o.customization) {
         auto compute = Arg(o.args, {"compute"});
-        if (!compute || V(compute->v).kind != VK::kHelper ||
-            (V(compute->v).text != "Compute" && V(compute->v).text != "TrainingJobCompute")) {
+        if (!compute || a_.V(compute->v).kind != VK::kHelper ||
+            (a_.V(compute->v).text != "Compute" && a_.V(compute->v).text != "TrainingJobCompute")) {
           break;
         }
       }
@@ -1219,14 +1221,14 @@ void Analyzer::EmitObject(size_t i) {
       break;
     case ObjKind::kTuner:
       if (o.source >= 0) {
-        size_t first = out_->workloads.size();
+        size_t first = a_.out_->workloads.size();
         EmitTraining(objects_[o.source], WorkloadKind::kTuningJob, "HyperparameterTuner", o.var, o.call, o.fits);
         // Its Spot setting is the estimator's (rules/SM401.md): a fix adds it
         // to the estimator's call, where that call is written in this file.
-        if (out_->workloads.size() > first && !ts_node_is_null(lit_call_) && trees_.empty() &&
-            lit_call_.tree == root_.tree) {
-          Workload& w = out_->workloads.back();
-          if (w.spot.absent()) w.spot.literal = R(lit_call_);
+        if (a_.out_->workloads.size() > first && !ts_node_is_null(a_.lit_call_) && a_.trees_.empty() &&
+            a_.lit_call_.tree == a_.root_.tree) {
+          Workload& w = a_.out_->workloads.back();
+          if (w.spot.absent()) w.spot.literal = a_.R(a_.lit_call_);
         }
       }
       break;
@@ -1252,8 +1254,8 @@ void Analyzer::EmitObject(size_t i) {
 // such call; the others are built the same way by every call and are reported
 // once, at the helper's own line — unless the calls still made them differently
 // (a global the helper reads changed between them), which places each at its call.
-void Analyzer::PlaceHelperWorkloads() {
-  std::vector<Workload>& ws = out_->workloads;
+void SdkModel::PlaceHelperWorkloads() {
+  std::vector<Workload>& ws = a_.out_->workloads;
   std::map<std::pair<uint32_t, int>, std::vector<const HelperMade*>> same_build;
   for (const HelperMade& h : helper_made_) {
     if (h.reads)
@@ -1284,9 +1286,9 @@ void Analyzer::PlaceHelperWorkloads() {
         std::string caller_var = o.var;
         if (o.helper_var) o.var = *o.helper_var;
         size_t end = ws.size();
-        lit_call_ = settings.call;
+        a_.lit_call_ = settings.call;
         EmitObject(static_cast<size_t>(h.object));
-        lit_call_ = {};
+        a_.lit_call_ = {};
         o.var = caller_var;
         if (ws.size() > end + static_cast<size_t>(h.k)) ws[h.index] = std::move(ws[end + static_cast<size_t>(h.k)]);
         ws.resize(end);
@@ -1298,7 +1300,7 @@ void Analyzer::PlaceHelperWorkloads() {
 
 // What a workload says, its positions and names aside: two calls of a helper
 // made the same workload when their signatures are equal.
-std::string Analyzer::Signature(const Workload& w) {
+std::string SdkModel::Signature(const Workload& w) {
   std::string out = std::to_string(static_cast<int>(w.kind)) + (w.complete ? "c" : "i") + w.delete_statement;
   std::function<void(const Val&)> val = [&](const Val& v) {
     out += std::to_string(static_cast<int>(v.state)) + v.text + '\x1f' + v.origin + '\x1f' + v.condition + '{';
@@ -1312,17 +1314,17 @@ std::string Analyzer::Signature(const Workload& w) {
   return out;
 }
 
-void Analyzer::Emit() {
+void SdkModel::Emit() {
   // The endpoint names deploys use: by text when known, by value identity when not.
   auto note_name = [&](const std::optional<Ev>& e) {
     if (!e) return;
     std::vector<VId> values = {e->v};
-    if (store_.Kind(e->v) == VK::kOneOf) {
-      for (const Alt& alt : V(e->v).alts) values.push_back(alt.value.v);
+    if (a_.store_.Kind(e->v) == VK::kOneOf) {
+      for (const Alt& alt : a_.V(e->v).alts) values.push_back(alt.value.v);
     }
     for (VId v : values) {
-      if (store_.Kind(v) == VK::kOpaque) endpoint_name_values_.insert(v);
-      if (store_.Kind(v) == VK::kStr) endpoint_names_.insert(V(v).text);
+      if (a_.store_.Kind(v) == VK::kOpaque) endpoint_name_values_.insert(v);
+      if (a_.store_.Kind(v) == VK::kStr) endpoint_names_.insert(a_.V(v).text);
     }
   };
   for (const Object& o : objects_) {
@@ -1334,21 +1336,21 @@ void Analyzer::Emit() {
   for (size_t i = 0; i < objects_.size(); ++i) {
     const Object& o = objects_[i];
     if (o.expected_to_fail) continue;
-    size_t first = out_->workloads.size();
+    size_t first = a_.out_->workloads.size();
     // Literal sites come from the call that configures the workload, unless a
     // helper made it (the helper's literal is shared by each of its calls).
     const Object& settings = o.kind == ObjKind::kTuner && o.source >= 0 ? objects_[o.source] : o;
-    lit_call_ = ts_node_is_null(o.via) && ts_node_is_null(settings.via) ? settings.call : TSNode{};
+    a_.lit_call_ = ts_node_is_null(o.via) && ts_node_is_null(settings.via) ? settings.call : TSNode{};
     if (ts_node_is_null(o.via)) {
       EmitObject(i);
-      lit_call_ = {};
+      a_.lit_call_ = {};
       continue;
     }
     // Made by a helper run at a call: first with the helper's own names, reading
     // which of its values came from the call's arguments.
     std::string caller_var = o.var;
     if (o.helper_var) objects_[i].var = *o.helper_var;
-    reading_ = o.run >= 0 ? &run_args_[static_cast<size_t>(o.run)] : nullptr;
+    reading_ = o.run >= 0 ? &a_.run_args_[static_cast<size_t>(o.run)] : nullptr;
     read_arg_ = false;
     EmitObject(i);
     bool reads = read_arg_;
@@ -1358,13 +1360,13 @@ void Analyzer::Emit() {
     }
     reading_ = nullptr;
     if (reads && o.helper_var) {  // placed at the call: named as the call names it
-      out_->workloads.resize(first);
+      a_.out_->workloads.resize(first);
       objects_[i].var = caller_var;
       EmitObject(i);
     }
     objects_[i].var = caller_var;
-    lit_call_ = {};
-    for (size_t k = first; k < out_->workloads.size(); ++k) {
+    a_.lit_call_ = {};
+    for (size_t k = first; k < a_.out_->workloads.size(); ++k) {
       helper_made_.push_back({k,
                               o.via,
                               o.helper,
@@ -1378,13 +1380,13 @@ void Analyzer::Emit() {
   }
   EmitClientCalls();
   PlaceHelperWorkloads();
-  if (nb_) WorkflowDeletes();
-  std::stable_sort(out_->workloads.begin(), out_->workloads.end(), [](const Workload& a, const Workload& b) {
+  if (a_.nb_) WorkflowDeletes();
+  std::stable_sort(a_.out_->workloads.begin(), a_.out_->workloads.end(), [](const Workload& a, const Workload& b) {
     if (a.range.begin.line != b.range.begin.line) return a.range.begin.line < b.range.begin.line;
     return a.range.begin.column < b.range.begin.column;
   });
-  if (nb_) {
-    for (Workload& w : out_->workloads) FillCells(w);
+  if (a_.nb_) {
+    for (Workload& w : a_.out_->workloads) FillCells(w);
     // One clean-up cell deletes every endpoint the notebook leaves running:
     // each of them names all the statements, so their fixes are one edit.
     auto open = [](const Workload& w) {
@@ -1395,22 +1397,22 @@ void Analyzer::Emit() {
              !(w.deleted.known() && w.deleted.text == "true") && (w.delete_capture.empty() || reported);
     };
     std::string all;
-    for (const Workload& w : out_->workloads) {
+    for (const Workload& w : a_.out_->workloads) {
       if (open(w) && ("\n" + all + "\n").find("\n" + w.delete_statement + "\n") == std::string::npos) {
         all += (all.empty() ? "" : "\n") + w.delete_statement;
       }
     }
-    for (Workload& w : out_->workloads) {
+    for (Workload& w : a_.out_->workloads) {
       if (open(w)) w.delete_statement = all;
     }
   }
 }
 
 // boto3 request values carry file positions only: give them their cell.
-void Analyzer::FillCells(Workload& w) const {
+void SdkModel::FillCells(Workload& w) const {
   auto fix_range = [&](SourceRange& r) {
     if (r.valid() && r.cell == 0) {
-      SourceRange c = CellOf(*nb_, r.begin.line);
+      SourceRange c = CellOf(*a_.nb_, r.begin.line);
       r.cell = c.cell;
       r.cell_line = c.cell_line;
     }

@@ -289,7 +289,7 @@ VId Analyzer::EvalNode(TSNode n) {
   }
 }
 
-// A name: its binding, a star import's SDK class, a builtin, or (after a bare
+// A name: its binding, a star import's library name, a builtin, or (after a bare
 // `%store -r`) the stored value.
 VId Analyzer::EvalName(TSNode n) {
   std::string_view name = T(n);
@@ -325,7 +325,7 @@ VId Analyzer::EvalSubscript(TSNode n) {
   VId k = Eval(key);
   if (g_.Kind(key) == N::kSlice) return kUnknown;
   VId r = Subscript(container, k);
-  // An SDK object chosen from a known list by a position known only at run time
+  // A library object chosen from a known list by a position known only at run time
   // (`builders[best]`): one of them, each under its condition, as a loop variable is.
   const Value& c = V(container);
   if (r == kUnknown && c.kind == VK::kList && c.complete && !c.items.empty() && c.items.size() <= Store::kMaxAlts &&
@@ -448,14 +448,16 @@ VId Analyzer::EvalConditional(TSNode n) {
   return MergeValues({va, vb}, {text + " is true", text + " is false"}, {a, b});
 }
 
-// A lambda: its body runs later, with unknown arguments. A body that deletes an
-// endpoint (`lambda: Endpoint.get(name).delete()`, handed to a helper that calls
-// it) is read now for that delete; nothing else is.
+// A lambda: its body runs later, with unknown arguments. A body that calls a
+// method a library wants read where the lambda is made (Library::ReadNow) is
+// read now for that call; nothing else is.
 VId Analyzer::EvalLambda(TSNode n) {
   TSNode body = g_.Field(n, g_.f_body);
   if (g_.Kind(body) != N::kCall || g_.Kind(g_.Field(body, g_.f_function)) != N::kAttribute) return kUnknown;
   std::string_view method = T(g_.Field(g_.Field(body, g_.f_function), g_.f_attribute));
-  if (!IsDeleteMethod(method)) return kUnknown;
+  if (std::none_of(libraries_.begin(), libraries_.end(), [&](Library* lib) { return lib->ReadNow(method); })) {
+    return kUnknown;
+  }
   Scope* saved = EnterScope(Scope::kFunction, scope_);
   TSNode params = g_.Field(n, g_.f_parameters);
   for (TSNode p : Kids(params)) {
@@ -478,8 +480,8 @@ VId Analyzer::Comprehension(TSNode n) {
       VId iter = Eval(g_.Field(c, g_.f_right));
       const Value& it = V(iter);
       VId element = kUnknown;
-      if (it.kind == VK::kOpaque && it.aux.starts_with("endpoints:")) {
-        element = iter;  // each endpoint list_endpoints() returned
+      if (it.kind == VK::kOpaque && EachOf(iter, &element)) {
+        // an opaque value a library iterates (Library::Each)
       } else if (it.kind == VK::kList && it.complete && !it.items.empty() && it.items.size() <= Store::kMaxAlts) {
         std::vector<Alt> alts;
         for (const Ev& item : it.items) alts.push_back({std::string("an item of the comprehension"), item});
@@ -591,11 +593,11 @@ VId Analyzer::Subscript(VId container, VId key) {
     VId v = k.kind == VK::kStr ? GlobalValue(k.text) : kUnbound;
     return v == kUnbound ? kUnknown : v;
   }
-  if (c.kind == VK::kOpaque && c.aux == "step:") return container;  // a step output's item: still that step
   if (c.kind == VK::kOpaque && !c.aux.empty()) {
-    // What list_endpoints() returned, by a key: still the listed endpoints;
-    // by a position: one of them.
-    if (c.aux.starts_with("endpoints:")) return k.kind == VK::kStr ? container : kUnknown;
+    VId item = kUnknown;
+    for (Library* lib : libraries_) {
+      if (lib->Item(*this, container, key, &item)) return item;
+    }
     // A file's content read by keys: a name shared through that file.
     if (c.aux.starts_with("name:file:") && k.kind == VK::kStr) {
       std::string shared = c.aux.substr(5) + (c.aux.find('#') == std::string::npos ? "#" : "/") + k.text;
@@ -752,6 +754,11 @@ VId Analyzer::Compare(TSNode n) {
     all = all && *r;
   }
   return store_.Bool(all);
+}
+
+bool Analyzer::EachOf(VId iterable, VId* element) {
+  return std::any_of(libraries_.begin(), libraries_.end(),
+                     [&](Library* lib) { return lib->Each(*this, iterable, element); });
 }
 
 }  // namespace sagelint::py

@@ -8,8 +8,8 @@
 #include "linter/base/strings.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/frontend.h"
-#include "parsers/python/analyzer.h"
 #include "parsers/python/notebook.h"
+#include "parsers/python/sdk_model.h"
 
 namespace sagelint {
 namespace py {
@@ -139,7 +139,9 @@ void Analyze(const SourceFile& file, std::string_view src, const NotebookSource*
   }
   Analyzer analyzer(file, text, nb, out);
   analyzer.opts_ = &opts;
-  analyzer.Run(root);
+  SdkModel sdk(analyzer);
+  analyzer.Run(root, {&sdk});
+  sdk.Emit();  // the SDK's objects and client calls -> workloads
 }
 
 }  // namespace

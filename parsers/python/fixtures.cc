@@ -288,14 +288,12 @@ VId Analyzer::FixtureValue(std::string_view name) {
       case VK::kNone:
         v = store_.None();
         break;
-      default: {
-        Object o;
-        o.kind = ObjKind::kSession;
-        o.cls = r.text;
-        o.local = r.text.rfind("Local", 0) == 0;
+      default: {  // an instance of a library's class (a session)
         std::string saved = std::move(pending_var_);
         pending_var_ = std::string(name);
-        v = ObjectValue(NewObject(std::move(o), TSNode{}));
+        for (Library* lib : libraries_) {
+          if (lib->Made(*this, r.text, &v)) break;
+        }
         pending_var_ = std::move(saved);
         break;
       }

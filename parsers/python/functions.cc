@@ -264,8 +264,8 @@ void Analyzer::ExecFunctions() {
 
 void Analyzer::AnalyseFunction(int id) {
   functions_[id].analysed = true;
-  // A body that names nothing SageMaker can neither make nor delete a
-  // workload; skipping it only leaves the parameters of functions it calls unknown.
+  // A body that names nothing relevant (Library::RelevantName) can neither
+  // make nor delete a workload; skipping it only leaves the parameters of functions it calls unknown.
   if (!Relevant(g_.Field(functions_[id].def, g_.f_body))) return;
   const Function f = functions_[id];  // copy: analysing may add functions
   Scope* parent = f.parent;
@@ -385,7 +385,8 @@ void Analyzer::AnalyseFunction(int id) {
 // A function defined in the file runs at a call from module-level code as
 // the call is met, with that call's arguments: the workloads it makes are
 // the call's, and what it returns is the call's value. Methods, generators,
-// @remote functions and calls made inside a helper are not run this way.
+// functions a library took over (Function::remote) and calls made inside a
+// helper are not run this way.
 bool Analyzer::Inlinable(int fn) const {
   const Function& f = functions_[fn];
   if (literal_ || inlining_ > 0 || in_function_ || f.method || f.remote >= 0) return false;
@@ -393,7 +394,7 @@ bool Analyzer::Inlinable(int fn) const {
   if (ts_node_is_null(body)) return false;
   std::string_view text = T(body);
   if (text.find("yield") != std::string_view::npos) return false;  // a generator: its body runs later
-  // A body that names nothing SageMaker runs here only if it is small and returns something.
+  // A body that names nothing relevant runs here only if it is small and returns something.
   if (!Relevant(body)) return text.size() <= 2000 && text.find("return") != std::string_view::npos;
   return true;
 }
@@ -470,7 +471,8 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
   Scope* saved_scope = EnterScope(Scope::kFunction, parent);
   BindParams(f, args, kUnbound, false);
   // The values of the parameters this call passes (not a default it leaves): what the run reads of the call.
-  run_ = static_cast<int>(run_args_.size());
+  int run = static_cast<int>(run_args_.size());
+  run_ = run;
   run_args_.emplace_back();
   arg_read_ = false;
   arg_control_ = 0;
@@ -488,7 +490,6 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
       if (passed) SeedArgument(Lookup(p.name));
     }
   }
-  size_t first_object = objects_.size();
   std::vector<Ev> returns;
   std::vector<Ev>* saved_returns = returns_;
   returns_ = &returns;
@@ -507,11 +508,8 @@ VId Analyzer::Inline(int fn, Args& args, TSNode call) {
   std::vector<Alt> alts;
   for (const Ev& r : returns) alts.push_back({"the return at line " + std::to_string(Line(r.at)) + " runs", r});
   VId result = returns.empty() ? store_.None() : store_.OneOf(std::move(alts));
-  // `m = build_model(...)`: an object the helper made and returns is named at the call.
-  if (!target.empty() && store_.Kind(result) == VK::kObject && static_cast<size_t>(V(result).ref) >= first_object) {
-    Object& made = objects_[V(result).ref];
-    made.helper_var = made.var;
-    made.var = target == "_" ? std::string() : target;
+  if (!target.empty()) {
+    for (Library* lib : libraries_) lib->Returned(*this, result, run, target);
   }
   return result;
 }

@@ -96,7 +96,8 @@ std::string_view Analyzer::T(TSNode n) const {
 
 int Analyzer::Line(TSNode n) const { return R(n).begin.line; }
 
-void Analyzer::Run(TSNode root) {
+void Analyzer::Run(TSNode root, std::vector<Library*> libraries) {
+  libraries_ = std::move(libraries);
   if (nb_) workflow_ = NotebookWorkflow(file_.path);
   root_ = root;
   Prescan(root);
@@ -107,7 +108,6 @@ void Analyzer::Run(TSNode root) {
   ExecBlockImpl(root);
   ExecFunctions();
   if (OverBudget()) EnterLiteralMode();  // the budget ran out in the last statement: said all the same
-  Emit();
 }
 
 bool Analyzer::OverBudget() const { return !literal_ && (store_.exhausted() || steps_ > kMaxSteps); }
@@ -126,7 +126,7 @@ void Analyzer::EnterLiteralMode() {
   out_->bounds.push_back(std::move(e));
   store_.GrantReserve();
   // What was not evaluated may have rebound any name: only imports, classes,
-  // functions and SDK objects keep their values.
+  // functions and library objects keep their values.
   auto kept = [&](VId v) {
     auto plain = [&](VId x) {
       VK k = store_.Kind(x);
@@ -394,7 +394,7 @@ bool Analyzer::Exec(TSNode n) {
     }
     EnterLiteralMode();
   }
-  // Past the budget, a statement that names nothing SageMaker cannot matter.
+  // Past the budget, a statement that names nothing relevant (Library::RelevantName) cannot matter.
   if (literal_ && !Relevant(n)) return true;
   if (depth_ > kMaxEvalDepth) {
     if (eager_) Halt(n, "its statements and calls nest more than 160 deep");
@@ -716,12 +716,12 @@ bool Analyzer::ExecIf(TSNode n) {
     auto t = Truth(store_, EvalChoosing(b.cond, &controlled));
     if (t && *t) {
       for (size_t j = i + 1; j < chain.size(); ++j) {
-        DeadDeletes(chain[j].block, "runs only when " + CondText(b.cond) + " is false, and it is True");
+        DeadCalls(chain[j].block, "runs only when " + CondText(b.cond) + " is false, and it is True");
       }
       return ExecBlockImpl(b.block);
     }
     if (t && !*t) {
-      DeadDeletes(b.block, "runs only when " + CondText(b.cond) + " is true, and it is False");
+      DeadCalls(b.block, "runs only when " + CondText(b.cond) + " is true, and it is False");
       return run(i + 1);
     }
     if (literal_) {  // past the budget: both paths run, nothing is merged
@@ -788,8 +788,8 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
     TSNode left = g_.Field(n, g_.f_left);
     VId iter = EvalChoosing(g_.Field(n, g_.f_right), &controlled);
     const Value& it = V(iter);
-    if (it.kind == VK::kOpaque && it.aux.starts_with("endpoints:")) {
-      element = iter;  // each endpoint list_endpoints() returned
+    if (it.kind == VK::kOpaque && EachOf(iter, &element)) {
+      // an opaque value a library iterates (Library::Each)
     } else if (it.kind == VK::kList && it.complete) {
       runs = !it.items.empty();
       if (!it.items.empty() && it.items.size() <= Store::kMaxAlts) {
@@ -803,8 +803,9 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
         element = store_.OneOf(std::move(alts));
       }
     }
-    // A client's method taken as a value, in an item (`(client.delete_endpoint, "EndpointName", name)`):
-    // the body calls it with that item's other values, so it runs per item as below.
+    // A library's method taken as a value (opaque, "method:…"), in an item
+    // (`(client.method, "Key", value)`): the body calls it with that item's
+    // other values, so it runs per item as below.
     auto method_value = [&](const Ev& e) {
       const Value& x = V(e.v);
       if (x.kind == VK::kOpaque) return x.aux.starts_with("method:");
@@ -828,7 +829,7 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
       return true;
     }
     if (runs == false) {
-      DeadDeletes(body, "runs only for the items of " + CondText(g_.Field(n, g_.f_right)) + ", and it has none");
+      DeadCalls(body, "runs only for the items of " + CondText(g_.Field(n, g_.f_right)) + ", and it has none");
       if (!ts_node_is_null(else_clause)) ExecBlockImpl(g_.Field(else_clause, g_.f_body));
       return true;
     }
@@ -850,7 +851,7 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
     TSNode cond = g_.Field(n, g_.f_condition);
     auto t = Truth(store_, Eval(cond));
     if (t && !*t) {
-      DeadDeletes(body, "runs only while " + CondText(cond) + " is true, and it is False");
+      DeadCalls(body, "runs only while " + CondText(cond) + " is true, and it is False");
       if (!ts_node_is_null(else_clause)) ExecBlockImpl(g_.Field(else_clause, g_.f_body));
       return true;
     }
@@ -891,6 +892,45 @@ void Analyzer::FinishLoop(const std::vector<VId>& before, const std::vector<uint
         outer[i] = 3;
     }
   }
+}
+
+// A value known only as a name shared with other notebooks through a file
+// (`%store`, a JSON or text file of the repository): a library may link it
+// like a literal of that name (Library::SharedLink).
+VId Analyzer::SharedValue(const std::string& name) {
+  Value v;
+  v.kind = VK::kOpaque;
+  v.aux = "name:" + name;
+  for (Library* lib : libraries_) {
+    if (std::string link = lib->SharedLink(name); !link.empty()) {
+      v.link = std::move(link);
+      break;
+    }
+  }
+  return store_.New(std::move(v));
+}
+
+// `with pytest.raises(...)`, `with raises(...)` (from pytest), `with self.assertRaises(...)`.
+bool Analyzer::ExpectsFailure(TSNode expr) {
+  if (g_.Kind(expr) != N::kCall) return false;
+  TSNode fn = g_.Field(expr, g_.f_function);
+  if (g_.Kind(fn) == N::kAttribute) {
+    std::string_view attr = T(g_.Field(fn, g_.f_attribute));
+    if (attr == "assertRaises" || attr == "assertRaisesRegex" || attr == "assertRaisesRegexp") return true;
+    if (attr == "raises") {
+      TSNode obj = g_.Field(fn, g_.f_object);
+      if (g_.Kind(obj) == N::kIdentifier) {
+        VId v = Lookup(T(obj));
+        return v != kUnbound && store_.Kind(v) == VK::kQual && store_[v].text == "pytest";
+      }
+    }
+    return false;
+  }
+  if (g_.Kind(fn) == N::kIdentifier) {
+    VId v = Lookup(T(fn));
+    return v != kUnbound && store_.Kind(v) == VK::kQual && store_[v].text == "pytest.raises";
+  }
+  return false;
 }
 
 bool Analyzer::TryExpectsFailure(TSNode body) {
@@ -1061,12 +1101,12 @@ void Analyzer::Import(TSNode n) {
       std::string full = module + "." + name;
       std::string_view local = alias.empty() ? T(g_.Kind(c) == N::kAliasedImport ? g_.Field(c, g_.f_name) : c) : alias;
       Bind(local, store_.Qual(full));
-      NoteSdkAlias(local, full);
+      NoteLibraryAlias(local, full);
     } else if (!alias.empty()) {
       Bind(alias, store_.Qual(name));
-      NoteSdkAlias(alias, name);
+      NoteLibraryAlias(alias, name);
     } else {
-      // `import sagemaker.sklearn` binds `sagemaker`.
+      // `import os.path` binds `os`.
       TSNode first = ts_node_named_child(c, 0);
       Bind(T(first), store_.Qual(name.substr(0, name.find('.'))));
     }
@@ -1074,11 +1114,11 @@ void Analyzer::Import(TSNode n) {
 }
 
 // A name an import binds to a library's name under another name
-// (`from sagemaker.pytorch import PyTorch as PyTorchEstimator`) makes code
+// (`from package.module import Class as Alias`, Library::Owns) makes code
 // that mentions it relevant too.
-void Analyzer::NoteSdkAlias(std::string_view local, std::string_view qualified) {
+void Analyzer::NoteLibraryAlias(std::string_view local, std::string_view qualified) {
   bool owned = std::any_of(libraries_.begin(), libraries_.end(), [&](Library* lib) { return lib->Owns(qualified); });
-  if (owned && !RelevantName(local)) sdk_aliases_.insert(local);
+  if (owned && !RelevantName(local)) library_aliases_.insert(local);
 }
 
 bool Analyzer::RelevantName(std::string_view name) const {
@@ -1091,7 +1131,7 @@ bool Analyzer::Relevant(TSNode n) const {
   if (it != relevant_at_.end() && *it < e) return true;
   std::string_view text = src_.substr(b, e - b);
   auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::string_view alias : sdk_aliases_) {
+  for (std::string_view alias : library_aliases_) {
     for (size_t at = text.find(alias); at != std::string_view::npos; at = text.find(alias, at + 1)) {
       bool starts = at == 0 || !ident(text[at - 1]);
       bool ends = at + alias.size() >= text.size() || !ident(text[at + alias.size()]);
@@ -1126,7 +1166,7 @@ VId Analyzer::PureEval(TSNode n) {
   }
 }
 
-void Analyzer::DeadDeletes(TSNode block, const std::string& why) {
+void Analyzer::DeadCalls(TSNode block, const std::string& why) {
   if (literal_ || ts_node_is_null(block) || expect_failure_ > 0) return;
   TSTreeCursor cursor = ts_tree_cursor_new(block);
   int visited = 0;
@@ -1135,31 +1175,7 @@ void Analyzer::DeadDeletes(TSNode block, const std::string& why) {
     if (g_.Kind(n) == N::kCall) {
       TSNode fn = g_.Field(n, g_.f_function);
       if (g_.Kind(fn) == N::kAttribute) {
-        std::string_view method = T(g_.Field(fn, g_.f_attribute));
-        if (IsDeleteMethod(method)) {
-          VId recv = PureEval(g_.Field(fn, g_.f_object));
-          const Value& r = V(recv);
-          VId target = kUnbound;
-          if (r.kind == VK::kObject && objects_[r.ref].kind == ObjKind::kPredictor) {
-            target = recv;
-          } else if (method == "delete_endpoint") {
-            target = kUnknown;
-            for (TSNode a : Kids(g_.Field(n, g_.f_arguments))) {
-              if (g_.Kind(a) == N::kKeywordArgument) {
-                std::string_view k = T(g_.Field(a, g_.f_name));
-                if (k == "EndpointName" || k == "endpoint_name") target = PureEval(g_.Field(a, g_.f_value));
-              } else if (g_.Kind(a) != N::kComment && target == kUnknown) {
-                target = PureEval(a);
-              }
-            }
-          }
-          if (target != kUnbound) {
-            Delete d = MakeDelete(target, n);
-            d.dead = why;
-            d.order = order_;
-            deletes_.push_back(std::move(d));
-          }
-        }
+        for (Library* lib : libraries_) lib->DeadCall(*this, n, why);
       } else if (g_.Kind(fn) == N::kIdentifier) {
         // A helper called only here never runs from here.
         VId f = Lookup(T(fn));
@@ -1188,8 +1204,8 @@ void Analyzer::DeadDeletes(TSNode block, const std::string& why) {
 
 // `%store NAME …` shares the values of names with the other notebooks of the
 // directory; `%store -r NAME …` reads them back. A name read back is known
-// only by that shared name ("%store:<workflow>:NAME"), which a deploy whose
-// endpoint name was stored under it also carries (SM213, SM211).
+// only by that shared name ("%store:<workflow>:NAME"); a library links it
+// with what was stored under that name (Library::SharedLink).
 void Analyzer::Magic(TSNode n) {
   size_t line = ts_node_start_point(n).row;  // 0-based Python line
   if (line >= nb_->lines.size() || !nb_->lines[line].rewritten) return;

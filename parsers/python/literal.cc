@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "parsers/common/tree_sitter.h"
-#include "parsers/python/analyzer.h"
+#include "parsers/python/sdk_model.h"
 
 namespace sagelint::py {
 namespace {
@@ -124,9 +124,9 @@ SourceRange Analyzer::LiteralSite(const Ev& e) const {
   return TokenRange(token);
 }
 
-std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, SourceRange* capture_at) const {
+std::string SdkModel::PredictorDeleteStatement(int id, std::string* capture, SourceRange* capture_at) const {
   const Object& p = objects_[id];
-  if (p.var.empty() || p.value == kUnknown || !ts_node_is_null(p.via) || scopes_.empty() ||
+  if (p.var.empty() || p.value == kUnknown || !ts_node_is_null(p.via) || a_.scopes_.empty() ||
       InsideDefinition(g_, p.call))
     return {};
   // A builder's or trainer's deploy(): SDK v3's returns an Endpoint object
@@ -135,7 +135,7 @@ std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, Sou
   int guard = 0;
   for (int s = p.source; s >= 0 && guard++ < 8; s = objects_[s].source) {
     if (objects_[s].kind != ObjKind::kModelBuilder && objects_[s].kind != ObjKind::kModelTrainer) continue;
-    std::string_view text = file_.text;
+    std::string_view text = a_.file_.text;
     bool v3 = false;
     for (std::string_view mark :
          {"sagemaker.core", "sagemaker.train", "sagemaker.serve.model_builder", "sagemaker.mlops"}) {
@@ -157,7 +157,7 @@ std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, Sou
   }
   if (!ts_node_is_null(loop)) return LoopListDelete(p, loop, method);
   // The name still holds this predictor when the code has run.
-  const Scope& module = scopes_.front();
+  const Scope& module = a_.scopes_.front();
   auto it = module.slot_of.find(p.var);
   if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size()) return {};
   if (module.env[it->second] == p.value) return p.var + method;
@@ -172,16 +172,16 @@ std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, Sou
   TSNode assignment = ts_node_named_child(statement, 0);
   if (ts_node_named_child_count(statement) != 1 || g_.Kind(assignment) != N::kAssignment) return {};
   TSNode left = g_.Field(assignment, g_.f_left), right = g_.Field(assignment, g_.f_right);
-  if (g_.Kind(left) != N::kIdentifier || T(left) != p.var || ts_node_is_null(right) ||
+  if (g_.Kind(left) != N::kIdentifier || a_.T(left) != p.var || ts_node_is_null(right) ||
       ts_node_start_byte(p.call) < ts_node_start_byte(right) || ts_node_end_byte(p.call) > ts_node_end_byte(right)) {
     return {};
   }
-  SourceRange at = R(statement);
+  SourceRange at = a_.R(statement);
   if (!at.valid()) return {};
   // A name nothing in the file uses yet.
   auto used = [&](const std::string& name) {
     if (capture_names_.count(name)) return true;
-    std::string_view text = file_.text;
+    std::string_view text = a_.file_.text;
     for (size_t k = text.find(name); k != std::string_view::npos; k = text.find(name, k + 1)) {
       bool before = k > 0 && IdentChar(text[k - 1]);
       bool after = k + name.size() < text.size() && IdentChar(text[k + name.size()]);
@@ -198,7 +198,7 @@ std::string Analyzer::PredictorDeleteStatement(int id, std::string* capture, Sou
   return name + method;
 }
 
-std::string Analyzer::LoopListDelete(const Object& p, TSNode loop, const std::string& method) const {
+std::string SdkModel::LoopListDelete(const Object& p, TSNode loop, const std::string& method) const {
   if (g_.Kind(loop) == N::kListComprehension || g_.Kind(ts_node_parent(loop)) != N::kModule) return {};
   // `L.append(var)` (or of the deploy itself) in the loop, after the deploy.
   std::string list;
@@ -206,13 +206,13 @@ std::string Analyzer::LoopListDelete(const Object& p, TSNode loop, const std::st
     if (g_.Kind(n) != N::kCall || ts_node_start_byte(n) < ts_node_start_byte(p.call)) return true;
     TSNode fn = g_.Field(n, g_.f_function);
     TSNode args = g_.Field(n, g_.f_arguments);
-    if (g_.Kind(fn) != N::kAttribute || T(g_.Field(fn, g_.f_attribute)) != "append" ||
+    if (g_.Kind(fn) != N::kAttribute || a_.T(g_.Field(fn, g_.f_attribute)) != "append" ||
         g_.Kind(g_.Field(fn, g_.f_object)) != N::kIdentifier || ts_node_named_child_count(args) != 1) {
       return true;
     }
     TSNode arg = ts_node_named_child(args, 0);
-    if ((g_.Kind(arg) == N::kIdentifier && T(arg) == p.var) || ts_node_eq(arg, p.call)) {
-      list = std::string(T(g_.Field(fn, g_.f_object)));
+    if ((g_.Kind(arg) == N::kIdentifier && a_.T(arg) == p.var) || ts_node_eq(arg, p.call)) {
+      list = std::string(a_.T(g_.Field(fn, g_.f_object)));
       return false;
     }
     return true;
@@ -226,7 +226,7 @@ std::string Analyzer::LoopListDelete(const Object& p, TSNode loop, const std::st
     TSNode a = g_.Kind(st) == N::kExpressionStatement ? ts_node_named_child(st, 0) : TSNode{};
     if (ts_node_is_null(a) || g_.Kind(a) != N::kAssignment) continue;
     TSNode left = g_.Field(a, g_.f_left), right = g_.Field(a, g_.f_right);
-    if (g_.Kind(left) != N::kIdentifier || T(left) != list) continue;
+    if (g_.Kind(left) != N::kIdentifier || a_.T(left) != list) continue;
     ++bindings;
     if (ts_node_end_byte(st) <= ts_node_start_byte(loop) && g_.Kind(right) == N::kList &&
         ts_node_named_child_count(right) == 0) {
@@ -237,12 +237,12 @@ std::string Analyzer::LoopListDelete(const Object& p, TSNode loop, const std::st
   return "for " + p.var + " in " + list + ":\n    " + p.var + method;
 }
 
-std::string Analyzer::RunTimeNameDeleteStatement(TSNode call, const std::string& variable, VId value) const {
-  if (variable.empty() || value == kUnknown || store_.Kind(value) != VK::kOpaque || scopes_.empty() ||
+std::string SdkModel::RunTimeNameDeleteStatement(TSNode call, const std::string& variable, VId value) const {
+  if (variable.empty() || value == kUnknown || a_.store_.Kind(value) != VK::kOpaque || a_.scopes_.empty() ||
       !std::all_of(variable.begin(), variable.end(), IdentChar)) {
     return {};
   }
-  const Scope& module = scopes_.front();
+  const Scope& module = a_.scopes_.front();
   auto it = module.slot_of.find(variable);
   if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size() ||
       module.env[it->second] != value) {
@@ -251,28 +251,28 @@ std::string Analyzer::RunTimeNameDeleteStatement(TSNode call, const std::string&
   return ClientDeleteStatement(call, variable, true);
 }
 
-std::string Analyzer::ClientDeleteStatement(TSNode call, const std::string& name, bool expression) const {
-  if (ts_node_is_null(call) || scopes_.empty() || InsideDefinition(g_, call)) return {};
+std::string SdkModel::ClientDeleteStatement(TSNode call, const std::string& name, bool expression) const {
+  if (ts_node_is_null(call) || a_.scopes_.empty() || InsideDefinition(g_, call)) return {};
   if (name.empty() || name.find_first_of("\"\\\n\r") != std::string::npos) return {};
   // The name as written: a literal, or the variable that holds it.
   const std::string quoted = expression ? name : "\"" + name + "\"";
   TSNode fn = g_.Field(call, g_.f_function);
   if (g_.Kind(fn) != N::kAttribute) return {};
   TSNode receiver = g_.Field(fn, g_.f_object);
-  std::string_view text = T(receiver);
+  std::string_view text = a_.T(receiver);
   if (g_.Kind(receiver) == N::kIdentifier) {
     // A module-level name that still holds a boto3 client.
-    const Scope& module = scopes_.front();
+    const Scope& module = a_.scopes_.front();
     auto it = module.slot_of.find(text);
     if (it == module.slot_of.end() || static_cast<size_t>(it->second) >= module.env.size()) return {};
     VId v = module.env[it->second];
     // sagemaker.core `Endpoint.create(...)`: the same class gets it back by name.
-    if (store_.Kind(v) == VK::kQual &&
-        (V(v).text == "sagemaker.core.resources.Endpoint" || V(v).text.ends_with("sagemaker_core.resources.Endpoint") ||
-         V(v).text == "sagemaker_core.main.resources.Endpoint")) {
+    if (a_.store_.Kind(v) == VK::kQual && (a_.V(v).text == "sagemaker.core.resources.Endpoint" ||
+                                           a_.V(v).text.ends_with("sagemaker_core.resources.Endpoint") ||
+                                           a_.V(v).text == "sagemaker_core.main.resources.Endpoint")) {
       return std::string(text) + ".get(endpoint_name=" + quoted + ").delete()";
     }
-    if (store_.Kind(v) != VK::kObject || objects_[V(v).ref].kind != ObjKind::kClient) return {};
+    if (a_.store_.Kind(v) != VK::kObject || objects_[a_.V(v).ref].kind != ObjKind::kClient) return {};
   } else if (g_.Kind(receiver) != N::kAttribute || !text.ends_with(".sagemaker_client") ||
              !std::all_of(text.begin(), text.end(), [](char c) { return IdentChar(c) || c == '.'; })) {
     return {};

@@ -12,8 +12,8 @@
 #include "linter/base/strings.h"
 #include "parsers/aws/resources.h"
 #include "parsers/common/base64.h"
-#include "parsers/python/analyzer.h"
 #include "parsers/python/edit.h"
+#include "parsers/python/sdk_model.h"
 
 namespace sagelint::py {
 namespace {
@@ -272,52 +272,41 @@ bool IsRemoteDecorator(std::string_view q) {
                             (q.ends_with(".function_step.step")));
 }
 
-std::string Analyzer::MadeBy(TSNode call) const {
-  if (inlining_ == 0) return {};
-  SourceRange at = R(call);
-  return "made by helper " + inline_helper_ + "() " +
-         (nb_ ? "in cell " + std::to_string(at.cell) + " line " + std::to_string(at.cell_line)
-              : "at line " + std::to_string(at.begin.line));
+std::string SdkModel::MadeBy(TSNode call) const {
+  if (a_.inlining_ == 0) return {};
+  SourceRange at = a_.R(call);
+  return "made by helper " + a_.inline_helper_ + "() " +
+         (a_.nb_ ? "in cell " + std::to_string(at.cell) + " line " + std::to_string(at.cell_line)
+                 : "at line " + std::to_string(at.begin.line));
 }
 
-std::string Analyzer::SharedName(VId v) const {
-  const Value& x = V(v);
+std::string SdkModel::SharedName(VId v) const {
+  const Value& x = a_.V(v);
   return x.kind == VK::kOpaque && x.aux.starts_with("name:") ? x.aux.substr(5) : std::string();
 }
 
-// A value known only as a name shared with other notebooks through a file
-// (`%store`, a JSON or text file of the repository): used as an endpoint
-// name, it links like a literal name ("endpoint:<shared>/variant/…").
-VId Analyzer::SharedValue(const std::string& name) {
-  Value v;
-  v.kind = VK::kOpaque;
-  v.aux = "name:" + name;
-  v.link = std::string(1, kLinkMark) + aws::EndpointKey(name) + kLinkMark;
-  return store_.New(std::move(v));
-}
-
-VId Analyzer::ObjectValue(int obj) {
+VId SdkModel::ObjectValue(int obj) {
   Object& o = objects_[obj];
   if (o.value != kUnknown) return o.value;
   Value v;
   v.kind = VK::kObject;
   v.ref = obj;
-  VId id = store_.New(std::move(v));
+  VId id = a_.store_.New(std::move(v));
   objects_[obj].value = id;
   return id;
 }
 
-int Analyzer::NewObject(Object o, TSNode call) {
-  o.var = std::move(pending_var_);
+int SdkModel::NewObject(Object o, TSNode call) {
+  o.var = std::move(a_.pending_var_);
   if (o.var == "_") o.var.clear();  // `_ = …` names nothing
-  pending_var_.clear();
+  a_.pending_var_.clear();
   o.call = call;
-  o.order = order_;
-  o.expected_to_fail = expect_failure_ > 0;
-  if (inlining_ > 0) {
-    o.via = inline_call_;
+  o.order = a_.order_;
+  o.expected_to_fail = a_.expect_failure_ > 0;
+  if (a_.inlining_ > 0) {
+    o.via = a_.inline_call_;
     o.helper = MadeBy(call);
-    o.run = run_;
+    o.run = a_.run_;
   }
   if (!step_deps_.empty()) {
     std::set<int> deps;
@@ -326,16 +315,16 @@ int Analyzer::NewObject(Object o, TSNode call) {
   }
   int id = static_cast<int>(objects_.size());
   if (o.kind == ObjKind::kPredictor) {
-    SourcePos p = R(call).begin;
-    o.key = aws::ResourceKey(file_.path, (o.var.empty() ? std::string("deploy") : o.var) + "@" +
-                                             std::to_string(p.line) + ":" + std::to_string(p.column));
+    SourcePos p = a_.R(call).begin;
+    o.key = aws::ResourceKey(a_.file_.path, (o.var.empty() ? std::string("deploy") : o.var) + "@" +
+                                                std::to_string(p.line) + ":" + std::to_string(p.column));
   }
   objects_.push_back(std::move(o));
   return id;
 }
 
-bool Analyzer::IsLocalValue(VId v) const {
-  const Value& x = store_[v];
+bool SdkModel::IsLocalValue(VId v) const {
+  const Value& x = a_.store_[v];
   if (x.kind == VK::kObject) return objects_[x.ref].kind == ObjKind::kSession && objects_[x.ref].local;
   if (x.kind == VK::kQual) {
     return x.text.ends_with("Mode.LOCAL_CONTAINER") || x.text.ends_with("Mode.IN_PROCESS");
@@ -344,30 +333,7 @@ bool Analyzer::IsLocalValue(VId v) const {
   return false;
 }
 
-// `with pytest.raises(...)`, `with raises(...)` (from pytest), `with self.assertRaises(...)`.
-bool Analyzer::ExpectsFailure(TSNode expr) {
-  if (g_.Kind(expr) != N::kCall) return false;
-  TSNode fn = g_.Field(expr, g_.f_function);
-  if (g_.Kind(fn) == N::kAttribute) {
-    std::string_view attr = T(g_.Field(fn, g_.f_attribute));
-    if (attr == "assertRaises" || attr == "assertRaisesRegex" || attr == "assertRaisesRegexp") return true;
-    if (attr == "raises") {
-      TSNode obj = g_.Field(fn, g_.f_object);
-      if (g_.Kind(obj) == N::kIdentifier) {
-        VId v = Lookup(T(obj));
-        return v != kUnbound && store_.Kind(v) == VK::kQual && store_[v].text == "pytest";
-      }
-    }
-    return false;
-  }
-  if (g_.Kind(fn) == N::kIdentifier) {
-    VId v = Lookup(T(fn));
-    return v != kUnbound && store_.Kind(v) == VK::kQual && store_[v].text == "pytest.raises";
-  }
-  return false;
-}
-
-VId Analyzer::Helper(const std::string& cls, Args& args) {
+VId SdkModel::Helper(const std::string& cls, Args& args) {
   Value h;
   h.kind = VK::kHelper;
   h.text = cls;
@@ -383,18 +349,18 @@ VId Analyzer::Helper(const std::string& cls, Args& args) {
                     h.entries.end());
     h.entries.push_back({k, kw.second});
   }
-  return store_.New(std::move(h));
+  return a_.store_.New(std::move(h));
 }
 
 // The name a sagemaker.core resource is known by: `model_name=` of Model.create(),
 // the first argument of TrainingJob.get().
-static std::optional<Ev> CoreResourceName(const Analyzer& a, const Object& o) {
+static std::optional<Ev> CoreResourceName(const SdkModel& a, const Object& o) {
   std::string key = aws::SnakeCase(o.cls) + "_name";
   return a.Arg(o.args, {key}, 0);
 }
 
-VId Analyzer::CoreRequestValue(VId v, int depth) {
-  const Value& x = V(v);
+VId SdkModel::CoreRequestValue(VId v, int depth) {
+  const Value& x = a_.V(v);
   if (depth > 12) return kUnknown;
   switch (x.kind) {
     case VK::kObject: {
@@ -416,27 +382,27 @@ VId Analyzer::CoreRequestValue(VId v, int depth) {
         std::string key = PascalCase(e.key) ? e.key : CorePascal(e.key);
         d.entries.push_back({key, {data ? e.value.v : CoreRequestValue(e.value.v, depth + 1), e.value.at}});
       }
-      return store_.New(std::move(d));
+      return a_.store_.New(std::move(d));
     }
     case VK::kList: {
       Value l;
       l.kind = VK::kList;
       l.complete = x.complete;
       for (const Ev& e : x.items) l.items.push_back({CoreRequestValue(e.v, depth + 1), e.at});
-      return store_.New(std::move(l));
+      return a_.store_.New(std::move(l));
     }
     case VK::kOneOf: {
       std::vector<Alt> alts;
       for (const Alt& alt : x.alts)
         alts.push_back({alt.cond, {CoreRequestValue(alt.value.v, depth + 1), alt.value.at}});
-      return store_.OneOf(std::move(alts));
+      return a_.store_.OneOf(std::move(alts));
     }
     default:
       return v;
   }
 }
 
-VId Analyzer::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
+VId SdkModel::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
   constexpr std::string_view kResources = "sagemaker.core.resources.";
   constexpr std::string_view kShapes = "sagemaker.core.shapes.";
   bool shapes = q.rfind(kShapes, 0) == 0;
@@ -458,7 +424,7 @@ VId Analyzer::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
   o.attached = true;  // an endpoint object names its endpoint; a deploy is the create_endpoint request
   if (method == "get" && cls != "Endpoint") return ObjectValue(NewObject(std::move(o), call));
   if (method != "create") return kUnbound;  // Endpoint.get / get_all: the SDK's own (below)
-  if (expect_failure_ == 0 && std::string_view(api) != "create_model") {
+  if (a_.expect_failure_ == 0 && std::string_view(api) != "create_model") {
     Args request;
     request.call = args.call;
     request.unknown_spread = args.unknown_spread || !args.positional.empty();
@@ -467,7 +433,7 @@ VId Analyzer::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
       request.keywords.emplace_back(PascalCase(key) ? key : CorePascal(key), Ev{CoreRequestValue(ev.v, 0), ev.at});
     }
     client_calls_.push_back(
-        {api, "sagemaker", std::move(request), order_, inline_call_, MadeBy(call), cls + ".create", run_});
+        {api, "sagemaker", std::move(request), a_.order_, a_.inline_call_, MadeBy(call), cls + ".create", a_.run_});
   }
   return ObjectValue(NewObject(std::move(o), call));
 }
@@ -475,7 +441,7 @@ VId Analyzer::CoreResourceCall(const std::string& q, TSNode call, Args& args) {
 // A call of a name under `sagemaker.`: the SDK class it constructs (estimators,
 // trainers, models, processors, tuners, sessions, …), a helper class whose
 // arguments a request reads, a pipeline or one of its parts.
-VId Analyzer::SdkClassCall(const std::string& q, TSNode call, Args& args) {
+VId SdkModel::SdkClassCall(const std::string& q, TSNode call, Args& args) {
   std::string cls = Last(q);
   std::string owner = Last(q, 1);
   Object o;
@@ -502,19 +468,19 @@ VId Analyzer::SdkClassCall(const std::string& q, TSNode call, Args& args) {
     o.kind = ObjKind::kProcessor;
     if (cls == "FrameworkProcessor") {
       auto est = Arg(args, {"estimator_cls"}, 0);
-      if (est && store_.Kind(est->v) == VK::kQual) o.framework = FrameworkOfClass(Last(store_[est->v].text));
+      if (est && a_.store_.Kind(est->v) == VK::kQual) o.framework = FrameworkOfClass(Last(a_.store_[est->v].text));
     }
   } else if (cls == "HyperparameterTuner") {
     o.kind = ObjKind::kTuner;
     auto src = Arg(args, {"estimator", "model_trainer"}, 0);
     int id = NewObject(std::move(o), call);
     if (src) {
-      const Value& s = V(src->v);
+      const Value& s = a_.V(src->v);
       int sid = s.kind == VK::kObject ? s.ref : -1;
       if (s.kind == VK::kOneOf) {
         for (const Alt& a : s.alts) {
-          if (store_.Kind(a.value.v) == VK::kObject) {
-            sid = store_[a.value.v].ref;
+          if (a_.store_.Kind(a.value.v) == VK::kObject) {
+            sid = a_.store_[a.value.v].ref;
             break;
           }
         }
@@ -538,11 +504,11 @@ VId Analyzer::SdkClassCall(const std::string& q, TSNode call, Args& args) {
              cls == "ParameterBoolean") {
     auto name = Arg(args, {"name"}, 0);
     auto def = Arg(args, {"default_value"}, 1);
-    if (def && V(def->v).scalar()) {
-      std::string pname = name && V(name->v).scalar() ? V(name->v).text : std::string("?");
-      const Value& d = V(def->v);
+    if (def && a_.V(def->v).scalar()) {
+      std::string pname = name && a_.V(name->v).scalar() ? a_.V(name->v).text : std::string("?");
+      const Value& d = a_.V(def->v);
       std::string text = d.text;
-      return store_.Scalar(d.kind, text, "pipeline parameter " + pname + " default");
+      return a_.store_.Scalar(d.kind, text, "pipeline parameter " + pname + " default");
     }
     return kUnknown;
   } else if (cls == "Pipeline" && q.find(".workflow.") != std::string::npos) {
@@ -557,8 +523,8 @@ VId Analyzer::SdkClassCall(const std::string& q, TSNode call, Args& args) {
     auto fw = Arg(args, {"framework"}, 0);
     Value v;
     v.kind = VK::kOpaque;
-    if (fw && V(fw->v).kind == VK::kStr) v.aux = V(fw->v).text;
-    return store_.New(std::move(v));
+    if (fw && a_.V(fw->v).kind == VK::kStr) v.aux = a_.V(fw->v).text;
+    return a_.store_.New(std::move(v));
   } else {
     return kUnknown;
   }
@@ -568,7 +534,7 @@ VId Analyzer::SdkClassCall(const std::string& q, TSNode call, Args& args) {
 // The SDK's class methods that make an object (`Estimator.attach`, `ModelTrainer.from_recipe`,
 // `ModelBuilder.from_jumpstart_config`, `Endpoint.get`, …) and the remote-function decorators;
 // kUnbound for any other name. `o` is the object as SdkClassCall starts it.
-VId Analyzer::SdkFactoryCall(const std::string& q, const std::string& cls, const std::string& owner, Object& o,
+VId SdkModel::SdkFactoryCall(const std::string& q, const std::string& cls, const std::string& owner, Object& o,
                              TSNode call, Args& args) {
   if (cls == "attach" && (EstimatorClasses().count(owner) || owner == "HyperparameterTuner")) {
     o.kind = ObjKind::kModel;
@@ -604,7 +570,7 @@ VId Analyzer::SdkFactoryCall(const std::string& q, const std::string& cls, const
     Value v;
     v.kind = VK::kOpaque;
     v.aux = "endpoints:";
-    return store_.New(std::move(v));
+    return a_.store_.New(std::move(v));
   }
   // SDK v3 `Endpoint.get(endpoint_name=...)`: an existing endpoint, by name.
   if (cls == "get" && owner == "Endpoint") {
@@ -620,8 +586,8 @@ VId Analyzer::SdkFactoryCall(const std::string& q, const std::string& cls, const
     // the job is that function's.
     std::string function;
     if (cls != "RemoteExecutor") {
-      if (auto fn = Arg(args, {"_func"}, 0); fn && store_.Kind(fn->v) == VK::kFunction) {
-        function = std::string(functions_[store_[fn->v].ref].name);
+      if (auto fn = Arg(args, {"_func"}, 0); fn && a_.store_.Kind(fn->v) == VK::kFunction) {
+        function = std::string(a_.functions_[a_.store_[fn->v].ref].name);
       } else if (fn && g_.Kind(fn->at) == N::kLambda) {
         function = "lambda";
       }
@@ -633,7 +599,7 @@ VId Analyzer::SdkFactoryCall(const std::string& q, const std::string& cls, const
   return kUnbound;
 }
 
-VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
+VId SdkModel::SdkCall(const std::string& written, TSNode call, Args& args) {
   const std::string q = CoreModuleName(written);
   if (VId r = CoreResourceCall(q, call, args); r != kUnbound) return r;
   if (IsSageMaker(q)) return SdkClassCall(q, call, args);
@@ -643,12 +609,12 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
   }
   // A file of the repository read by its literal path: its content is known
   // by that path, so two notebooks reading an endpoint name from it share it.
-  if (q == "builtins.open" && !args.positional.empty() && V(args.positional[0].v).kind == VK::kStr) {
-    std::string mode = args.positional.size() > 1 && V(args.positional[1].v).kind == VK::kStr
-                           ? V(args.positional[1].v).text
+  if (q == "builtins.open" && !args.positional.empty() && a_.V(args.positional[0].v).kind == VK::kStr) {
+    std::string mode = args.positional.size() > 1 && a_.V(args.positional[1].v).kind == VK::kStr
+                           ? a_.V(args.positional[1].v).text
                            : std::string("r");
     if (mode.find_first_of("wax+") != std::string::npos) return kUnknown;
-    return SharedValue("file:" + JoinPath(DirOf(file_.path), V(args.positional[0].v).text));
+    return a_.SharedValue("file:" + JoinPath(DirOf(a_.file_.path), a_.V(args.positional[0].v).text));
   }
   if ((q == "json.load" || q == "json.loads" || q == "yaml.safe_load" || q == "yaml.load" || q == "yaml.full_load") &&
       !args.positional.empty() && SharedName(args.positional[0].v).starts_with("file:")) {
@@ -656,8 +622,8 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
   }
   if (q == "boto3.client" || q == "boto3.session.client") {
     auto service = Arg(args, {"service_name"}, 0);
-    if (service && V(service->v).kind == VK::kStr) {
-      const std::string& s = V(service->v).text;
+    if (service && a_.V(service->v).kind == VK::kStr) {
+      const std::string& s = a_.V(service->v).text;
       if (s == "sagemaker" || s == "application-autoscaling") {
         Object o;
         o.kind = ObjKind::kClient;
@@ -680,12 +646,12 @@ VId Analyzer::SdkCall(const std::string& written, TSNode call, Args& args) {
 // A method call on a receiver no model owns and the interpreter cannot resolve: the
 // SDK values the interpreter holds as opaque (list_endpoints() results, names shared
 // through files and %store), and a delete or a boto3 request on a client it cannot trace.
-VId Analyzer::SdkUnresolvedMethod(VId recv, std::string_view method, TSNode call, Args& args) {
-  const Value& r = V(recv);
+VId SdkModel::SdkUnresolvedMethod(VId recv, std::string_view method, TSNode call, Args& args) {
+  const Value& r = a_.V(recv);
   if (r.kind == VK::kOpaque) {
     if (r.aux.starts_with("endpoints:")) {
       // list_endpoints()["Endpoints"] also as .get("Endpoints"); one of them by position.
-      if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) return recv;
+      if (method == "get" && !args.positional.empty() && a_.store_.Kind(args.positional[0].v) == VK::kStr) return recv;
       // Each of Endpoint.get_all(), deleted.
       if (IsDeleteMethod(method)) RecordDelete(recv, call);
       return kUnknown;
@@ -697,8 +663,8 @@ VId Analyzer::SdkUnresolvedMethod(VId recv, std::string_view method, TSNode call
           method == "rstrip" || method == "lstrip" || method == "decode") {
         return recv;
       }
-      if (method == "get" && !args.positional.empty() && store_.Kind(args.positional[0].v) == VK::kStr) {
-        return Subscript(recv, args.positional[0].v);
+      if (method == "get" && !args.positional.empty() && a_.store_.Kind(args.positional[0].v) == VK::kStr) {
+        return a_.Subscript(recv, args.positional[0].v);
       }
       return kUnknown;
     }
@@ -723,25 +689,32 @@ VId Analyzer::SdkUnresolvedMethod(VId recv, std::string_view method, TSNode call
     RecordDelete(name ? name->v : kUnknown, call);
     return kUnknown;
   }
-  if (expect_failure_ == 0 && args.positional.empty() && !args.keywords.empty() &&
+  if (a_.expect_failure_ == 0 && args.positional.empty() && !args.keywords.empty() &&
       std::all_of(args.keywords.begin(), args.keywords.end(), [](const auto& kv) { return PascalCase(kv.first); })) {
     // `sm_client.create_training_job(TrainingJobName=..., ...)` on a client we
     // cannot trace (a parameter, an attribute): the request itself says what it is.
     if (SageMakerCreateMethods().count(method) || method == "update_endpoint") {
-      client_calls_.push_back({std::string(method), "sagemaker", args, order_, inline_call_, MadeBy(call), {}, run_});
-    } else if (method == "register_scalable_target" && Arg(args, {"ServiceNamespace"})) {
       client_calls_.push_back(
-          {std::string(method), "application-autoscaling", args, order_, inline_call_, MadeBy(call), {}, run_});
+          {std::string(method), "sagemaker", args, a_.order_, a_.inline_call_, MadeBy(call), {}, a_.run_});
+    } else if (method == "register_scalable_target" && Arg(args, {"ServiceNamespace"})) {
+      client_calls_.push_back({std::string(method),
+                               "application-autoscaling",
+                               args,
+                               a_.order_,
+                               a_.inline_call_,
+                               MadeBy(call),
+                               {},
+                               a_.run_});
     }
   }
   return kUnknown;
 }
 
 // `object.name` read as a value, not called there.
-bool Analyzer::SdkUncalled(VId obj, std::string_view attr, TSNode n, VId* result) {
+bool SdkModel::SdkUncalled(VId obj, std::string_view attr, TSNode n, VId* result) {
   // `predictor.delete_endpoint` handed to something that calls it
   // (`_try("endpoint", endpoint.delete)`): a delete where it is handed over.
-  const Value& o = V(obj);
+  const Value& o = a_.V(obj);
   if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
     RecordDelete(obj, n);
   }
@@ -753,15 +726,15 @@ bool Analyzer::SdkUncalled(VId obj, std::string_view attr, TSNode n, VId* result
     m.kind = VK::kOpaque;
     m.ref = o.ref;
     m.aux = "method:delete_endpoint";
-    *result = store_.New(std::move(m));
+    *result = a_.store_.New(std::move(m));
     return true;
   }
   return false;
 }
 
 // `@remote(...)`, `@step(...)`: the function is a job per call (its kRemote object).
-int Analyzer::SdkDecorator(VId v, TSNode e) {
-  const Value& x = V(v);
+int SdkModel::SdkDecorator(VId v, TSNode e) {
+  const Value& x = a_.V(v);
   if (x.kind == VK::kObject && objects_[x.ref].kind == ObjKind::kRemote) return x.ref;
   if (x.kind == VK::kQual && IsRemoteDecorator(x.text)) {
     Object o;
@@ -774,11 +747,11 @@ int Analyzer::SdkDecorator(VId v, TSNode e) {
 
 // A call of a @remote function runs it as the training job its decorator
 // configures; a CheckpointLocation argument is where it checkpoints.
-VId Analyzer::SdkRemoteCall(int fn, TSNode call, Args& args) {
-  int remote = functions_[fn].remote;
+VId SdkModel::SdkRemoteCall(int fn, TSNode call, Args& args) {
+  int remote = a_.functions_[fn].remote;
   VId r = kUnknown;
   auto has_checkpoint = [&](const Ev& e) {
-    return store_.Kind(e.v) == VK::kHelper && V(e.v).text == "CheckpointLocation";
+    return a_.store_.Kind(e.v) == VK::kHelper && a_.V(e.v).text == "CheckpointLocation";
   };
   for (const Ev& e : args.positional) {
     if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
@@ -786,7 +759,7 @@ VId Analyzer::SdkRemoteCall(int fn, TSNode call, Args& args) {
   for (const auto& [k, e] : args.keywords) {
     if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
   }
-  RecordFunctionCall(fn, args, call);
+  a_.RecordFunctionCall(fn, args, call);
   // A @step function's call is a pipeline step (its output), which includes the
   // steps whose outputs it takes.
   if (objects_[remote].cls == "@step") {
@@ -800,27 +773,27 @@ VId Analyzer::SdkRemoteCall(int fn, TSNode call, Args& args) {
 // A method of a value that is one of several (`x = a if c else b; x.deploy()`): each
 // alternative's, the first standing for the call; a method that creates an object
 // runs once, for the first object.
-VId Analyzer::SdkAlternativesMethod(VId recv, std::string_view method, TSNode call, Args& args) {
-  const Value& r = V(recv);
+VId SdkModel::SdkAlternativesMethod(VId recv, std::string_view method, TSNode call, Args& args) {
+  const Value& r = a_.V(recv);
   std::vector<Alt> alts = r.alts;
   bool creates = method == "deploy" || method == "transformer" || method == "create_model" ||
                  method == "compile_model" || method == "build" || method == "best_estimator";
   VId result = kUnknown;
   bool first = true;
-  std::string var = pending_var_;
+  std::string var = a_.pending_var_;
   for (const Alt& a : alts) {
-    const Value& x = V(a.value.v);
+    const Value& x = a_.V(a.value.v);
     if (x.kind != VK::kObject && x.kind != VK::kQual) continue;
-    pending_var_ = var;
-    VId v = CallMethod(a.value.v, method, call, args);
+    a_.pending_var_ = var;
+    VId v = a_.CallMethod(a.value.v, method, call, args);
     if (first) result = v;
     first = false;
     if (creates) {
       // One deploy call makes one endpoint, whichever object deploys it.
-      if (store_.Kind(v) == VK::kObject) {
+      if (a_.store_.Kind(v) == VK::kObject) {
         for (const Alt& o : alts) {
-          if (store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
-            objects_[store_[v].ref].chosen_from.push_back(store_[o.value.v].ref);
+          if (a_.store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
+            objects_[a_.store_[v].ref].chosen_from.push_back(a_.store_[o.value.v].ref);
           }
         }
       }
@@ -832,17 +805,17 @@ VId Analyzer::SdkAlternativesMethod(VId recv, std::string_view method, TSNode ca
 }
 
 // A client's method taken as a value (`fn = client.delete_endpoint`), called.
-bool Analyzer::SdkCallValue(VId callee, TSNode call, Args& args, VId* result) {
-  const Value& c = V(callee);
+bool SdkModel::SdkCallValue(VId callee, TSNode call, Args& args, VId* result) {
+  const Value& c = a_.V(callee);
   if (!c.aux.starts_with("method:")) return false;
   int id = c.ref;
   std::string method = c.aux.substr(7);
-  pending_var_.clear();
-  *result = CallMethod(ObjectValue(id), method, call, args);
+  a_.pending_var_.clear();
+  *result = a_.CallMethod(ObjectValue(id), method, call, args);
   return true;
 }
 
-VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& args) {
+VId SdkModel::ObjectMethod(int id, std::string_view method, TSNode call, Args& args) {
   ObjKind kind = objects_[id].kind;
   auto make = [&](ObjKind k, int source, const Args& a) {
     Object o;
@@ -873,13 +846,14 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
         return ObjectValue(id);
       }
       if (method == "fit" || method == "tune" || method == "train") {
-        if (kind == ObjKind::kModel || kind == ObjKind::kModelBuilder || expect_failure_ > 0) return store_.None();
+        if (kind == ObjKind::kModel || kind == ObjKind::kModelBuilder || a_.expect_failure_ > 0)
+          return a_.store_.None();
         objects_[id].fits.push_back(args);
         if (kind == ObjKind::kEstimator || kind == ObjKind::kTuner) objects_[id].fit_directly = true;
         if (!objects_[id].steps.empty()) {
           return StepValue({objects_[id].steps.begin(), objects_[id].steps.end()});  // a step's arguments
         }
-        return store_.None();
+        return a_.store_.None();
       }
       if (method == "deploy") {
         if (model_source < 0) model_source = id;
@@ -890,7 +864,7 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
       if (method == "create_model" || method == "compile_model" || method == "best_estimator" || method == "build" ||
           (method == "optimize" && kind == ObjKind::kModelBuilder)) {
         VId v = make(ObjKind::kModel, model_source < 0 ? id : model_source, args);
-        if (method == "build" || method == "optimize") objects_[store_[v].ref].builds.push_back(args);
+        if (method == "build" || method == "optimize") objects_[a_.store_[v].ref].builds.push_back(args);
         // optimize() also sets the builder's instance type for its own later deploy().
         if (method == "optimize") objects_[id].builds.push_back(args);
         return v;
@@ -898,15 +872,15 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
       // register(): a model package, which deploys like a model.
       if (method == "register" && kind != ObjKind::kTuner) {
         VId v = make(ObjKind::kModel, model_source < 0 ? id : model_source, args);
-        objects_[store_[v].ref].cls = "ModelPackage";
+        objects_[a_.store_[v].ref].cls = "ModelPackage";
         return v;
       }
       if (method == "delete_endpoint") {
         // The SDK v1 estimator.delete_endpoint(): the endpoint its deploy made.
         Delete d = MakeDelete(kUnknown, call);
         d.unknown = false;
-        d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
-        d.dead = dead_function_;
+        d.order = a_.in_function_ ? Order{LONG_MAX, LONG_MAX} : a_.order_;
+        d.dead = a_.dead_function_;
         for (size_t i = 0; i < objects_.size(); ++i) {
           if (objects_[i].kind == ObjKind::kPredictor && !objects_[i].attached &&
               (objects_[i].source == id || objects_[i].source == model_source)) {
@@ -914,12 +888,12 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
           }
         }
         d.unknown = d.objects.empty();
-        if (expect_failure_ == 0) deletes_.push_back(std::move(d));
+        if (a_.expect_failure_ == 0) deletes_.push_back(std::move(d));
       }
       return kUnknown;
     }
     case ObjKind::kProcessor:
-      if (method == "run" && expect_failure_ == 0) objects_[id].fits.push_back(args);
+      if (method == "run" && a_.expect_failure_ == 0) objects_[id].fits.push_back(args);
       if (method == "run" && !objects_[id].steps.empty()) {
         return StepValue({objects_[id].steps.begin(), objects_[id].steps.end()});  // a step's arguments
       }
@@ -938,12 +912,12 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
     case ObjKind::kBotoSession:
       if (method == "client") {
         auto service = Arg(args, {"service_name"}, 0);
-        if (service && V(service->v).kind == VK::kStr &&
-            (V(service->v).text == "sagemaker" || V(service->v).text == "application-autoscaling")) {
+        if (service && a_.V(service->v).kind == VK::kStr &&
+            (a_.V(service->v).text == "sagemaker" || a_.V(service->v).text == "application-autoscaling")) {
           Object o;
           o.kind = ObjKind::kClient;
           o.cls = "boto3 client";
-          o.service = V(service->v).text;
+          o.service = a_.V(service->v).text;
           return ObjectValue(NewObject(std::move(o), call));
         }
       }
@@ -958,13 +932,13 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
         Value v;
         v.kind = VK::kOpaque;
         auto part = Arg(args, {"NameContains"});
-        if (part && store_.Kind(part->v) != VK::kStr) return kUnknown;
-        v.aux = "endpoints:" + (part ? V(part->v).text : std::string());
-        return store_.New(std::move(v));
+        if (part && a_.store_.Kind(part->v) != VK::kStr) return kUnknown;
+        v.aux = "endpoints:" + (part ? a_.V(part->v).text : std::string());
+        return a_.store_.New(std::move(v));
       }
-      if (expect_failure_ == 0) {
+      if (a_.expect_failure_ == 0) {
         client_calls_.push_back(
-            {std::string(method), objects_[id].service, args, order_, inline_call_, MadeBy(call), {}, run_});
+            {std::string(method), objects_[id].service, args, a_.order_, a_.inline_call_, MadeBy(call), {}, a_.run_});
       }
       return kUnknown;
     }
@@ -974,16 +948,16 @@ VId Analyzer::ObjectMethod(int id, std::string_view method, TSNode call, Args& a
 }
 
 // The SDK model's attributes: `predictor.endpoint_name`, `session.sagemaker_client`, ….
-VId Analyzer::SdkAttribute(VId object, std::string_view name) {
-  const Value& x = V(object);
+VId SdkModel::SdkAttribute(VId object, std::string_view name) {
+  const Value& x = a_.V(object);
   {
     int id = x.ref;
     ObjKind kind = objects_[id].kind;
     if (kind == ObjKind::kPredictor && (name == "endpoint_name" || name == "endpoint")) {
       Value v;
-      v.kind = VK::kEndpointRef;
+      v.kind = VK::kObjectRef;
       v.ref = id;
-      return store_.New(std::move(v));
+      return a_.store_.New(std::move(v));
     }
     // `model.endpoint_name` after `model.deploy()`: the endpoint its latest deploy made.
     if (name == "endpoint_name" && (kind == ObjKind::kModel || kind == ObjKind::kEstimator ||
@@ -995,9 +969,9 @@ VId Analyzer::SdkAttribute(VId object, std::string_view name) {
                     (p.source >= 0 && objects_[p.source].source == id && objects_[p.source].kind == ObjKind::kModel);
         if (!from) continue;
         Value v;
-        v.kind = VK::kEndpointRef;
+        v.kind = VK::kObjectRef;
         v.ref = static_cast<int>(i);
-        return store_.New(std::move(v));
+        return a_.store_.New(std::move(v));
       }
       return kUnknown;
     }
@@ -1013,10 +987,10 @@ VId Analyzer::SdkAttribute(VId object, std::string_view name) {
       o.kind = name == "sagemaker_client" ? ObjKind::kClient : ObjKind::kBotoSession;
       o.cls = name == "sagemaker_client" ? "boto3 client" : "boto3 session";
       o.service = "sagemaker";
-      std::string saved = std::move(pending_var_);
-      pending_var_.clear();
+      std::string saved = std::move(a_.pending_var_);
+      a_.pending_var_.clear();
       int made = NewObject(std::move(o), objects_[id].call);
-      pending_var_ = std::move(saved);
+      a_.pending_var_ = std::move(saved);
       cache[id] = made;
       return ObjectValue(made);
     }
@@ -1024,18 +998,18 @@ VId Analyzer::SdkAttribute(VId object, std::string_view name) {
   }
 }
 
-Delete Analyzer::MakeDelete(VId target, TSNode call) {
+Delete SdkModel::MakeDelete(VId target, TSNode call) {
   Delete d;
-  d.at = R(call);
+  d.at = a_.R(call);
   std::function<void(VId, int)> visit = [&](VId v, int depth) {
-    const Value& x = V(v);
+    const Value& x = a_.V(v);
     if (depth > 4) {
       d.unknown = true;
       return;
     }
     switch (x.kind) {
       case VK::kObject:
-      case VK::kEndpointRef:  // predictor.endpoint_name: that predictor's endpoint
+      case VK::kObjectRef:  // predictor.endpoint_name: that predictor's endpoint
         if (objects_[x.ref].kind == ObjKind::kPredictor) {
           d.objects.push_back(x.ref);
           // Predictor(name).delete_endpoint(), Endpoint.get(name).delete(): the endpoint it names.
@@ -1048,7 +1022,7 @@ Delete Analyzer::MakeDelete(VId target, TSNode call) {
           } else if (auto name = Arg(objects_[x.ref].args, {"endpoint_name"})) {
             // A deploy to a name: the endpoint of that name goes too (another deploy or
             // create_endpoint may have made it). A run-time name matches by identity only.
-            const Value& n = V(name->v);
+            const Value& n = a_.V(name->v);
             if (n.kind == VK::kStr) {
               d.names.push_back(n.text);
             } else if (std::string shared = SharedName(name->v); !shared.empty()) {
@@ -1086,13 +1060,13 @@ Delete Analyzer::MakeDelete(VId target, TSNode call) {
   return d;
 }
 
-void Analyzer::RecordDelete(VId target, TSNode call) {
-  if (expect_failure_ > 0) return;
+void SdkModel::RecordDelete(VId target, TSNode call) {
+  if (a_.expect_failure_ > 0) return;
   Delete d = MakeDelete(target, call);
   // A delete inside a function may run whenever the function is called: it
   // counts for every deploy (only module-level code has a known order).
-  d.order = in_function_ ? Order{LONG_MAX, LONG_MAX} : order_;
-  d.dead = dead_function_;
+  d.order = a_.in_function_ ? Order{LONG_MAX, LONG_MAX} : a_.order_;
+  d.dead = a_.dead_function_;
   deletes_.push_back(std::move(d));
 }
 
@@ -1109,70 +1083,164 @@ std::string SdkStarName(std::string_view m, std::string_view name) {
   return {};
 }
 
-// The SageMaker SDK and boto3 as a library the interpreter asks: every
-// imported name is offered to it last (it answers unknown for names it does
-// not know), and the objects it made (kObject) are its own.
-class Sdk final : public Library {
- public:
-  bool Call(Analyzer& a, const std::string& q, TSNode call, Args& args, VId* result) override {
-    *result = a.SdkCall(q, call, args);
-    return true;
-  }
-  bool Method(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
-    if (a.store_.Kind(receiver) != VK::kObject) return false;
-    *result = a.ObjectMethod(a.store_[receiver].ref, method, call, args);
-    return true;
-  }
-  bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode, VId* result) override {
-    if (a.store_.Kind(object) != VK::kObject) return false;
-    *result = a.SdkAttribute(object, name);
-    return true;
-  }
-  bool Uncalled(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) override {
-    return a.SdkUncalled(object, name, node, result);
-  }
-  bool Decorator(Analyzer& a, VId decorator, TSNode at, int* handle) override {
-    *handle = a.SdkDecorator(decorator, at);
-    return *handle >= 0;
-  }
-  void Decorated(Analyzer& a, int handle, int function) override {
-    a.objects_[handle].var = std::string(a.functions_[function].name);
-  }
-  bool CallFunction(Analyzer& a, int function, TSNode call, Args& args, VId* result) override {
-    *result = a.SdkRemoteCall(function, call, args);
-    return true;
-  }
-  bool SetAttribute(Analyzer& a, VId object, const std::string& name, Ev value) override {
-    if (a.store_.Kind(object) != VK::kObject) return false;
-    // `estimator.use_spot_instances = True`: the setting the SDK sends.
-    Args& args = a.objects_[a.store_[object].ref].args;
-    args.keywords.erase(
-        std::remove_if(args.keywords.begin(), args.keywords.end(), [&](const auto& kv) { return kv.first == name; }),
-        args.keywords.end());
-    args.keywords.push_back({name, value});
-    return true;
-  }
-  std::string StarName(std::string_view module, std::string_view name) override { return SdkStarName(module, name); }
-  bool RelevantName(std::string_view name) override { return IsRelevantName(name); }
-  bool Owns(std::string_view q) override { return q.rfind("sagemaker", 0) == 0 || q.rfind("boto3", 0) == 0; }
-  bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) override {
-    return a.store_.Kind(callee) == VK::kOpaque && a.SdkCallValue(callee, call, args, result);
-  }
-  bool Alternatives(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
-    *result = a.SdkAlternativesMethod(receiver, method, call, args);
-    return true;
-  }
-  bool Unresolved(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) override {
-    *result = a.SdkUnresolvedMethod(receiver, method, call, args);
-    return true;
-  }
-};
-
 }  // namespace
 
-Library& SdkLibrary() {
-  static Sdk sdk;
-  return sdk;
+// ---- the Library hooks -----------------------------------------------------------
+// Every imported name is offered to the SDK model last (it answers unknown for
+// names it does not know), and the objects it made (kObject) are its own.
+
+bool SdkModel::Call(Analyzer&, const std::string& q, TSNode call, Args& args, VId* result) {
+  *result = SdkCall(q, call, args);
+  return true;
+}
+
+bool SdkModel::Method(Analyzer&, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
+  if (a_.store_.Kind(receiver) != VK::kObject) return false;
+  *result = ObjectMethod(a_.store_[receiver].ref, method, call, args);
+  return true;
+}
+
+bool SdkModel::Attribute(Analyzer&, VId object, std::string_view name, TSNode, VId* result) {
+  if (a_.store_.Kind(object) != VK::kObject) return false;
+  *result = SdkAttribute(object, name);
+  return true;
+}
+
+bool SdkModel::Uncalled(Analyzer&, VId object, std::string_view name, TSNode node, VId* result) {
+  return SdkUncalled(object, name, node, result);
+}
+
+bool SdkModel::Decorator(Analyzer&, VId decorator, TSNode at, int* handle) {
+  *handle = SdkDecorator(decorator, at);
+  return *handle >= 0;
+}
+
+void SdkModel::Decorated(Analyzer&, int handle, int function) {
+  objects_[handle].var = std::string(a_.functions_[function].name);
+}
+
+bool SdkModel::CallFunction(Analyzer&, int function, TSNode call, Args& args, VId* result) {
+  *result = SdkRemoteCall(function, call, args);
+  return true;
+}
+
+bool SdkModel::SetAttribute(Analyzer&, VId object, const std::string& name, Ev value) {
+  if (a_.store_.Kind(object) != VK::kObject) return false;
+  // `estimator.use_spot_instances = True`: the setting the SDK sends.
+  Args& args = objects_[a_.store_[object].ref].args;
+  args.keywords.erase(
+      std::remove_if(args.keywords.begin(), args.keywords.end(), [&](const auto& kv) { return kv.first == name; }),
+      args.keywords.end());
+  args.keywords.push_back({name, value});
+  return true;
+}
+
+std::string SdkModel::StarName(std::string_view module, std::string_view name) { return SdkStarName(module, name); }
+
+bool SdkModel::RelevantName(std::string_view name) { return IsRelevantName(name); }
+
+bool SdkModel::Owns(std::string_view q) { return q.rfind("sagemaker", 0) == 0 || q.rfind("boto3", 0) == 0; }
+
+bool SdkModel::CallValue(Analyzer&, VId callee, TSNode call, Args& args, VId* result) {
+  return a_.store_.Kind(callee) == VK::kOpaque && SdkCallValue(callee, call, args, result);
+}
+
+bool SdkModel::Alternatives(Analyzer&, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
+  *result = SdkAlternativesMethod(receiver, method, call, args);
+  return true;
+}
+
+bool SdkModel::Unresolved(Analyzer&, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
+  *result = SdkUnresolvedMethod(receiver, method, call, args);
+  return true;
+}
+
+// A name shared with other notebooks, used as an endpoint name, links like a
+// literal name ("endpoint:<shared>/variant/…").
+std::string SdkModel::SharedLink(std::string_view name) {
+  return std::string(1, kLinkMark) + aws::EndpointKey(std::string(name)) + kLinkMark;
+}
+
+// `predictor.endpoint_name` in a string: the predictor's link key.
+std::string SdkModel::Link(Analyzer&, VId v) {
+  const Value& x = a_.V(v);
+  if (x.kind != VK::kObjectRef) return {};
+  return std::string(1, kLinkMark) + objects_[x.ref].key + kLinkMark;
+}
+
+// A loop over what list_endpoints() returned: each endpoint it lists.
+bool SdkModel::Each(Analyzer&, VId iterable, VId* element) {
+  if (!a_.V(iterable).aux.starts_with("endpoints:")) return false;
+  *element = iterable;
+  return true;
+}
+
+bool SdkModel::Item(Analyzer&, VId container, VId key, VId* result) {
+  const Value& c = a_.V(container);
+  if (c.aux == "step:") {  // a step output's item: still that step
+    *result = container;
+    return true;
+  }
+  // What list_endpoints() returned, by a key: still the listed endpoints;
+  // by a position: one of them.
+  if (c.aux.starts_with("endpoints:")) {
+    *result = a_.store_.Kind(key) == VK::kStr ? container : kUnknown;
+    return true;
+  }
+  return false;
+}
+
+// `m = build_model(...)`: an object the helper made and returns is named at the call.
+void SdkModel::Returned(Analyzer&, VId result, int run, const std::string& target) {
+  if (a_.store_.Kind(result) != VK::kObject) return;
+  Object& made = objects_[a_.V(result).ref];
+  if (made.run != run) return;
+  made.helper_var = made.var;
+  made.var = target == "_" ? std::string() : target;
+}
+
+// A delete in a branch that cannot run: recorded with why, never counted.
+void SdkModel::DeadCall(Analyzer&, TSNode n, const std::string& why) {
+  TSNode fn = g_.Field(n, g_.f_function);
+  if (g_.Kind(fn) != N::kAttribute) return;
+  std::string_view method = a_.T(g_.Field(fn, g_.f_attribute));
+  if (IsDeleteMethod(method)) {
+    VId recv = a_.PureEval(g_.Field(fn, g_.f_object));
+    const Value& r = a_.V(recv);
+    VId target = kUnbound;
+    if (r.kind == VK::kObject && objects_[r.ref].kind == ObjKind::kPredictor) {
+      target = recv;
+    } else if (method == "delete_endpoint") {
+      target = kUnknown;
+      for (TSNode a : a_.Kids(g_.Field(n, g_.f_arguments))) {
+        if (g_.Kind(a) == N::kKeywordArgument) {
+          std::string_view k = a_.T(g_.Field(a, g_.f_name));
+          if (k == "EndpointName" || k == "endpoint_name") target = a_.PureEval(g_.Field(a, g_.f_value));
+        } else if (g_.Kind(a) != N::kComment && target == kUnknown) {
+          target = a_.PureEval(a);
+        }
+      }
+    }
+    if (target != kUnbound) {
+      Delete d = MakeDelete(target, n);
+      d.dead = why;
+      d.order = a_.order_;
+      deletes_.push_back(std::move(d));
+    }
+  }
+}
+
+// `lambda: Endpoint.get(name).delete()`, handed to a helper that calls it: the delete is read at once.
+bool SdkModel::ReadNow(std::string_view method) { return IsDeleteMethod(method); }
+
+// A pytest fixture that returns a session.
+bool SdkModel::Made(Analyzer&, const std::string& cls, VId* result) {
+  Object o;
+  o.kind = ObjKind::kSession;
+  o.cls = cls;
+  o.local = cls.rfind("Local", 0) == 0;
+  *result = ObjectValue(NewObject(std::move(o), TSNode{}));
+  return true;
 }
 
 }  // namespace sagelint::py
@@ -1181,10 +1249,10 @@ namespace sagelint::py {
 
 // ---- pipeline steps ---------------------------------------------------------------
 
-void Analyzer::StepDeps(VId v, std::set<int>* out, int depth) const {
+void SdkModel::StepDeps(VId v, std::set<int>* out, int depth) const {
   if (depth > 8 || v < 0) return;
   if (auto it = step_deps_.find(v); it != step_deps_.end()) out->insert(it->second.begin(), it->second.end());
-  const Value& x = V(v);
+  const Value& x = a_.V(v);
   switch (x.kind) {
     case VK::kList:
       for (const Ev& e : x.items) StepDeps(e.v, out, depth + 1);
@@ -1204,17 +1272,17 @@ void Analyzer::StepDeps(VId v, std::set<int>* out, int depth) const {
   }
 }
 
-void Analyzer::StepDeps(const Args& a, std::set<int>* out) const {
+void SdkModel::StepDeps(const Args& a, std::set<int>* out) const {
   if (step_deps_.empty()) return;
   for (const Ev& e : a.positional) StepDeps(e.v, out);
   for (const auto& [k, e] : a.keywords) StepDeps(e.v, out);
 }
 
-VId Analyzer::StepValue(const std::set<int>& deps) {
+VId SdkModel::StepValue(const std::set<int>& deps) {
   Value v;
   v.kind = VK::kOpaque;
   v.aux = "step:";
-  VId id = store_.New(std::move(v));
+  VId id = a_.store_.New(std::move(v));
   step_deps_[id].assign(deps.begin(), deps.end());
   return id;
 }
@@ -1222,7 +1290,7 @@ VId Analyzer::StepValue(const std::set<int>& deps) {
 // A pipeline runs its steps — those of `steps` and the steps their outputs
 // come from — as its session runs them: a LocalPipelineSession (or
 // LocalSession) runs them on this machine.
-void Analyzer::PipelineSteps(const Args& args) {
+void SdkModel::PipelineSteps(const Args& args) {
   std::set<int> deps;
   StepDeps(args, &deps);
   auto session = Arg(args, {"sagemaker_session"});

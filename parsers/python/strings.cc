@@ -1,5 +1,5 @@
-// Strings: literals and f-strings (with the links that endpoint references
-// carry), `+` on strings and lists, `%` formatting and str.format().
+// Strings: literals and f-strings (with the links that library values and
+// shared names carry), `+` on strings and lists, `%` formatting and str.format().
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -65,14 +65,10 @@ VId Analyzer::StringValue(TSNode n) {
         if (x.scalar() && plain) {
           text += PyText(x);
           link += PyText(x);
-        } else if (x.kind == VK::kEndpointRef) {
+        } else if (std::string key = LinkOf(part); !key.empty()) {
           known = false;
           linked = true;
-          link += kLinkMark + objects_[x.ref].key + kLinkMark;
-        } else if (x.kind == VK::kOpaque && !x.link.empty()) {
-          known = false;
-          linked = true;
-          link += x.link;
+          link += key;
         } else {
           known = false;
           link += kUnknownText;
@@ -103,7 +99,7 @@ VId Analyzer::StringValue(TSNode n) {
 }
 
 // `a + b`: strings, numbers, lists; conditional operands give a conditional
-// result; endpoint references survive in the link text.
+// result; the links of library values and shared names survive in the link text.
 VId Analyzer::Concat(VId a, VId b) {
   const Value& x = V(a);
   const Value& y = V(b);
@@ -144,23 +140,13 @@ VId Analyzer::Concat(VId a, VId b) {
     l.items.insert(l.items.end(), y.items.begin(), y.items.end());
     return store_.New(std::move(l));
   }
-  auto link_of = [&](const Value& v, std::string* out) {
-    if (v.kind == VK::kStr)
-      *out += v.text;
-    else if (v.kind == VK::kEndpointRef)
-      *out += kLinkMark + objects_[v.ref].key + kLinkMark;
-    else if (v.kind == VK::kOpaque && !v.link.empty())
-      *out += v.link;
-    else
-      return false;
-    return true;
-  };
-  bool x_link = x.kind == VK::kEndpointRef || (x.kind == VK::kOpaque && !x.link.empty());
-  bool y_link = y.kind == VK::kEndpointRef || (y.kind == VK::kOpaque && !y.link.empty());
-  if (x_link || y_link) {
+  // A string with a part that links (a library's value, a shared name): the link.
+  std::string x_link = x.kind == VK::kStr ? std::string() : LinkOf(a);
+  std::string y_link = y.kind == VK::kStr ? std::string() : LinkOf(b);
+  if (!x_link.empty() || !y_link.empty()) {
     std::string link;
-    if (!link_of(x, &link)) link += kUnknownText;
-    if (!link_of(y, &link)) link += kUnknownText;
+    link += x.kind == VK::kStr ? x.text : x_link.empty() ? std::string(kUnknownText) : x_link;
+    link += y.kind == VK::kStr ? y.text : y_link.empty() ? std::string(kUnknownText) : y_link;
     if (link.size() > Store::kMaxString) return kUnknown;
     Value v;
     v.kind = VK::kOpaque;
@@ -326,6 +312,16 @@ VId Analyzer::StrMethod(VId recv, std::string_view method, Args& args) {
     return store_.Str(out);
   }
   return kUnknown;
+}
+
+// The link a string built from `v` carries: a shared name's, or what a library says.
+std::string Analyzer::LinkOf(VId v) {
+  const Value& x = V(v);
+  if (x.kind == VK::kOpaque) return x.link;
+  for (Library* lib : libraries_) {
+    if (std::string key = lib->Link(*this, v); !key.empty()) return key;
+  }
+  return {};
 }
 
 }  // namespace sagelint::py

@@ -30,17 +30,17 @@ enum class VK : uint8_t {
   kBool,
   kNone,
   kDict,
-  kList,         // lists and tuples
-  kOneOf,        // one of several alternatives, each under a condition
-  kObject,       // an SDK object (estimator, predictor, client…): `ref` is its index
-  kEndpointRef,  // `predictor.endpoint_name`: the endpoint of object `ref`
-  kQual,         // an imported module, class or function: `text` is its dotted name
-  kHelper,       // an SDK configuration object (TrainingInput, Compute…): `text` is the class
-  kFunction,     // a function defined in the file: `ref` is its index
-  kClass,        // a class defined in the file (`ref`: its Analyzer::classes_ entry)
-  kInstance,     // an instance of such a class (`ref`: its Analyzer::instances_ entry); `text` "super:N" for super()
-  kModule,       // a module of the program read from its file (`ref`: its Analyzer::modules_ entry)
-  kForeign,      // a value a library model owns (`ref`: an index in that model's own table, `text`: its kind)
+  kList,       // lists and tuples
+  kOneOf,      // one of several alternatives, each under a condition
+  kObject,     // an object of the SDK model (SdkModel: estimator, predictor, client…): `ref` is its index
+  kObjectRef,  // what stands for the SDK model's object `ref` (`predictor.endpoint_name`: its endpoint)
+  kQual,       // an imported module, class or function: `text` is its dotted name
+  kHelper,     // a library's configuration object (TrainingInput, Compute…): keywords as entries, `text` the class
+  kFunction,   // a function defined in the file: `ref` is its index
+  kClass,      // a class defined in the file (`ref`: its Analyzer::classes_ entry)
+  kInstance,   // an instance of such a class (`ref`: its Analyzer::instances_ entry); `text` "super:N" for super()
+  kModule,     // a module of the program read from its file (`ref`: its Analyzer::modules_ entry)
+  kForeign,    // a value a library model owns (`ref`: an index in that model's own table, `text`: its kind)
 };
 
 // An evaluated expression: its value and where it is written.
@@ -63,10 +63,13 @@ struct Value {
   VK kind = VK::kUnknown;
   bool complete = true;  // dict / list / helper: nothing unseen can add entries
   int32_t ref = -1;
-  std::string text;            // scalar text (numbers in decimal, booleans true/false); dotted name; helper class
-  std::string origin;          // how a non-literal was resolved ("constant GPU")
-  std::string aux;             // kOpaque: the framework of image_uris.retrieve; kStr: a script before base64
-  std::string link;            // kOpaque: the text with endpoint references spelled as kLinkMark key kLinkMark
+  std::string text;    // scalar text (numbers in decimal, booleans true/false); dotted name; helper class
+  std::string origin;  // how a non-literal was resolved ("constant GPU")
+  // kOpaque: a tag, the interpreter's ("globals:", "name:<shared name>") or a
+  // library's ("method:<name>", a method taken as a value; the SDK model's own);
+  // kStr: a script before base64.
+  std::string aux;
+  std::string link;  // kOpaque: the text with library links (Library::Link) spelled as kLinkMark key kLinkMark
   std::vector<Entry> entries;  // dict and helper keywords, keys unique
   std::vector<Ev> items;       // list / tuple
   std::vector<Alt> alts;       // kOneOf

@@ -1,0 +1,121 @@
+// The Python interpreter knows libraries only through py::Library
+// (docs/architecture.md "The Python interpreter and the libraries it knows"):
+// run with a library of its own and no SDK model, it asks that library about
+// every call, method, string link, iteration, item and dead call, and knows
+// nothing of `sagemaker` itself.
+#include <string>
+#include <vector>
+
+#include "parsers/common/tree_sitter.h"
+#include "parsers/python/analyzer.h"
+#include "tests/catch.h"
+
+using namespace sagelint;
+
+namespace {
+
+// A toy library `ledger`: `ledger.Book(name)` makes a book; `book.add(x)`
+// records what `x` is; `book.pages()` is an opaque value the library iterates
+// and indexes. Everything the interpreter asks it is logged.
+class Ledger final : public py::Library {
+ public:
+  std::vector<std::string> log;
+
+  bool Call(py::Analyzer& a, const std::string& q, TSNode, py::Args& args, py::VId* result) override {
+    log.push_back("call " + q);
+    if (q != "ledger.Book") return false;
+    log.back() += "(" + Show(a, args) + ")";
+    *result = a.Foreign("book", 0);
+    return true;
+  }
+  bool Method(py::Analyzer& a, py::VId receiver, std::string_view method, TSNode, py::Args& args,
+              py::VId* result) override {
+    if (a.store_.Kind(receiver) != py::VK::kForeign) return false;
+    log.push_back("book." + std::string(method) + "(" + Show(a, args) + ")");
+    if (method == "pages") {
+      py::Value pages;
+      pages.kind = py::VK::kOpaque;
+      pages.aux = "pages:";
+      *result = a.store_.New(std::move(pages));
+    }
+    return true;
+  }
+  bool Attribute(py::Analyzer&, py::VId, std::string_view, TSNode, py::VId*) override { return false; }
+  std::string Link(py::Analyzer& a, py::VId v) override {
+    return a.store_.Kind(v) == py::VK::kForeign ? std::string("<book>") : std::string();
+  }
+  bool Each(py::Analyzer& a, py::VId iterable, py::VId* element) override {
+    if (a.V(iterable).aux != "pages:") return false;
+    *element = a.store_.Str("a page");
+    return true;
+  }
+  bool Item(py::Analyzer& a, py::VId container, py::VId key, py::VId* result) override {
+    if (a.V(container).aux != "pages:") return false;
+    *result = a.store_.Str("page " + a.V(key).text);
+    return true;
+  }
+  void DeadCall(py::Analyzer& a, TSNode call, const std::string& why) override {
+    log.push_back("dead " + std::string(a.TextOf(call)) + ": " + why);
+  }
+  bool RelevantName(std::string_view name) override { return name == "ledger"; }
+  bool Owns(std::string_view q) override { return q.rfind("ledger", 0) == 0; }
+
+ private:
+  static std::string Show(py::Analyzer& a, const py::Args& args) {
+    std::string out;
+    for (const py::Ev& e : args.positional) {
+      const py::Value& x = a.V(e.v);
+      if (!out.empty()) out += ", ";
+      if (x.kind == py::VK::kStr)
+        out += "'" + x.text + "'";
+      else if (x.kind == py::VK::kOpaque && !x.link.empty())
+        out += "link '" + x.link + "'";
+      else if (x.kind == py::VK::kForeign)
+        out += "a book";
+      else
+        out += "unknown";
+    }
+    return out;
+  }
+};
+
+std::vector<std::string> Run(const std::string& src) {
+  SourceFile file{"t.py", "/nonexistent/t.py", src};
+  FileResult out;
+  ts::Tree tree = ts::Parse(py::PythonGrammar().language, src);
+  REQUIRE(tree);
+  py::Analyzer analyzer(file, src, nullptr, &out);
+  Ledger ledger;
+  analyzer.Run(ts_tree_root_node(tree.get()), {&ledger});
+  CHECK(out.workloads.empty());  // workloads are a library's to make: this one makes none
+  return ledger.log;
+}
+
+}  // namespace
+
+TEST_CASE("the Python interpreter asks its libraries, and knows no SDK of its own") {
+  std::vector<std::string> log =
+      Run("import ledger\n"
+          "import sagemaker\n"
+          "session = sagemaker.Session()\n"
+          "book = ledger.Book('main')\n"
+          "book.add(f'entry-{book}')\n"
+          "book.add('plain-' + book)\n"
+          "for page in book.pages():\n"
+          "    book.add(page)\n"
+          "book.add(book.pages()['first'])\n"
+          "if False:\n"
+          "    book.close()\n");
+  std::vector<std::string> expected{
+      "call sagemaker.Session",
+      "call ledger.Book('main')",
+      "book.add(link 'entry-<book>')",
+      "book.add(link 'plain-<book>')",
+      "book.pages()",
+      "book.add('a page')",
+      "book.pages()",
+      "book.add('page first')",
+      "dead book.close(): runs only when `False` is true, and it is False",
+  };
+  CHECK(log == expected);
+}
