@@ -118,3 +118,27 @@ TEST_CASE("TypeScript comments: line and block, not inside strings or template l
   CHECK(comments[2].line == 4);
   CHECK(comments[2].text == "   sagelint:ignore=SM104 */");
 }
+
+TEST_CASE("a file with a syntax error keeps the comments around the error", "[adversarial][suppress]") {
+  // The front ends' tree-sitter parses are error-tolerant: a broken statement
+  // does not hide the directives before or after it.
+  const std::string py =
+      "def f(:\n"
+      "    pass  # sagelint:ignore=SM401\n"
+      "# sagelint:ignore=SM201\n"
+      "m.deploy(instance_type='ml.p4d.24xlarge')\n";
+  CHECK(Directives(py, CommentSyntax::kPython) == V{"2:13:SM401", "3:3:SM201"});
+  const std::string hcl =
+      "resource \"x\" \"y\" {\n"
+      "  # sagelint:ignore=SM000\n"
+      "  a = = 1\n"
+      "}\n";
+  CHECK(Directives(hcl, CommentSyntax::kHcl) == V{"2:5:SM000"});
+  // A regular expression holding `//` is not a comment.
+  const std::string ts = "const r = /https?:\\/\\//; // sagelint:ignore=SM201\nconst s = x / 2; // two\n";
+  std::vector<Comment> comments = FindComments(ts, CommentSyntax::kScript);
+  REQUIRE(comments.size() == 2);
+  CHECK(comments[0].column == 26);
+  CHECK(comments[0].text == "// sagelint:ignore=SM201");
+  CHECK(comments[1].text == "// two");
+}

@@ -1,0 +1,23 @@
+// The comments of a CDK app's TypeScript or JavaScript file, from the
+// tree-sitter-typescript parse the evaluator reads (modules.cc): what
+// `sagelint:` suppressions are read from. Strings, template literals and
+// regular expressions are the grammar's, so a `//` inside them is data.
+#include "parsers/common/comments.h"
+
+#include <string_view>
+#include <vector>
+
+#include "parsers/common/tree_sitter.h"
+
+extern "C" const TSLanguage* tree_sitter_typescript(void);
+
+namespace sagelint::cdk {
+
+std::vector<Comment> ScriptComments(std::string_view text) {
+  std::vector<Comment> out;
+  ts::Tree tree = ts::Parse(tree_sitter_typescript(), text);
+  if (tree) ts::AddComments(ts_tree_root_node(tree.get()), text, &out);
+  return out;
+}
+
+}  // namespace sagelint::cdk
