@@ -34,13 +34,22 @@ ParsedFile Failed(const DiscoveredFile& f, Format format, std::string message) {
 ParsedFile Guarded(const DiscoveredFile& f, const FrontEnd& front_end, const SourceFile& s,
                    const ResolveOptions& opts) {
   ParsedFile pf;
+  std::optional<std::vector<Comment>> comments;  // of the parse's own tree
   try {
-    pf.result = front_end.parse(s, opts);
+    if (front_end.parse_keeping_comments && s.text.find("sagelint:") != std::string::npos) {
+      pf.result = front_end.parse_keeping_comments(s, opts, &comments);
+    } else {
+      pf.result = front_end.parse(s, opts);
+    }
   } catch (const std::exception& e) {
     pf = Failed(f, front_end.format, std::string("internal parser error: ") + e.what());
   }
   pf.result.path = f.display();
-  KeepComments(pf, s.text, front_end.CommentsIn(pf.result.path));
+  if (comments) {
+    pf.comments = SagelintComments(std::move(*comments));
+  } else {
+    KeepComments(pf, s.text, front_end.CommentsIn(pf.result.path));
+  }
   return pf;
 }
 

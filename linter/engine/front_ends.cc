@@ -5,6 +5,7 @@
 #include "linter/base/strings.h"
 #include "linter/engine/dispatch.h"
 #include "parsers/cdk/front_end.h"
+#include "parsers/python/comments.h"
 
 namespace sagelint {
 namespace {
@@ -73,6 +74,7 @@ constexpr FrontEnd kFrontEnds[] = {
      .format = Format::kPython,
      .suffixes = kPythonFiles,
      .parse = ParsePython,
+     .parse_keeping_comments = ParsePythonKeepingComments,
      .comments = CommentSyntax::kPython,
      .json_comments = CommentSyntax::kPython,
      .keeps_partial_results = true,
@@ -82,6 +84,7 @@ constexpr FrontEnd kFrontEnds[] = {
      .format = Format::kNotebook,
      .suffixes = kNotebookFiles,
      .parse = ParseNotebook,
+     .parse_keeping_comments = ParseNotebookKeepingComments,
      .comments = CommentSyntax::kNotebook,
      .json_comments = CommentSyntax::kNotebook,
      .keeps_partial_results = true,

@@ -37,6 +37,11 @@ struct FrontEnd {
   // Parses one file alone; nullptr when the front end reads a directory's
   // files together (`parse_module`).
   FileResult (*parse)(const SourceFile& file, const ResolveOptions& opts) = nullptr;
+  // `parse` that also gives the comments of the tree it builds (nullopt when
+  // it builds none), so that a file mentioning `sagelint:` is not parsed a
+  // second time for them; nullptr: they come from `comments`.
+  FileResult (*parse_keeping_comments)(const SourceFile& file, const ResolveOptions& opts,
+                                       std::optional<std::vector<Comment>>* comments) = nullptr;
   // Parses the files of one module directory together with the local modules
   // they call (Terraform); nullptr for a front end of single files.
   std::vector<FileResult> (*parse_module)(const TerraformRoot& root, const ResolveOptions& opts) = nullptr;

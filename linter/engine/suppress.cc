@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-#include "linter/base/strings.h"
 #include "linter/model/rule.h"
 
 namespace sagelint {
@@ -11,9 +10,13 @@ std::vector<Comment> FindComments(std::string_view text, CommentSyntax syntax) {
 }
 
 std::vector<Comment> SagelintComments(std::string_view text, CommentSyntax syntax) {
+  if (text.find("sagelint:") == std::string_view::npos) return {};
+  return SagelintComments(FindComments(text, syntax));
+}
+
+std::vector<Comment> SagelintComments(std::vector<Comment> comments) {
   std::vector<Comment> out;
-  if (text.find("sagelint:") == std::string_view::npos) return out;
-  for (Comment& c : FindComments(text, syntax)) {
+  for (Comment& c : comments) {
     if (c.text.find("sagelint:") != std::string::npos) out.push_back(std::move(c));
   }
   return out;

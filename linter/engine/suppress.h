@@ -31,6 +31,7 @@ struct IgnoreDirective {
 // The comments of `text` that mention sagelint (ignore directives, dataset
 // sizes): all a scan keeps of a file's text once the file is parsed.
 std::vector<Comment> SagelintComments(std::string_view text, CommentSyntax syntax);
+std::vector<Comment> SagelintComments(std::vector<Comment> comments);
 
 // The directives in comments, and in the comments of a file's text.
 std::vector<IgnoreDirective> FindIgnoreDirectives(const std::vector<Comment>& comments);
