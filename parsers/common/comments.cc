@@ -45,4 +45,11 @@ void AddComments(TSNode root, std::string_view text, std::vector<Comment>* out) 
   ts_tree_cursor_delete(&cursor);
 }
 
+std::vector<Comment> Comments(const TSLanguage* language, std::string_view text) {
+  std::vector<Comment> out;
+  Tree tree = Parse(language, text);
+  if (tree) AddComments(ts_tree_root_node(tree.get()), text, &out);
+  return out;
+}
+
 }  // namespace sagelint::ts

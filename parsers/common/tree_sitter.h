@@ -83,6 +83,8 @@ std::optional<SyntaxError> InnermostFirstError(TSNode root, std::string_view src
 // Comment per line it spans, so a directive keeps its own line. An
 // error-tolerant parse still has the comments around the error.
 void AddComments(TSNode root, std::string_view text, std::vector<Comment>* out);
+// The comments of `text` parsed with `language` (none when the parse is refused).
+std::vector<Comment> Comments(const TSLanguage* language, std::string_view text);
 
 }  // namespace sagelint::ts
 

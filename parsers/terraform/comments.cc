@@ -12,11 +12,6 @@ extern "C" const TSLanguage* tree_sitter_hcl(void);
 
 namespace sagelint::tf {
 
-std::vector<Comment> HclComments(std::string_view text) {
-  std::vector<Comment> out;
-  ts::Tree tree = ts::Parse(tree_sitter_hcl(), text);
-  if (tree) ts::AddComments(ts_tree_root_node(tree.get()), text, &out);
-  return out;
-}
+std::vector<Comment> HclComments(std::string_view text) { return ts::Comments(tree_sitter_hcl(), text); }
 
 }  // namespace sagelint::tf

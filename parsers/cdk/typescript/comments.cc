@@ -13,11 +13,6 @@ extern "C" const TSLanguage* tree_sitter_typescript(void);
 
 namespace sagelint::cdk {
 
-std::vector<Comment> ScriptComments(std::string_view text) {
-  std::vector<Comment> out;
-  ts::Tree tree = ts::Parse(tree_sitter_typescript(), text);
-  if (tree) ts::AddComments(ts_tree_root_node(tree.get()), text, &out);
-  return out;
-}
+std::vector<Comment> ScriptComments(std::string_view text) { return ts::Comments(tree_sitter_typescript(), text); }
 
 }  // namespace sagelint::cdk

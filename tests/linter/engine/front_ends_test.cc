@@ -121,6 +121,8 @@ TEST_CASE("the front-end table keeps its rules", "[engine][front-ends]") {
     CHECK(names.insert(fe.name).second);
     // One way to parse: a file alone, a module directory, or a file standing for an app.
     CHECK((fe.parse != nullptr) + (fe.parse_module != nullptr) + (fe.parse_app != nullptr) == 1);
+    // A parse that keeps its tree's comments is that of a file alone.
+    CHECK((!fe.parse_keeping_comments || fe.parse));
     CHECK(!fe.suffixes.empty());
     for (std::string_view s : fe.suffixes) {
       CHECK((s.starts_with(".") || s.starts_with("/")));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "parsers/python/comments.h"
 #include "tests/catch.h"
 
 using namespace sagelint;
@@ -23,6 +24,13 @@ std::vector<std::string> Directives(const std::string& text, CommentSyntax synta
 }
 
 using V = std::vector<std::string>;
+
+std::vector<std::string> Shown(const std::vector<Comment>& comments) {
+  std::vector<std::string> out;
+  for (const Comment& c : comments)
+    out.push_back(std::to_string(c.line) + ":" + std::to_string(c.column) + ":" + c.text);
+  return out;
+}
 
 }  // namespace
 
@@ -141,4 +149,38 @@ TEST_CASE("a file with a syntax error keeps the comments around the error", "[ad
   CHECK(comments[0].column == 26);
   CHECK(comments[0].text == "// sagelint:ignore=SM201");
   CHECK(comments[1].text == "// two");
+}
+
+TEST_CASE("a Python file's parse gives the comments its finder gives", "[adversarial][suppress]") {
+  ResolveOptions opts;
+  opts.root = "/nonexistent";
+  // A byte order mark, and a directive after a syntax error.
+  const SourceFile py{
+      "a.py", "/nonexistent/a.py",
+      "\xEF\xBB\xBF# sagelint:ignore=SM201\nimport sagemaker\ndef f(:\n  x = 1  # sagelint:ignore=SM401\n"};
+  std::optional<std::vector<Comment>> comments;
+  ParsePythonKeepingComments(py, opts, &comments);
+  REQUIRE(comments.has_value());
+  CHECK(Shown(*comments) == V{"1:4:# sagelint:ignore=SM201", "4:10:# sagelint:ignore=SM401"});
+  CHECK(Shown(*comments) == Shown(py::PythonComments(py.text)));
+  // A notebook: the comments of a broken cell too (taken before it is blanked).
+  const SourceFile nb{
+      "a.ipynb", "/nonexistent/a.ipynb",
+      "{\"cells\": [\n"
+      " {\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"source\": [\"import sagemaker\"]},\n"
+      " {\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"source\": [\n"
+      "   \"def f(:\\n\",\n"
+      "   \"  # sagelint:ignore=SM201\\n\"]}],\n"
+      " \"metadata\": {\"kernelspec\": {\"language\": \"python\", \"name\": \"python3\"}},\n"
+      " \"nbformat\": 4, \"nbformat_minor\": 5}\n"};
+  comments.reset();
+  FileResult r = ParseNotebookKeepingComments(nb, opts, &comments);
+  CHECK(r.errors.size() == 1);
+  REQUIRE(comments.has_value());
+  CHECK(Shown(*comments) == Shown(py::NotebookComments(nb.text)));
+  CHECK(comments->size() == 1);
+  // Code that cannot declare a workload is not parsed: no tree, no comments from it.
+  comments.reset();
+  ParsePythonKeepingComments({"b.py", "/nonexistent/b.py", "x = 1  # sagelint:ignore=SM201\n"}, opts, &comments);
+  CHECK(!comments.has_value());
 }
