@@ -6,6 +6,7 @@
 #include "linter/engine/dispatch.h"
 #include "parsers/cdk/front_end.h"
 #include "parsers/python/comments.h"
+#include "parsers/terraform/comments.h"
 
 namespace sagelint {
 namespace {
@@ -35,6 +36,7 @@ constexpr FrontEnd kFrontEnds[] = {
      .format = Format::kTerraform,
      .suffixes = kTerraformFiles,
      .parse_module = ParseTerraformModule,
+     .parse_module_keeping_comments = ParseTerraformModuleKeepingComments,
      .comments = CommentSyntax::kHcl,
      .edit = EditTerraform},
     {.name = "terraform-plan",

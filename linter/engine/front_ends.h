@@ -8,6 +8,7 @@
 #ifndef SAGELINT_LINTER_ENGINE_FRONT_ENDS_H_
 #define SAGELINT_LINTER_ENGINE_FRONT_ENDS_H_
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -45,6 +46,11 @@ struct FrontEnd {
   // Parses the files of one module directory together with the local modules
   // they call (Terraform); nullptr for a front end of single files.
   std::vector<FileResult> (*parse_module)(const TerraformRoot& root, const ResolveOptions& opts) = nullptr;
+  // `parse_module` that also gives the comments of the trees it builds, by
+  // display path (a file it gives none for has them found from `comments`).
+  std::vector<FileResult> (*parse_module_keeping_comments)(const TerraformRoot& root, const ResolveOptions& opts,
+                                                           std::map<std::string, std::vector<Comment>>* comments) =
+      nullptr;
   // Parses one file that stands for several (a CDK app's `cdk.json`, a source
   // file of an app named alone): one result per file of what it evaluates.
   // `named`: the file was named on the command line.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "parsers/python/comments.h"
+#include "parsers/terraform/comments.h"
 #include "tests/catch.h"
 
 using namespace sagelint;
@@ -183,4 +184,22 @@ TEST_CASE("a Python file's parse gives the comments its finder gives", "[adversa
   comments.reset();
   ParsePythonKeepingComments({"b.py", "/nonexistent/b.py", "x = 1  # sagelint:ignore=SM201\n"}, opts, &comments);
   CHECK(!comments.has_value());
+}
+
+TEST_CASE("a Terraform module's parse gives the comments its finder gives", "[adversarial][suppress]") {
+  ResolveOptions opts;
+  opts.root = "/nonexistent";
+  TerraformRoot root;
+  // An exponent number (which the parse reads with zeros in its place) before a block comment.
+  root.files.push_back(
+      {"main.tf", "/nonexistent/main.tf",
+       "locals { n = 1e3 } # sagelint:ignore=SM201\n/* a\n   sagelint:ignore=SM202 */\n"
+       "resource \"aws_sagemaker_notebook_instance\" \"n\" {\n  instance_type = \"ml.t3.medium\"\n}\n"});
+  root.files.push_back({"other.tf", "/nonexistent/other.tf", "# no directive here\n"});
+  std::map<std::string, std::vector<Comment>> comments;
+  ParseTerraformModuleKeepingComments(root, opts, &comments);
+  REQUIRE(comments.count("main.tf") == 1);
+  CHECK(Shown(comments["main.tf"]) == V{"1:20:# sagelint:ignore=SM201", "2:1:/* a", "3:1:   sagelint:ignore=SM202 */"});
+  CHECK(Shown(comments["main.tf"]) == Shown(tf::HclComments(root.files[0].text)));
+  CHECK(comments.count("other.tf") == 0);  // its text does not mention sagelint: (no comment it gives is kept)
 }
