@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang (ASan + UBSan) and runs each for
 # FUZZ_SECONDS (default 20) from the committed seed corpus. A crash fails.
+# The harnesses are those tests/fuzz/harnesses.txt lists.
 # This build compiles every source file on its own (no unity batches), so CI
 # also sees a file that compiles only beside the others of its batch.
 set -euo pipefail
@@ -9,7 +10,10 @@ SAGELINT_EXTRA_PACKAGES="clang libclang-rt-14-dev ${SAGELINT_EXTRA_PACKAGES:-}" 
   CC=clang CXX=clang++ BUILD_DIR=build-fuzz BUILD_TYPE=RelWithDebInfo \
   scripts/setup.sh -DSAGELINT_FUZZ=ON -DSAGELINT_TESTS=OFF -DSAGELINT_UNITY_BUILD=OFF >/dev/null
 seconds="${FUZZ_SECONDS:-20}"
-for target in cloudformation iam-policy terraform python notebook cdk cdk_python cdk_typescript config baseline s3_listing git_tree policy; do
+# The harnesses and their seeds: tests/fuzz/harnesses.txt (a row's name with '_' for '-').
+mapfile -t harnesses < <(awk '$1 == "front-end" || $1 == "reader" { print $2 }' tests/fuzz/harnesses.txt)
+for name in "${harnesses[@]}"; do
+  target=${name//-/_}
   work=$(mktemp -d)
   cp tests/fuzz/corpus/$target/* "$work/"
   echo "fuzz_$target: ${seconds}s"

@@ -34,13 +34,22 @@ ParsedFile Failed(const DiscoveredFile& f, Format format, std::string message) {
 ParsedFile Guarded(const DiscoveredFile& f, const FrontEnd& front_end, const SourceFile& s,
                    const ResolveOptions& opts) {
   ParsedFile pf;
+  std::optional<std::vector<Comment>> comments;  // of the parse's own tree
   try {
-    pf.result = front_end.parse(s, opts);
+    if (front_end.parse_keeping_comments && s.text.find("sagelint:") != std::string::npos) {
+      pf.result = front_end.parse_keeping_comments(s, opts, &comments);
+    } else {
+      pf.result = front_end.parse(s, opts);
+    }
   } catch (const std::exception& e) {
     pf = Failed(f, front_end.format, std::string("internal parser error: ") + e.what());
   }
   pf.result.path = f.display();
-  KeepComments(pf, s.text, front_end.CommentsIn(pf.result.path));
+  if (comments) {
+    pf.comments = SagelintComments(std::move(*comments));
+  } else {
+    KeepComments(pf, s.text, front_end.CommentsIn(pf.result.path));
+  }
   return pf;
 }
 
@@ -501,13 +510,21 @@ std::vector<ParsedFile> ParseUnit(const WorkUnit& unit, const ResolveOptions& ba
     root.files.push_back(std::move(s));
   }
   const FrontEnd& front_end = *unit.files.front().front_end;
+  std::map<std::string, std::vector<Comment>> tree_comments;  // of the trees the parse builds
   try {
-    for (FileResult& r : front_end.parse_module(root, opts)) {
+    bool mentions = std::any_of(root.files.begin(), root.files.end(),
+                                [](const SourceFile& s) { return s.text.find("sagelint:") != std::string::npos; });
+    for (FileResult& r : mentions&& front_end.parse_module_keeping_comments
+                             ? front_end.parse_module_keeping_comments(root, opts, &tree_comments)
+                             : front_end.parse_module(root, opts)) {
       ParsedFile pf;
       pf.result = std::move(r);
       auto file = std::find_if(root.files.begin(), root.files.end(),
                                [&](const SourceFile& s) { return s.path == pf.result.path; });
-      if (file != root.files.end()) {
+      auto kept = tree_comments.find(pf.result.path);
+      if (file != root.files.end() && kept != tree_comments.end()) {
+        pf.comments = SagelintComments(std::move(kept->second));
+      } else if (file != root.files.end()) {
         KeepComments(pf, file->text, front_end.CommentsIn(pf.result.path));
       } else {
         // A called module's file: its comments hold suppressions too.

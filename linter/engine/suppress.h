@@ -11,27 +11,14 @@
 #include <vector>
 
 #include "linter/model/finding.h"
+#include "parsers/common/comments.h"
 
 namespace sagelint {
 
-// How a file writes comments.
-enum class CommentSyntax {
-  kNone,      // JSON: no comments
-  kYaml,      // `#` after a blank or at a line's start, outside quoted and block scalars (JSON too)
-  kHcl,       // `#`, `//`, `/* */` outside strings and heredocs
-  kPython,    // `#` outside strings
-  kNotebook,  // Python comments in the code cells of an .ipynb
-  kScript,    // TypeScript / JavaScript: `//`, `/* */` outside strings and template literals
-};
-// Which syntax a scanned file uses is its front end's (FrontEnd::CommentsIn).
+// Which comments a scanned file has is its front end's (FrontEnd::CommentsIn,
+// parsers/common/comments.h); this file reads the directives in them.
 
-struct Comment {
-  int line = 0;      // 1-based line in the file
-  int column = 0;    // 1-based byte column of the comment marker (approximate in a notebook)
-  std::string text;  // from the marker to the end of the line (a block comment: of this line)
-};
-
-// Every comment of `text`, in order.
+// Every comment of `text`, in order (none for CommentSyntax::kNone).
 std::vector<Comment> FindComments(std::string_view text, CommentSyntax syntax);
 
 struct IgnoreDirective {
@@ -44,6 +31,7 @@ struct IgnoreDirective {
 // The comments of `text` that mention sagelint (ignore directives, dataset
 // sizes): all a scan keeps of a file's text once the file is parsed.
 std::vector<Comment> SagelintComments(std::string_view text, CommentSyntax syntax);
+std::vector<Comment> SagelintComments(std::vector<Comment> comments);
 
 // The directives in comments, and in the comments of a file's text.
 std::vector<IgnoreDirective> FindIgnoreDirectives(const std::vector<Comment>& comments);

@@ -884,7 +884,7 @@ std::optional<json> Server::State::IgnoreEdit(const Placed& p) {
     if (!fe) return std::nullopt;
     CommentSyntax syntax = fe->CommentsIn(d->second.path);
     if (syntax == CommentSyntax::kNone) return std::nullopt;
-    if (syntax == CommentSyntax::kScript) marker = "//";
+    marker = syntax.marker;
   } else {
     auto nb = notebooks.find(d->second.notebook);
     if (nb == notebooks.end()) return std::nullopt;

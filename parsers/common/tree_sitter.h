@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "linter/model/model.h"
+#include "parsers/common/comments.h"
 
 namespace sagelint::ts {
 
@@ -76,6 +77,14 @@ struct Recovered {
 // a whole block or file: inside one, past what `kept` describes, the first
 // other child — or the error it holds.
 std::optional<SyntaxError> InnermostFirstError(TSNode root, std::string_view src, const Recovered& kept);
+
+// The `comment` nodes of a tree over `text`, in order: a line comment runs
+// from its marker to the end of its line; a block comment (`/* */`) gives one
+// Comment per line it spans, so a directive keeps its own line. An
+// error-tolerant parse still has the comments around the error.
+void AddComments(TSNode root, std::string_view text, std::vector<Comment>* out);
+// The comments of `text` parsed with `language` (none when the parse is refused).
+std::vector<Comment> Comments(const TSLanguage* language, std::string_view text);
 
 }  // namespace sagelint::ts
 

@@ -3,11 +3,14 @@
 // analyzer (analyzer.h); a syntax error becomes one SM000 and the statements
 // around it are still read.
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "linter/base/strings.h"
 #include "parsers/common/tree_sitter.h"
 #include "parsers/frontend.h"
+#include "parsers/python/comments.h"
 #include "parsers/python/notebook.h"
 #include "parsers/python/sdk_model.h"
 
@@ -113,11 +116,19 @@ void BrokenCells(const NotebookSource& nb, std::string* text, FileResult* out) {
   *text = std::move(joined);
 }
 
+// `comments`: where the comments of the tree go (nullptr: not asked).
 void Analyze(const SourceFile& file, std::string_view src, const NotebookSource* nb, FileResult* out,
-             const ResolveOptions& opts) {
+             const ResolveOptions& opts, std::optional<std::vector<Comment>>* comments) {
   if (!MayDeclareWorkloads(src)) return;
   std::string text(src);
   ts::Tree tree = ts::Parse(PythonGrammar().language, text);
+  if (tree && comments) {
+    // From the tree of the whole file, before a notebook's broken cells are blanked.
+    *comments = TreeComments(ts_tree_root_node(tree.get()), text, nb);
+    // Columns of the file's text: its first line starts after a byte order mark.
+    size_t bom = nb ? 0 : file.text.size() - src.size();
+    for (Comment& c : **comments) c.column += c.line == 1 ? static_cast<int>(bom) : 0;
+  }
   if (tree && nb && ts_node_has_error(ts_tree_root_node(tree.get()))) {
     size_t reported = out->errors.size();
     BrokenCells(*nb, &text, out);
@@ -148,6 +159,11 @@ void Analyze(const SourceFile& file, std::string_view src, const NotebookSource*
 }  // namespace py
 
 FileResult ParsePython(const SourceFile& file, const ResolveOptions& opts) {
+  return ParsePythonKeepingComments(file, opts, nullptr);
+}
+
+FileResult ParsePythonKeepingComments(const SourceFile& file, const ResolveOptions& opts,
+                                      std::optional<std::vector<Comment>>* comments) {
   FileResult out;
   out.path = file.path;
   out.format = Format::kPython;
@@ -155,11 +171,16 @@ FileResult ParsePython(const SourceFile& file, const ResolveOptions& opts) {
     out.errors.push_back({"file larger than 8 MiB; not parsed", {1, 1}});
     return out;
   }
-  py::Analyze(file, StripUtf8Bom(file.text), nullptr, &out, opts);
+  py::Analyze(file, StripUtf8Bom(file.text), nullptr, &out, opts, comments);
   return out;
 }
 
 FileResult ParseNotebook(const SourceFile& file, const ResolveOptions& opts) {
+  return ParseNotebookKeepingComments(file, opts, nullptr);
+}
+
+FileResult ParseNotebookKeepingComments(const SourceFile& file, const ResolveOptions& opts,
+                                        std::optional<std::vector<Comment>>* comments) {
   FileResult out;
   out.path = file.path;
   out.format = Format::kNotebook;
@@ -174,7 +195,7 @@ FileResult ParseNotebook(const SourceFile& file, const ResolveOptions& opts) {
     out.errors.push_back({"notebook code larger than 8 MiB; not parsed", {1, 1}});
     return out;
   }
-  py::Analyze(file, nb.python, &nb, &out, opts);
+  py::Analyze(file, nb.python, &nb, &out, opts, comments);
   return out;
 }
 

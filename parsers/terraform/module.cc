@@ -12,7 +12,9 @@
 #include "linter/base/paths.h"
 #include "parsers/common/node.h"
 #include "parsers/common/top_keys.h"
+#include "parsers/common/tree_sitter.h"
 #include "parsers/frontend.h"
+#include "parsers/terraform/comments.h"
 #include "parsers/terraform/eval.h"
 #include "parsers/terraform/resources.h"
 #include "parsers/terraform/value.h"
@@ -151,6 +153,11 @@ std::optional<std::string> CheckTerraformVarFile(const std::string& path, const 
 }
 
 std::vector<FileResult> ParseTerraformModule(const TerraformRoot& root, const ResolveOptions& opts) {
+  return ParseTerraformModuleKeepingComments(root, opts, nullptr);
+}
+
+std::vector<FileResult> ParseTerraformModuleKeepingComments(const TerraformRoot& root, const ResolveOptions& opts,
+                                                            std::map<std::string, std::vector<Comment>>* comments) {
   namespace fs = std::filesystem;
   std::vector<FileResult> results;
   if (root.files.empty()) return results;
@@ -163,6 +170,10 @@ std::vector<FileResult> ParseTerraformModule(const TerraformRoot& root, const Re
   for (const SourceFile& s : root.files) {
     std::string rp = s.root_path.empty() ? unit.RootRelative(s.abs_path) : s.root_path;
     auto f = tf::ParseHclFile(s.abs_path, s.path, rp, s.text);
+    if (comments && f->tree && s.text.find("sagelint:") != std::string::npos) {
+      // The file's own text: the tree's positions are its (exponent numbers keep their length).
+      ts::AddComments(ts_tree_root_node(f->tree.get()), s.text, &(*comments)[s.path]);
+    }
     FileResult r;
     r.path = s.path;
     r.root_path = rp;

@@ -1,12 +1,13 @@
 // Fuzzes one front end, the row of the front-end table named by
 // SAGELINT_FUZZ_FRONT_END, with one in-memory file (a module of one file for
 // Terraform, the entry of an app for the CDK source rows): any input ends in
-// workloads or parse errors.
+// workloads or parse errors, and its comments are found.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "linter/engine/front_ends.h"
 #include "parsers/cdk/app.h"
@@ -53,8 +54,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sagelint::SourceFile file{name, "/nonexistent/" + name, std::string(reinterpret_cast<const char*>(data), size)};
   sagelint::ResolveOptions opts;
   opts.root = "/nonexistent";  // file(), modules and definition files are never read outside it
+  // The row's comment finder (suppressions); below, the comments a parse keeps from its tree.
+  if (sagelint::CommentSyntax syntax = front_end.CommentsIn(name); syntax.find) {
+    for (const sagelint::Comment& c : syntax.find(file.text)) {
+      if (c.line < 1 || c.column < 1) std::abort();
+    }
+  }
   if (front_end.parse) {
-    sagelint::FileResult result = front_end.parse(file, opts);
+    std::optional<std::vector<sagelint::Comment>> comments;
+    sagelint::FileResult result = front_end.parse_keeping_comments
+                                      ? front_end.parse_keeping_comments(file, opts, &comments)
+                                      : front_end.parse(file, opts);
     if (front_end.edit) EditEverything(front_end, file.text, result);
     return result.workloads.size() > 1000000 ? 1 : 0;
   }

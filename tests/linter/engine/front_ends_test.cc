@@ -2,7 +2,10 @@
 // comment syntax of its files, and the rules the table's rows keep.
 #include "linter/engine/front_ends.h"
 
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -118,6 +121,8 @@ TEST_CASE("the front-end table keeps its rules", "[engine][front-ends]") {
     CHECK(names.insert(fe.name).second);
     // One way to parse: a file alone, a module directory, or a file standing for an app.
     CHECK((fe.parse != nullptr) + (fe.parse_module != nullptr) + (fe.parse_app != nullptr) == 1);
+    // A parse that keeps its tree's comments is that of a file alone.
+    CHECK((!fe.parse_keeping_comments || fe.parse));
     CHECK(!fe.suffixes.empty());
     for (std::string_view s : fe.suffixes) {
       CHECK((s.starts_with(".") || s.starts_with("/")));
@@ -139,4 +144,35 @@ TEST_CASE("the front-end table keeps its rules", "[engine][front-ends]") {
     // Rows of one format agree on what the analysis asks of the format.
     CHECK(FrontEndOf(fe.format).keeps_partial_results == fe.keeps_partial_results);
   }
+}
+
+TEST_CASE("every front end has a fuzz harness in the one list", "[engine][front-ends]") {
+  // tests/fuzz/harnesses.txt: CMake builds and scripts/fuzz-smoke.sh runs what it lists.
+  const std::filesystem::path dir = std::filesystem::path(SAGELINT_SOURCE_DIR) / "tests/fuzz";
+  std::ifstream list(dir / "harnesses.txt");
+  REQUIRE(list);
+  std::set<std::string> rows, harnesses;
+  for (std::string line; std::getline(list, line);) {
+    std::istringstream words(line);
+    std::string kind, name;
+    words >> kind >> name;
+    if (kind != "front-end" && kind != "reader") {
+      CHECK((kind.empty() || kind.starts_with("#")));
+      continue;
+    }
+    INFO(line);
+    std::string harness = name;
+    for (char& c : harness) c = c == '-' ? '_' : c;
+    CHECK(harnesses.insert(harness).second);
+    if (kind == "front-end") {
+      rows.insert(name);
+    } else {
+      CHECK(std::filesystem::is_regular_file(dir / ("fuzz_" + harness + ".cc")));
+    }
+    // Seeds to start from.
+    CHECK(!std::filesystem::is_empty(dir / "corpus" / harness));
+  }
+  std::set<std::string> table;
+  for (const FrontEnd& fe : FrontEnds()) table.insert(std::string(fe.name));
+  CHECK(rows == table);
 }
