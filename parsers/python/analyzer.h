@@ -242,10 +242,15 @@ class Library {
     (void)method;
     return false;
   }
-  // An instance of the model's class `cls` that code the interpreter does not
-  // run returns (a pytest fixture in a conftest.py).
-  virtual bool Made(Analyzer& a, const std::string& cls, VId* result) {
-    (void)a, (void)cls, (void)result;
+  // Code the interpreter does not run (a pytest fixture in a conftest.py)
+  // returns `qualified(...)`: true when that call makes an instance of the
+  // model's class, which `Made` then stands for.
+  virtual bool Makes(std::string_view qualified) {
+    (void)qualified;
+    return false;
+  }
+  virtual bool Made(Analyzer& a, const std::string& qualified, VId* result) {
+    (void)a, (void)qualified, (void)result;
     return false;
   }
 };
@@ -399,7 +404,7 @@ class Analyzer {
   // ---- pytest fixtures (fixtures.cc) ---------------------------------------------
   const ResolveOptions* opts_ = nullptr;  // where other files are read (conftest.py); null: none
   struct FixtureReturn {
-    VK kind = VK::kUnknown;  // kStr, kNum, kBool, kNone, or kObject for a session (`text`: its class)
+    VK kind = VK::kUnknown;  // kStr, kNum, kBool, kNone, or kQual: an instance a library makes (`text`: the call)
     std::string text;
     int line = 0;
   };

@@ -1233,8 +1233,17 @@ void SdkModel::DeadCall(Analyzer&, TSNode n, const std::string& why) {
 // `lambda: Endpoint.get(name).delete()`, handed to a helper that calls it: the delete is read at once.
 bool SdkModel::ReadNow(std::string_view method) { return IsDeleteMethod(method); }
 
-// A pytest fixture that returns a session.
-bool SdkModel::Made(Analyzer&, const std::string& cls, VId* result) {
+// A pytest fixture that returns a session (`sagemaker.Session()`, `LocalSession`,
+// `PipelineSession`, `LocalPipelineSession`, by any path of the package).
+bool SdkModel::Makes(std::string_view qualified) {
+  if (!qualified.starts_with("sagemaker.")) return false;
+  std::string_view cls = qualified.substr(qualified.rfind('.') + 1);
+  return cls == "Session" || cls == "LocalSession" || cls == "PipelineSession" || cls == "LocalPipelineSession";
+}
+
+bool SdkModel::Made(Analyzer&, const std::string& qualified, VId* result) {
+  if (!Makes(qualified)) return false;
+  std::string cls = qualified.substr(qualified.rfind('.') + 1);
   Object o;
   o.kind = ObjKind::kSession;
   o.cls = cls;

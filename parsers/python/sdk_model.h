@@ -145,7 +145,8 @@ class SdkModel final : public Library {
   void Returned(Analyzer& a, VId result, int run, const std::string& target) override;
   void DeadCall(Analyzer& a, TSNode call, const std::string& why) override;
   bool ReadNow(std::string_view method) override;
-  bool Made(Analyzer& a, const std::string& cls, VId* result) override;
+  bool Makes(std::string_view qualified) override;
+  bool Made(Analyzer& a, const std::string& qualified, VId* result) override;
 
   Analyzer& a_;       // the interpreter running the file
   const Grammar& g_;  // its grammar
