@@ -128,7 +128,7 @@ class Library {
   virtual ~Library() = default;
   // A call of `qualified` (an imported name: "aws_cdk.aws_iam.Role", "sagemaker.estimator.Estimator.attach").
   virtual bool Call(Analyzer& a, const std::string& qualified, TSNode call, Args& args, VId* result) = 0;
-  // `receiver.method(args)` where `receiver` is a value the model made (kObject, kForeign).
+  // `receiver.method(args)` where `receiver` is a value a model made (kLibrary, not a Role::kToken).
   virtual bool Method(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) = 0;
   // `object.name` where `object` is a value the model made, or an instance of a
   // program class derived from one of the model's classes.
@@ -157,7 +157,7 @@ class Library {
     return false;
   }
   virtual void Decorated(Analyzer& a, int handle, int function) { (void)a, (void)handle, (void)function; }
-  // `object.name = value` where `object` is a value the model made (kObject).
+  // `object.name = value` where `object` is an object a model made (kLibrary, Role::kObject).
   virtual bool SetAttribute(Analyzer& a, VId object, const std::string& name, Ev value) {
     (void)a, (void)object, (void)name, (void)value;
     return false;
@@ -321,11 +321,14 @@ class Analyzer {
   std::vector<Module> modules_;
   // Where evaluation stopped at a bound in a program run: file and position.
   std::vector<std::pair<int, ParseError>> program_bounds_;
-  // A value of a library model.
-  VId Foreign(std::string_view kind, int ref) {
+  // A value of the library model `owner`: what it is to the interpreter
+  // (`role`), the model's own tag and index.
+  VId LibraryValue(const Library* owner, Role role, std::string_view tag, int ref) {
     Value v;
-    v.kind = VK::kForeign;
-    v.text = std::string(kind);
+    v.kind = VK::kLibrary;
+    v.owner = owner;
+    v.role = role;
+    v.text = std::string(tag);
     v.ref = ref;
     return store_.New(std::move(v));
   }
@@ -545,7 +548,9 @@ class Analyzer {
   // The calls in a branch that cannot run: a helper called there notes why, the
   // libraries see each call of a method (Library::DeadCall).
   void DeadCalls(TSNode block, const std::string& why);
-  std::string LinkOf(VId v);                // the link a string built from `v` carries (strings.cc)
+  std::string LinkOf(VId v);  // the link a string built from `v` carries (strings.cc)
+  // A library value whose strings its library builds (Role::kValue, Library::Join).
+  bool Joined(VId v) const { return store_.Kind(v) == VK::kLibrary && store_[v].role == Role::kValue; }
   bool EachOf(VId iterable, VId* element);  // Library::Each for an opaque value (expressions.cc)
   VId PureEval(TSNode n);                   // names, attributes and plain strings only: no call runs
   void Magic(TSNode pass_stmt);             // a line IPython syntax replaced (`%store`)

@@ -25,12 +25,12 @@ class Ledger final : public py::Library {
     log.push_back("call " + q);
     if (q != "ledger.Book") return false;
     log.back() += "(" + Show(a, args) + ")";
-    *result = a.Foreign("book", 0);
+    *result = a.LibraryValue(this, py::Role::kObject, "book", 0);
     return true;
   }
   bool Method(py::Analyzer& a, py::VId receiver, std::string_view method, TSNode, py::Args& args,
               py::VId* result) override {
-    if (a.store_.Kind(receiver) != py::VK::kForeign) return false;
+    if (!Mine(a, receiver)) return false;
     log.push_back("book." + std::string(method) + "(" + Show(a, args) + ")");
     if (method == "pages") {
       py::Value pages;
@@ -41,9 +41,7 @@ class Ledger final : public py::Library {
     return true;
   }
   bool Attribute(py::Analyzer&, py::VId, std::string_view, TSNode, py::VId*) override { return false; }
-  std::string Link(py::Analyzer& a, py::VId v) override {
-    return a.store_.Kind(v) == py::VK::kForeign ? std::string("<book>") : std::string();
-  }
+  std::string Link(py::Analyzer& a, py::VId v) override { return Mine(a, v) ? std::string("<book>") : std::string(); }
   bool Each(py::Analyzer& a, py::VId iterable, py::VId* element) override {
     if (a.V(iterable).aux != "pages:") return false;
     *element = a.store_.Str("a page");
@@ -61,7 +59,8 @@ class Ledger final : public py::Library {
   bool Owns(std::string_view q) override { return q.rfind("ledger", 0) == 0; }
 
  private:
-  static std::string Show(py::Analyzer& a, const py::Args& args) {
+  bool Mine(py::Analyzer& a, py::VId v) const { return a.store_.Kind(v) == py::VK::kLibrary && a.V(v).owner == this; }
+  std::string Show(py::Analyzer& a, const py::Args& args) {
     std::string out;
     for (const py::Ev& e : args.positional) {
       const py::Value& x = a.V(e.v);
@@ -70,7 +69,7 @@ class Ledger final : public py::Library {
         out += "'" + x.text + "'";
       else if (x.kind == py::VK::kOpaque && !x.link.empty())
         out += "link '" + x.link + "'";
-      else if (x.kind == py::VK::kForeign)
+      else if (x.kind == py::VK::kLibrary && x.owner == this)
         out += "a book";
       else
         out += "unknown";
