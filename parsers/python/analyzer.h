@@ -130,8 +130,9 @@ class Library {
   virtual bool Call(Analyzer& a, const std::string& qualified, TSNode call, Args& args, VId* result) = 0;
   // `receiver.method(args)` where `receiver` is a value a model made (kLibrary, not a Role::kToken).
   virtual bool Method(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) = 0;
-  // `object.name` where `object` is a value the model made, or an instance of a
-  // program class derived from one of the model's classes.
+  // `object.name` where `object` is a value the model made (a library value, or
+  // an opaque value with the model's own tag), or an instance of a program
+  // class derived from one of the model's classes.
   virtual bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) = 0;
   // `receiver.method(args)` where no model owns `receiver` and the interpreter
   // cannot resolve it (an unknown value, a parameter, an opaque value a model
@@ -183,6 +184,13 @@ class Library {
   // method taken as a value: `fn = client.delete_endpoint; fn(...)`).
   virtual bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) {
     (void)a, (void)callee, (void)call, (void)args, (void)result;
+    return false;
+  }
+  // `v` is a method of the model's taken as a value (Uncalled), which CallValue
+  // calls: a `for` over items holding one (`(client.method, "Key", value)`)
+  // runs its body per item, the body calling it with that item's other values.
+  virtual bool MethodValue(Analyzer& a, VId v) {
+    (void)a, (void)v;
     return false;
   }
   // `receiver.method(args)` where `receiver` is one of several values (`x = a if c else b`).

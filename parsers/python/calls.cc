@@ -367,14 +367,14 @@ std::string Analyzer::ResolveStarImport(std::string_view name) const {
 VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
   (void)node;
   const Value& x = V(object);
-  if (x.kind == VK::kOpaque && x.aux == "step:") return object;  // `step.properties.…`: still the step
   switch (x.kind) {
     case VK::kQual: {
       std::string q = x.text + "." + std::string(name);
       return store_.Qual(q);
     }
+    case VK::kOpaque:  // one a library made may have attributes of its own
     case VK::kLibrary: {
-      if (x.role == Role::kToken) return kUnknown;
+      if (x.kind == VK::kLibrary && x.role == Role::kToken) return kUnknown;
       VId out = kUnknown;
       for (Library* lib : libraries_) {
         if (lib->Attribute(*this, object, name, node, &out)) return out;

@@ -804,15 +804,17 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
         element = store_.OneOf(std::move(alts));
       }
     }
-    // A library's method taken as a value (opaque, "method:…"), in an item
+    // A library's method taken as a value (Library::MethodValue), in an item
     // (`(client.method, "Key", value)`): the body calls it with that item's
     // other values, so it runs per item as below.
+    auto method = [&](VId v) {
+      return std::any_of(libraries_.begin(), libraries_.end(),
+                         [&](Library* lib) { return lib->MethodValue(*this, v); });
+    };
     auto method_value = [&](const Ev& e) {
       const Value& x = V(e.v);
-      if (x.kind == VK::kOpaque) return x.aux.starts_with("method:");
-      return x.kind == VK::kList && std::any_of(x.items.begin(), x.items.end(), [&](const Ev& y) {
-               return store_.Kind(y.v) == VK::kOpaque && V(y.v).aux.starts_with("method:");
-             });
+      if (x.kind != VK::kList) return method(e.v);
+      return std::any_of(x.items.begin(), x.items.end(), [&](const Ev& y) { return method(y.v); });
     };
     bool per_item = eager_ || (it.kind == VK::kList && std::any_of(it.items.begin(), it.items.end(), method_value));
     if (per_item && it.kind == VK::kList && it.complete && it.items.size() <= kMaxUnrolled) {

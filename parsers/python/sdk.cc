@@ -1092,6 +1092,10 @@ bool SdkModel::Method(Analyzer&, VId receiver, std::string_view method, TSNode c
 }
 
 bool SdkModel::Attribute(Analyzer&, VId object, std::string_view name, TSNode, VId* result) {
+  if (a_.store_.Kind(object) == VK::kOpaque && a_.V(object).aux == "step:") {
+    *result = object;  // `step.properties.…`: still the step
+    return true;
+  }
   if (!IsObject(object)) return false;
   *result = SdkAttribute(object, name);
   return true;
@@ -1134,6 +1138,11 @@ bool SdkModel::Owns(std::string_view q) { return q.rfind("sagemaker", 0) == 0 ||
 
 bool SdkModel::CallValue(Analyzer&, VId callee, TSNode call, Args& args, VId* result) {
   return a_.store_.Kind(callee) == VK::kOpaque && SdkCallValue(callee, call, args, result);
+}
+
+// `client.delete_endpoint` taken as a value (SdkUncalled): opaque, tagged "method:<name>".
+bool SdkModel::MethodValue(Analyzer&, VId v) {
+  return a_.store_.Kind(v) == VK::kOpaque && a_.V(v).aux.starts_with("method:");
 }
 
 bool SdkModel::Alternatives(Analyzer&, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {

@@ -145,6 +145,7 @@ class SdkModel final : public Library {
   void Returned(Analyzer& a, VId result, int run, const std::string& target) override;
   void DeadCall(Analyzer& a, TSNode call, const std::string& why) override;
   bool ReadNow(std::string_view method) override;
+  bool MethodValue(Analyzer& a, VId v) override;
   bool Makes(std::string_view qualified) override;
   bool Made(Analyzer& a, const std::string& qualified, VId* result) override;
 

@@ -83,7 +83,8 @@ struct Value {
   std::string text;    // scalar text (numbers in decimal, booleans true/false); dotted name; record class
   std::string origin;  // how a non-literal was resolved ("constant GPU")
   // kOpaque: a tag, the interpreter's ("globals:", "name:<shared name>") or a
-  // library's ("method:<name>", a method taken as a value; the SDK model's own);
+  // library's own, which only that library reads (Library::Each, Item,
+  // MethodValue, CallValue);
   // kStr: a script before base64.
   std::string aux;
   std::string link;  // kOpaque: the text with library links (Library::Link) spelled as kLinkMark key kLinkMark

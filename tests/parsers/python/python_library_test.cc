@@ -40,7 +40,43 @@ class Ledger final : public py::Library {
     }
     return true;
   }
-  bool Attribute(py::Analyzer&, py::VId, std::string_view, TSNode, py::VId*) override { return false; }
+  bool Attribute(py::Analyzer& a, py::VId object, std::string_view name, TSNode, py::VId* result) override {
+    if (a.store_.Kind(object) == py::VK::kOpaque && a.V(object).aux == "pages:") {  // an opaque value of its own
+      log.push_back("pages." + std::string(name));
+      *result = object;
+      return true;
+    }
+    if (!Mine(a, object) || name != "id") return false;
+    *result = a.LibraryValue(this, py::Role::kToken, "id", 0);  // only the library reads it
+    return true;
+  }
+  bool SetAttribute(py::Analyzer& a, py::VId object, const std::string& name, py::Ev value) override {
+    if (!Mine(a, object)) return false;
+    log.push_back("book." + name + " = " + Show(a, py::Args{{value}, {}, false, {}}));
+    return true;
+  }
+  bool Uncalled(py::Analyzer& a, py::VId object, std::string_view name, TSNode, py::VId* result) override {
+    if (!Mine(a, object) || name != "add") return false;
+    py::Value method;
+    method.kind = py::VK::kOpaque;
+    method.aux = "add:";
+    *result = a.store_.New(std::move(method));
+    return true;
+  }
+  bool MethodValue(py::Analyzer& a, py::VId v) override {
+    return a.store_.Kind(v) == py::VK::kOpaque && a.V(v).aux == "add:";
+  }
+  bool CallValue(py::Analyzer& a, py::VId callee, TSNode, py::Args& args, py::VId* result) override {
+    if (!MethodValue(a, callee)) return false;
+    log.push_back("book.add taken as a value(" + Show(a, args) + ")");
+    *result = a.store_.None();
+    return true;
+  }
+  bool Unresolved(py::Analyzer& a, py::VId, std::string_view method, TSNode, py::Args& args, py::VId* result) override {
+    log.push_back("unresolved ." + std::string(method) + "(" + Show(a, args) + ")");
+    *result = py::kUnknown;
+    return true;
+  }
   std::string Link(py::Analyzer& a, py::VId v) override { return Mine(a, v) ? std::string("<book>") : std::string(); }
   bool Each(py::Analyzer& a, py::VId iterable, py::VId* element) override {
     if (a.V(iterable).aux != "pages:") return false;
@@ -70,7 +106,7 @@ class Ledger final : public py::Library {
       else if (x.kind == py::VK::kOpaque && !x.link.empty())
         out += "link '" + x.link + "'";
       else if (x.kind == py::VK::kLibrary && x.owner == this)
-        out += "a book";
+        out += x.role == py::Role::kToken ? "a book's id" : "a book";
       else
         out += "unknown";
     }
@@ -115,6 +151,36 @@ TEST_CASE("the Python interpreter asks its libraries, and knows no SDK of its ow
       "book.pages()",
       "book.add('page first')",
       "dead book.close(): runs only when `False` is true, and it is False",
+  };
+  CHECK(log == expected);
+}
+
+TEST_CASE("the Python interpreter treats a library value as the role its library gives it") {
+  // An object (Role::kObject) is true, its attributes are assigned through the
+  // library, and its methods taken as values run a loop per item; a token
+  // (Role::kToken) is unresolved; an opaque value's attributes are its library's.
+  std::vector<std::string> log =
+      Run("import ledger\n"
+          "book = ledger.Book('main')\n"
+          "book.owner = 'me'\n"
+          "if not book:\n"
+          "    book.close()\n"
+          "book.id.strip()\n"
+          "book.add(book.id)\n"
+          "for fn, x in [(book.add, 'p'), (book.add, 'q')]:\n"
+          "    fn(x)\n"
+          "book.pages().first.add('x')\n");
+  std::vector<std::string> expected{
+      "call ledger.Book('main')",
+      "book.owner = 'me'",
+      "dead book.close(): runs only when `not book` is true, and it is False",
+      "unresolved .strip()",
+      "book.add(a book's id)",
+      "book.add taken as a value('p')",
+      "book.add taken as a value('q')",
+      "book.pages()",
+      "pages.first",
+      "unresolved .add('x')",
   };
   CHECK(log == expected);
 }
