@@ -421,7 +421,7 @@ class Analyzer {
   };
   struct Fixture {
     std::string where;  // the file that defines it
-    bool known = true;  // every return / yield gives a literal or a session
+    bool known = true;  // every return / yield gives a literal or a library instance (Library::Makes)
     std::vector<FixtureReturn> returns;
   };
   using FixtureTable = std::map<std::string, Fixture, std::less<>>;

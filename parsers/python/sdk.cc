@@ -1078,7 +1078,7 @@ std::string SdkStarName(std::string_view m, std::string_view name) {
 
 // ---- the Library hooks -----------------------------------------------------------
 // Every imported name is offered to the SDK model last (it answers unknown for
-// names it does not know), and the objects it made (kObject) are its own.
+// names it does not know), and the objects it made (IsObject) are its own.
 
 bool SdkModel::Call(Analyzer&, const std::string& q, TSNode call, Args& args, VId* result) {
   *result = SdkCall(q, call, args);

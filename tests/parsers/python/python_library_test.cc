@@ -2,12 +2,14 @@
 // (docs/architecture.md "The Python interpreter and the libraries it knows"):
 // run with a library of its own and no SDK model, it asks that library about
 // every call, method, string link, iteration, item and dead call, and knows
-// nothing of `sagemaker` itself.
+// nothing of `sagemaker` itself; what the SDK knows (its sessions) the SDK
+// model says.
 #include <string>
 #include <vector>
 
 #include "parsers/common/tree_sitter.h"
 #include "parsers/python/analyzer.h"
+#include "parsers/python/sdk_model.h"
 #include "tests/catch.h"
 
 using namespace sagelint;
@@ -183,4 +185,21 @@ TEST_CASE("the Python interpreter treats a library value as the role its library
       "unresolved .add('x')",
   };
   CHECK(log == expected);
+}
+
+TEST_CASE("the SDK model says which calls a conftest fixture returns make its sessions") {
+  std::string src = "x = 1\n";
+  SourceFile file{"t.py", "/nonexistent/t.py", src};
+  FileResult out;
+  py::Analyzer analyzer(file, src, nullptr, &out);
+  py::SdkModel sdk(analyzer);
+  CHECK(sdk.Makes("sagemaker.Session"));
+  CHECK(sdk.Makes("sagemaker.local.LocalSession"));
+  CHECK(sdk.Makes("sagemaker.workflow.pipeline_context.PipelineSession"));
+  CHECK(sdk.Makes("sagemaker.workflow.pipeline_context.LocalPipelineSession"));
+  CHECK_FALSE(sdk.Makes("sagemaker.estimator.Estimator"));
+  CHECK_FALSE(sdk.Makes("boto3.Session"));
+  CHECK_FALSE(sdk.Makes("ledger.Session"));
+  // A library that makes nothing such: the fixture stays unknown.
+  CHECK_FALSE(Ledger().Makes("sagemaker.Session"));
 }
