@@ -128,10 +128,11 @@ class Library {
   virtual ~Library() = default;
   // A call of `qualified` (an imported name: "aws_cdk.aws_iam.Role", "sagemaker.estimator.Estimator.attach").
   virtual bool Call(Analyzer& a, const std::string& qualified, TSNode call, Args& args, VId* result) = 0;
-  // `receiver.method(args)` where `receiver` is a value the model made (kObject, kForeign).
+  // `receiver.method(args)` where `receiver` is a value a model made (kLibrary, not a Role::kToken).
   virtual bool Method(Analyzer& a, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) = 0;
-  // `object.name` where `object` is a value the model made, or an instance of a
-  // program class derived from one of the model's classes.
+  // `object.name` where `object` is a value the model made (a library value, or
+  // an opaque value with the model's own tag), or an instance of a program
+  // class derived from one of the model's classes.
   virtual bool Attribute(Analyzer& a, VId object, std::string_view name, TSNode node, VId* result) = 0;
   // `receiver.method(args)` where no model owns `receiver` and the interpreter
   // cannot resolve it (an unknown value, a parameter, an opaque value a model
@@ -157,7 +158,7 @@ class Library {
     return false;
   }
   virtual void Decorated(Analyzer& a, int handle, int function) { (void)a, (void)handle, (void)function; }
-  // `object.name = value` where `object` is a value the model made (kObject).
+  // `object.name = value` where `object` is an object a model made (kLibrary, Role::kObject).
   virtual bool SetAttribute(Analyzer& a, VId object, const std::string& name, Ev value) {
     (void)a, (void)object, (void)name, (void)value;
     return false;
@@ -183,6 +184,13 @@ class Library {
   // method taken as a value: `fn = client.delete_endpoint; fn(...)`).
   virtual bool CallValue(Analyzer& a, VId callee, TSNode call, Args& args, VId* result) {
     (void)a, (void)callee, (void)call, (void)args, (void)result;
+    return false;
+  }
+  // `v` is a method of the model's taken as a value (Uncalled), which CallValue
+  // calls: a `for` over items holding one (`(client.method, "Key", value)`)
+  // runs its body per item, the body calling it with that item's other values.
+  virtual bool MethodValue(Analyzer& a, VId v) {
+    (void)a, (void)v;
     return false;
   }
   // `receiver.method(args)` where `receiver` is one of several values (`x = a if c else b`).
@@ -242,10 +250,15 @@ class Library {
     (void)method;
     return false;
   }
-  // An instance of the model's class `cls` that code the interpreter does not
-  // run returns (a pytest fixture in a conftest.py).
-  virtual bool Made(Analyzer& a, const std::string& cls, VId* result) {
-    (void)a, (void)cls, (void)result;
+  // Code the interpreter does not run (a pytest fixture in a conftest.py)
+  // returns `qualified(...)`: true when that call makes an instance of the
+  // model's class, which `Made` then stands for.
+  virtual bool Makes(std::string_view qualified) {
+    (void)qualified;
+    return false;
+  }
+  virtual bool Made(Analyzer& a, const std::string& qualified, VId* result) {
+    (void)a, (void)qualified, (void)result;
     return false;
   }
 };
@@ -316,11 +329,14 @@ class Analyzer {
   std::vector<Module> modules_;
   // Where evaluation stopped at a bound in a program run: file and position.
   std::vector<std::pair<int, ParseError>> program_bounds_;
-  // A value of a library model.
-  VId Foreign(std::string_view kind, int ref) {
+  // A value of the library model `owner`: what it is to the interpreter
+  // (`role`), the model's own tag and index.
+  VId LibraryValue(const Library* owner, Role role, std::string_view tag, int ref) {
     Value v;
-    v.kind = VK::kForeign;
-    v.text = std::string(kind);
+    v.kind = VK::kLibrary;
+    v.owner = owner;
+    v.role = role;
+    v.text = std::string(tag);
     v.ref = ref;
     return store_.New(std::move(v));
   }
@@ -399,13 +415,13 @@ class Analyzer {
   // ---- pytest fixtures (fixtures.cc) ---------------------------------------------
   const ResolveOptions* opts_ = nullptr;  // where other files are read (conftest.py); null: none
   struct FixtureReturn {
-    VK kind = VK::kUnknown;  // kStr, kNum, kBool, kNone, or kObject for a session (`text`: its class)
+    VK kind = VK::kUnknown;  // kStr, kNum, kBool, kNone, or kQual: an instance a library makes (`text`: the call)
     std::string text;
     int line = 0;
   };
   struct Fixture {
     std::string where;  // the file that defines it
-    bool known = true;  // every return / yield gives a literal or a session
+    bool known = true;  // every return / yield gives a literal or a library instance (Library::Makes)
     std::vector<FixtureReturn> returns;
   };
   using FixtureTable = std::map<std::string, Fixture, std::less<>>;
@@ -540,7 +556,9 @@ class Analyzer {
   // The calls in a branch that cannot run: a helper called there notes why, the
   // libraries see each call of a method (Library::DeadCall).
   void DeadCalls(TSNode block, const std::string& why);
-  std::string LinkOf(VId v);                // the link a string built from `v` carries (strings.cc)
+  std::string LinkOf(VId v);  // the link a string built from `v` carries (strings.cc)
+  // A library value whose strings its library builds (Role::kValue, Library::Join).
+  bool Joined(VId v) const { return store_.Kind(v) == VK::kLibrary && store_[v].role == Role::kValue; }
   bool EachOf(VId iterable, VId* element);  // Library::Each for an opaque value (expressions.cc)
   VId PureEval(TSNode n);                   // names, attributes and plain strings only: no call runs
   void Magic(TSNode pass_stmt);             // a line IPython syntax replaced (`%store`)

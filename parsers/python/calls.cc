@@ -203,8 +203,8 @@ VId Analyzer::CallQualified(const std::string& q, TSNode call, Args& args) {
 VId Analyzer::CallMethod(VId recv, std::string_view method, TSNode call, Args& args) {
   const Value& r = V(recv);
   switch (r.kind) {
-    case VK::kObject:
-    case VK::kForeign: {
+    case VK::kLibrary: {
+      if (r.role == Role::kToken) break;  // unresolved, as an unknown receiver
       VId out = kUnknown;
       for (Library* lib : libraries_) {
         if (lib->Method(*this, recv, method, call, args, &out)) return out;
@@ -367,14 +367,14 @@ std::string Analyzer::ResolveStarImport(std::string_view name) const {
 VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
   (void)node;
   const Value& x = V(object);
-  if (x.kind == VK::kOpaque && x.aux == "step:") return object;  // `step.properties.…`: still the step
   switch (x.kind) {
     case VK::kQual: {
       std::string q = x.text + "." + std::string(name);
       return store_.Qual(q);
     }
-    case VK::kObject:
-    case VK::kForeign: {
+    case VK::kOpaque:  // one a library made may have attributes of its own
+    case VK::kLibrary: {
+      if (x.kind == VK::kLibrary && x.role == Role::kToken) return kUnknown;
       VId out = kUnknown;
       for (Library* lib : libraries_) {
         if (lib->Attribute(*this, object, name, node, &out)) return out;
@@ -387,7 +387,7 @@ VId Analyzer::Attribute(VId object, std::string_view name, TSNode node) {
       return eager_ ? ClassAttribute(x.ref, name) : kUnknown;
     case VK::kModule:
       return eager_ ? ModuleAttribute(x.ref, name) : kUnknown;
-    case VK::kHelper: {
+    case VK::kRecord: {
       for (const Entry& e : x.entries) {
         if (e.key == name) return e.value.v;
       }

@@ -209,6 +209,12 @@ class Cdk final : public Library {
  public:
   Cdk(const cdk::AppInput& in, cdk::App* app, Finder* finder) : in_(in), app_(app), finder_(finder) {}
 
+  // The model's values: an app, a stack, a construct, a node, a document tree
+  // ("value", nodes_), an opened file; strings built with them are the model's
+  // to join (Role::kValue, Join).
+  VId Own(Analyzer& a, std::string_view tag, int ref) { return a.LibraryValue(this, Role::kValue, tag, ref); }
+  bool Mine(const Value& x) const { return x.kind == VK::kLibrary && x.owner == this; }
+
   bool Call(Analyzer& a, const std::string& q, TSNode call, Args& args, VId* result) override {
     *result = kUnknown;
     if (q == "builtins.open" || q == "io.open") {
@@ -268,12 +274,12 @@ class Cdk final : public Library {
       return true;
     }
     if (module == "core" && cls == "App") {
-      *result = a.Foreign("app", -1);
+      *result = Own(a, "app", -1);
       return true;
     }
     if (module == "core" && (cls == "Stack" || cls == "NestedStack")) {
       int stack = NewStack(a, args, call);
-      *result = a.Foreign("stack", stack);
+      *result = Own(a, "stack", stack);
       return true;
     }
     // A principal (`CompositePrincipal(a, b)`) takes principals, not a scope and an id.
@@ -284,7 +290,7 @@ class Cdk final : public Library {
     bool statement = module == "iam" && cls == "PolicyStatement";
     if (construct || statement) {
       int index = NewConstruct(a, module, cls, args, call, construct);
-      *result = index < 0 ? kUnknown : a.Foreign("construct", index);
+      *result = index < 0 ? kUnknown : Own(a, "construct", index);
       return true;
     }
     std::vector<cfn::Node> nodes;
@@ -317,7 +323,7 @@ class Cdk final : public Library {
       }
       return false;
     }
-    if (r.kind != VK::kForeign) return false;
+    if (!Mine(r)) return false;
     std::string kind = r.text;
     int ref = r.ref;
     if (kind == "file") {
@@ -342,7 +348,7 @@ class Cdk final : public Library {
       if (method == "get_att" && !args.positional.empty() && a.store_.Kind(args.positional[0].v) == VK::kStr) {
         *result = AttributeRef(a, ref, a.store_[args.positional[0].v].text, a.FileOf(call));
       } else if (method.starts_with("find_") || method.starts_with("auto_scale")) {
-        *result = a.Foreign("construct", ref);  // an object of the construct's own (synth.cc reads the chain)
+        *result = Own(a, "construct", ref);  // an object of the construct's own (synth.cc reads the chain)
       }
       return true;
     }
@@ -366,14 +372,14 @@ class Cdk final : public Library {
     const Value& x = a.store_[object];
     if (x.kind == VK::kInstance) {
       if (name != "node") return false;
-      *result = a.Foreign("node", -1);
+      *result = Own(a, "node", -1);
       return true;
     }
-    if (x.kind != VK::kForeign) return false;
+    if (!Mine(x)) return false;
     std::string kind = x.text;
     int ref = x.ref;
     if (name == "node" && (kind == "app" || kind == "stack" || kind == "construct")) {
-      *result = a.Foreign("node", kind == "construct" ? ref : -1);
+      *result = Own(a, "node", kind == "construct" ? ref : -1);
       return true;
     }
     if (kind == "construct") {
@@ -383,7 +389,7 @@ class Cdk final : public Library {
       for (const auto& [k, e] : props.keywords) {
         VK known = a.store_.Kind(e.v);
         // A string holding an unknown part (`f"cfg-{datetime.now()}"`) is unknown as a name.
-        if (known == VK::kForeign && a.store_[e.v].text == "value" &&
+        if (known == VK::kLibrary && Mine(a.store_[e.v]) && a.store_[e.v].text == "value" &&
             HoldsUnknown(nodes_[static_cast<size_t>(a.store_[e.v].ref)].second, 0)) {
           known = VK::kUnknown;
         }
@@ -421,7 +427,7 @@ class Cdk final : public Library {
         text(x.text);
         continue;
       }
-      if (x.kind == VK::kForeign && x.text == "value") {
+      if (Mine(x) && x.text == "value") {
         const cfn::Node& held = nodes_[static_cast<size_t>(x.ref)].second;
         if (held.is_scalar() && held.tag.empty() && held.text != aws::kUnknownMarker) {
           text(held.text);  // a value the shared part knows (`ManagedPolicy…arn`)
@@ -529,8 +535,8 @@ class Cdk final : public Library {
   // The stack a construct created in `scope` belongs to.
   int StackOf(Analyzer& a, VId scope) {
     const Value& s = a.store_[scope];
-    if (s.kind == VK::kForeign && s.text == "stack") return s.ref;
-    if (s.kind == VK::kForeign && s.text == "construct") return app_->constructs[static_cast<size_t>(s.ref)].stack;
+    if (Mine(s) && s.text == "stack") return s.ref;
+    if (Mine(s) && s.text == "construct") return app_->constructs[static_cast<size_t>(s.ref)].stack;
     if (s.kind == VK::kInstance) {
       auto it = instance_stack_.find(s.ref);
       if (it != instance_stack_.end()) return it->second;
@@ -618,7 +624,7 @@ class Cdk final : public Library {
   // A value the model holds as a document tree (from CallValue, the context, a JSON file, an attribute).
   VId NodeValue(Analyzer& a, cfn::Node n, int file) {
     nodes_.push_back({file, std::move(n)});
-    return a.Foreign("value", static_cast<int>(nodes_.size()) - 1);
+    return Own(a, "value", static_cast<int>(nodes_.size()) - 1);
   }
 
   VId Struct(Analyzer& a, const Args& args) {
@@ -756,7 +762,7 @@ class Cdk final : public Library {
       case VK::kNone:
         return n;
       case VK::kDict:
-      case VK::kHelper: {
+      case VK::kRecord: {
         if (!x.complete && x.entries.empty()) return Unknown(at);
         n.kind = cfn::Node::Kind::kMap;
         std::vector<Entry> entries = x.entries;
@@ -774,14 +780,14 @@ class Cdk final : public Library {
         for (const Ev& item : items) n.items.push_back(ToNode(a, item, file, at, depth + 1));
         return n;
       }
-      case VK::kForeign: {
-        if (x.text == "construct") {
+      case VK::kLibrary: {
+        if (Mine(x) && x.text == "construct") {
           n.kind = cfn::Node::Kind::kScalar;
           n.tag = std::string(cdk::kConstructTag);
           n.text = std::to_string(x.ref);
           return n;
         }
-        if (x.text == "value") {
+        if (Mine(x) && x.text == "value") {
           const auto& [from, held] = nodes_[static_cast<size_t>(x.ref)];
           if (!Spend(a, Count(held, node_budget_ + 1), e.at)) return Unknown(at);
           cfn::Node copy = held;
@@ -881,13 +887,13 @@ class Cdk final : public Library {
   VId Open(Analyzer& a, const Args& args) {
     if (args.positional.empty() || a.store_.Kind(args.positional[0].v) != VK::kStr) return kUnknown;
     opened_.push_back({a.cur_file_, a.store_[args.positional[0].v].text});
-    return a.Foreign("file", static_cast<int>(opened_.size()) - 1);
+    return Own(a, "file", static_cast<int>(opened_.size()) - 1);
   }
 
   VId LoadJson(Analyzer& a, const Args& args) {
     if (args.positional.empty()) return kUnknown;
     const Value& f = a.store_[args.positional[0].v];
-    if (f.kind != VK::kForeign || f.text != "file") return kUnknown;
+    if (!Mine(f) || f.text != "file") return kUnknown;
     const auto& [from_file, name] = opened_[static_cast<size_t>(f.ref)];
     std::string text;
     if (!ReadData(from_file, name, &text)) return kUnknown;

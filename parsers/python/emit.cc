@@ -250,7 +250,7 @@ void SdkModel::InstanceGroups(const std::optional<Ev>& groups, Workload& w) {
     InstanceGroup g;
     g.range = a_.R(item.at);
     const Value& x = a_.V(item.v);
-    if (x.kind == VK::kHelper && x.text == "InstanceGroup") {
+    if (x.kind == VK::kRecord && x.text == "InstanceGroup") {
       Args a = KeywordArgs(x);
       g.name = ToVal(Arg(a, {"instance_group_name"}));
       g.instance_type = ToVal(Arg(a, {"instance_type"}));
@@ -276,16 +276,16 @@ void SdkModel::AddChannel(Workload& w, const std::string& name, const Ev& v) {
   const Value& x = a_.V(v.v);
   if (x.kind == VK::kStr) {
     c.s3_uri = ToVal(v);
-  } else if (x.kind == VK::kHelper && x.text == "TrainingInput") {
+  } else if (x.kind == VK::kRecord && x.text == "TrainingInput") {
     Args a = KeywordArgs(x);
     c.s3_uri = ToVal(Arg(a, {"s3_data"}));
     c.distribution = ToVal(Arg(a, {"distribution"}));
     c.input_mode = ToVal(Arg(a, {"input_mode"}));
     c.s3_data_type = ToVal(Arg(a, {"s3_data_type"}));
     if (!x.complete) w.complete = false;
-  } else if (x.kind == VK::kHelper && x.text == "FileSystemInput") {
+  } else if (x.kind == VK::kRecord && x.text == "FileSystemInput") {
     c.file_system = true;
-  } else if (x.kind == VK::kHelper && x.text == "InputData") {
+  } else if (x.kind == VK::kRecord && x.text == "InputData") {
     Args a = KeywordArgs(x);
     auto n = Arg(a, {"channel_name"});
     if (n && a_.V(n->v).kind == VK::kStr) c.name = a_.V(n->v).text;
@@ -294,9 +294,9 @@ void SdkModel::AddChannel(Workload& w, const std::string& name, const Ev& v) {
     const Value& s = a_.V(src->v);
     if (s.kind == VK::kStr) {
       c.s3_uri = ToVal(src);
-    } else if (s.kind == VK::kHelper && s.text == "FileSystemInput") {
+    } else if (s.kind == VK::kRecord && s.text == "FileSystemInput") {
       c.file_system = true;
-    } else if (s.kind == VK::kHelper && s.text == "S3DataSource") {
+    } else if (s.kind == VK::kRecord && s.text == "S3DataSource") {
       Args d = KeywordArgs(s);
       c.s3_uri = ToVal(Arg(d, {"s3_uri"}));
       c.s3_data_type = ToVal(Arg(d, {"s3_data_type"}));
@@ -324,7 +324,7 @@ void SdkModel::ChannelsFromInputs(Workload& w, const std::optional<Ev>& inputs) 
   } else if (x.kind == VK::kList) {
     std::vector<Ev> items = x.items;
     for (const Ev& e : items) AddChannel(w, "?", e);
-  } else if (x.kind == VK::kStr || x.kind == VK::kHelper || x.kind == VK::kOneOf) {
+  } else if (x.kind == VK::kStr || x.kind == VK::kRecord || x.kind == VK::kOneOf) {
     AddChannel(w, "training", *inputs);
   }
 }
@@ -359,7 +359,7 @@ void SdkModel::ModelTrainerSettings(const Object& o, Workload& w) {
   const Args& a = o.args;
   w.complete = !a.unknown_spread;
   auto compute = Arg(a, {"compute"});
-  if (compute && a_.V(compute->v).kind == VK::kHelper) {
+  if (compute && a_.V(compute->v).kind == VK::kRecord) {
     const Value& h = a_.V(compute->v);
     Args c = KeywordArgs(h);
     w.complete = w.complete && h.complete;
@@ -381,7 +381,7 @@ void SdkModel::ModelTrainerSettings(const Object& o, Workload& w) {
     w.complete = false;
   }
   auto stop = Arg(a, {"stopping_condition"});
-  if (stop && a_.V(stop->v).kind == VK::kHelper) {
+  if (stop && a_.V(stop->v).kind == VK::kRecord) {
     Args s = KeywordArgs(a_.V(stop->v));
     w.max_run_seconds = ToVal(Arg(s, {"max_runtime_in_seconds"}));
     w.max_wait_seconds = ToVal(Arg(s, {"max_wait_time_in_seconds"}));
@@ -393,7 +393,7 @@ void SdkModel::ModelTrainerSettings(const Object& o, Workload& w) {
     w.max_wait_seconds = Val::Unknown(a_.R(stop->at));
   }
   auto cp = Arg(a, {"checkpoint_config"});
-  if (cp && a_.V(cp->v).kind == VK::kHelper) {
+  if (cp && a_.V(cp->v).kind == VK::kRecord) {
     Args c = KeywordArgs(a_.V(cp->v));
     w.checkpoint = ToVal(Arg(c, {"s3_uri"}));
   } else {
@@ -453,7 +453,7 @@ void SdkModel::EmitProcessor(const Object& o) {
     std::vector<Ev> items = list.items;
     for (const Ev& in : items) {
       const Value& x = a_.V(in.v);
-      if (x.kind != VK::kHelper || x.text != "ProcessingInput") continue;
+      if (x.kind != VK::kRecord || x.text != "ProcessingInput") continue;
       Args p = KeywordArgs(x);
       Channel c;
       c.range = a_.R(in.at);
@@ -595,7 +595,7 @@ void SdkModel::EmitPredictor(int id) {
   }
   // ModelBuilder.deploy(inference_config=BatchTransformInferenceConfig(...)) runs a batch transform.
   if (auto ic = Arg(a, {"inference_config"});
-      ic && a_.V(ic->v).kind == VK::kHelper && a_.V(ic->v).text == "BatchTransformInferenceConfig") {
+      ic && a_.V(ic->v).kind == VK::kRecord && a_.V(ic->v).text == "BatchTransformInferenceConfig") {
     Workload t = Base(WorkloadKind::kTransformJob, p.call, "Transformer", p.var);
     Args c = KeywordArgs(a_.V(ic->v));
     t.complete = !a.unknown_spread && a_.V(ic->v).complete;
@@ -618,7 +618,7 @@ void SdkModel::EmitPredictor(int id) {
   if (builder) {
     // The builder's instance type: its own argument, its Compute, or what optimize() targeted.
     std::optional<Ev> compute = Arg(builder->args, {"compute"});
-    Args c = compute && a_.V(compute->v).kind == VK::kHelper ? KeywordArgs(a_.V(compute->v)) : Args{};
+    Args c = compute && a_.V(compute->v).kind == VK::kRecord ? KeywordArgs(a_.V(compute->v)) : Args{};
     if (w.instance_type.absent()) w.instance_type = ToVal(Arg(builder->args, {"instance_type"}));
     // Deployed by whichever of several builders the code chose at run time: their instance type when
     // they all name the same one, else unknown.
@@ -641,7 +641,7 @@ void SdkModel::EmitPredictor(int id) {
       }
     }
     if (w.instance_count.absent()) w.instance_count = ToVal(Arg(c, {"instance_count"}));
-    if (compute && a_.V(compute->v).kind != VK::kHelper && a_.V(compute->v).kind != VK::kNone &&
+    if (compute && a_.V(compute->v).kind != VK::kRecord && a_.V(compute->v).kind != VK::kNone &&
         w.instance_type.absent()) {
       w.instance_type = Val::Unknown(a_.R(compute->at));
     }
@@ -671,7 +671,7 @@ void SdkModel::EmitPredictor(int id) {
     if (c) return c;
     // SDK v3: inference_config=ServerlessInferenceConfig(...) / AsyncInferenceConfig(...).
     auto ic = Arg(a, {"inference_config"});
-    if (ic && a_.V(ic->v).kind == VK::kHelper &&
+    if (ic && a_.V(ic->v).kind == VK::kRecord &&
         a_.V(ic->v).text ==
             (key == "serverless_inference_config" ? "ServerlessInferenceConfig" : "AsyncInferenceConfig")) {
       return ic;
@@ -679,10 +679,10 @@ void SdkModel::EmitPredictor(int id) {
     return std::nullopt;
   };
   if (auto s = config("serverless_inference_config"); s && a_.V(s->v).kind != VK::kNone) {
-    w.serverless = a_.V(s->v).kind == VK::kHelper ? Val::Known("true", a_.R(s->at)) : Val::Unknown(a_.R(s->at));
+    w.serverless = a_.V(s->v).kind == VK::kRecord ? Val::Known("true", a_.R(s->at)) : Val::Unknown(a_.R(s->at));
   }
   if (auto s = config("async_inference_config"); s && a_.V(s->v).kind != VK::kNone) {
-    w.async_inference = a_.V(s->v).kind == VK::kHelper ? Val::Known("true", a_.R(s->at)) : Val::Unknown(a_.R(s->at));
+    w.async_inference = a_.V(s->v).kind == VK::kRecord ? Val::Known("true", a_.R(s->at)) : Val::Unknown(a_.R(s->at));
   }
   // Local mode: a local instance type, a local session, ModelBuilder / deploy mode LOCAL_CONTAINER.
   if (LocalWorkload(w) || p.local) return;
@@ -712,7 +712,7 @@ void SdkModel::EmitPredictor(int id) {
   // A name shared with the other notebooks (`%store`): the endpoint is known by it there.
   for (const auto& [shared, v] : a_.stored_) {
     const Value& x = a_.V(v);
-    bool same = ((x.kind == VK::kObject || x.kind == VK::kObjectRef) && x.ref == id) ||
+    bool same = ((IsObject(x) || IsRef(x)) && x.ref == id) ||
                 std::find(name_values.begin(), name_values.end(), v) != name_values.end() ||
                 (x.kind == VK::kStr && std::find(names.begin(), names.end(), x.text) != names.end());
     if (same && std::find(names.begin(), names.end(), shared) == names.end()) names.push_back(shared);
@@ -1210,7 +1210,7 @@ void SdkModel::EmitObject(size_t i) {
       // A customization trainer runs a training job only on TrainingJobCompute (a Compute).
       if (o.customization) {
         auto compute = Arg(o.args, {"compute"});
-        if (!compute || a_.V(compute->v).kind != VK::kHelper ||
+        if (!compute || a_.V(compute->v).kind != VK::kRecord ||
             (a_.V(compute->v).text != "Compute" && a_.V(compute->v).text != "TrainingJobCompute")) {
           break;
         }

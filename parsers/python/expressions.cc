@@ -309,7 +309,7 @@ VId Analyzer::EvalName(TSNode n) {
 VId Analyzer::EvalAttribute(TSNode n) {
   VId obj = Eval(g_.Field(n, g_.f_object));
   std::string_view attr = T(g_.Field(n, g_.f_attribute));
-  if (store_.Kind(obj) == VK::kObject || store_.Kind(obj) == VK::kForeign) {
+  if (store_.Kind(obj) == VK::kLibrary && V(obj).role != Role::kToken) {
     VId out = kUnknown;
     for (Library* lib : libraries_) {
       if (lib->Uncalled(*this, obj, attr, n, &out)) return out;
@@ -329,8 +329,9 @@ VId Analyzer::EvalSubscript(TSNode n) {
   // (`builders[best]`): one of them, each under its condition, as a loop variable is.
   const Value& c = V(container);
   if (r == kUnknown && c.kind == VK::kList && c.complete && !c.items.empty() && c.items.size() <= Store::kMaxAlts &&
-      !store_[k].scalar() &&
-      std::all_of(c.items.begin(), c.items.end(), [&](const Ev& e) { return store_.Kind(e.v) == VK::kObject; })) {
+      !store_[k].scalar() && std::all_of(c.items.begin(), c.items.end(), [&](const Ev& e) {
+        return store_.Kind(e.v) == VK::kLibrary && V(e.v).role == Role::kObject;
+      })) {
     std::vector<Ev> items = c.items;
     std::string shown = "`" + Shorten(T(n), 40) + "`";
     std::vector<VId> vals;
@@ -680,7 +681,7 @@ VId Analyzer::DictUpdate(VId dict, VId other, const Args* kw) {
 
 VId Analyzer::Incomplete(VId container) {
   const Value& c = V(container);
-  if (c.kind != VK::kDict && c.kind != VK::kList && c.kind != VK::kHelper) return kUnknown;
+  if (c.kind != VK::kDict && c.kind != VK::kList && c.kind != VK::kRecord) return kUnknown;
   if (!c.complete) return container;
   Value d = c;
   d.complete = false;

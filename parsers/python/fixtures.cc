@@ -4,9 +4,9 @@
 // the `conftest.py` files of its directory and of each parent directory up to
 // the scan root, nearest first. A fixture's value is known only when every
 // `return` / `yield` of its body gives a literal (a string, a number, a
-// boolean, None) or a SageMaker session (`Session`, `LocalSession`,
-// `PipelineSession`, `LocalPipelineSession`); anything else leaves the
-// parameter unknown, never guessed. The conftest files are read through the
+// boolean, None) or a call that makes an instance of a library's class (the
+// library says which: Library::Makes, the SDK model's sessions); anything else
+// leaves the parameter unknown, never guessed. The conftest files are read through the
 // scan's FileSource, so a warm scan's cache sees a change to them.
 #include <algorithm>
 #include <cctype>
@@ -99,9 +99,11 @@ std::optional<std::string> PlainString(TSNode n, std::string_view src) {
   return out;
 }
 
-// What one `return` / `yield` expression gives, when it is a literal or a session.
+// What one `return` / `yield` expression gives, when it is a literal or an
+// instance one of `libraries` makes (Library::Makes).
 std::optional<Analyzer::FixtureReturn> ReturnValue(const Grammar& g, TSNode e, std::string_view src,
-                                                   const std::map<std::string, std::string, std::less<>>& imports) {
+                                                   const std::map<std::string, std::string, std::less<>>& imports,
+                                                   const std::vector<Library*>& libraries) {
   Analyzer::FixtureReturn r;
   r.line = static_cast<int>(ts_node_start_point(e).row) + 1;
   while (g.Kind(e) == N::kParenthesizedExpression && ts_node_named_child_count(e) == 1) e = ts_node_named_child(e, 0);
@@ -131,13 +133,11 @@ std::optional<Analyzer::FixtureReturn> ReturnValue(const Grammar& g, TSNode e, s
       return r;
     case N::kCall: {
       std::string q = Qualified(g, g.Field(e, g.f_function), src, imports);
-      if (q.rfind("sagemaker.", 0) != 0) return std::nullopt;
-      std::string cls = q.substr(q.rfind('.') + 1);
-      if (cls != "Session" && cls != "LocalSession" && cls != "PipelineSession" && cls != "LocalPipelineSession") {
+      if (std::none_of(libraries.begin(), libraries.end(), [&](Library* lib) { return lib->Makes(q); })) {
         return std::nullopt;
       }
-      r.kind = VK::kObject;
-      r.text = cls;
+      r.kind = VK::kQual;
+      r.text = std::move(q);
       return r;
     }
     default:
@@ -149,8 +149,8 @@ std::optional<Analyzer::FixtureReturn> ReturnValue(const Grammar& g, TSNode e, s
 // and classes it defines): what it gives, or unknown (false) when one of them
 // gives something else.
 bool Returns(const Grammar& g, TSNode n, std::string_view src,
-             const std::map<std::string, std::string, std::less<>>& imports, std::vector<Analyzer::FixtureReturn>* out,
-             int depth) {
+             const std::map<std::string, std::string, std::less<>>& imports, const std::vector<Library*>& libraries,
+             std::vector<Analyzer::FixtureReturn>* out, int depth) {
   if (depth > 64) return false;
   N k = g.Kind(n);
   if (k == N::kFunctionDefinition || k == N::kClassDefinition || k == N::kLambda || k == N::kDecoratedDefinition) {
@@ -171,14 +171,14 @@ bool Returns(const Grammar& g, TSNode n, std::string_view src,
       out->push_back(none);
       return true;
     }
-    auto r = ReturnValue(g, ts_node_named_child(n, 0), src, imports);
+    auto r = ReturnValue(g, ts_node_named_child(n, 0), src, imports, libraries);
     if (!r) return false;
     out->push_back(std::move(*r));
     return true;
   }
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; ++i) {
-    if (!Returns(g, ts_node_named_child(n, i), src, imports, out, depth + 1)) return false;
+    if (!Returns(g, ts_node_named_child(n, i), src, imports, libraries, out, depth + 1)) return false;
   }
   return true;
 }
@@ -221,7 +221,7 @@ Analyzer::FixtureTable Analyzer::ReadFixtures(TSNode root, std::string_view src,
     if (!name || name->empty()) continue;
     Fixture f;
     f.where = where;
-    f.known = Returns(g_, g_.Field(def, g_.f_body), src, imports, &f.returns, 0);
+    f.known = Returns(g_, g_.Field(def, g_.f_body), src, imports, libraries_, &f.returns, 0);
     out[*name] = std::move(f);  // a later definition of the name replaces an earlier one, as in Python
   }
   return out;
@@ -288,7 +288,7 @@ VId Analyzer::FixtureValue(std::string_view name) {
       case VK::kNone:
         v = store_.None();
         break;
-      default: {  // an instance of a library's class (a session)
+      default: {  // an instance of a library's class (Library::Makes)
         std::string saved = std::move(pending_var_);
         pending_var_ = std::string(name);
         for (Library* lib : libraries_) {

@@ -130,7 +130,8 @@ void Analyzer::EnterLiteralMode() {
   auto kept = [&](VId v) {
     auto plain = [&](VId x) {
       VK k = store_.Kind(x);
-      return k == VK::kQual || k == VK::kObject || k == VK::kFunction || k == VK::kClass;
+      return k == VK::kQual || k == VK::kFunction || k == VK::kClass ||
+             (k == VK::kLibrary && V(x).role == Role::kObject);
     };
     if (plain(v)) return true;
     if (store_.Kind(v) != VK::kOneOf) return false;
@@ -599,11 +600,11 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
       if (o.kind == VK::kInstance) {
         // `self.x = …`: the instance's attribute from now on.
         SetAttribute(o.ref, attr, Ev{v, value_node});
-      } else if (o.kind == VK::kObject) {
+      } else if (o.kind == VK::kLibrary && o.role == Role::kObject) {
         for (Library* lib : libraries_) {
           if (lib->SetAttribute(*this, obj, attr, Ev{v, value_node})) break;
         }
-      } else if (o.kind == VK::kHelper) {
+      } else if (o.kind == VK::kRecord) {
         Rebind(obj, DictSet(obj, attr, Ev{v, value_node}));
       }
       return;
@@ -618,7 +619,7 @@ void Analyzer::Assign(TSNode target, VId v, TSNode value_node) {
       const Value& k = V(key);
       if (kind == VK::kDict) {
         Propagate(path, k.scalar() ? DictSet(container, k.text, Ev{v, value_node}) : Incomplete(container));
-      } else if (kind == VK::kList || kind == VK::kHelper) {
+      } else if (kind == VK::kList || kind == VK::kRecord) {
         Propagate(path, Incomplete(container));
       } else if (kind == VK::kOneOf) {
         Propagate(path, kUnknown);
@@ -803,15 +804,17 @@ bool Analyzer::ExecLoop(TSNode n, bool for_loop) {
         element = store_.OneOf(std::move(alts));
       }
     }
-    // A library's method taken as a value (opaque, "method:…"), in an item
+    // A library's method taken as a value (Library::MethodValue), in an item
     // (`(client.method, "Key", value)`): the body calls it with that item's
     // other values, so it runs per item as below.
+    auto method = [&](VId v) {
+      return std::any_of(libraries_.begin(), libraries_.end(),
+                         [&](Library* lib) { return lib->MethodValue(*this, v); });
+    };
     auto method_value = [&](const Ev& e) {
       const Value& x = V(e.v);
-      if (x.kind == VK::kOpaque) return x.aux.starts_with("method:");
-      return x.kind == VK::kList && std::any_of(x.items.begin(), x.items.end(), [&](const Ev& y) {
-               return store_.Kind(y.v) == VK::kOpaque && V(y.v).aux.starts_with("method:");
-             });
+      if (x.kind != VK::kList) return method(e.v);
+      return std::any_of(x.items.begin(), x.items.end(), [&](const Ev& y) { return method(y.v); });
     };
     bool per_item = eager_ || (it.kind == VK::kList && std::any_of(it.items.begin(), it.items.end(), method_value));
     if (per_item && it.kind == VK::kList && it.complete && it.items.size() <= kMaxUnrolled) {

@@ -272,7 +272,7 @@ std::string SdkModel::ClientDeleteStatement(TSNode call, const std::string& name
                                            a_.V(v).text == "sagemaker_core.main.resources.Endpoint")) {
       return std::string(text) + ".get(endpoint_name=" + quoted + ").delete()";
     }
-    if (a_.store_.Kind(v) != VK::kObject || objects_[a_.V(v).ref].kind != ObjKind::kClient) return {};
+    if (!IsObject(v) || objects_[a_.V(v).ref].kind != ObjKind::kClient) return {};
   } else if (g_.Kind(receiver) != N::kAttribute || !text.ends_with(".sagemaker_client") ||
              !std::all_of(text.begin(), text.end(), [](char c) { return IdentChar(c) || c == '.'; })) {
     return {};

@@ -378,7 +378,7 @@ VId Analyzer::InstanceMethod(VId object, std::string_view method, TSNode call, A
         std::string q = c.text;
         return CallQualified(q, call, args);
       }
-      if (c.kind == VK::kForeign || c.kind == VK::kObject) return kUnknown;
+      if (c.kind == VK::kLibrary && c.role != Role::kToken) return kUnknown;
     }
   }
   for (size_t i = from; i < mro.size(); ++i) {

@@ -288,10 +288,7 @@ std::string SdkModel::SharedName(VId v) const {
 VId SdkModel::ObjectValue(int obj) {
   Object& o = objects_[obj];
   if (o.value != kUnknown) return o.value;
-  Value v;
-  v.kind = VK::kObject;
-  v.ref = obj;
-  VId id = a_.store_.New(std::move(v));
+  VId id = a_.LibraryValue(this, Role::kObject, {}, obj);
   objects_[obj].value = id;
   return id;
 }
@@ -325,7 +322,7 @@ int SdkModel::NewObject(Object o, TSNode call) {
 
 bool SdkModel::IsLocalValue(VId v) const {
   const Value& x = a_.store_[v];
-  if (x.kind == VK::kObject) return objects_[x.ref].kind == ObjKind::kSession && objects_[x.ref].local;
+  if (IsObject(x)) return objects_[x.ref].kind == ObjKind::kSession && objects_[x.ref].local;
   if (x.kind == VK::kQual) {
     return x.text.ends_with("Mode.LOCAL_CONTAINER") || x.text.ends_with("Mode.IN_PROCESS");
   }
@@ -335,7 +332,7 @@ bool SdkModel::IsLocalValue(VId v) const {
 
 VId SdkModel::Helper(const std::string& cls, Args& args) {
   Value h;
-  h.kind = VK::kHelper;
+  h.kind = VK::kRecord;
   h.text = cls;
   h.complete = !args.unknown_spread;
   if (const auto* positions = HelperPositions(cls)) {
@@ -363,14 +360,15 @@ VId SdkModel::CoreRequestValue(VId v, int depth) {
   const Value& x = a_.V(v);
   if (depth > 12) return kUnknown;
   switch (x.kind) {
-    case VK::kObject: {
+    case VK::kLibrary: {
+      if (!IsObject(x)) return v;
       // A resource passed where the request takes its name (`model_name=model`).
       const Object& o = objects_[x.ref];
       if (o.kind != ObjKind::kResource && !(o.kind == ObjKind::kPredictor && o.cls == "Endpoint")) return v;
       auto name = CoreResourceName(*this, o);
       return name ? name->v : kUnknown;
     }
-    case VK::kHelper:
+    case VK::kRecord:
     case VK::kDict: {
       Value d;
       d.kind = VK::kDict;
@@ -476,10 +474,10 @@ VId SdkModel::SdkClassCall(const std::string& q, TSNode call, Args& args) {
     int id = NewObject(std::move(o), call);
     if (src) {
       const Value& s = a_.V(src->v);
-      int sid = s.kind == VK::kObject ? s.ref : -1;
+      int sid = IsObject(s) ? s.ref : -1;
       if (s.kind == VK::kOneOf) {
         for (const Alt& a : s.alts) {
-          if (a_.store_.Kind(a.value.v) == VK::kObject) {
+          if (IsObject(a.value.v)) {
             sid = a_.store_[a.value.v].ref;
             break;
           }
@@ -715,12 +713,12 @@ bool SdkModel::SdkUncalled(VId obj, std::string_view attr, TSNode n, VId* result
   // `predictor.delete_endpoint` handed to something that calls it
   // (`_try("endpoint", endpoint.delete)`): a delete where it is handed over.
   const Value& o = a_.V(obj);
-  if (o.kind == VK::kObject && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
+  if (IsObject(o) && objects_[o.ref].kind == ObjKind::kPredictor && IsDeleteMethod(attr)) {
     RecordDelete(obj, n);
   }
   // `client.delete_endpoint` handed on uncalled (a clean-up loop over `(fn, "EndpointName", name)`
   // tuples calling `fn(**{arg: name})`): the client's method, which deletes where it is called.
-  if (o.kind == VK::kObject && attr == "delete_endpoint" &&
+  if (IsObject(o) && attr == "delete_endpoint" &&
       (objects_[o.ref].kind == ObjKind::kClient || objects_[o.ref].kind == ObjKind::kSession)) {
     Value m;
     m.kind = VK::kOpaque;
@@ -735,7 +733,7 @@ bool SdkModel::SdkUncalled(VId obj, std::string_view attr, TSNode n, VId* result
 // `@remote(...)`, `@step(...)`: the function is a job per call (its kRemote object).
 int SdkModel::SdkDecorator(VId v, TSNode e) {
   const Value& x = a_.V(v);
-  if (x.kind == VK::kObject && objects_[x.ref].kind == ObjKind::kRemote) return x.ref;
+  if (IsObject(x) && objects_[x.ref].kind == ObjKind::kRemote) return x.ref;
   if (x.kind == VK::kQual && IsRemoteDecorator(x.text)) {
     Object o;
     o.kind = ObjKind::kRemote;
@@ -751,7 +749,7 @@ VId SdkModel::SdkRemoteCall(int fn, TSNode call, Args& args) {
   int remote = a_.functions_[fn].remote;
   VId r = kUnknown;
   auto has_checkpoint = [&](const Ev& e) {
-    return a_.store_.Kind(e.v) == VK::kHelper && a_.V(e.v).text == "CheckpointLocation";
+    return a_.store_.Kind(e.v) == VK::kRecord && a_.V(e.v).text == "CheckpointLocation";
   };
   for (const Ev& e : args.positional) {
     if (has_checkpoint(e)) objects_[remote].args.keywords.emplace_back("checkpoint_location", e);
@@ -783,16 +781,16 @@ VId SdkModel::SdkAlternativesMethod(VId recv, std::string_view method, TSNode ca
   std::string var = a_.pending_var_;
   for (const Alt& a : alts) {
     const Value& x = a_.V(a.value.v);
-    if (x.kind != VK::kObject && x.kind != VK::kQual) continue;
+    if (!IsObject(x) && x.kind != VK::kQual) continue;
     a_.pending_var_ = var;
     VId v = a_.CallMethod(a.value.v, method, call, args);
     if (first) result = v;
     first = false;
     if (creates) {
       // One deploy call makes one endpoint, whichever object deploys it.
-      if (a_.store_.Kind(v) == VK::kObject) {
+      if (IsObject(v)) {
         for (const Alt& o : alts) {
-          if (a_.store_.Kind(o.value.v) == VK::kObject && o.value.v != a.value.v) {
+          if (IsObject(o.value.v) && o.value.v != a.value.v) {
             objects_[a_.store_[v].ref].chosen_from.push_back(a_.store_[o.value.v].ref);
           }
         }
@@ -954,10 +952,7 @@ VId SdkModel::SdkAttribute(VId object, std::string_view name) {
     int id = x.ref;
     ObjKind kind = objects_[id].kind;
     if (kind == ObjKind::kPredictor && (name == "endpoint_name" || name == "endpoint")) {
-      Value v;
-      v.kind = VK::kObjectRef;
-      v.ref = id;
-      return a_.store_.New(std::move(v));
+      return a_.LibraryValue(this, Role::kToken, {}, id);
     }
     // `model.endpoint_name` after `model.deploy()`: the endpoint its latest deploy made.
     if (name == "endpoint_name" && (kind == ObjKind::kModel || kind == ObjKind::kEstimator ||
@@ -968,10 +963,7 @@ VId SdkModel::SdkAttribute(VId object, std::string_view name) {
         bool from = p.source == id ||
                     (p.source >= 0 && objects_[p.source].source == id && objects_[p.source].kind == ObjKind::kModel);
         if (!from) continue;
-        Value v;
-        v.kind = VK::kObjectRef;
-        v.ref = static_cast<int>(i);
-        return a_.store_.New(std::move(v));
+        return a_.LibraryValue(this, Role::kToken, {}, static_cast<int>(i));
       }
       return kUnknown;
     }
@@ -1008,9 +1000,8 @@ Delete SdkModel::MakeDelete(VId target, TSNode call) {
       return;
     }
     switch (x.kind) {
-      case VK::kObject:
-      case VK::kObjectRef:  // predictor.endpoint_name: that predictor's endpoint
-        if (objects_[x.ref].kind == ObjKind::kPredictor) {
+      case VK::kLibrary:  // an object, or what stands for one (predictor.endpoint_name: that predictor's endpoint)
+        if ((IsObject(x) || IsRef(x)) && objects_[x.ref].kind == ObjKind::kPredictor) {
           d.objects.push_back(x.ref);
           // Predictor(name).delete_endpoint(), Endpoint.get(name).delete(): the endpoint it names.
           if (objects_[x.ref].attached) {
@@ -1087,7 +1078,7 @@ std::string SdkStarName(std::string_view m, std::string_view name) {
 
 // ---- the Library hooks -----------------------------------------------------------
 // Every imported name is offered to the SDK model last (it answers unknown for
-// names it does not know), and the objects it made (kObject) are its own.
+// names it does not know), and the objects it made (IsObject) are its own.
 
 bool SdkModel::Call(Analyzer&, const std::string& q, TSNode call, Args& args, VId* result) {
   *result = SdkCall(q, call, args);
@@ -1095,13 +1086,17 @@ bool SdkModel::Call(Analyzer&, const std::string& q, TSNode call, Args& args, VI
 }
 
 bool SdkModel::Method(Analyzer&, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
-  if (a_.store_.Kind(receiver) != VK::kObject) return false;
+  if (!IsObject(receiver)) return false;
   *result = ObjectMethod(a_.store_[receiver].ref, method, call, args);
   return true;
 }
 
 bool SdkModel::Attribute(Analyzer&, VId object, std::string_view name, TSNode, VId* result) {
-  if (a_.store_.Kind(object) != VK::kObject) return false;
+  if (a_.store_.Kind(object) == VK::kOpaque && a_.V(object).aux == "step:") {
+    *result = object;  // `step.properties.…`: still the step
+    return true;
+  }
+  if (!IsObject(object)) return false;
   *result = SdkAttribute(object, name);
   return true;
 }
@@ -1125,7 +1120,7 @@ bool SdkModel::CallFunction(Analyzer&, int function, TSNode call, Args& args, VI
 }
 
 bool SdkModel::SetAttribute(Analyzer&, VId object, const std::string& name, Ev value) {
-  if (a_.store_.Kind(object) != VK::kObject) return false;
+  if (!IsObject(object)) return false;
   // `estimator.use_spot_instances = True`: the setting the SDK sends.
   Args& args = objects_[a_.store_[object].ref].args;
   args.keywords.erase(
@@ -1143,6 +1138,11 @@ bool SdkModel::Owns(std::string_view q) { return q.rfind("sagemaker", 0) == 0 ||
 
 bool SdkModel::CallValue(Analyzer&, VId callee, TSNode call, Args& args, VId* result) {
   return a_.store_.Kind(callee) == VK::kOpaque && SdkCallValue(callee, call, args, result);
+}
+
+// `client.delete_endpoint` taken as a value (SdkUncalled): opaque, tagged "method:<name>".
+bool SdkModel::MethodValue(Analyzer&, VId v) {
+  return a_.store_.Kind(v) == VK::kOpaque && a_.V(v).aux.starts_with("method:");
 }
 
 bool SdkModel::Alternatives(Analyzer&, VId receiver, std::string_view method, TSNode call, Args& args, VId* result) {
@@ -1164,7 +1164,7 @@ std::string SdkModel::SharedLink(std::string_view name) {
 // `predictor.endpoint_name` in a string: the predictor's link key.
 std::string SdkModel::Link(Analyzer&, VId v) {
   const Value& x = a_.V(v);
-  if (x.kind != VK::kObjectRef) return {};
+  if (!IsRef(x)) return {};
   return std::string(1, kLinkMark) + objects_[x.ref].key + kLinkMark;
 }
 
@@ -1192,7 +1192,7 @@ bool SdkModel::Item(Analyzer&, VId container, VId key, VId* result) {
 
 // `m = build_model(...)`: an object the helper made and returns is named at the call.
 void SdkModel::Returned(Analyzer&, VId result, int run, const std::string& target) {
-  if (a_.store_.Kind(result) != VK::kObject) return;
+  if (!IsObject(result)) return;
   Object& made = objects_[a_.V(result).ref];
   if (made.run != run) return;
   made.helper_var = made.var;
@@ -1208,7 +1208,7 @@ void SdkModel::DeadCall(Analyzer&, TSNode n, const std::string& why) {
     VId recv = a_.PureEval(g_.Field(fn, g_.f_object));
     const Value& r = a_.V(recv);
     VId target = kUnbound;
-    if (r.kind == VK::kObject && objects_[r.ref].kind == ObjKind::kPredictor) {
+    if (IsObject(r) && objects_[r.ref].kind == ObjKind::kPredictor) {
       target = recv;
     } else if (method == "delete_endpoint") {
       target = kUnknown;
@@ -1233,8 +1233,17 @@ void SdkModel::DeadCall(Analyzer&, TSNode n, const std::string& why) {
 // `lambda: Endpoint.get(name).delete()`, handed to a helper that calls it: the delete is read at once.
 bool SdkModel::ReadNow(std::string_view method) { return IsDeleteMethod(method); }
 
-// A pytest fixture that returns a session.
-bool SdkModel::Made(Analyzer&, const std::string& cls, VId* result) {
+// A pytest fixture that returns a session (`sagemaker.Session()`, `LocalSession`,
+// `PipelineSession`, `LocalPipelineSession`, by any path of the package).
+bool SdkModel::Makes(std::string_view qualified) {
+  if (!qualified.starts_with("sagemaker.")) return false;
+  std::string_view cls = qualified.substr(qualified.rfind('.') + 1);
+  return cls == "Session" || cls == "LocalSession" || cls == "PipelineSession" || cls == "LocalPipelineSession";
+}
+
+bool SdkModel::Made(Analyzer&, const std::string& qualified, VId* result) {
+  if (!Makes(qualified)) return false;
+  std::string cls = qualified.substr(qualified.rfind('.') + 1);
   Object o;
   o.kind = ObjKind::kSession;
   o.cls = cls;
@@ -1258,14 +1267,14 @@ void SdkModel::StepDeps(VId v, std::set<int>* out, int depth) const {
       for (const Ev& e : x.items) StepDeps(e.v, out, depth + 1);
       break;
     case VK::kDict:
-    case VK::kHelper:
+    case VK::kRecord:
       for (const Entry& e : x.entries) StepDeps(e.value.v, out, depth + 1);
       break;
     case VK::kOneOf:
       for (const Alt& a : x.alts) StepDeps(a.value.v, out, depth + 1);
       break;
-    case VK::kObject:
-      out->insert(objects_[x.ref].steps.begin(), objects_[x.ref].steps.end());
+    case VK::kLibrary:
+      if (IsObject(x)) out->insert(objects_[x.ref].steps.begin(), objects_[x.ref].steps.end());
       break;
     default:
       break;

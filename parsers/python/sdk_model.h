@@ -145,7 +145,9 @@ class SdkModel final : public Library {
   void Returned(Analyzer& a, VId result, int run, const std::string& target) override;
   void DeadCall(Analyzer& a, TSNode call, const std::string& why) override;
   bool ReadNow(std::string_view method) override;
-  bool Made(Analyzer& a, const std::string& cls, VId* result) override;
+  bool MethodValue(Analyzer& a, VId v) override;
+  bool Makes(std::string_view qualified) override;
+  bool Made(Analyzer& a, const std::string& qualified, VId* result) override;
 
   Analyzer& a_;       // the interpreter running the file
   const Grammar& g_;  // its grammar
@@ -188,6 +190,12 @@ class SdkModel final : public Library {
   VId CoreRequestValue(VId v, int depth);
   int NewObject(Object o, TSNode call);
   VId ObjectValue(int obj);
+  // The model's own values (Analyzer::LibraryValue): an object (Role::kObject,
+  // `ref` its index in objects_), or what stands for one in strings
+  // (Role::kToken: `predictor.endpoint_name`, the endpoint of predictor `ref`).
+  bool IsObject(const Value& x) const { return x.kind == VK::kLibrary && x.owner == this && x.role == Role::kObject; }
+  bool IsObject(VId v) const { return a_.store_.Kind(v) == VK::kLibrary && IsObject(a_.V(v)); }
+  bool IsRef(const Value& x) const { return x.kind == VK::kLibrary && x.owner == this && x.role == Role::kToken; }
   bool IsLocalValue(VId v) const;
   void RecordDelete(VId target, TSNode call);
   // A delete of `target` (a predictor, an endpoint name) through `call`.

@@ -59,7 +59,7 @@ VId Analyzer::StringValue(TSNode n) {
         if (eager_) {
           pieces.push_back(Ev{plain ? part : kUnknown, c});
           VK k = store_.Kind(part);
-          foreign = foreign || (plain && (k == VK::kForeign || k == VK::kQual));
+          foreign = foreign || (plain && (Joined(part) || k == VK::kQual));
         }
         const Value& x = V(part);
         if (x.scalar() && plain) {
@@ -103,13 +103,13 @@ VId Analyzer::StringValue(TSNode n) {
 VId Analyzer::Concat(VId a, VId b) {
   const Value& x = V(a);
   const Value& y = V(b);
-  if (eager_ && (x.kind == VK::kForeign || y.kind == VK::kForeign || x.kind == VK::kQual || y.kind == VK::kQual)) {
+  if (eager_ && (Joined(a) || Joined(b) || x.kind == VK::kQual || y.kind == VK::kQual)) {
     VId joined = kUnknown;
     std::vector<Ev> pieces{Ev{a, {}}, Ev{b, {}}};
     for (Library* lib : libraries_) {
       if (lib->Join(*this, pieces, &joined)) return joined;
     }
-    if (x.kind == VK::kForeign || y.kind == VK::kForeign) return kUnknown;
+    if (Joined(a) || Joined(b)) return kUnknown;
   }
   if (x.kind == VK::kOneOf || y.kind == VK::kOneOf) {
     std::vector<Alt> xs = x.kind == VK::kOneOf ? x.alts : std::vector<Alt>{{std::string(), Ev{a, {}}}};

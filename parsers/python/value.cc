@@ -134,9 +134,11 @@ std::optional<bool> Truth(const Store& s, VId id) {
     case VK::kList:
       if (!v.items.empty()) return true;
       return v.complete ? std::optional<bool>(false) : std::nullopt;
-    case VK::kObject:
+    case VK::kLibrary:
+      if (v.role == Role::kObject) return true;
+      return std::nullopt;
     case VK::kQual:
-    case VK::kHelper:
+    case VK::kRecord:
     case VK::kFunction:
     case VK::kClass:
       return true;

@@ -30,17 +30,34 @@ enum class VK : uint8_t {
   kBool,
   kNone,
   kDict,
-  kList,       // lists and tuples
-  kOneOf,      // one of several alternatives, each under a condition
-  kObject,     // an object of the SDK model (SdkModel: estimator, predictor, client…): `ref` is its index
-  kObjectRef,  // what stands for the SDK model's object `ref` (`predictor.endpoint_name`: its endpoint)
-  kQual,       // an imported module, class or function: `text` is its dotted name
-  kHelper,     // a library's configuration object (TrainingInput, Compute…): keywords as entries, `text` the class
-  kFunction,   // a function defined in the file: `ref` is its index
-  kClass,      // a class defined in the file (`ref`: its Analyzer::classes_ entry)
-  kInstance,   // an instance of such a class (`ref`: its Analyzer::instances_ entry); `text` "super:N" for super()
-  kModule,     // a module of the program read from its file (`ref`: its Analyzer::modules_ entry)
-  kForeign,    // a value a library model owns (`ref`: an index in that model's own table, `text`: its kind)
+  kList,      // lists and tuples
+  kOneOf,     // one of several alternatives, each under a condition
+  kLibrary,   // a value a library model made (`owner`: that model; `role`: what it is to the interpreter)
+  kQual,      // an imported module, class or function: `text` is its dotted name
+  kRecord,    // an instance of a library's class known by its keywords (entries; `text` the class)
+  kFunction,  // a function defined in the file: `ref` is its index
+  kClass,     // a class defined in the file (`ref`: its Analyzer::classes_ entry)
+  kInstance,  // an instance of such a class (`ref`: its Analyzer::instances_ entry); `text` "super:N" for super()
+  kModule,    // a module of the program read from its file (`ref`: its Analyzer::modules_ entry)
+};
+
+class Library;  // analyzer.h
+
+// What a library's value (VK::kLibrary) is to the interpreter; the library
+// that makes it says (Analyzer::LibraryValue). Its `ref` is an index in the
+// library's own table and its `text` the library's own tag, when it has one.
+enum class Role : uint8_t {
+  // An instance of one of the library's classes: its methods and attributes
+  // (also assigned: Library::SetAttribute) are the library's; it is true; it
+  // keeps its binding when the budget is spent; a list of them indexed at an
+  // unknown position is one of them.
+  kObject,
+  // A value with methods and attributes whose strings the library builds
+  // (Library::Join: an f-string or `+` with it in a whole-program run).
+  kValue,
+  // A value only its library reads (Library::Link): to the interpreter it is
+  // unresolved, as an unknown value is, but one value.
+  kToken,
 };
 
 // An evaluated expression: its value and where it is written.
@@ -61,18 +78,21 @@ struct Alt {
 
 struct Value {
   VK kind = VK::kUnknown;
-  bool complete = true;  // dict / list / helper: nothing unseen can add entries
+  bool complete = true;  // dict / list / record: nothing unseen can add entries
   int32_t ref = -1;
-  std::string text;    // scalar text (numbers in decimal, booleans true/false); dotted name; helper class
+  std::string text;    // scalar text (numbers in decimal, booleans true/false); dotted name; record class
   std::string origin;  // how a non-literal was resolved ("constant GPU")
   // kOpaque: a tag, the interpreter's ("globals:", "name:<shared name>") or a
-  // library's ("method:<name>", a method taken as a value; the SDK model's own);
+  // library's own, which only that library reads (Library::Each, Item,
+  // MethodValue, CallValue);
   // kStr: a script before base64.
   std::string aux;
   std::string link;  // kOpaque: the text with library links (Library::Link) spelled as kLinkMark key kLinkMark
-  std::vector<Entry> entries;  // dict and helper keywords, keys unique
-  std::vector<Ev> items;       // list / tuple
-  std::vector<Alt> alts;       // kOneOf
+  std::vector<Entry> entries;      // dict and record keywords, keys unique
+  std::vector<Ev> items;           // list / tuple
+  std::vector<Alt> alts;           // kOneOf
+  const Library* owner = nullptr;  // kLibrary
+  Role role = Role::kObject;       // kLibrary
 
   bool scalar() const { return kind == VK::kStr || kind == VK::kNum || kind == VK::kBool; }
 };
