@@ -740,7 +740,7 @@ TEST_CASE("warm scans: corrupt entries are ignored and rewritten", "[cache][cli]
   size_t records = 0;
   for (const auto& e : fs::recursive_directory_iterator(home.path() + "/sagelint/scan")) {
     bool entry = e.is_regular_file() && !e.path().filename().string().starts_with(".");
-    if (entry && ReadFileOrDie(e.path().string()).find("sagelint known contents 1") != std::string::npos) ++records;
+    if (entry && ReadFileOrDie(e.path().string()).find("sagelint known contents 2") != std::string::npos) ++records;
   }
   CHECK(records == 1);
   CHECK(Hits(warm.err).starts_with("cache: " + std::to_string(n - records) + " hits"));
@@ -919,4 +919,92 @@ TEST_CASE("planning: a Terraform file named through a linked directory is one mo
   CHECK(r.out.find("linked/main.tf:4:19: warning[SM103] notebook instance 'aws_sagemaker_notebook_instance.nb' uses "
                    "ml.p3.2xlarge for interactive work") != std::string::npos);
   CHECK(r.out.find("2 findings (0 errors, 2 warnings, 0 notes) in 2 files") != std::string::npos);
+}
+
+TEST_CASE("planner facts: kept by a file's content, not read again while its stamp is unchanged", "[cache]") {
+  TempDir d, repo;
+  const std::string calls = "module \"a\" {\n  source = \"./modules/a\"\n}\n";
+  repo.Write("main.tf", calls);
+  repo.Write("vars.tfvars", calls);                             // the same text: a variable file calls no module
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the files' records settle
+  std::string why;
+  auto open = [&] {
+    auto store = cache::Store::Open(d.path() + "/scan", &why);
+    REQUIRE(store);
+    return std::make_unique<ParseCache>(std::move(store));
+  };
+  auto describe = [&](const std::string& name) {
+    return DescribeFile(repo.path() + "/" + name, repo.path(), false, nullptr, DiskFiles());
+  };
+  const TerraformFileFacts module{false, {"./modules/a"}};
+  {
+    auto cache = open();
+    CHECK(cache->PlannerFacts(describe("main.tf")) == module);
+    CHECK(cache->PlannerFacts(describe("vars.tfvars")) == TerraformFileFacts{false, {}});
+    CHECK(cache->PlannerFacts(describe("gone.tf")) == std::nullopt);
+    CHECK(cache->known().reread() == 3);
+    cache->Persist();
+  }
+  {
+    // The next scan: from the record, the file not read.
+    auto cache = open();
+    CHECK(cache->PlannerFacts(describe("main.tf")) == module);
+    CHECK(cache->PlannerFacts(describe("vars.tfvars")) == TerraformFileFacts{false, {}});
+    CHECK(cache->known().trusted() == 2);
+    CHECK(cache->known().reread() == 0);
+  }
+  // A changed file is read again: its new facts, whatever the old record says.
+  repo.Write("main.tf", "module \"b\" {\n  source = \"../b\"\n}\n# aws_sagemaker_model\n");
+  auto cache = open();
+  CHECK(cache->PlannerFacts(describe("main.tf")) == TerraformFileFacts{true, {"../b"}});
+  CHECK(cache->known().reread() == 1);
+}
+
+TEST_CASE("warm scans: the Terraform planner sees a changed file and a changed module source", "[cache][cli]") {
+  TempDir home, repo;
+  repo.Write(".git/HEAD", "ref: refs/heads/main\n");
+  // Two modules of a notebook whose type the caller gives; the caller names one of them.
+  const std::string module =
+      "variable \"type\" {}\n\nresource \"aws_sagemaker_notebook_instance\" \"this\" {\n  name          = \"nb\"\n  "
+      "role_arn      = \"arn:aws:iam::123456789012:role/x\"\n  instance_type = var.type\n}\n";
+  auto calling = [](const std::string& source) {
+    return "module \"m\" {\n  source = \"" + source + "\"\n  type   = \"ml.p3.8xlarge\"\n}\n";
+  };
+  repo.Write("live/main.tf", calling("../modules/a"));
+  repo.Write("modules/a/main.tf", module);
+  repo.Write("modules/b/main.tf", module);
+  repo.Write("other/main.tf", "resource \"aws_s3_bucket\" \"b\" {\n  bucket = \"b\"\n}\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the files' records settle
+  const std::string args = "scan --no-color --fail-on none --format json --report-name t .";
+  auto scan = [&] {
+    auto warm = RunWithCache(args, repo.path(), home.path());
+    auto cold = RunWithCache(args + " --no-cache", repo.path(), home.path());
+    CHECK(warm.out == cold.out);
+    CHECK(warm.err == cold.err);
+    return warm.out;
+  };
+  const std::string in_a = "\"path\": \"modules/a/main.tf\",\n      \"line\": 6";
+  const std::string in_b = "\"path\": \"modules/b/main.tf\",\n      \"line\": 6";
+  std::string first = scan();
+  CHECK(first.find("ml.p3.8xlarge") != std::string::npos);
+  CHECK(first.find(in_a) != std::string::npos);
+  CHECK(first.find(in_b) == std::string::npos);
+  CHECK(scan() == first);
+
+  SECTION("a module source changed: the other module is evaluated from the caller") {
+    repo.Write("live/main.tf", calling("../modules/b"));
+    std::string after = scan();
+    CHECK(after.find(in_b) != std::string::npos);
+    CHECK(after.find(in_a) == std::string::npos);
+  }
+  SECTION("a file that starts to mention SageMaker: its module is planned") {
+    repo.Write("other/main.tf",
+               "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name          = \"nb\"\n  role_arn      = "
+               "\"arn:aws:iam::123456789012:role/x\"\n  instance_type = \"ml.p4d.24xlarge\"\n}\n");
+    CHECK(scan().find("ml.p4d.24xlarge") != std::string::npos);
+  }
+  SECTION("a called module that no longer mentions SageMaker") {
+    repo.Write("modules/a/main.tf", "variable \"type\" {}\n");
+    CHECK(scan().find("ml.p3.8xlarge") == std::string::npos);
+  }
 }
