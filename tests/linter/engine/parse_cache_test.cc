@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 
 #include "linter/base/read_log.h"
 #include "linter/base/sha256.h"
+#include "linter/base/strings.h"
 #include "linter/cache/codec.h"
 #include "linter/cache/store.h"
 #include "linter/engine/discover.h"
@@ -1006,5 +1008,41 @@ TEST_CASE("warm scans: the Terraform planner sees a changed file and a changed m
   SECTION("a called module that no longer mentions SageMaker") {
     repo.Write("modules/a/main.tf", "variable \"type\" {}\n");
     CHECK(scan().find("ml.p3.8xlarge") == std::string::npos);
+  }
+}
+
+TEST_CASE("discovery: a .gitignore glob is tried only where its text before and after the wildcards allows a match",
+          "[cache][discover]") {
+  const std::vector<std::string> files = {
+      "foo.yaml",   "x/foo.yaml",   "a/b.yaml",      "a/c/d.yaml",     "lib/a.yaml", "Lib/a.yaml",
+      "lob/a.yaml", "scratch.yaml", "scratch1.yaml", "myscratch.yaml", "x.gen.yaml", "crash.1.yaml",
+      "crash.yaml", "d/e.yaml",     "dx/e.yaml",     "x/d/e.yaml",     "xa.yaml",    "ab/c/x.yaml"};
+  // What git does without negations: a file is ignored when the pattern
+  // matches its name or a directory above it (by name, or anchored by path).
+  auto ignored = [](const std::string& glob, const std::string& file) {
+    bool anchored = glob.find('/') != std::string::npos;
+    for (size_t end = file.find('/');; end = file.find('/', end + 1)) {
+      std::string upto = file.substr(0, end);
+      std::string name = upto.substr(upto.rfind('/') == std::string::npos ? 0 : upto.rfind('/') + 1);
+      if (GlobMatch(glob, anchored ? upto : name)) return true;
+      if (end == std::string::npos) return false;
+    }
+  };
+  for (const std::string glob : {"**/foo.yaml", "a/**", "[Ll]ib", "scratch*.yaml", "*.gen.y?ml", "a//c", "**.yaml",
+                                 "crash.*.yaml", "d*/e.yaml", "[!x]*.yaml", "*b/c", "x/**/e.yaml", "?a.yaml"}) {
+    INFO(glob);
+    TempDir dir;
+    dir.Write(".gitignore", glob + "\n");
+    std::vector<std::string> expected;
+    for (const std::string& f : files) {
+      dir.Write(f, "Resources: {}\n");
+      if (!ignored(glob, f)) expected.push_back(f);
+    }
+    std::sort(expected.begin(), expected.end());
+    DiscoverResult r = Discover({dir.path()}, DiscoverOptions{});
+    std::vector<std::string> found;
+    for (const DiscoveredFile& f : r.files) found.push_back(f.root_path());
+    std::sort(found.begin(), found.end());
+    CHECK(found == expected);
   }
 }
