@@ -119,7 +119,7 @@ std::string ParseCache::EncodeIndex() const {
   w.U32(n);
   for (const auto& [key, unit] : nothing_) {
     if (unit.used < oldest) continue;
-    w.Str(key);
+    w.Str(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
     w.U64(static_cast<std::uint64_t>(unit.used));
     PutRecords(w, unit.records);
   }
@@ -151,10 +151,14 @@ void ParseCache::DecodeIndex(std::string_view body, bool merge) {
     }
     e.answer = in.Str();
   }
-  std::vector<std::pair<std::string, Nothing>> nothing(in.Count(16));
+  std::vector<std::pair<cache::Key, Nothing>> nothing(in.Count(16));
   for (auto& [key, unit] : nothing) {
     if (!in.ok()) return;
-    key = in.Str();
+    // Written as a string of its 32 bytes.
+    if (in.U32() != key.size()) return;
+    std::string_view bytes = in.Raw(key.size());
+    if (!in.ok()) return;
+    std::memcpy(key.data(), bytes.data(), key.size());
     unit.used = static_cast<std::int64_t>(in.U64());
     if (!GetRecords(in, &unit.records)) return;
   }
@@ -167,13 +171,14 @@ void ParseCache::DecodeIndex(std::string_view body, bool merge) {
     if (!GetStrings(in, &f.facts.sources)) return;
   }
   if (!in.done()) return;  // all of it, or none
+  known_.Reserve(known.size());
   for (auto& [path, e] : known) {
-    if (Settled(e.at)) known_.Merge(path, std::move(e));
+    if (Settled(e.at)) known_.Merge(std::move(path), std::move(e));
   }
   std::unique_lock lock(nothing_mu_);
   nothing_.reserve(nothing_.size() + nothing.size());
   for (auto& [key, unit] : nothing) {
-    auto [it, fresh] = nothing_.try_emplace(std::move(key), std::move(unit));
+    auto [it, fresh] = nothing_.try_emplace(key, std::move(unit));
     if (!fresh && merge && unit.used > it->second.used) it->second = std::move(unit);
   }
   lock.unlock();
@@ -412,12 +417,11 @@ bool ParseCache::Load(const cache::Key& key, const FileSource& files, std::vecto
     ++misses_;
     return false;
   };
-  const std::string nothing_key(key.begin(), key.end());
   bool gave_nothing = false, answered = false, mark_used = false;
   {
     // Checked in place: the records are not copied (a scan's writers are its few misses).
     std::shared_lock lock(nothing_mu_);
-    if (auto it = nothing_.find(nothing_key); it != nothing_.end()) {
+    if (auto it = nothing_.find(key); it != nothing_.end()) {
       gave_nothing = true;
       answered = StillAnswered(files, it->second.records, &known_);
       mark_used = answered && it->second.used != today_;
@@ -427,7 +431,7 @@ bool ParseCache::Load(const cache::Key& key, const FileSource& files, std::vecto
     if (!answered) return miss();
     if (mark_used) {
       std::unique_lock lock(nothing_mu_);
-      if (auto it = nothing_.find(nothing_key); it != nothing_.end()) it->second.used = today_;
+      if (auto it = nothing_.find(key); it != nothing_.end()) it->second.used = today_;
       nothing_changed_ = true;
     }
     parsed->clear();
@@ -481,16 +485,15 @@ void ParseCache::Save(const cache::Key& key, const ReadLog& log, const std::vect
     auto it = log.stamps().find({r.path, r.limit});
     if (it != log.stamps().end()) known_.Put(r.path, it->second, r.limit, r.answer);
   }
-  const std::string nothing_key(key.begin(), key.end());
   if (parsed.empty() && skipped.empty()) {
     std::unique_lock lock(nothing_mu_);
-    nothing_[nothing_key] = Nothing{std::move(records), today_};
+    nothing_[key] = Nothing{std::move(records), today_};
     nothing_changed_ = true;
     return;
   }
   {
     std::unique_lock lock(nothing_mu_);
-    if (nothing_.erase(nothing_key)) nothing_changed_ = true;
+    if (nothing_.erase(key)) nothing_changed_ = true;
   }
   Writer w;
   PutRecords(w, records);

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -104,7 +105,15 @@ class ParseCache {
   std::atomic<size_t> hits_{0}, empty_hits_{0}, misses_{0}, stored_{0};
   KnownContents known_;
   mutable std::shared_mutex nothing_mu_;
-  std::unordered_map<std::string, Nothing> nothing_;  // by key (its 32 bytes)
+  // A key is a SHA-256: any eight of its bytes are as good a hash as any.
+  struct KeyHash {
+    size_t operator()(const cache::Key& k) const {
+      size_t h;
+      std::memcpy(&h, k.data(), sizeof h);
+      return h;
+    }
+  };
+  std::unordered_map<cache::Key, Nothing, KeyHash> nothing_;  // by key
   std::atomic<bool> nothing_changed_{false};
   struct Facts {
     TerraformFileFacts facts;
