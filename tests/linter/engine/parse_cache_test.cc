@@ -296,6 +296,41 @@ TEST_CASE("cache store: an entry comes back whole, and a corrupt, truncated or f
   }
 }
 
+TEST_CASE("cache store: any one changed byte of an entry's body, wherever it lies, is a miss", "[cache]") {
+  TempDir d;
+  std::string why;
+  auto store = cache::Store::Open(d.path() + "/scan", &why);
+  REQUIRE(store);
+  cache::Key key{};
+  key[0] = 0x5a;
+  const std::string path = d.path() + "/scan/" + cache::EntryName(key);
+  // Bodies of each length modulo the check's words and lanes: every byte of
+  // each, changed in one bit and in all, and the body grown by a zero byte.
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{31}, size_t{32}, size_t{33}, size_t{77}}) {
+    INFO(n);
+    std::string body;
+    for (size_t i = 0; i < n; ++i) body += static_cast<char>('a' + i % 26);
+    store->Save(key, body);
+    const std::string whole = ReadFileOrDie(path);
+    REQUIRE(whole.size() >= n);
+    const size_t at = whole.size() - n;  // where the body starts
+    size_t missed = 0;
+    for (size_t i = at; i < whole.size(); ++i) {
+      for (char flip : {'\x01', '\x80', '\xff'}) {
+        std::string bytes = whole;
+        bytes[i] ^= flip;
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+        if (store->Load(key)) ++missed;
+      }
+    }
+    CHECK(missed == 0);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << whole << '\0';  // longer than its header says
+    CHECK_FALSE(store->Load(key));
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << whole;
+    CHECK(store->Load(key) == std::optional<std::string>(body));
+  }
+}
+
 TEST_CASE("cache store: concurrent writers and readers never see a partial entry", "[cache]") {
   TempDir d;
   std::string why;
