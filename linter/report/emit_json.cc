@@ -76,6 +76,15 @@ class JsonLayout {
     String(name);
     out_ += ": ";
   }
+  // A member of a string or an integer.
+  void Field(std::string_view name, std::string_view s) {
+    Key(name);
+    String(s);
+  }
+  void Field(std::string_view name, long long v) {
+    Key(name);
+    Int(v);
+  }
   // An array's next element is written next.
   void Element() { Next(); }
   void String(std::string_view s) {
@@ -161,43 +170,36 @@ const std::string& StatementText(const std::string& rule) {
   return it->second;
 }
 
+// The members of a place in a file: its path, where it begins and ends.
+void Place(JsonLayout& w, const std::string& path, const SourcePos& begin, const SourcePos& end) {
+  w.Field("path", path);
+  w.Field("line", begin.line);
+  w.Field("column", begin.column);
+  w.Field("end_line", end.line);
+  w.Field("end_column", end.column);
+}
+
 // A finding as the scan JSON writes it, appended to `out` at `indent`.
 void FindingText(const Finding& f, const MachinePaths& paths, std::string_view indent, std::string* out) {
   JsonLayout w(out, indent);
   w.BeginObject();
-  w.Key("rule");
-  w.String(f.rule);
-  w.Key("name");
-  w.String(f.name);
-  w.Key("severity");
-  w.String(SeverityName(f.severity));
-  w.Key("path");
-  w.String(paths(f.path));
-  w.Key("line");
-  w.Int(f.range.begin.line);
-  w.Key("column");
-  w.Int(f.range.begin.column);
-  w.Key("end_line");
-  w.Int(f.range.end.valid() ? f.range.end.line : f.range.begin.line);
-  w.Key("end_column");
-  w.Int(f.range.end.valid() ? f.range.end.column : f.range.begin.column);
+  w.Field("rule", f.rule);
+  w.Field("name", f.name);
+  w.Field("severity", SeverityName(f.severity));
+  Place(w, paths(f.path), f.range.begin, f.range.end.valid() ? f.range.end : f.range.begin);
   w.Key("cell");
   f.range.cell > 0 ? w.Int(f.range.cell) : w.Null();
   w.Key("cell_line");
   f.range.cell > 0 ? w.Int(f.range.cell_line) : w.Null();
-  w.Key("resource");
-  w.String(f.resource);
-  w.Key("message");
-  w.String(f.message);
-  w.Key("suggestion");
-  w.String(f.suggestion);
+  w.Field("resource", f.resource);
+  w.Field("message", f.message);
+  w.Field("suggestion", f.suggestion);
   w.Key("condition");
   w.StringOrNull(!f.condition.empty(), f.condition);
   w.Key("iam");
   if (f.iam) {
     w.BeginObject();
-    w.Key("condition_key");
-    w.String(f.iam->condition_key);
+    w.Field("condition_key", f.iam->condition_key);
     w.Key("actions");
     w.BeginArray();
     for (const std::string& a : f.iam->actions) {
@@ -215,18 +217,15 @@ void FindingText(const Finding& f, const MachinePaths& paths, std::string_view i
   if (f.cost) {
     // Without a price the figures are null and the basis says why.
     w.BeginObject();
-    w.Key("instance_type");
-    w.String(f.cost->instance_type);
-    w.Key("count");
-    w.Int(f.cost->count);
+    w.Field("instance_type", f.cost->instance_type);
+    w.Field("count", f.cost->count);
     w.Key("hourly_usd");
     w.Number(Rounded(f.cost->hourly_usd, 10000));
     w.Key("monthly_usd");
     w.Number(Rounded(f.cost->monthly_usd, 100));
     w.Key("monthly_savings_usd");
     w.Number(Rounded(f.cost->monthly_savings_usd, 100));
-    w.Key("basis");
-    w.String(f.cost->basis);
+    w.Field("basis", f.cost->basis);
     w.Key("price_source");
     w.StringOrNull(!f.cost->price_source.empty(), f.cost->price_source);
     w.Key("price_date");
@@ -238,38 +237,24 @@ void FindingText(const Finding& f, const MachinePaths& paths, std::string_view i
   if (f.fix) {
     w.Key("fix");
     w.BeginObject();
-    w.Key("applicability");
-    w.String(ApplicabilityName(f.fix->applicability));
-    w.Key("message");
-    w.String(f.fix->message);
+    w.Field("applicability", ApplicabilityName(f.fix->applicability));
+    w.Field("message", f.fix->message);
     w.Key("edits");
     w.BeginArray();
     for (const FixEdit& e : f.fix->edits) {
       w.Element();
       w.BeginObject();
-      w.Key("path");
-      w.String(paths(e.path));
-      w.Key("line");
-      w.Int(e.range.begin.line);
-      w.Key("column");
-      w.Int(e.range.begin.column);
-      w.Key("end_line");
-      w.Int(e.range.end.line);
-      w.Key("end_column");
-      w.Int(e.range.end.column);
-      w.Key("content");
-      w.String(e.content);
+      Place(w, paths(e.path), e.range.begin, e.range.end);
+      w.Field("content", e.content);
       w.EndObject();
     }
     w.EndArray();
     w.EndObject();
   }
   if (!f.fix && !f.fix_unavailable.empty()) {
-    w.Key("fix_unavailable");
-    w.String(f.fix_unavailable);
+    w.Field("fix_unavailable", f.fix_unavailable);
   }
-  w.Key("fingerprint");
-  w.String(f.fingerprint);
+  w.Field("fingerprint", f.fingerprint);
   w.EndObject();
 }
 

@@ -160,6 +160,15 @@ sagelint::testing::CommandResult RunWithCache(const std::string& args, const std
   return RunSagelint(args, cwd, "XDG_CACHE_HOME='" + cache_home + "'");
 }
 
+// The output of a scan with the cache under `cache_home`, checked to be that of a scan without it.
+std::string WarmAsCold(const std::string& args, const std::string& cwd, const std::string& cache_home) {
+  auto warm = RunWithCache(args, cwd, cache_home);
+  auto cold = RunWithCache(args + " --no-cache", cwd, cache_home);
+  CHECK(warm.out == cold.out);
+  CHECK(warm.err == cold.err);
+  return warm.out;
+}
+
 // The entries in a cache directory (not its pruning marker or temporary files).
 size_t Entries(const std::string& dir) {
   size_t n = 0;
@@ -299,10 +308,9 @@ TEST_CASE("cache store: an entry comes back whole, and a corrupt, truncated or f
 TEST_CASE("cache store: any one changed byte of an entry's body, wherever it lies, is a miss", "[cache]") {
   TempDir d;
   std::string why;
-  auto store = cache::Store::Open(d.path() + "/scan", &why);
+  std::unique_ptr<cache::Store> store = cache::Store::Open(d.path() + "/scan", &why);
   REQUIRE(store);
-  cache::Key key{};
-  key[0] = 0x5a;
+  const cache::Key key = {0x5a, 0x01};
   const std::string path = d.path() + "/scan/" + cache::EntryName(key);
   // Bodies of each length modulo the check's words and lanes: every byte of
   // each, changed in one bit and in all, and the body grown by a zero byte.
@@ -540,13 +548,7 @@ TEST_CASE("warm scans: a change to anything a file's evaluation read is seen", "
              "publish():\n        return 1\n\n    Pipeline(name=\"p\", steps=[publish()], "
              "sagemaker_session=session).start()\n");
   const std::string args = "scan --no-color --fail-on none --format json --report-name t .";
-  auto scan = [&] {
-    auto warm = RunWithCache(args, repo.path(), home.path());
-    auto cold = RunWithCache(args + " --no-cache", repo.path(), home.path());
-    CHECK(warm.out == cold.out);
-    CHECK(warm.err == cold.err);
-    return warm.out;
-  };
+  auto scan = [&] { return WarmAsCold(args, repo.path(), home.path()); };
   std::string first = scan();
   CHECK(first.find("ml.p3.2xlarge") != std::string::npos);
   CHECK(first.find("ml.g5.xlarge") != std::string::npos);
@@ -1013,13 +1015,7 @@ TEST_CASE("warm scans: the Terraform planner sees a changed file and a changed m
   repo.Write("other/main.tf", "resource \"aws_s3_bucket\" \"b\" {\n  bucket = \"b\"\n}\n");
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the files' records settle
   const std::string args = "scan --no-color --fail-on none --format json --report-name t .";
-  auto scan = [&] {
-    auto warm = RunWithCache(args, repo.path(), home.path());
-    auto cold = RunWithCache(args + " --no-cache", repo.path(), home.path());
-    CHECK(warm.out == cold.out);
-    CHECK(warm.err == cold.err);
-    return warm.out;
-  };
+  auto scan = [&] { return WarmAsCold(args, repo.path(), home.path()); };
   const std::string in_a = "\"path\": \"modules/a/main.tf\",\n      \"line\": 6";
   const std::string in_b = "\"path\": \"modules/b/main.tf\",\n      \"line\": 6";
   std::string first = scan();
