@@ -11,6 +11,7 @@
 
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
+#include "linter/base/portable.h"
 
 namespace sagelint {
 namespace fs = std::filesystem;
@@ -45,32 +46,24 @@ class Disk final : public FileSource {
   }
 
   bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override {
-    DIR* d = ::opendir(dir.c_str());
-    if (!d) {
-      if (errno == EACCES) return true;  // a directory the user may not list: no entries
-      *error = std::error_code(errno, std::generic_category()).message();
-      return false;
-    }
-    const int fd = ::dirfd(d);
     // The entry's own type comes with the listing (d_type): no stat, and no
     // lookup of the whole path. A link's target needs one, relative to the
     // directory, as does an entry of a file system that gives no type.
-    auto type_at = [fd](const char* name, int flags) {
+    auto type_at = [](int fd, const char* name, int flags) {
       struct stat st;
       if (::fstatat(fd, name, &st, flags) != 0) return FileType::kNone;
       if (S_ISREG(st.st_mode)) return FileType::kRegular;
       if (S_ISDIR(st.st_mode)) return FileType::kDirectory;
       return S_ISLNK(st.st_mode) ? FileType::kNone : FileType::kOther;
     };
-    while (const dirent* ent = ::readdir(d)) {
-      std::string_view name = ent->d_name;
-      if (name == "." || name == "..") continue;
+    bool listed = ListDirectory(dir.c_str(), [&](int fd, const char* d_name, unsigned char t) {
+      std::string_view name = d_name;
+      if (name == "." || name == "..") return;
       DirEntry e;
       e.name = name;
-      unsigned char t = ent->d_type;
       if (t == DT_UNKNOWN) {
         struct stat st;
-        if (::fstatat(fd, ent->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (::fstatat(fd, d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
           t = S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : DT_FIFO;
         }
       }
@@ -83,7 +76,7 @@ class Disk final : public FileSource {
           e.type = FileType::kDirectory;
           break;
         case DT_LNK:
-          e.type = type_at(ent->d_name, 0);
+          e.type = type_at(fd, d_name, 0);
           break;
         case DT_UNKNOWN:
           e.type = FileType::kNone;  // gone since it was listed
@@ -92,8 +85,12 @@ class Disk final : public FileSource {
           e.type = FileType::kOther;
       }
       out->push_back(std::move(e));
+    });
+    if (!listed) {
+      if (errno == EACCES) return true;  // a directory the user may not list: no entries
+      *error = std::error_code(errno, std::generic_category()).message();
+      return false;
     }
-    ::closedir(d);
     return true;
   }
 

@@ -1,5 +1,7 @@
 #include "linter/base/portable.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -14,6 +16,9 @@
 #endif
 #if defined(__linux__) && !defined(SAGELINT_POSIX_FALLBACKS)
 #define SAGELINT_HAVE_PIPE2 1
+#endif
+#if defined(__GLIBC__) && !defined(SAGELINT_POSIX_FALLBACKS)
+#define SAGELINT_HAVE_GETDENTS64 1  // glibc's wrapper (2.30 and later)
 #endif
 #if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L && !defined(SAGELINT_POSIX_FALLBACKS)
 #define SAGELINT_HAVE_FLOAT_FROM_CHARS 1
@@ -42,6 +47,32 @@ bool MakeCloseOnExecPipe(int fds[2]) {
   }
   return true;
 #endif
+}
+
+bool ListDirectory(const char* path, const std::function<void(int, const char*, unsigned char)>& entry) {
+#ifdef SAGELINT_HAVE_GETDENTS64
+  const int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  alignas(struct dirent64) char buffer[32768];
+  for (;;) {
+    ssize_t n = ::getdents64(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the end (an error ends the listing, as it ends readdir's)
+    for (ssize_t at = 0; at < n;) {
+      const auto* ent = reinterpret_cast<const struct dirent64*>(buffer + at);
+      entry(fd, ent->d_name, ent->d_type);
+      at += ent->d_reclen;
+    }
+  }
+  ::close(fd);
+#else
+  DIR* d = ::opendir(path);
+  if (!d) return false;
+  const int fd = ::dirfd(d);
+  while (const dirent* ent = ::readdir(d)) entry(fd, ent->d_name, ent->d_type);
+  ::closedir(d);
+#endif
+  return true;
 }
 
 std::optional<double> ParseDouble(std::string_view s) {

@@ -147,15 +147,20 @@ std::vector<std::pair<std::string, KnownContents::Entry>> KnownContents::Snapsho
   return out;
 }
 
-void KnownContents::Merge(const std::string& path, Entry e) {
+void KnownContents::Merge(std::string path, Entry e) {
   std::unique_lock lock(mu_);
-  std::vector<Entry>& all = entries_[path];
+  std::vector<Entry>& all = entries_.try_emplace(std::move(path)).first->second;
   auto it = std::find_if(all.begin(), all.end(), [&](const Entry& x) { return x.limit == e.limit; });
   if (it == all.end()) {
     all.push_back(std::move(e));
   } else if (e.used > it->used) {
     *it = std::move(e);
   }
+}
+
+void KnownContents::Reserve(size_t paths) {
+  std::unique_lock lock(mu_);
+  entries_.reserve(paths);
 }
 
 ReadLog::Scope::Scope(ReadLog* log) : previous_(current_log) { current_log = log; }

@@ -89,7 +89,8 @@ class KnownContents {
   std::optional<std::uint64_t> SizeOf(const std::string& path) const;
   // For saving and loading the records, and the tests.
   std::vector<std::pair<std::string, Entry>> Snapshot() const;
-  void Merge(const std::string& path, Entry e);  // of two for one path and cap, keeps the one used later
+  void Merge(std::string path, Entry e);  // of two for one path and cap, keeps the one used later
+  void Reserve(size_t paths);             // room for this many paths in all
   bool changed() const { return changed_; }
   // Reads answered by a record, and reads done again (no record, a new stamp, or not settled).
   size_t trusted() const { return trusted_; }

@@ -2,8 +2,9 @@
 // repositories"): one file per entry, named by its key's SHA-256. An entry is
 // written to a temporary file in the directory and renamed over its name, so
 // a reader (another scan sharing the cache) sees the old entry or the whole
-// new one. Each entry carries a header (format, key, length and SHA-256 of
-// its body): a truncated, corrupt or foreign file is a miss, never trusted.
+// new one. Each entry carries a header (format, key, length and a 64-bit
+// check of its body): a truncated, corrupt or foreign file is a miss, never
+// trusted.
 // A directory that others may write to, or that another user owns, is not
 // used at all: its entries could be planted.
 #ifndef SAGELINT_LINTER_CACHE_STORE_H_

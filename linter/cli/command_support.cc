@@ -139,7 +139,10 @@ Config LoadConfigFor(const CliOptions& o, const FileSource& files, const std::st
 // the user cache directory; none with --no-cache. Opened once per run; a
 // directory that cannot be used is said once, and the run goes on without it.
 std::shared_ptr<ParseCache> OpenParseCache(const CliOptions& o) {
-  static std::map<std::string, std::shared_ptr<ParseCache>> opened;  // by directory
+  // By directory. Never destroyed: the records of a large tree are freed by
+  // the process's exit, not one by one after the scan (its files and entries
+  // are written by then: Scan persists them).
+  static auto& opened = *new std::map<std::string, std::shared_ptr<ParseCache>>;
   if (o.no_cache) return nullptr;
   std::string dir = o.cache_dir.empty() ? cache::DefaultDir() : o.cache_dir;
   if (dir.empty()) return nullptr;                   // neither XDG_CACHE_HOME nor HOME: no user cache to use

@@ -75,6 +75,10 @@ struct IgnoreFile {
     bool anchored = false;  // contains a '/' other than a trailing one: relative to `dir`
     bool literal = false;   // no wildcard: GlobMatch is equality with a name
     bool suffix = false;    // `*` and then no wildcard: GlobMatch is a name's ending with the rest
+    // The glob's literal text before its first wildcard (or '/'), and after
+    // its last: what a path it matches starts and ends with (its first and
+    // last segments match the glob's, and only wildcards match other text).
+    std::string head, tail;
   };
   std::vector<Pattern> patterns;
 };
@@ -111,6 +115,8 @@ IgnoreFile ReadIgnoreFile(const fs::path& dir, const FileSource& files, std::str
     p.glob = line;
     p.literal = line.find_first_of("*?[/") == std::string::npos;
     p.suffix = line.size() > 1 && line[0] == '*' && line.find_first_of("*?[/", 1) == std::string::npos;
+    p.head = line.substr(0, std::min(line.find_first_of("*?[]/"), line.size()));
+    p.tail = line.substr(line.find_last_of("*?[]/") + 1);
     f.patterns.push_back(std::move(p));
   }
   return f;
@@ -283,20 +289,26 @@ class Walker {
       // The walk only enters directories below an ignore file's own: the
       // relative path is the rest of the string (path operations allocate).
       const std::string& dir = f.dir.native();
-      std::optional<std::string> rel;  // made for the first anchored pattern
-      auto relative = [&]() -> const std::string& {
+      std::optional<std::string_view> rel;  // made for the first anchored pattern
+      std::string made;                     // its text, when it is no part of the path
+      auto relative = [&]() -> std::string_view {
         if (rel) return *rel;
         if (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/') {
-          return rel.emplace(path.substr(dir.size() + 1));
+          return rel.emplace(std::string_view(path).substr(dir.size() + 1));
         }
-        return rel.emplace(p.lexically_relative(f.dir).generic_string());
+        made = p.lexically_relative(f.dir).generic_string();
+        return rel.emplace(made);
+      };
+      // GlobMatch, where the text before and after the wildcards allows a match.
+      auto glob = [](const IgnoreFile::Pattern& pat, std::string_view s) {
+        return s.starts_with(pat.head) && s.ends_with(pat.tail) && GlobMatch(pat.glob, s);
       };
       for (const auto& pat : f.patterns) {
         if (pat.dir_only && !is_dir) continue;
-        bool m = pat.anchored  ? GlobMatch(pat.glob, relative())
+        bool m = pat.anchored  ? glob(pat, relative())
                  : pat.literal ? pat.glob == base
                  : pat.suffix  ? base.ends_with(std::string_view(pat.glob).substr(1))
-                               : GlobMatch(pat.glob, base);
+                               : glob(pat, base);
         if (m) ignored = !pat.negate;
       }
     }

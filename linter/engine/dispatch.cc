@@ -236,7 +236,8 @@ std::vector<DiscoveredFile> ListTerraformFiles(const std::string& dir, const std
 
 class Planner {
  public:
-  explicit Planner(const DiscoverOptions& discover) : discover_(discover), files_(*discover.files) {}
+  Planner(const DiscoverOptions& discover, const TerraformFacts* facts)
+      : discover_(discover), files_(*discover.files), facts_(facts) {}
 
   // Adds a directory's files; reads them for the pre-filter and the calls, and follows the calls.
   TfDir& Add(const std::string& dir, std::vector<DiscoveredFile> files, const std::string& root, bool scanned) {
@@ -356,11 +357,15 @@ class Planner {
  private:
   void Read(const std::string& dir, TfDir& d) {
     for (const DiscoveredFile& f : d.files) {
-      std::string text, error;
-      if (!ReadWholeFile(files_, f.abs_path(), &text, &error)) continue;
-      d.mentions = d.mentions || MentionsSageMaker(text);
-      if (IsVariableFile(f.display())) continue;
-      for (const std::string& src : TerraformLocalModuleSources({f.display(), f.abs_path(), text, f.root_path()})) {
+      std::optional<TerraformFileFacts> facts;
+      if (facts_) {
+        facts = (*facts_)(f);
+      } else if (std::string text, error; ReadWholeFile(files_, f.abs_path(), &text, &error)) {
+        facts = TerraformFactsOf(f, text);
+      }
+      if (!facts) continue;
+      d.mentions = d.mentions || facts->mentions;
+      for (const std::string& src : facts->sources) {
         std::string target = CanonicalDir(fs::path(dir) / src, files_);
         if (InsideRoot(target, d.root) || target == d.root) {
           if (files_.IsDirectory(target)) d.calls.push_back(target);
@@ -371,6 +376,7 @@ class Planner {
 
   const DiscoverOptions& discover_;
   const FileSource& files_;
+  const TerraformFacts* facts_;  // nullptr: each file is read
   std::map<std::string, TfDir> dirs_;
   std::map<std::string, std::set<std::string>> callers_;
   std::set<std::string> walked_;
@@ -383,7 +389,17 @@ const std::string& WorkUnit::root() const {
   return files.empty() ? kNone : files.front().root();
 }
 
-Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover) {
+TerraformFileFacts TerraformFactsOf(const DiscoveredFile& f, const std::string& text) {
+  TerraformFileFacts facts;
+  facts.mentions = MentionsSageMaker(text);
+  // A variable file calls no module.
+  if (!IsVariableFile(f.display())) {
+    facts.sources = TerraformLocalModuleSources({f.display(), f.abs_path(), text, f.root_path()});
+  }
+  return facts;
+}
+
+Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover, const TerraformFacts* facts) {
   // A CDK app whose cdk.json the scan reads is evaluated once, from there: a
   // file of it also named alone is not evaluated again from its entry.
   std::vector<std::string> apps;
@@ -426,7 +442,7 @@ Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discove
   plan.files = std::move(files);
   if (modules.empty()) return plan;
 
-  Planner planner(discover);
+  Planner planner(discover, facts);
   std::vector<std::string> named_dirs, scanned_dirs;
   std::vector<std::string> named;  // display paths of named Terraform files
   for (auto& [dir, fs_] : modules) {

@@ -5,6 +5,8 @@
 #define SAGELINT_LINTER_ENGINE_DISPATCH_H_
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,7 +42,22 @@ struct Plan {
 // through the call. Files named alone (pre-commit) are evaluated from the
 // root modules that reach their directory, found under their scan root
 // (walked with `discover`'s exclusions).
-Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover = {});
+// What the planner learns from a Terraform file's content: whether it
+// mentions SageMaker, and the sources of its local module calls as written.
+struct TerraformFileFacts {
+  bool mentions = false;
+  std::vector<std::string> sources;
+  bool operator==(const TerraformFileFacts&) const = default;
+};
+// The facts of `file` whose content is `text`.
+TerraformFileFacts TerraformFactsOf(const DiscoveredFile& file, const std::string& text);
+// Where the planner takes a file's facts from; nullopt when it cannot be
+// read. By default the planner reads the file; a warm scan's cache keeps
+// them by the file's content (linter/engine/parse_cache.h).
+using TerraformFacts = std::function<std::optional<TerraformFileFacts>(const DiscoveredFile&)>;
+
+Plan PlanUnits(std::vector<DiscoveredFile> files, const DiscoverOptions& discover = {},
+               const TerraformFacts* facts = nullptr);
 
 // Parses a unit; never throws. A file that cannot be read is a result of its
 // own that says so (NotScannedFile); what a front end read but did not

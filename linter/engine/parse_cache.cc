@@ -82,7 +82,7 @@ std::string OnlyPath(const Fix& fix) {
   return fix.changes.front().path;
 }
 
-constexpr std::string_view kIndexFormat = "sagelint known contents 1";
+constexpr std::string_view kIndexFormat = "sagelint known contents 2";
 
 }  // namespace
 
@@ -119,9 +119,20 @@ std::string ParseCache::EncodeIndex() const {
   w.U32(n);
   for (const auto& [key, unit] : nothing_) {
     if (unit.used < oldest) continue;
-    w.Str(key);
+    w.Str(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
     w.U64(static_cast<std::uint64_t>(unit.used));
     PutRecords(w, unit.records);
+  }
+  std::shared_lock facts_lock(facts_mu_);
+  n = 0;
+  for (const auto& [key, f] : facts_) n += f.used >= oldest ? 1 : 0;
+  w.U32(n);
+  for (const auto& [key, f] : facts_) {
+    if (f.used < oldest) continue;
+    w.Str(key);
+    w.U64(static_cast<std::uint64_t>(f.used));
+    w.Bool(f.facts.mentions);
+    PutStrings(w, f.facts.sources);
   }
   return w.Take();
 }
@@ -140,32 +151,89 @@ void ParseCache::DecodeIndex(std::string_view body, bool merge) {
     }
     e.answer = in.Str();
   }
-  std::vector<std::pair<std::string, Nothing>> nothing(in.Count(16));
+  std::vector<std::pair<cache::Key, Nothing>> nothing(in.Count(16));
   for (auto& [key, unit] : nothing) {
     if (!in.ok()) return;
-    key = in.Str();
+    // Written as a string of its 32 bytes.
+    if (in.U32() != key.size()) return;
+    std::string_view bytes = in.Raw(key.size());
+    if (!in.ok()) return;
+    std::memcpy(key.data(), bytes.data(), key.size());
     unit.used = static_cast<std::int64_t>(in.U64());
     if (!GetRecords(in, &unit.records)) return;
   }
+  std::vector<std::pair<std::string, Facts>> facts(in.Count(17));
+  for (auto& [key, f] : facts) {
+    if (!in.ok()) return;
+    key = in.Str();
+    f.used = static_cast<std::int64_t>(in.U64());
+    f.facts.mentions = in.Bool();
+    if (!GetStrings(in, &f.facts.sources)) return;
+  }
   if (!in.done()) return;  // all of it, or none
+  known_.Reserve(known.size());
   for (auto& [path, e] : known) {
-    if (Settled(e.at)) known_.Merge(path, std::move(e));
+    if (Settled(e.at)) known_.Merge(std::move(path), std::move(e));
   }
   std::unique_lock lock(nothing_mu_);
   nothing_.reserve(nothing_.size() + nothing.size());
   for (auto& [key, unit] : nothing) {
-    auto [it, fresh] = nothing_.try_emplace(std::move(key), std::move(unit));
+    auto [it, fresh] = nothing_.try_emplace(key, std::move(unit));
     if (!fresh && merge && unit.used > it->second.used) it->second = std::move(unit);
+  }
+  lock.unlock();
+  std::unique_lock facts_lock(facts_mu_);
+  facts_.reserve(facts_.size() + facts.size());
+  for (auto& [key, f] : facts) {
+    auto [it, fresh] = facts_.try_emplace(std::move(key), std::move(f));
+    if (!fresh && merge && f.used > it->second.used) it->second = std::move(f);
   }
 }
 
 void ParseCache::Persist() {
-  if (known_.changed() || nothing_changed_) {
+  if (known_.changed() || nothing_changed_ || facts_changed_) {
     // Another scan may have written the record since this one read it: what it added is kept.
     if (std::optional<std::string> body = store_->Load(IndexKey())) DecodeIndex(*body, true);
     store_->Save(IndexKey(), EncodeIndex());
   }
   store_->PruneDaily();
+}
+
+std::optional<TerraformFileFacts> ParseCache::PlannerFacts(const DiscoveredFile& file) {
+  const std::string path = file.abs_path();
+  // The content's hash, from the file's record while its stamp is unchanged (else read and hashed).
+  const std::string answer = known_.AnswerNow(DiskFiles(), path, kMaxSourceBytes);
+  if (answer.empty() || answer[0] != '1') return std::nullopt;  // cannot be read
+  const std::string key = answer + file.display();
+  bool mark_used = false;
+  {
+    std::shared_lock lock(facts_mu_);
+    if (auto it = facts_.find(key); it != facts_.end()) {
+      if (it->second.used == today_) return it->second.facts;
+      mark_used = true;
+    }
+  }
+  if (mark_used) {
+    std::unique_lock lock(facts_mu_);
+    if (auto it = facts_.find(key); it != facts_.end()) {
+      it->second.used = today_;
+      facts_changed_ = true;
+      return it->second.facts;
+    }
+  }
+  std::string text, error;
+  if (!DiskFiles().Read(path, kMaxSourceBytes, &text, &error)) return std::nullopt;
+  TerraformFileFacts facts = TerraformFactsOf(file, text);
+  // Kept under the answer only when the content read is the one it names (not changed in between).
+  Sha256 h;
+  h.Update(text);
+  std::array<std::uint8_t, 32> digest = h.Finish();
+  if (answer.compare(1, std::string::npos, reinterpret_cast<const char*>(digest.data()), digest.size()) == 0) {
+    std::unique_lock lock(facts_mu_);
+    facts_[key] = Facts{facts, today_};
+    facts_changed_ = true;
+  }
+  return facts;
 }
 
 void ParseCache::ResolveFixes(std::vector<Finding>& findings, const FileSource& files) {
@@ -349,12 +417,11 @@ bool ParseCache::Load(const cache::Key& key, const FileSource& files, std::vecto
     ++misses_;
     return false;
   };
-  const std::string nothing_key(key.begin(), key.end());
   bool gave_nothing = false, answered = false, mark_used = false;
   {
     // Checked in place: the records are not copied (a scan's writers are its few misses).
     std::shared_lock lock(nothing_mu_);
-    if (auto it = nothing_.find(nothing_key); it != nothing_.end()) {
+    if (auto it = nothing_.find(key); it != nothing_.end()) {
       gave_nothing = true;
       answered = StillAnswered(files, it->second.records, &known_);
       mark_used = answered && it->second.used != today_;
@@ -364,7 +431,7 @@ bool ParseCache::Load(const cache::Key& key, const FileSource& files, std::vecto
     if (!answered) return miss();
     if (mark_used) {
       std::unique_lock lock(nothing_mu_);
-      if (auto it = nothing_.find(nothing_key); it != nothing_.end()) it->second.used = today_;
+      if (auto it = nothing_.find(key); it != nothing_.end()) it->second.used = today_;
       nothing_changed_ = true;
     }
     parsed->clear();
@@ -418,16 +485,15 @@ void ParseCache::Save(const cache::Key& key, const ReadLog& log, const std::vect
     auto it = log.stamps().find({r.path, r.limit});
     if (it != log.stamps().end()) known_.Put(r.path, it->second, r.limit, r.answer);
   }
-  const std::string nothing_key(key.begin(), key.end());
   if (parsed.empty() && skipped.empty()) {
     std::unique_lock lock(nothing_mu_);
-    nothing_[nothing_key] = Nothing{std::move(records), today_};
+    nothing_[key] = Nothing{std::move(records), today_};
     nothing_changed_ = true;
     return;
   }
   {
     std::unique_lock lock(nothing_mu_);
-    if (nothing_.erase(nothing_key)) nothing_changed_ = true;
+    if (nothing_.erase(key)) nothing_changed_ = true;
   }
   Writer w;
   PutRecords(w, records);

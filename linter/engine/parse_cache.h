@@ -17,7 +17,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -65,6 +67,11 @@ class ParseCache {
   void Save(const cache::Key& key, const ReadLog& log, const std::vector<ParsedFile>& parsed,
             const std::vector<std::string>& skipped);
 
+  // The Terraform planner's facts of a file of the disk (PlanUnits), kept by
+  // its path and content: while the file's stamp is unchanged it is not read
+  // again; nullopt when it cannot be read.
+  std::optional<TerraformFileFacts> PlannerFacts(const DiscoveredFile& file);
+
   // ResolveFixes (linter/engine/fixes.h) with the cache: the fixes of the
   // findings in one file are resolved into edits once per content of that
   // file and the changes the rules asked for (an editor re-parses the file
@@ -98,8 +105,23 @@ class ParseCache {
   std::atomic<size_t> hits_{0}, empty_hits_{0}, misses_{0}, stored_{0};
   KnownContents known_;
   mutable std::shared_mutex nothing_mu_;
-  std::unordered_map<std::string, Nothing> nothing_;  // by key (its 32 bytes)
+  // A key is a SHA-256: any eight of its bytes are as good a hash as any.
+  struct KeyHash {
+    size_t operator()(const cache::Key& k) const {
+      size_t h;
+      std::memcpy(&h, k.data(), sizeof h);
+      return h;
+    }
+  };
+  std::unordered_map<cache::Key, Nothing, KeyHash> nothing_;  // by key
   std::atomic<bool> nothing_changed_{false};
+  struct Facts {
+    TerraformFileFacts facts;
+    std::int64_t used = 0;  // the day a scan last relied on it
+  };
+  mutable std::shared_mutex facts_mu_;
+  std::unordered_map<std::string, Facts> facts_;  // by the read's answer and the display path
+  std::atomic<bool> facts_changed_{false};
   const std::int64_t today_ = WallClockNs() / 86'400'000'000'000;
 };
 

@@ -193,7 +193,9 @@ std::vector<ParsedFile> Parse(const WorkUnit& unit, ParseCache* store, const cac
 // kept back and planned into modules once the walk is over; anything else
 // (files named on the command line, several paths) is listed and planned
 // first, as pre-commit needs the named files' modules planned together.
-DiscoverResult Produce(const std::vector<std::string>& paths, const DiscoverOptions& discover, JobQueue& queue) {
+// `facts`: where the Terraform planner takes a file's facts from (nullptr: it reads each file).
+DiscoverResult Produce(const std::vector<std::string>& paths, const DiscoverOptions& discover,
+                       const TerraformFacts* facts, JobQueue& queue) {
   if (paths.size() == 1 && discover.files->IsDirectory(paths[0])) {
     std::vector<DiscoveredFile> terraform;
     DiscoverResult found = DiscoverDirectory(paths[0], discover, [&](DiscoveredFile f) {
@@ -204,11 +206,11 @@ DiscoverResult Produce(const std::vector<std::string>& paths, const DiscoverOpti
       }
     });
     SortAndDeduplicate(terraform);
-    PushModules(PlanUnits(std::move(terraform), discover), queue);
+    PushModules(PlanUnits(std::move(terraform), discover, facts), queue);
     return found;
   }
   DiscoverResult found = Discover(paths, discover);
-  Plan plan = PlanUnits(std::move(found.files), discover);
+  Plan plan = PlanUnits(std::move(found.files), discover, facts);
   for (DiscoveredFile& f : plan.files) queue.Push(SingleFile(std::move(f)));
   plan.files = {};
   PushModules(std::move(plan), queue);
@@ -222,22 +224,26 @@ DiscoverResult Produce(const std::vector<std::string>& paths, const DiscoverOpti
 // per-front-end figures and skipped entries go to `result`.
 Analysis DiscoverAndAnalyze(const std::vector<std::string>& paths, const ScanSetup& setup, const Analyzer& analyzer,
                             ScanResult* result) {
+  // With a cache, the front ends read through a RecordingFiles: what a unit's
+  // parse read is its entry's inputs. Only the disk is cached: not a base
+  // revision's tree, nor the editor's unsaved buffers.
+  ParseCache* store = setup.resolve.files == &DiskFiles() ? setup.cache : nullptr;
+  // The Terraform planner's facts of a file too, while the walk reads the disk.
+  std::optional<TerraformFacts> facts;
+  if (store && setup.discover.files == &DiskFiles()) {
+    facts.emplace([store](const DiscoveredFile& f) { return store->PlannerFacts(f); });
+  }
   JobQueue queue(kQueuedUnits);
   DiscoverResult found;
   std::exception_ptr failed;
   std::thread producer([&] {
     try {
-      found = Produce(paths, setup.discover, queue);
+      found = Produce(paths, setup.discover, facts ? &*facts : nullptr, queue);
     } catch (...) {
       failed = std::current_exception();
     }
     queue.Close();
   });
-
-  // With a cache, the front ends read through a RecordingFiles: what a unit's
-  // parse read is its entry's inputs. Only the disk is cached: not a base
-  // revision's tree, nor the editor's unsaved buffers.
-  ParseCache* store = setup.resolve.files == &DiskFiles() ? setup.cache : nullptr;
   std::optional<RecordingFiles> recording;
   ResolveOptions resolve = setup.resolve;
   if (store) resolve.files = &recording.emplace(*setup.resolve.files, true);

@@ -7,6 +7,7 @@
 
 #include "linter/base/paths.h"
 #include "linter/base/strings.h"
+#include "linter/report/json_list.h"
 
 namespace sagelint {
 
@@ -96,6 +97,20 @@ std::string DumpJson(const nlohmann::ordered_json& doc) {
 
 void WriteJsonWithList(std::ostream& out, const nlohmann::ordered_json& doc, size_t count,
                        const std::function<nlohmann::ordered_json(size_t)>& element) {
+  WriteJsonWithTextList(out, doc, count, [&](size_t i, std::string_view step, std::string* text) {
+    std::string e = element(i).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    // A newline in a dumped document only ever separates lines: strings escape theirs.
+    size_t from = 0;
+    for (size_t nl = e.find('\n'); nl != std::string::npos; from = nl + 1, nl = e.find('\n', from)) {
+      text->append(e, from, nl + 1 - from);
+      text->append(step);
+    }
+    text->append(e, from, std::string::npos);
+  });
+}
+
+void WriteJsonWithTextList(std::ostream& out, const nlohmann::ordered_json& doc, size_t count,
+                           const std::function<void(size_t, std::string_view, std::string*)>& element) {
   std::string text = DumpJson(doc);
   std::string marker = nlohmann::ordered_json(std::string(kJsonListHere)).dump();
   size_t at = text.find(marker);
@@ -113,16 +128,12 @@ void WriteJsonWithList(std::ostream& out, const nlohmann::ordered_json& doc, siz
     out << "[]";
   } else {
     out << "[\n";
+    std::string e;
     for (size_t i = 0; i < count; ++i) {
-      std::string e = element(i).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+      e.clear();
+      element(i, step, &e);
       out << step;
-      // A newline in a dumped document only ever separates lines: strings escape theirs.
-      size_t from = 0;
-      for (size_t nl = e.find('\n'); nl != std::string::npos; from = nl + 1, nl = e.find('\n', from)) {
-        out.write(e.data() + from, static_cast<std::streamsize>(nl + 1 - from));
-        out << step;
-      }
-      out.write(e.data() + from, static_cast<std::streamsize>(e.size() - from));
+      out.write(e.data(), static_cast<std::streamsize>(e.size()));
       out << (i + 1 < count ? ",\n" : "\n");
     }
     out << indent << "]";

@@ -1,4 +1,5 @@
 // The stable machine format (README "Usage", schema_version 1).
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include "linter/policy/attributes.h"
 #include "linter/report/emit.h"
 #include "linter/report/inventory.h"
+#include "linter/report/json_list.h"
 
 namespace sagelint {
 namespace {
@@ -18,10 +20,6 @@ namespace {
 std::optional<double> Rounded(const std::optional<double>& v, double scale) {
   if (!v) return v;
   return std::round(*v * scale) / scale;
-}
-
-nlohmann::ordered_json OrNull(const std::optional<double>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
 // The `workloads` block that `sagelint merge` reads (docs/organisation.md):
@@ -59,85 +57,214 @@ nlohmann::ordered_json WorkloadsJson(const std::vector<Workload>& workloads, con
 
 }  // namespace
 
-nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) {
-  using json = nlohmann::ordered_json;
-  json j = {
-      {"rule", f.rule},
-      {"name", f.name},
-      {"severity", SeverityName(f.severity)},
-      {"path", paths(f.path)},
-      {"line", f.range.begin.line},
-      {"column", f.range.begin.column},
-      {"end_line", f.range.end.valid() ? f.range.end.line : f.range.begin.line},
-      {"end_column", f.range.end.valid() ? f.range.end.column : f.range.begin.column},
-      {"cell", f.range.cell > 0 ? json(f.range.cell) : json(nullptr)},
-      {"cell_line", f.range.cell > 0 ? json(f.range.cell_line) : json(nullptr)},
-      {"resource", f.resource},
-      {"message", f.message},
-      {"suggestion", f.suggestion},
-      {"condition", f.condition.empty() ? json(nullptr) : json(f.condition)},
-  };
-  if (f.iam) {
-    // The guardrail statement that prevents this class (the same one `sagelint iam-policy` prints).
-    static const GuardrailOptions kOptions = [] {
-      GuardrailOptions o;
-      o.endpoint_deny_families = TrainingFamiliesWithInferenceAlternative(PriceTable::BuiltIn(), OfferKind::kEndpoint);
-      o.transform_deny_families =
-          TrainingFamiliesWithInferenceAlternative(PriceTable::BuiltIn(), OfferKind::kTransform);
-      return o;
-    }();
-    // One statement per rule, whatever the finding: made once per rule (a scan has many such findings).
-    static std::mutex statements_mu;
-    static std::map<std::string, json, std::less<>> statements;
-    json statement;
-    {
-      std::lock_guard<std::mutex> lock(statements_mu);
-      auto it = statements.find(f.rule);
-      if (it == statements.end()) {
-        json made = json::object();
-        for (const nlohmann::json& st : GuardrailStatementsFor(f.rule, {}, kOptions)) {
-          made = json::parse(st.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-          break;
-        }
-        it = statements.emplace(f.rule, std::move(made)).first;
-      }
-      statement = it->second;
-    }
-    j["iam"] = {
-        {"condition_key", f.iam->condition_key}, {"actions", f.iam->actions}, {"statement", std::move(statement)}};
-  } else {
-    j["iam"] = nullptr;
+namespace {
+
+// JSON text laid out as DumpJson lays a document out (nlohmann's dump with an
+// indent of 2, text that is not UTF-8 carried as U+FFFD), each line after the
+// first starting with a given indentation: a finding written straight to
+// text, with no tree made for it (docs/organisation.md "Warm scans").
+class JsonLayout {
+ public:
+  JsonLayout(std::string* out, std::string_view indent) : out_(*out), indent_(indent) {}
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+  // A member's name; its value is written next.
+  void Key(std::string_view name) {
+    Next();
+    String(name);
+    out_ += ": ";
   }
+  // A member of a string or an integer.
+  void Field(std::string_view name, std::string_view s) {
+    Key(name);
+    String(s);
+  }
+  void Field(std::string_view name, long long v) {
+    Key(name);
+    Int(v);
+  }
+  // An array's next element is written next.
+  void Element() { Next(); }
+  void String(std::string_view s) {
+    // Printable ASCII without a quote or a backslash is written as it is;
+    // anything else as nlohmann escapes (and replaces) it.
+    bool plain = std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+    if (plain) {
+      out_ += '"';
+      out_ += s;
+      out_ += '"';
+    } else {
+      out_ +=
+          nlohmann::ordered_json(std::string(s)).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    }
+  }
+  void StringOrNull(bool present, std::string_view s) { present ? String(s) : Null(); }
+  void Int(long long v) { out_ += std::to_string(v); }
+  void Null() { out_ += "null"; }
+  // A number as nlohmann writes it, or null.
+  void Number(const std::optional<double>& v) { v ? Dumped(nlohmann::ordered_json(*v).dump()) : Null(); }
+  // A value as DumpJson laid it out at the top level, moved to this place.
+  void Dumped(std::string_view text) {
+    for (size_t from = 0;;) {
+      size_t nl = text.find('\n', from);
+      out_.append(text.substr(from, nl == std::string_view::npos ? nl : nl + 1 - from));
+      if (nl == std::string_view::npos) break;
+      out_ += indent_;
+      from = nl + 1;
+    }
+  }
+
+ private:
+  void Open(char c) {
+    out_ += c;
+    first_.push_back(true);
+    indent_ += "  ";
+  }
+  // An empty object or array is "{}" or "[]"; else its end has a line of its own.
+  void Close(char c) {
+    indent_.resize(indent_.size() - 2);
+    if (!first_.back()) {
+      out_ += '\n';
+      out_ += indent_;
+    }
+    first_.pop_back();
+    out_ += c;
+  }
+  void Next() {
+    if (!first_.back()) out_ += ',';
+    first_.back() = false;
+    out_ += '\n';
+    out_ += indent_;
+  }
+
+  std::string& out_;
+  std::string indent_;
+  std::vector<bool> first_;
+};
+
+// The guardrail statement that prevents the class of a finding of `rule`
+// (the same one `sagelint iam-policy` prints), as DumpJson lays it out; made
+// once per rule (a scan has many such findings).
+const std::string& StatementText(const std::string& rule) {
+  static const GuardrailOptions kOptions = [] {
+    GuardrailOptions o;
+    o.endpoint_deny_families = TrainingFamiliesWithInferenceAlternative(PriceTable::BuiltIn(), OfferKind::kEndpoint);
+    o.transform_deny_families = TrainingFamiliesWithInferenceAlternative(PriceTable::BuiltIn(), OfferKind::kTransform);
+    return o;
+  }();
+  static std::mutex statements_mu;
+  static std::map<std::string, std::string, std::less<>> statements;
+  std::lock_guard<std::mutex> lock(statements_mu);
+  auto it = statements.find(rule);
+  if (it == statements.end()) {
+    nlohmann::ordered_json made = nlohmann::ordered_json::object();
+    for (const nlohmann::json& st : GuardrailStatementsFor(rule, {}, kOptions)) {
+      made = nlohmann::ordered_json::parse(st.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      break;
+    }
+    it = statements.emplace(rule, DumpJson(made)).first;
+    it->second.pop_back();  // DumpJson's final newline
+  }
+  return it->second;
+}
+
+// The members of a place in a file: its path, where it begins and ends.
+void Place(JsonLayout& w, const std::string& path, const SourcePos& begin, const SourcePos& end) {
+  w.Field("path", path);
+  w.Field("line", begin.line);
+  w.Field("column", begin.column);
+  w.Field("end_line", end.line);
+  w.Field("end_column", end.column);
+}
+
+// A finding as the scan JSON writes it, appended to `out` at `indent`.
+void FindingText(const Finding& f, const MachinePaths& paths, std::string_view indent, std::string* out) {
+  JsonLayout w(out, indent);
+  w.BeginObject();
+  w.Field("rule", f.rule);
+  w.Field("name", f.name);
+  w.Field("severity", SeverityName(f.severity));
+  Place(w, paths(f.path), f.range.begin, f.range.end.valid() ? f.range.end : f.range.begin);
+  w.Key("cell");
+  f.range.cell > 0 ? w.Int(f.range.cell) : w.Null();
+  w.Key("cell_line");
+  f.range.cell > 0 ? w.Int(f.range.cell_line) : w.Null();
+  w.Field("resource", f.resource);
+  w.Field("message", f.message);
+  w.Field("suggestion", f.suggestion);
+  w.Key("condition");
+  w.StringOrNull(!f.condition.empty(), f.condition);
+  w.Key("iam");
+  if (f.iam) {
+    w.BeginObject();
+    w.Field("condition_key", f.iam->condition_key);
+    w.Key("actions");
+    w.BeginArray();
+    for (const std::string& a : f.iam->actions) {
+      w.Element();
+      w.String(a);
+    }
+    w.EndArray();
+    w.Key("statement");
+    w.Dumped(StatementText(f.rule));
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.Key("cost");
   if (f.cost) {
     // Without a price the figures are null and the basis says why.
-    auto text_or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
-    j["cost"] = {{"instance_type", f.cost->instance_type},
-                 {"count", f.cost->count},
-                 {"hourly_usd", OrNull(Rounded(f.cost->hourly_usd, 10000))},
-                 {"monthly_usd", OrNull(Rounded(f.cost->monthly_usd, 100))},
-                 {"monthly_savings_usd", OrNull(Rounded(f.cost->monthly_savings_usd, 100))},
-                 {"basis", f.cost->basis},
-                 {"price_source", text_or_null(f.cost->price_source)},
-                 {"price_date", text_or_null(f.cost->price_date)}};
+    w.BeginObject();
+    w.Field("instance_type", f.cost->instance_type);
+    w.Field("count", f.cost->count);
+    w.Key("hourly_usd");
+    w.Number(Rounded(f.cost->hourly_usd, 10000));
+    w.Key("monthly_usd");
+    w.Number(Rounded(f.cost->monthly_usd, 100));
+    w.Key("monthly_savings_usd");
+    w.Number(Rounded(f.cost->monthly_savings_usd, 100));
+    w.Field("basis", f.cost->basis);
+    w.Key("price_source");
+    w.StringOrNull(!f.cost->price_source.empty(), f.cost->price_source);
+    w.Key("price_date");
+    w.StringOrNull(!f.cost->price_date.empty(), f.cost->price_date);
+    w.EndObject();
   } else {
-    j["cost"] = nullptr;
+    w.Null();
   }
   if (f.fix) {
-    nlohmann::ordered_json edits = nlohmann::ordered_json::array();
+    w.Key("fix");
+    w.BeginObject();
+    w.Field("applicability", ApplicabilityName(f.fix->applicability));
+    w.Field("message", f.fix->message);
+    w.Key("edits");
+    w.BeginArray();
     for (const FixEdit& e : f.fix->edits) {
-      edits.push_back({{"path", paths(e.path)},
-                       {"line", e.range.begin.line},
-                       {"column", e.range.begin.column},
-                       {"end_line", e.range.end.line},
-                       {"end_column", e.range.end.column},
-                       {"content", e.content}});
+      w.Element();
+      w.BeginObject();
+      Place(w, paths(e.path), e.range.begin, e.range.end);
+      w.Field("content", e.content);
+      w.EndObject();
     }
-    j["fix"] = {
-        {"applicability", ApplicabilityName(f.fix->applicability)}, {"message", f.fix->message}, {"edits", edits}};
+    w.EndArray();
+    w.EndObject();
   }
-  if (!f.fix && !f.fix_unavailable.empty()) j["fix_unavailable"] = f.fix_unavailable;
-  j["fingerprint"] = f.fingerprint;
-  return j;
+  if (!f.fix && !f.fix_unavailable.empty()) {
+    w.Field("fix_unavailable", f.fix_unavailable);
+  }
+  w.Field("fingerprint", f.fingerprint);
+  w.EndObject();
+}
+
+}  // namespace
+
+// The tree of the same text: one layout of a finding for every output.
+nlohmann::ordered_json FindingJson(const Finding& f, const MachinePaths& paths) {
+  std::string text;
+  FindingText(f, paths, "", &text);
+  return nlohmann::ordered_json::parse(text);
 }
 
 void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts) {
@@ -172,7 +299,9 @@ void EmitJson(std::ostream& out, const ScanResult& scan, const EmitOptions& opts
     }
     doc["stale_baseline"] = std::move(stale);
   }
-  WriteJsonWithList(out, doc, scan.findings.size(), [&](size_t i) { return FindingJson(scan.findings[i], paths); });
+  WriteJsonWithTextList(out, doc, scan.findings.size(), [&](size_t i, std::string_view indent, std::string* text) {
+    FindingText(scan.findings[i], paths, indent, text);
+  });
 }
 
 }  // namespace sagelint

@@ -2,10 +2,17 @@
 // the fallbacks (-DSAGELINT_POSIX_FALLBACKS=ON runs these with the fallbacks).
 #include "linter/base/portable.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <clocale>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
 
 #include "tests/catch.h"
 
@@ -45,6 +52,38 @@ TEST_CASE("MakeCloseOnExecPipe gives two ends closed on exec", "[portable]") {
   ::close(fds[0]);
   ::close(fds[1]);
   ReleaseFreedMemory();  // callable everywhere; nothing to observe
+}
+
+TEST_CASE("ListDirectory gives every entry with its type, and the directory to stat them from", "[portable]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("sagelint-list-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "file.txt") << "x";
+  fs::create_symlink("file.txt", dir / "link");
+  // Many entries: more than one buffer of them.
+  for (int i = 0; i < 600; ++i) std::ofstream(dir / ("entry-with-a-long-name-" + std::to_string(i) + ".py")) << "";
+  std::map<std::string, unsigned char> seen;
+  bool listed = ListDirectory(dir.c_str(), [&](int fd, const char* name, unsigned char type) {
+    struct stat st;
+    CHECK(::fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0);
+    CHECK(seen.emplace(name, type).second);
+  });
+  CHECK(listed);
+  CHECK(seen.size() == 605);  // ".", "..", sub, file.txt, link and the 600
+  for (const char* name : {".", "..", "sub", "file.txt", "link"}) CHECK(seen.count(name) == 1);
+  // A file system may give no type (DT_UNKNOWN); where it gives one, it is the entry's own.
+  if (seen["sub"] != DT_UNKNOWN) {
+    CHECK(seen["sub"] == DT_DIR);
+    CHECK(seen["file.txt"] == DT_REG);
+    CHECK(seen["link"] == DT_LNK);
+  }
+  errno = 0;
+  CHECK_FALSE(ListDirectory((dir / "missing").c_str(), [](int, const char*, unsigned char) { FAIL("no entry"); }));
+  CHECK(errno == ENOENT);
+  CHECK_FALSE(ListDirectory((dir / "file.txt").c_str(), [](int, const char*, unsigned char) { FAIL("no entry"); }));
+  CHECK(errno == ENOTDIR);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 
 #include "linter/base/read_log.h"
 #include "linter/base/sha256.h"
+#include "linter/base/strings.h"
 #include "linter/cache/codec.h"
 #include "linter/cache/store.h"
 #include "linter/engine/discover.h"
@@ -158,6 +160,15 @@ sagelint::testing::CommandResult RunWithCache(const std::string& args, const std
   return RunSagelint(args, cwd, "XDG_CACHE_HOME='" + cache_home + "'");
 }
 
+// The output of a scan with the cache under `cache_home`, checked to be that of a scan without it.
+std::string WarmAsCold(const std::string& args, const std::string& cwd, const std::string& cache_home) {
+  auto warm = RunWithCache(args, cwd, cache_home);
+  auto cold = RunWithCache(args + " --no-cache", cwd, cache_home);
+  CHECK(warm.out == cold.out);
+  CHECK(warm.err == cold.err);
+  return warm.out;
+}
+
 // The entries in a cache directory (not its pruning marker or temporary files).
 size_t Entries(const std::string& dir) {
   size_t n = 0;
@@ -291,6 +302,40 @@ TEST_CASE("cache store: an entry comes back whole, and a corrupt, truncated or f
   CHECK(store->Load(key) == std::optional<std::string>("the body"));
   for (const auto& e : fs::recursive_directory_iterator(d.path() + "/c/scan")) {
     CHECK(e.path().filename().string().find("tmp") == std::string::npos);
+  }
+}
+
+TEST_CASE("cache store: any one changed byte of an entry's body, wherever it lies, is a miss", "[cache]") {
+  TempDir d;
+  std::string why;
+  std::unique_ptr<cache::Store> store = cache::Store::Open(d.path() + "/scan", &why);
+  REQUIRE(store);
+  const cache::Key key = {0x5a, 0x01};
+  const std::string path = d.path() + "/scan/" + cache::EntryName(key);
+  // Bodies of each length modulo the check's words and lanes: every byte of
+  // each, changed in one bit and in all, and the body grown by a zero byte.
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{31}, size_t{32}, size_t{33}, size_t{77}}) {
+    INFO(n);
+    std::string body;
+    for (size_t i = 0; i < n; ++i) body += static_cast<char>('a' + i % 26);
+    store->Save(key, body);
+    const std::string whole = ReadFileOrDie(path);
+    REQUIRE(whole.size() >= n);
+    const size_t at = whole.size() - n;  // where the body starts
+    size_t missed = 0;
+    for (size_t i = at; i < whole.size(); ++i) {
+      for (char flip : {'\x01', '\x80', '\xff'}) {
+        std::string bytes = whole;
+        bytes[i] ^= flip;
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+        if (store->Load(key)) ++missed;
+      }
+    }
+    CHECK(missed == 0);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << whole << '\0';  // longer than its header says
+    CHECK_FALSE(store->Load(key));
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << whole;
+    CHECK(store->Load(key) == std::optional<std::string>(body));
   }
 }
 
@@ -503,13 +548,7 @@ TEST_CASE("warm scans: a change to anything a file's evaluation read is seen", "
              "publish():\n        return 1\n\n    Pipeline(name=\"p\", steps=[publish()], "
              "sagemaker_session=session).start()\n");
   const std::string args = "scan --no-color --fail-on none --format json --report-name t .";
-  auto scan = [&] {
-    auto warm = RunWithCache(args, repo.path(), home.path());
-    auto cold = RunWithCache(args + " --no-cache", repo.path(), home.path());
-    CHECK(warm.out == cold.out);
-    CHECK(warm.err == cold.err);
-    return warm.out;
-  };
+  auto scan = [&] { return WarmAsCold(args, repo.path(), home.path()); };
   std::string first = scan();
   CHECK(first.find("ml.p3.2xlarge") != std::string::npos);
   CHECK(first.find("ml.g5.xlarge") != std::string::npos);
@@ -740,7 +779,7 @@ TEST_CASE("warm scans: corrupt entries are ignored and rewritten", "[cache][cli]
   size_t records = 0;
   for (const auto& e : fs::recursive_directory_iterator(home.path() + "/sagelint/scan")) {
     bool entry = e.is_regular_file() && !e.path().filename().string().starts_with(".");
-    if (entry && ReadFileOrDie(e.path().string()).find("sagelint known contents 1") != std::string::npos) ++records;
+    if (entry && ReadFileOrDie(e.path().string()).find("sagelint known contents 2") != std::string::npos) ++records;
   }
   CHECK(records == 1);
   CHECK(Hits(warm.err).starts_with("cache: " + std::to_string(n - records) + " hits"));
@@ -919,4 +958,122 @@ TEST_CASE("planning: a Terraform file named through a linked directory is one mo
   CHECK(r.out.find("linked/main.tf:4:19: warning[SM103] notebook instance 'aws_sagemaker_notebook_instance.nb' uses "
                    "ml.p3.2xlarge for interactive work") != std::string::npos);
   CHECK(r.out.find("2 findings (0 errors, 2 warnings, 0 notes) in 2 files") != std::string::npos);
+}
+
+TEST_CASE("planner facts: kept by a file's content, not read again while its stamp is unchanged", "[cache]") {
+  TempDir d, repo;
+  const std::string calls = "module \"a\" {\n  source = \"./modules/a\"\n}\n";
+  repo.Write("main.tf", calls);
+  repo.Write("vars.tfvars", calls);                             // the same text: a variable file calls no module
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the files' records settle
+  std::string why;
+  auto open = [&] {
+    auto store = cache::Store::Open(d.path() + "/scan", &why);
+    REQUIRE(store);
+    return std::make_unique<ParseCache>(std::move(store));
+  };
+  auto describe = [&](const std::string& name) {
+    return DescribeFile(repo.path() + "/" + name, repo.path(), false, nullptr, DiskFiles());
+  };
+  const TerraformFileFacts module{false, {"./modules/a"}};
+  {
+    auto cache = open();
+    CHECK(cache->PlannerFacts(describe("main.tf")) == module);
+    CHECK(cache->PlannerFacts(describe("vars.tfvars")) == TerraformFileFacts{false, {}});
+    CHECK(cache->PlannerFacts(describe("gone.tf")) == std::nullopt);
+    CHECK(cache->known().reread() == 3);
+    cache->Persist();
+  }
+  {
+    // The next scan: from the record, the file not read.
+    auto cache = open();
+    CHECK(cache->PlannerFacts(describe("main.tf")) == module);
+    CHECK(cache->PlannerFacts(describe("vars.tfvars")) == TerraformFileFacts{false, {}});
+    CHECK(cache->known().trusted() == 2);
+    CHECK(cache->known().reread() == 0);
+  }
+  // A changed file is read again: its new facts, whatever the old record says.
+  repo.Write("main.tf", "module \"b\" {\n  source = \"../b\"\n}\n# aws_sagemaker_model\n");
+  auto cache = open();
+  CHECK(cache->PlannerFacts(describe("main.tf")) == TerraformFileFacts{true, {"../b"}});
+  CHECK(cache->known().reread() == 1);
+}
+
+TEST_CASE("warm scans: the Terraform planner sees a changed file and a changed module source", "[cache][cli]") {
+  TempDir home, repo;
+  repo.Write(".git/HEAD", "ref: refs/heads/main\n");
+  // Two modules of a notebook whose type the caller gives; the caller names one of them.
+  const std::string module =
+      "variable \"type\" {}\n\nresource \"aws_sagemaker_notebook_instance\" \"this\" {\n  name          = \"nb\"\n  "
+      "role_arn      = \"arn:aws:iam::123456789012:role/x\"\n  instance_type = var.type\n}\n";
+  auto calling = [](const std::string& source) {
+    return "module \"m\" {\n  source = \"" + source + "\"\n  type   = \"ml.p3.8xlarge\"\n}\n";
+  };
+  repo.Write("live/main.tf", calling("../modules/a"));
+  repo.Write("modules/a/main.tf", module);
+  repo.Write("modules/b/main.tf", module);
+  repo.Write("other/main.tf", "resource \"aws_s3_bucket\" \"b\" {\n  bucket = \"b\"\n}\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the files' records settle
+  const std::string args = "scan --no-color --fail-on none --format json --report-name t .";
+  auto scan = [&] { return WarmAsCold(args, repo.path(), home.path()); };
+  const std::string in_a = "\"path\": \"modules/a/main.tf\",\n      \"line\": 6";
+  const std::string in_b = "\"path\": \"modules/b/main.tf\",\n      \"line\": 6";
+  std::string first = scan();
+  CHECK(first.find("ml.p3.8xlarge") != std::string::npos);
+  CHECK(first.find(in_a) != std::string::npos);
+  CHECK(first.find(in_b) == std::string::npos);
+  CHECK(scan() == first);
+
+  SECTION("a module source changed: the other module is evaluated from the caller") {
+    repo.Write("live/main.tf", calling("../modules/b"));
+    std::string after = scan();
+    CHECK(after.find(in_b) != std::string::npos);
+    CHECK(after.find(in_a) == std::string::npos);
+  }
+  SECTION("a file that starts to mention SageMaker: its module is planned") {
+    repo.Write("other/main.tf",
+               "resource \"aws_sagemaker_notebook_instance\" \"nb\" {\n  name          = \"nb\"\n  role_arn      = "
+               "\"arn:aws:iam::123456789012:role/x\"\n  instance_type = \"ml.p4d.24xlarge\"\n}\n");
+    CHECK(scan().find("ml.p4d.24xlarge") != std::string::npos);
+  }
+  SECTION("a called module that no longer mentions SageMaker") {
+    repo.Write("modules/a/main.tf", "variable \"type\" {}\n");
+    CHECK(scan().find("ml.p3.8xlarge") == std::string::npos);
+  }
+}
+
+TEST_CASE("discovery: a .gitignore glob is tried only where its text before and after the wildcards allows a match",
+          "[cache][discover]") {
+  const std::vector<std::string> files = {
+      "foo.yaml",   "x/foo.yaml",   "a/b.yaml",      "a/c/d.yaml",     "lib/a.yaml", "Lib/a.yaml",
+      "lob/a.yaml", "scratch.yaml", "scratch1.yaml", "myscratch.yaml", "x.gen.yaml", "crash.1.yaml",
+      "crash.yaml", "d/e.yaml",     "dx/e.yaml",     "x/d/e.yaml",     "xa.yaml",    "ab/c/x.yaml"};
+  // What git does without negations: a file is ignored when the pattern
+  // matches its name or a directory above it (by name, or anchored by path).
+  auto ignored = [](const std::string& glob, const std::string& file) {
+    bool anchored = glob.find('/') != std::string::npos;
+    for (size_t end = file.find('/');; end = file.find('/', end + 1)) {
+      std::string upto = file.substr(0, end);
+      std::string name = upto.substr(upto.rfind('/') == std::string::npos ? 0 : upto.rfind('/') + 1);
+      if (GlobMatch(glob, anchored ? upto : name)) return true;
+      if (end == std::string::npos) return false;
+    }
+  };
+  for (const std::string glob : {"**/foo.yaml", "a/**", "[Ll]ib", "scratch*.yaml", "*.gen.y?ml", "a//c", "**.yaml",
+                                 "crash.*.yaml", "d*/e.yaml", "[!x]*.yaml", "*b/c", "x/**/e.yaml", "?a.yaml"}) {
+    INFO(glob);
+    TempDir dir;
+    dir.Write(".gitignore", glob + "\n");
+    std::vector<std::string> expected;
+    for (const std::string& f : files) {
+      dir.Write(f, "Resources: {}\n");
+      if (!ignored(glob, f)) expected.push_back(f);
+    }
+    std::sort(expected.begin(), expected.end());
+    DiscoverResult r = Discover({dir.path()}, DiscoverOptions{});
+    std::vector<std::string> found;
+    for (const DiscoveredFile& f : r.files) found.push_back(f.root_path());
+    std::sort(found.begin(), found.end());
+    CHECK(found == expected);
+  }
 }
