@@ -60,6 +60,11 @@ FileResult ParseCloudFormation(const SourceFile& file, const ResolveOptions& opt
 // and position, when the text is neither.
 bool LoadTemplateConfiguration(std::string_view text, std::map<std::string, std::string>* out, ParseError* error);
 
+// A CloudFormation template, evaluated once per template configuration file
+// that applies to it (--param-file, config `parameter_files:`; read through
+// `opts.files`), or once: the CloudFormation front end's entry point.
+FileResult ParseTemplateWithParameters(const SourceFile& file, const ResolveOptions& opts);
+
 // True if `text` looks like a CloudFormation template (cheap byte scan plus
 // a structural check): `AWSTemplateFormatVersion`, or `Resources` holding
 // `Type: AWS::...` entries.

@@ -71,10 +71,6 @@ std::vector<ParsedFile> ParseFile(const DiscoveredFile& file, const ResolveOptio
 // SM008 warning (rules/SM008.md), `why` its message.
 ParsedFile NotScannedFile(std::string display, std::string root_path, Format format, std::string why);
 
-// A CloudFormation template, evaluated once per template configuration file
-// that applies to it (--param-file, config `parameter_files:`), or once.
-FileResult ParseTemplate(const SourceFile& file, const ResolveOptions& opts);
-
 // Reads a whole file (up to a size bound); false with `error` set on failure.
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
 bool ReadWholeFile(const FileSource& files, const std::string& path, std::string* out, std::string* error);

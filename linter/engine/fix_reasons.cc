@@ -9,6 +9,7 @@
 
 #include "linter/base/files.h"
 #include "linter/base/paths.h"
+#include "linter/engine/front_ends.h"
 #include "linter/model/rule.h"
 #include "parsers/cdk/front_end.h"
 
@@ -230,8 +231,8 @@ void ExplainMissingFixes(std::vector<Finding>& findings) {
       f.fix_unavailable = rule->fix.none_because;
     } else if (!RuleFix(f.rule)) {
       f.fix_unavailable = f.rule + " has no automatic fix";
-    } else if (f.format == Format::kTerraform && !f.path.ends_with(".tf")) {
-      f.fix_unavailable = "sagelint edits Terraform only in .tf files, not in JSON or plans";
+    } else if (const FrontEnd& fe = FrontEndOf(f.format); !fe.Edits(f.path)) {
+      f.fix_unavailable = fe.not_edited;
     } else {
       f.fix_unavailable = "the value is not written as one literal of this workload that sagelint can edit";
     }

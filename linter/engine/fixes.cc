@@ -188,7 +188,7 @@ std::optional<TextEdit> EditFor(std::string_view text, const FixChange& c) {
   // Only the formats with an editor take fixes (not Terraform plans or JSON,
   // policy documents: README "Fixes").
   const FrontEnd* fe = FrontEndFor(c.path, text);
-  if (!fe || !fe->edit || (fe->format == Format::kTerraform && !c.path.ends_with(".tf"))) return std::nullopt;
+  if (!fe || !fe->edit || !fe->Edits(c.path)) return std::nullopt;
   if (c.op == FixChange::Op::kReplace) return ReplaceLiteral(text, c);
   std::optional<TextEdit> e = fe->edit(text, c);
   if (e && (e->begin > e->end || e->end > text.size())) return std::nullopt;

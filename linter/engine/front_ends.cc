@@ -1,5 +1,6 @@
 #include "linter/engine/front_ends.h"
 
+#include <algorithm>
 #include <iterator>
 
 #include "linter/base/strings.h"
@@ -13,6 +14,8 @@ namespace {
 
 constexpr std::string_view kCdkAppFiles[] = {"/cdk.json"};
 constexpr std::string_view kScriptFiles[] = {".ts", ".js", ".mjs", ".cjs"};
+// Its JSON files and variable files are read, not edited.
+constexpr std::string_view kTerraformEditedFiles[] = {".tf"};
 constexpr std::string_view kTerraformFiles[] = {".tf", ".tf.json", ".tfvars", ".tfvars.json"};
 constexpr std::string_view kYamlOrJsonFiles[] = {".yaml", ".yml", ".json", ".template"};
 constexpr std::string_view kPythonFiles[] = {".py"};
@@ -38,7 +41,9 @@ constexpr FrontEnd kFrontEnds[] = {
      .parse_module = ParseTerraformModule,
      .parse_module_keeping_comments = ParseTerraformModuleKeepingComments,
      .comments = CommentSyntax::kHcl,
-     .edit = EditTerraform},
+     .edit = EditTerraform,
+     .edited = kTerraformEditedFiles,
+     .not_edited = "sagelint edits Terraform only in .tf files, not in JSON or plans"},
     {.name = "terraform-plan",
      .files = "yaml/json",
      .format = Format::kTerraform,
@@ -50,7 +55,7 @@ constexpr FrontEnd kFrontEnds[] = {
      .format = Format::kCloudFormation,
      .suffixes = kYamlOrJsonFiles,
      .sniff = LooksLikeCloudFormation,
-     .parse = ParseTemplate,
+     .parse = ParseTemplateWithParameters,
      .comments = CommentSyntax::kYaml,
      .json_comments = CommentSyntax::kYaml,
      .edit = EditCloudFormation},
@@ -109,6 +114,11 @@ CommentSyntax FrontEnd::CommentsIn(std::string_view path) const {
   // A CDK app's results are for its Python or TypeScript files.
   if (format == Format::kCdk) return path.ends_with(".py") ? CommentSyntax::kPython : CommentSyntax::kScript;
   return comments;
+}
+
+bool FrontEnd::Edits(std::string_view path) const {
+  return edited.empty() ||
+         std::any_of(edited.begin(), edited.end(), [&](std::string_view e) { return path.ends_with(e); });
 }
 
 std::span<const FrontEnd> FrontEnds() { return kFrontEnds; }

@@ -75,8 +75,14 @@ struct FrontEnd {
   // `text`, a file of this front end; nullopt where it cannot (the change is
   // then not offered). nullptr: the format takes no such change.
   std::optional<TextEdit> (*edit)(std::string_view text, const FixChange& change) = nullptr;
+  // The file names whose fixes it edits, as exact endings (a literal's new
+  // text included); empty: all its files. A finding in another of its files
+  // has no fix, and `not_edited` says why.
+  std::span<const std::string_view> edited = {};
+  std::string_view not_edited = {};
 
   bool reads_modules() const { return parse_module != nullptr; }
+  bool Edits(std::string_view path) const;
   CommentSyntax CommentsIn(std::string_view path) const;
 };
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "linter/engine/front_ends.h"
 #include "linter/model/rule.h"
 #include "tests/catch.h"
 #include "tests/test_util.h"
@@ -360,4 +361,23 @@ TEST_CASE("fixes: a hostile literal of 300,000 characters where a refusal looks 
   for (const auto& f : doc["findings"]) rules.insert(f["path"].get<std::string>() + " " + f["rule"].get<std::string>());
   CHECK(rules.count("neo.py SM104") == 1);
   CHECK(rules.count("pipe.py SM302") == 1);
+}
+
+TEST_CASE("fixes: Terraform is edited only in .tf files; a finding in its JSON has no fix and says why",
+          "[fixes][terraform]") {
+  const FrontEnd& terraform = FrontEndOf(Format::kTerraform);
+  CHECK(terraform.Edits("main.tf"));
+  CHECK_FALSE(terraform.Edits("main.tf.json"));
+  CHECK_FALSE(terraform.Edits("prod.tfvars"));
+  CHECK(FrontEndOf(Format::kCloudFormation).Edits("t.json"));
+  TempDir dir;
+  const char* kJob = R"({"resource": {"aws_sagemaker_notebook_instance": {"nb": {
+    "name": "nb", "role_arn": "arn:aws:iam::123456789012:role/r", "instance_type": "ml.p3.2xlarge"}}}})";
+  dir.Write("main.tf.json", kJob);
+  CommandResult json = RunSagelint("scan --select SM103 --fail-on none --format json main.tf.json", dir.path());
+  INFO(json.out + json.err);
+  std::vector<nlohmann::json> found = FindingsOf(json.out, "SM103");
+  REQUIRE(found.size() == 1);
+  CHECK_FALSE(found[0].contains("fix"));
+  CHECK(found[0].contains("fix_unavailable"));
 }
