@@ -20,8 +20,13 @@ unset GITHUB_TOKEN GH_TOKEN SAGELINT_TOKEN ACTIONS_RUNTIME_TOKEN ACTIONS_ID_TOKE
 bin="$1"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/action-words.sh"  # split_words, fail_usage, action_words, wf_escape
-comment_file="${SAGELINT_COMMENT_FILE:-${RUNNER_TEMP:-/tmp}/sagelint-comment.md}"
-fix_report="${SAGELINT_FIX_REPORT:-${RUNNER_TEMP:-/tmp}/sagelint-fixes.json}"
+# The comment and the fix report are outputs later steps read: by default in a
+# directory of this run's own (two runs at once never share them).
+if [ -z "${SAGELINT_COMMENT_FILE:-}" ] || [ -z "${SAGELINT_FIX_REPORT:-}" ]; then
+  out_dir=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/sagelint-diff.XXXXXX") || exit 2
+fi
+comment_file="${SAGELINT_COMMENT_FILE:-$out_dir/sagelint-comment.md}"
+fix_report="${SAGELINT_FIX_REPORT:-$out_dir/sagelint-fixes.json}"
 # A file already there (committed, or a link) must never be what is posted or uploaded.
 rm -f "$comment_file" "$fix_report" "${SAGELINT_SARIF:-sagelint.sarif}"
 base="${SAGELINT_BASE:-}"

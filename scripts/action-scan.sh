@@ -16,8 +16,11 @@ bin="$1"
 . "$(cd "$(dirname "$0")" && pwd)/action-words.sh"
 action_words
 
-# The JSON report feeds the step's outputs (action-outputs.py).
-report="${RUNNER_TEMP:-/tmp}/sagelint-report.json"
+# The JSON report feeds the step's outputs (action-outputs.py). It is kept in a
+# directory of this run's own (two scans at once never share it), removed at the end.
+tmp=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/sagelint-scan.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+report="$tmp/report.json"
 # A SARIF file already there (committed, or a link) must never be what is uploaded.
 rm -f "${SAGELINT_SARIF:-sagelint.sarif}" "$report"
 "$bin" scan --format github --format "sarif=${SAGELINT_SARIF:-sagelint.sarif}" --format "json=$report" \

@@ -56,7 +56,7 @@ echo "${k1#key=}" > "$cache/.key"
 grep -q "cached binary" "$work/hit.err" || { echo "FAIL: cache hit not reported"; cat "$work/hit.err"; exit 1; }
 [ ! -e "$work/built" ] || { echo "FAIL: a cache hit built:"; cat "$work/built"; exit 1; }
 cd "$src"
-export GITHUB_OUTPUT="$work/output" SAGELINT_SARIF="$work/out.sarif" SAGELINT_PATHS="examples/infra" SAGELINT_FAIL_ON=warning
+export RUNNER_TEMP="$work" GITHUB_OUTPUT="$work/output" SAGELINT_SARIF="$work/out.sarif" SAGELINT_PATHS="examples/infra" SAGELINT_FAIL_ON=warning
 out=$("$act/scripts/action-scan.sh" "$cache/sagelint")
 grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: the scan after a cache hit"; cat "$GITHUB_OUTPUT"; exit 1; }
 grep -q "^::error file=examples/infra/" <<<"$out" || { echo "FAIL: no annotation after a cache hit"; exit 1; }

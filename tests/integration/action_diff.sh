@@ -58,7 +58,7 @@ server_pid=$!
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 port=$(cat "$work/port")
 
-export GITHUB_OUTPUT="$work/output" GITHUB_API_URL="http://127.0.0.1:$port" GITHUB_REPOSITORY=octo/ml
+export RUNNER_TEMP="$work" GITHUB_OUTPUT="$work/output" GITHUB_API_URL="http://127.0.0.1:$port" GITHUB_REPOSITORY=octo/ml
 export SAGELINT_PR=7 SAGELINT_BASE="$base" SAGELINT_SARIF="$work/out.sarif"
 export SAGELINT_COMMENT_FILE="$work/comment.md" SAGELINT_FAIL_ON=warning SAGELINT_PATHS=.
 

@@ -8,8 +8,17 @@ bin="$1" src="$2"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$src"
+mkdir "$work/runner-temp"
+export RUNNER_TEMP="$work/runner-temp"
 export GITHUB_OUTPUT="$work/output" SAGELINT_SARIF="$work/out.sarif" SAGELINT_PATHS="examples/infra" SAGELINT_FAIL_ON=warning
+# Two scans at once (two jobs, two checkouts on one runner): each reads its own report.
+mkdir "$work/other"
+(GITHUB_OUTPUT="$work/other/output" SAGELINT_SARIF="$work/other/out.sarif" SAGELINT_PATHS="examples/training" \
+  scripts/action-scan.sh "$bin" >/dev/null) &
 out=$(scripts/action-scan.sh "$bin")
+wait $!
+grep -qE "^findings=[1-9][0-9]*$" "$work/other/output" || { echo "FAIL: the other scan's outputs"; cat "$work/other/output"; exit 1; }
+[ -z "$(ls -A "$RUNNER_TEMP")" ] || { echo "FAIL: the scan step left files in RUNNER_TEMP"; ls -A "$RUNNER_TEMP"; exit 1; }
 grep -q "^exit-code=1$" "$GITHUB_OUTPUT" || { echo "FAIL: exit code not recorded"; cat "$GITHUB_OUTPUT"; exit 1; }
 grep -q "^::error file=examples/infra/endpoint.yaml,line=21,col=25" <<<"$out" || { echo "FAIL: no annotation"; echo "$out"; exit 1; }
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['version']=='2.1.0' and d['runs'][0]['results']" "$SAGELINT_SARIF"

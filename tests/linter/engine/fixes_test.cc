@@ -363,7 +363,7 @@ TEST_CASE("fixes: a hostile literal of 300,000 characters where a refusal looks 
   CHECK(rules.count("pipe.py SM302") == 1);
 }
 
-TEST_CASE("fixes: Terraform is edited only in .tf files; a finding in its JSON has no fix and says why",
+TEST_CASE("fixes: Terraform is edited only in .tf files, and a finding in its JSON has no fix but says why",
           "[fixes][terraform]") {
   const FrontEnd& terraform = FrontEndOf(Format::kTerraform);
   CHECK(terraform.Edits("main.tf"));
