@@ -20,7 +20,9 @@ for name in "${harnesses[@]}"; do
   build-fuzz/tests/fuzz/fuzz_$target "$work" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 2>&1 | grep -E "DONE|SUMMARY|==[0-9]+==ERROR" || true
   # libFuzzer exits non-zero on a crash; re-check through the artifact it writes.
-  if ls crash-* leak-* timeout-* oom-* >/dev/null 2>&1; then
+  # (compgen: true when any one kind of artifact exists; `ls` of the four needs all four.)
+  if compgen -G "crash-*" >/dev/null || compgen -G "leak-*" >/dev/null || compgen -G "timeout-*" >/dev/null ||
+    compgen -G "oom-*" >/dev/null; then
     echo "fuzz_$target found a failing input: $(ls crash-* leak-* timeout-* oom-* 2>/dev/null)"
     exit 1
   fi

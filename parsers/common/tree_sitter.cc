@@ -101,6 +101,7 @@ std::optional<SyntaxError> InnermostFirstError(TSNode root, std::string_view src
   for (int depth = 0; depth < 100000; ++depth) {
     if (ts_node_is_missing(n)) return SyntaxError{Start(n), "syntax error: missing " + std::string(ts_node_type(n))};
     uint32_t count = ts_node_child_count(n), i = 0;
+    if (count == 0) break;  // an empty ERROR: the first error found in order says where
     if (ts_node_is_error(n)) {
       // Inside an ERROR: past the complete constructs and block headers the
       // parser kept, the first token it could not place, unless that part

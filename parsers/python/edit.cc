@@ -8,6 +8,7 @@
 #include "parsers/python/edit.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -423,7 +424,10 @@ std::optional<TextEdit> InsertIntoModelTrainer(const Source& s, TSNode args, con
     }
     // ModelTrainer's own default max run is one hour (FACTS): kept as it is.
     constexpr int kModelTrainerMaxRun = 3600;
-    if (std::stod(value) < kModelTrainerMaxRun) return std::nullopt;
+    // The fix's value is the literal a rule computed; anything else is not inserted.
+    char* end = nullptr;
+    double seconds = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || seconds < kModelTrainerMaxRun) return std::nullopt;
     return InsertElement(s, args,
                          "stopping_condition=StoppingCondition(max_runtime_in_seconds=" +
                              std::to_string(kModelTrainerMaxRun) + ", max_wait_time_in_seconds=" + value + ")");
